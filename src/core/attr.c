@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "core/attr.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool utf8_valid(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t need;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			need = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			need = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			need = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (i + need >= len)
+			return false;
+		for (size_t k = 1; k <= need; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + k] & 0x3f);
+		}
+		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+		    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
+
+int rd_text_check(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+			return -EILSEQ;
+	}
+	return utf8_valid((const unsigned char *)buf, len) ? 0 : -EILSEQ;
+}
+
+/* Read everything from fd at offset 0 into buf; one spare byte detects overflow. */
+static ssize_t read_whole(int fd, char *buf, size_t size, bool positioned)
+{
+	size_t len = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	for (;;) {
+		ssize_t n;
+
+		if (positioned)
+			n = pread(fd, buf + len, size - len, (off_t)len);
+		else
+			n = read(fd, buf + len, size - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len >= size)
+			return -EFBIG;
+	}
+	buf[len] = '\0';
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (memchr(buf, '\0', len))
+		return -EILSEQ;
+	int r = rd_text_check(buf, len);
+	if (r < 0)
+		return r;
+	return (ssize_t)len;
+}
+
+static int open_regular_at(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size)
+{
+	int fd = open_regular_at(dirfd, name);
+	ssize_t r;
+
+	if (fd < 0)
+		return fd;
+	if (size > RD_ATTR_MAX + 1)
+		size = RD_ATTR_MAX + 1;
+	r = read_whole(fd, buf, size, false);
+	close(fd);
+	return r;
+}
+
+ssize_t rd_attr_read(const char *path, char *buf, size_t size)
+{
+	return rd_attr_read_at(AT_FDCWD, path, buf, size);
+}
+
+int rd_attr_open(const char *path)
+{
+	return open_regular_at(AT_FDCWD, path);
+}
+
+ssize_t rd_attr_pread(int fd, char *buf, size_t size)
+{
+	return read_whole(fd, buf, size, true);
+}
+
+char *rd_strtrim(char *s)
+{
+	size_t len = strlen(s);
+	char *p = s;
+
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		s[--len] = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	if (p != s)
+		memmove(s, p, strlen(p) + 1);
+	return s;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	return s;
+}
+
+/* Parse digits only (no sign); stop at end. */
+static int parse_digits(const char *s, int base, uint64_t *out,
+			const char **end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	int any = 0;
+
+	if (base == 0) {
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			base = 16;
+			p += 2;
+		} else {
+			base = 10;
+		}
+	} else if (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+	}
+	for (;; p++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -ERANGE;
+		v = v * (uint64_t)base + (uint64_t)d;
+		any = 1;
+	}
+	if (!any)
+		return -EINVAL;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+int rd_parse_u64(const char *s, int base, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	s = skip_blanks(s);
+	if (*s == '-' || *s == '+')
+		return *s == '-' ? -ERANGE : -EINVAL;
+	r = parse_digits(s, base, &v, &end);
+	if (r < 0)
+		return r;
+	if (*skip_blanks(end) != '\0')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int rd_parse_u32(const char *s, int base, uint32_t *out)
+{
+	uint64_t v;
+	int r = rd_parse_u64(s, base, &v);
+
+	if (r < 0)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int rd_parse_s64(const char *s, int base, int64_t *out)
+{
+	bool neg = false;
+	const char *end;
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	s = skip_blanks(s);
+	if (*s == '-' || *s == '+') {
+		neg = *s == '-';
+		s++;
+	}
+	r = parse_digits(s, base, &v, &end);
+	if (r < 0)
+		return r;
+	if (*skip_blanks(end) != '\0')
+		return -EINVAL;
+	if (neg) {
+		if (v > (uint64_t)INT64_MAX + 1)
+			return -ERANGE;
+		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	} else {
+		if (v > INT64_MAX)
+			return -ERANGE;
+		*out = (int64_t)v;
+	}
+	return 0;
+}
+
+int rd_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return -EINVAL;
+	s = skip_blanks(s);
+	if (*s == '\0')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *skip_blanks(end) != '\0')
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
+			const char **rest)
+{
+	const char *end;
+	uint64_t v;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	s = skip_blanks(s);
+	if (*s == '-')
+		return -ERANGE;
+	r = parse_digits(s, 10, &v, &end);
+	if (r < 0)
+		return r;
+	end = skip_blanks(end);
+	if (*end != '\0' && !strchr(stops, *end))
+		return -EINVAL;
+	*out = v;
+	if (rest)
+		*rest = *end ? skip_blanks(end + 1) : end;
+	return 0;
+}
+
+/* n groups of exactly 4 hex digits separated by ':' */
+static int parse_groups(const char *s, int n, uint16_t *g)
+{
+	for (int i = 0; i < n; i++) {
+		unsigned v = 0;
+
+		for (int k = 0; k < 4; k++, s++) {
+			int c = (unsigned char)*s;
+
+			if (!isxdigit(c))
+				return -EINVAL;
+			v = v * 16 + (unsigned)(isdigit(c) ? c - '0' :
+					 tolower(c) - 'a' + 10);
+		}
+		g[i] = (uint16_t)v;
+		if (i < n - 1) {
+			if (*s != ':')
+				return -EINVAL;
+			s++;
+		}
+	}
+	return *s == '\0' ? 0 : -EINVAL;
+}
+
+int rd_parse_gid(const char *s, uint8_t gid[16])
+{
+	uint16_t g[8];
+	int r = parse_groups(s, 8, g);
+
+	if (r < 0)
+		return r;
+	for (int i = 0; i < 8; i++) {
+		gid[2 * i] = (uint8_t)(g[i] >> 8);
+		gid[2 * i + 1] = (uint8_t)g[i];
+	}
+	return 0;
+}
+
+int rd_parse_guid(const char *s, uint64_t *out)
+{
+	uint16_t g[4];
+	int r = parse_groups(s, 4, g);
+
+	if (r < 0)
+		return r;
+	*out = ((uint64_t)g[0] << 48) | ((uint64_t)g[1] << 32) |
+	       ((uint64_t)g[2] << 16) | g[3];
+	return 0;
+}
+
+void rd_format_gid(const uint8_t gid[16], char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+		 gid[0], gid[1], gid[2], gid[3], gid[4], gid[5], gid[6], gid[7],
+		 gid[8], gid[9], gid[10], gid[11], gid[12], gid[13], gid[14],
+		 gid[15]);
+}
+
+void rd_format_guid(uint64_t guid, char *buf, size_t size)
+{
+	snprintf(buf, size, "%04x:%04x:%04x:%04x",
+		 (unsigned)(guid >> 48) & 0xffff, (unsigned)(guid >> 32) & 0xffff,
+		 (unsigned)(guid >> 16) & 0xffff, (unsigned)guid & 0xffff);
+}

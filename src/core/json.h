@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The snapshot model to JSON and back (json-c), driven by field tables. */
+#ifndef RD_CORE_JSON_H
+#define RD_CORE_JSON_H
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "core/snapshot.h"
+
+struct json_object *rd_json_from_model(const struct rd_field *fields,
+				       const void *obj);
+/* Fill obj (zeroed by the caller) from j; on failure err names the key path. */
+int rd_json_to_model(const struct rd_field *fields, void *obj,
+		     struct json_object *j, const char *path, char *err,
+		     size_t errlen);
+
+struct json_object *rd_snapshot_to_json(const struct rd_snapshot *s);
+int rd_snapshot_from_json(struct json_object *j, struct rd_snapshot *s,
+			  char *err, size_t errlen);
+
+/* Serialise; the string is owned by the caller (free()). NULL on ENOMEM. */
+char *rd_snapshot_to_string(const struct rd_snapshot *s, int pretty);
+int rd_snapshot_write(const struct rd_snapshot *s, FILE *f, int pretty);
+
+/* Parse one JSON document of len bytes into s. -EINVAL with err set. */
+int rd_snapshot_from_string(const char *text, size_t len,
+			    struct rd_snapshot *s, char *err, size_t errlen);
+/* Load a snapshot file (bounded size); -errno with err set. */
+int rd_snapshot_load_file(const char *path, struct rd_snapshot *s, char *err,
+			  size_t errlen);
+
+/* Read a whole file of at most max bytes into a NUL-terminated buffer. */
+int rd_read_file(const char *path, size_t max, char **out, size_t *len);
+
+#endif

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "core/model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *rd_array_push(void **items, size_t *n, size_t elem_size)
+{
+	size_t count = *n;
+	char *base = *items;
+
+	/* Capacity is the next power of two >= count; grow when full. */
+	if (count == 0 || (count & (count - 1)) == 0) {
+		size_t cap = count ? count * 2 : 4;
+		void *p;
+
+		if (cap > SIZE_MAX / elem_size)
+			return NULL;
+		if (count >= 4 || count == 0) {
+			p = realloc(base, cap * elem_size);
+			if (!p)
+				return NULL;
+			base = p;
+			*items = p;
+		}
+	}
+	memset(base + count * elem_size, 0, elem_size);
+	*n = count + 1;
+	return base + count * elem_size;
+}
+
+char *rd_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int rd_str_set(char **dst, const char *s)
+{
+	char *c = NULL;
+
+	if (s) {
+		c = strdup(s);
+		if (!c)
+			return -ENOMEM;
+	}
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+struct rd_counter *rd_counters_add(struct rd_counters *c, const char *name,
+				   struct rd_ou64 value)
+{
+	char *copy = strdup(name);
+	struct rd_counter *e;
+
+	if (!copy)
+		return NULL;
+	e = RD_PUSH(c->v, c->n);
+	if (!e) {
+		free(copy);
+		return NULL;
+	}
+	e->name = copy;
+	e->value = value;
+	return e;
+}
+
+const struct rd_counter *rd_counters_find(const struct rd_counters *c,
+					  const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].name, name) == 0)
+			return &c->v[i];
+	return NULL;
+}
+
+void rd_model_free(const struct rd_field *fields, void *obj)
+{
+	char *base = obj;
+
+	for (const struct rd_field *f = fields; f->kind != RD_F_END; f++) {
+		void *p = base + f->off;
+
+		switch (f->kind) {
+		case RD_F_STR:
+			free(*(char **)p);
+			*(char **)p = NULL;
+			break;
+		case RD_F_COUNTERS: {
+			struct rd_counters *c = p;
+
+			for (size_t i = 0; i < c->n; i++)
+				free(c->v[i].name);
+			free(c->v);
+			c->v = NULL;
+			c->n = 0;
+			break;
+		}
+		case RD_F_ARRAY: {
+			char *items = *(char **)p;
+			size_t *n = (size_t *)(base + f->aux);
+
+			for (size_t i = 0; i < *n; i++)
+				rd_model_free(f->sub, items + i * f->elem_size);
+			free(items);
+			*(char **)p = NULL;
+			*n = 0;
+			break;
+		}
+		case RD_F_STRUCT:
+			rd_model_free(f->sub, p);
+			break;
+		default:
+			break;
+		}
+	}
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Network devices behind RDMA ports: rtnetlink, ethtool, DCB and ECN. */
+#ifndef RD_CORE_MODEL_NET_H
+#define RD_CORE_MODEL_NET_H
+
+#include "core/model.h"
+
+struct rd_addr {
+	char *family;		/* "inet" / "inet6" */
+	char *address;
+	struct rd_ou64 prefixlen;
+	char *scope;		/* "global", "link", "host" */
+};
+
+struct rd_ethtool {
+	/* Each group is absent (ok false) when the driver does not support it. */
+	struct rd_ou64 speed_mbps;
+	char *duplex;
+	struct rd_obool autoneg;
+	struct rd_ou64 lanes;
+	struct rd_obool link_detected;
+	char *ext_state;	/* link-down reason, e.g. "cable issue" */
+	char *ext_substate;
+	struct rd_ou64 ext_state_num;
+	struct rd_ou64 ext_substate_num;
+	struct rd_ou64 link_down_events;
+	struct rd_obool pause_autoneg;
+	struct rd_obool rx_pause;
+	struct rd_obool tx_pause;
+	char *fec_active;
+	char *fec_configured;
+	char *driver;
+	char *driver_version;
+	char *firmware;
+	char *bus_info;
+	/* "unsupported" notes for operations the driver lacks. */
+	char *unsupported;
+	struct rd_counters stats;	/* GSTRINGS + GSTATS */
+};
+
+struct rd_dcb_app {
+	struct rd_ou64 selector;	/* IEEE selector: 1 ethertype, 5 DSCP ... */
+	struct rd_ou64 protocol;
+	struct rd_ou64 priority;
+};
+
+struct rd_dcb {
+	struct rd_obool supported;	/* driver has dcbnl ops */
+	char *reason;			/* why unsupported / not read */
+	struct rd_ou64 dcbx_mode;
+	struct rd_ou64 pfc_cap;
+	struct rd_ou64 pfc_en;		/* bitmask of lossless priorities */
+	struct rd_ou64 pfc_delay;
+	struct rd_counters pfc_requests;	/* "prio0".."prio7" */
+	struct rd_counters pfc_indications;
+	struct rd_ou64 ets_cap;
+	struct rd_obool ets_willing;
+	struct rd_counters ets_tc_bw;	/* "tc0".. -> percent */
+	struct rd_counters ets_tc_tsa;	/* "tc0".. -> IEEE TSA code */
+	struct rd_counters ets_prio_tc;	/* "prio0".. -> tc */
+	struct rd_dcb_app *apps;
+	size_t n_apps;
+	char *trust;			/* "pcp" / "dscp" */
+	char *trust_source;		/* file or "dcb app table" */
+	struct rd_counters buffer_size;	/* qos/buffer_size where present */
+};
+
+struct rd_ecn {
+	struct rd_obool present;	/* /sys/class/net/X/ecn exists */
+	struct rd_counters np_enable;	/* "prio0".. -> 0/1 */
+	struct rd_counters rp_enable;
+	struct rd_counters params;	/* other numeric files, "roce_rp/x" */
+};
+
+struct rd_netdev {
+	char *name;
+	struct rd_ou64 ifindex;
+	char *rdma_device;	/* RDMA device using this netdev, if any */
+	struct rd_ou64 rdma_port;
+	char *kind;		/* rtnl link kind: "veth", "bond", ... */
+	struct rd_obool admin_up;	/* IFF_UP */
+	char *operstate;
+	struct rd_obool carrier;
+	struct rd_ou64 carrier_changes;
+	struct rd_ou64 carrier_up_count;
+	struct rd_ou64 carrier_down_count;
+	struct rd_ou64 mtu;
+	struct rd_ou64 min_mtu;
+	struct rd_ou64 max_mtu;
+	char *mac;
+	char *perm_mac;
+	char *driver;
+	char *pci_bdf;
+	struct rd_addr *addrs;
+	size_t n_addrs;
+	struct rd_ethtool ethtool;
+	struct rd_dcb dcb;
+	struct rd_ecn ecn;
+};
+
+extern const struct rd_field rd_netdev_fields[];
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where the host's truth lives: /sys, /proc, /dev and /etc, each of which a
+ * fixture tree can stand in for.
+ */
+#ifndef RD_CORE_ROOTS_H
+#define RD_CORE_ROOTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rd_roots {
+	char sysfs[PATH_MAX];
+	char proc[PATH_MAX];
+	char dev[PATH_MAX];
+	char etc[PATH_MAX];
+	/* true when any root is not the real one (fixtures, tests). */
+	bool redirected;
+};
+
+/*
+ * Defaults (/sys, /proc, /dev, /etc) overridden by RDMADIAG_SYSFS_ROOT,
+ * RDMADIAG_PROC_ROOT, RDMADIAG_DEV_ROOT, RDMADIAG_ETC_ROOT unless the
+ * process runs set-uid or set-gid.
+ */
+void rd_roots_init(struct rd_roots *r);
+
+/* Set one root from a command-line option; -ENAMETOOLONG or -EINVAL. */
+int rd_roots_set(char *dst, const char *value);
+
+/* Point every root inside one fixture tree: DIR/sys, DIR/proc, DIR/dev, DIR/etc. */
+int rd_roots_under(struct rd_roots *r, const char *dir);
+
+/* True when the process was started set-uid/set-gid (environment untrusted). */
+bool rd_env_untrusted(void);
+
+/* snprintf into buf as root + formatted suffix; -ENAMETOOLONG on overflow. */
+int rd_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "core/snapshot.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct rd_field error_fields[] = {
+	RD_FLD_STR(struct rd_error, source, "source"),
+	RD_FLD_STR(struct rd_error, where, "where"),
+	RD_FLD_S64(struct rd_error, err, "errno"),
+	RD_FLD_STR(struct rd_error, message, "message"),
+	RD_FLD_END
+};
+
+const struct rd_field rd_snapshot_fields[] = {
+	RD_FLD_DBL(struct rd_snapshot, time, "time"),
+	RD_FLD_U64(struct rd_snapshot, monotonic_ns, "monotonic_ns"),
+	RD_FLD_STR(struct rd_snapshot, source, "source"),
+	RD_FLD_STRUCT(struct rd_snapshot, host, rd_host_fields, "host"),
+	RD_FLD_ARRAY(struct rd_snapshot, devices, n_devices, struct rd_device,
+		     rd_device_fields, "devices"),
+	RD_FLD_ARRAY(struct rd_snapshot, netdevs, n_netdevs, struct rd_netdev,
+		     rd_netdev_fields, "netdevs"),
+	RD_FLD_ARRAY(struct rd_snapshot, pci, n_pci, struct rd_pci,
+		     rd_pci_fields, "pci"),
+	RD_FLD_ARRAY(struct rd_snapshot, modules, n_modules, struct rd_module,
+		     rd_module_fields, "modules"),
+	RD_FLD_ARRAY(struct rd_snapshot, errors, n_errors, struct rd_error,
+		     error_fields, "errors"),
+	RD_FLD_END
+};
+
+void rd_snapshot_init(struct rd_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->schema_version = RD_SCHEMA_VERSION;
+}
+
+void rd_snapshot_free(struct rd_snapshot *s)
+{
+	rd_model_free(rd_snapshot_fields, s);
+	rd_snapshot_init(s);
+}
+
+void rd_snapshot_error(struct rd_snapshot *s, const char *source,
+		       const char *where, int err, const char *fmt, ...)
+{
+	struct rd_error *e = RD_PUSH(s->errors, s->n_errors);
+	char msg[512];
+	va_list ap;
+
+	if (!e)
+		return;
+	if (err < 0)
+		err = -err;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", err ? strerror(err) : "error");
+	}
+	e->source = rd_strdup(source);
+	e->where = rd_strdup(where);
+	if (err)
+		e->err = rd_s64(err);
+	e->message = rd_strdup(msg);
+}
+
+struct rd_device *rd_snapshot_device(const struct rd_snapshot *s,
+				     const char *name)
+{
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].name && strcmp(s->devices[i].name, name) == 0)
+			return &s->devices[i];
+	return NULL;
+}
+
+struct rd_port *rd_device_port(const struct rd_device *d, uint64_t port)
+{
+	for (size_t i = 0; i < d->n_ports; i++)
+		if (d->ports[i].port == port)
+			return &d->ports[i];
+	return NULL;
+}
+
+struct rd_netdev *rd_snapshot_netdev(const struct rd_snapshot *s,
+				     const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < s->n_netdevs; i++)
+		if (s->netdevs[i].name && strcmp(s->netdevs[i].name, name) == 0)
+			return &s->netdevs[i];
+	return NULL;
+}
+
+struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf)
+{
+	if (!bdf)
+		return NULL;
+	for (size_t i = 0; i < s->n_pci; i++)
+		if (s->pci[i].bdf && strcmp(s->pci[i].bdf, bdf) == 0)
+			return &s->pci[i];
+	return NULL;
+}
+
+struct rd_module *rd_snapshot_module(const struct rd_snapshot *s,
+				     const char *name)
+{
+	for (size_t i = 0; i < s->n_modules; i++)
+		if (s->modules[i].name && strcmp(s->modules[i].name, name) == 0)
+			return &s->modules[i];
+	return NULL;
+}

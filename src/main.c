@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmadiag: the subcommand table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+
+struct subcommand {
+	const char *name;
+	int (*run)(struct rd_cli *cli, int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "snapshot", cmd_snapshot,
+	  "print every RDMA device and port once (text or --json)" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rdmadiag [COMMAND] [OPTIONS]\n\ncommands:\n");
+	for (const struct subcommand *c = subcommands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f,
+		"\ncommon options:\n"
+		"  --root DIR         a fixture tree: DIR/sys, DIR/proc, DIR/dev, DIR/etc\n"
+		"  --sysfs-root DIR   read DIR instead of /sys (env RDMADIAG_SYSFS_ROOT)\n"
+		"  --proc-root DIR    read DIR instead of /proc (env RDMADIAG_PROC_ROOT)\n"
+		"  --dev-root DIR     read DIR instead of /dev (env RDMADIAG_DEV_ROOT)\n"
+		"  --etc-root DIR     read DIR instead of /etc (env RDMADIAG_ETC_ROOT)\n"
+		"\n'rdmadiag COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct rd_cli cli = { .prog = "rdmadiag" };
+
+	rd_roots_init(&cli.roots);
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
+			  strcmp(argv[1], "--help") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("rdmadiag %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	for (const struct subcommand *c = subcommands; c->name; c++)
+		if (strcmp(argv[1], c->name) == 0)
+			return c->run(&cli, argc - 1, argv + 1);
+	cli_error(&cli, "unknown command \"%s\"", argv[1]);
+	usage(stderr);
+	return 2;
+}
