@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "cmd/cli.h"
 #include "core/json.h"
@@ -19,18 +21,100 @@ static void snapshot_usage(FILE *f)
 		"  --pretty      indent the JSON\n"
 		"  -v            list every attribute that could not be read\n"
 		"  --load FILE   read a saved snapshot instead of probing\n"
+		"  --bench N     refresh N times the way the console does and print\n"
+		"                the cost per refresh (time, counters read)\n"
 		"exit status: 0 snapshot taken (even with unreadable items),\n"
 		"             1 no snapshot could be taken\n",
 		RD_SCHEMA_VERSION);
 }
 
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t count_counters(const struct rd_snapshot *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_devices; i++)
+		for (size_t j = 0; j < s->devices[i].n_ports; j++)
+			n += s->devices[i].ports[j].counters.n +
+			     s->devices[i].ports[j].hw_counters.n;
+	for (size_t i = 0; i < s->n_netdevs; i++)
+		n += s->netdevs[i].ethtool.stats.n;
+	return n;
+}
+
+/*
+ * The console's steady state: one long-lived cache, refreshed N times.
+ * Syscalls are counted from outside (tests/bench/refresh.sh runs this
+ * under strace), so the loop does nothing but probe.
+ */
+static int run_bench(struct rd_cli *cli, unsigned flags, long n)
+{
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_probe_ctx ctx = { .roots = &cli->roots, .cache = cache,
+				    .flags = flags };
+	double best = 1e9, t0, c0, total;
+	size_t counters = 0, devices = 0, ports = 0, errors = 0;
+	struct rusage ru;
+
+	if (!cache)
+		return 1;
+	t0 = now_s(CLOCK_MONOTONIC);
+	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	for (long i = 0; i < n; i++) {
+		struct rd_snapshot s;
+		double a = now_s(CLOCK_MONOTONIC), b;
+
+		rd_snapshot_init(&s);
+		ctx.tick = (uint64_t)i;
+		if (rd_probe_all(&ctx, &s) < 0) {
+			cli_error(cli, "cannot take a snapshot: %s", cli->roots.sysfs);
+			rd_snapshot_free(&s);
+			rd_probe_cache_free(cache);
+			return 1;
+		}
+		b = now_s(CLOCK_MONOTONIC) - a;
+		if (b < best)
+			best = b;
+		counters = count_counters(&s);
+		devices = s.n_devices;
+		errors = s.n_errors;
+		ports = 0;
+		for (size_t d = 0; d < s.n_devices; d++)
+			ports += s.devices[d].n_ports;
+		rd_snapshot_free(&s);
+	}
+	total = now_s(CLOCK_MONOTONIC) - t0;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("refreshes          %ld\n", n);
+	printf("devices/ports      %zu/%zu\n", devices, ports);
+	printf("counters/refresh   %zu\n", counters);
+	printf("errors/refresh     %zu\n", errors);
+	if (n > 0) {
+		printf("wall us/refresh    %.1f (best %.1f)\n", total * 1e6 / (double)n,
+		       best * 1e6);
+		printf("cpu us/refresh     %.1f\n",
+		       (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / (double)n);
+	}
+	printf("peak rss KiB       %ld\n", ru.ru_maxrss);
+	rd_probe_cache_free(cache);
+	return 0;
+}
+
 int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_JSON = 1, OPT_PRETTY, OPT_LOAD };
+	enum { OPT_JSON = 1, OPT_PRETTY, OPT_LOAD, OPT_BENCH };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "pretty", no_argument, NULL, OPT_PRETTY },
 		{ "load", required_argument, NULL, OPT_LOAD },
+		{ "bench", required_argument, NULL, OPT_BENCH },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_COMMON_LONGOPTS,
@@ -38,6 +122,7 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 	};
 	bool json = false, pretty = false, verbose = false;
 	const char *load = NULL;
+	long bench = -1;
 	struct rd_snapshot s;
 	int opt, r;
 
@@ -58,6 +143,17 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 		case OPT_LOAD:
 			load = optarg;
 			break;
+		case OPT_BENCH: {
+			char *end;
+
+			bench = strtol(optarg, &end, 10);
+			if (*end || bench < 0 || bench > 10000000) {
+				cli_error(cli, "--bench needs a count, not \"%s\"",
+					  optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'v':
 			verbose = true;
 			break;
@@ -74,6 +170,11 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 		return 2;
 	}
 
+	if (bench >= 0)
+		return run_bench(cli, cli->roots.redirected ?
+					      RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS :
+					      0,
+				 bench);
 	if (load) {
 		char err[512];
 

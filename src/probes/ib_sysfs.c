@@ -25,7 +25,7 @@
 
 #define SRC "ib_sysfs"
 #define RD_STATIC_EVERY 30
-#define RD_GID_EVERY 5
+#define RD_GID_EVERY 10
 #define ATTR_BUF 4096
 /* Directories with more entries than this are refused as hostile. */
 #define MAX_DIR_ENTRIES 65536
