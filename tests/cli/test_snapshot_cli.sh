@@ -81,6 +81,28 @@ rc=$?
 [ $rc -eq 1 ] && ok "random bytes refused" || bad "random bytes: rc=$rc"
 rm -f "$junk"
 
+# The hostile host plus what git cannot hold: a FIFO (must not block) and
+# a file far bigger than any attribute. A snapshot, fields absent, errors
+# listed, nothing else.
+h=$(mktemp -d)
+cp -a "$fix/hostile/." "$h/"
+port="$h/sys/devices/virtual/infiniband/bad0/ports/1"
+mkfifo "$port/counters/fifo"
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' 7 >"$port/cap_mask"
+out=$(timeout 20 "$bin" snapshot --json --root "$h" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && jq -e '.devices[0].ports[0].cap_mask == null and
+	.devices[0].ports[0].counters.fifo == null and
+	.devices[0].ports[0].counters.good == 5 and
+	([.errors[] | select(.where | endswith("counters/fifo"))] | length == 1) and
+	([.errors[] | select(.where | endswith("ports/1/cap_mask")) | .errno] == [27])' \
+	<<<"$out" >/dev/null; then
+	ok "hostile: FIFO and 2 MiB attribute refused, snapshot taken"
+else
+	bad "hostile: rc=$rc $(head -c 300 <<<"$out")"
+fi
+rm -rf "$h"
+
 # Unknown options and arguments are usage errors.
 "$bin" snapshot --frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok "bad option: exit 2" || bad "bad option"
 "$bin" nosuchcommand >/dev/null 2>&1; [ $? -eq 2 ] && ok "bad command: exit 2" || bad "bad command"
