@@ -14,16 +14,21 @@ bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
 
 # Fields that depend on when and where the snapshot was taken.
-normalise() { jq -S 'del(.time, .monotonic_ns, .source)'; }
+# Error paths start with the fixture's location on this machine: cut it.
+normalise() {
+	jq -S --arg root "$1" 'del(.time, .monotonic_ns, .source) |
+		(.errors[]?.where) |= (if . then ltrimstr($root) else . end)'
+}
 
 for dir in "$fix"/*/; do
+	dir=${dir%/}
 	name=$(basename "$dir")
 	[ -d "$dir/sys" ] || continue
 	golden="$dir/snapshot.golden.json"
 	out=$("$bin" snapshot --json --root "$dir" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] || { bad "$name: exit $rc: $out"; continue; }
-	got=$(printf '%s\n' "$out" | normalise) || { bad "$name: invalid JSON"; continue; }
+	got=$(printf '%s\n' "$out" | normalise "$dir") || { bad "$name: invalid JSON"; continue; }
 	if [ "${RDMADIAG_UPDATE_GOLDEN:-}" = 1 ]; then
 		printf '%s\n' "$got" >"$golden"
 		ok "$name: golden rewritten"
