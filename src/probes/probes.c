@@ -8,10 +8,29 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "probes/dcb.h"
+#include "probes/ethtool.h"
 #include "probes/ib_sysfs.h"
+#include "probes/ecn.h"
+#include "probes/host.h"
+#include "probes/kmod.h"
+#include "probes/pci.h"
+#include "probes/verbs.h"
+#include "probes/netdev.h"
+#include "probes/rdma_nl.h"
 
 const struct rd_probe rd_probes[] = {
 	{ "ib_sysfs", probe_ib_sysfs_collect, probe_ib_sysfs_cache_free },
+	{ "rdma_nl", probe_rdma_nl_collect, probe_rdma_nl_cache_free },
+	{ "netdev", probe_netdev_collect, probe_netdev_cache_free },
+	{ "ethtool", probe_ethtool_collect, probe_ethtool_cache_free },
+	{ "dcb", probe_dcb_collect, probe_dcb_cache_free },
+	/* Files and libraries; after netlink so netdevs already exist. */
+	{ "pci", probe_pci_collect, probe_pci_cache_free },
+	{ "kmod", probe_kmod_collect, NULL },
+	{ "host", probe_host_collect, NULL },
+	{ "ecn", probe_ecn_collect, NULL },
+	{ "verbs", probe_verbs_collect, NULL },
 	{ NULL, NULL, NULL },
 };
 

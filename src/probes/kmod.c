@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The RDMA module set as the kernel shows it in /sys/module, and whether
+ * each missing one could be loaded (libkmod, the running kernel's module
+ * index), which is what a "load the module" fix-up needs to know.
+ */
+#include "config.h"
+#include "probes/kmod.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+
+#include "core/attr.h"
+
+#define SRC "kmod"
+
+const char *const rd_kmod_rdma_modules[] = {
+	"ib_core",	  "ib_uverbs", "ib_umad",    "ib_cm",
+	"iw_cm",	  "rdma_cm",   "rdma_ucm",   "mlx5_core",
+	"mlx5_ib",	  "mlx4_core", "mlx4_ib",    "mlx4_en",
+	"irdma",	  "bnxt_re",   "bnxt_en",    "qedr",
+	"hns_roce_hw_v2", "efa",       "erdma",	     "mana_ib",
+	"rdma_rxe",	  "siw",       "mlx_compat", NULL,
+};
+
+static struct rd_module *module_entry(struct rd_snapshot *s, const char *name)
+{
+	struct rd_module *m = rd_snapshot_module(s, name);
+
+	if (m)
+		return m;
+	m = RD_PUSH(s->modules, s->n_modules);
+	if (m && !(m->name = rd_strdup(name))) {
+		s->n_modules--;
+		return NULL;
+	}
+	return m;
+}
+
+/* A text attribute of /sys/module/NAME; absent files are not errors. */
+static int read_attr(struct rd_snapshot *s, int dirfd, const char *base,
+		     const char *file, char *buf, size_t size)
+{
+	ssize_t r = rd_attr_read_at(dirfd, file, buf, size);
+	char w[PATH_MAX];
+
+	if (r >= 0)
+		return 0;
+	if (r != -ENOENT) {
+		snprintf(w, sizeof(w), "%s/%s", base, file);
+		rd_snapshot_error(s, SRC, w, (int)r, NULL);
+	}
+	return (int)r;
+}
+
+static bool word_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
+static void bad(struct rd_snapshot *s, const char *base, const char *file,
+		const char *text)
+{
+	char w[PATH_MAX];
+
+	snprintf(w, sizeof(w), "%s/%s", base, file);
+	rd_snapshot_error(s, SRC, w, EINVAL, "unexpected value \"%.64s\"",
+			  text);
+}
+
+static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
+			const char *name)
+{
+	struct rd_module *m = module_entry(s, name);
+	char base[PATH_MAX], buf[256];
+	struct stat st;
+	uint64_t v;
+	int fd;
+
+	if (!m)
+		return;
+	snprintf(base, sizeof(base), "%s/%s", moddir, name);
+	fd = openat(moddirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			m->loaded = rd_bool(false);
+		} else {
+			rd_snapshot_error(s, SRC, base, errno, NULL);
+		}
+		return;
+	}
+	m->loaded = rd_bool(true);
+	/* Built-in modules have a directory (parameters) but no initstate. */
+	if (fstatat(fd, "initstate", &st, 0) < 0 && errno == ENOENT) {
+		m->builtin = rd_bool(true);
+	} else {
+		m->builtin = rd_bool(false);
+		if (read_attr(s, fd, base, "initstate", buf, sizeof(buf)) ==
+		    0) {
+			if (strcmp(buf, "live") == 0 ||
+			    strcmp(buf, "coming") == 0 ||
+			    strcmp(buf, "going") == 0)
+				(void)rd_str_set(&m->initstate, buf);
+			else
+				bad(s, base, "initstate", buf);
+		}
+	}
+	if (read_attr(s, fd, base, "version", buf, sizeof(buf)) == 0) {
+		if (rd_text_check(buf, strlen(buf)) == 0 && buf[0])
+			(void)rd_str_set(&m->version, buf);
+		else
+			bad(s, base, "version", buf);
+	}
+	if (read_attr(s, fd, base, "srcversion", buf, sizeof(buf)) == 0) {
+		if (word_ok(buf, 64))
+			(void)rd_str_set(&m->srcversion, buf);
+		else
+			bad(s, base, "srcversion", buf);
+	}
+	if (read_attr(s, fd, base, "refcnt", buf, sizeof(buf)) == 0) {
+		if (rd_parse_u64(buf, 10, &v) == 0)
+			m->refcnt = rd_u64(v);
+		else
+			bad(s, base, "refcnt", buf);
+	}
+	close(fd);
+}
+
+static void kmod_quiet(void *data, int priority, const char *file, int line,
+		       const char *fn, const char *format, va_list args)
+{
+	(void)data;
+	(void)priority;
+	(void)file;
+	(void)line;
+	(void)fn;
+	(void)format;
+	(void)args;
+}
+
+int probe_kmod_available(const char *moddir, struct rd_snapshot *s)
+{
+	struct kmod_ctx *kctx;
+	char index[PATH_MAX];
+	const char *dir;
+	struct stat st;
+
+	kctx = kmod_new(moddir, NULL);
+	if (!kctx) {
+		rd_snapshot_error(s, SRC, moddir, ENOMEM,
+				  "libkmod: no context");
+		return 0;
+	}
+	kmod_set_log_fn(kctx, kmod_quiet, NULL);
+	dir = kmod_get_dirname(kctx);
+	/* Without an index every lookup fails: that is "unknown", not "no". */
+	if (snprintf(index, sizeof(index), "%s/modules.dep.bin", dir) >=
+		    (int)sizeof(index) ||
+	    stat(index, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rd_snapshot_error(s, SRC, dir, ENOENT,
+				  "no module index: cannot tell which modules "
+				  "can be loaded");
+		goto out;
+	}
+	for (const char *const *n = rd_kmod_rdma_modules; *n; n++) {
+		struct rd_module *m = module_entry(s, *n);
+		struct kmod_list *list = NULL, *it;
+		bool found = false;
+
+		if (!m)
+			break;
+		if (kmod_module_new_from_lookup(kctx, *n, &list) < 0) {
+			rd_snapshot_error(s, SRC, dir, 0,
+					  "libkmod lookup of %s failed", *n);
+			continue;
+		}
+		kmod_list_foreach(it, list) {
+			struct kmod_module *km = kmod_module_get_module(it);
+
+			if (kmod_module_get_path(km) ||
+			    kmod_module_get_initstate(km) ==
+				    KMOD_MODULE_BUILTIN)
+				found = true;
+			kmod_module_unref(km);
+		}
+		kmod_module_unref_list(list);
+		m->available = rd_bool(found);
+	}
+out:
+	kmod_unref(kctx);
+	return 0;
+}
+
+int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+{
+	char moddir[PATH_MAX];
+	int fd, r;
+	struct rd_module *compat;
+
+	r = rd_path(moddir, sizeof(moddir), ctx->roots->sysfs, "/module");
+	if (r < 0)
+		return r;
+	fd = open(moddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		rd_snapshot_error(s, SRC, moddir, errno, NULL);
+	} else {
+		for (const char *const *n = rd_kmod_rdma_modules; *n; n++)
+			collect_one(s, fd, moddir, *n);
+		close(fd);
+	}
+	compat = rd_snapshot_module(s, "mlx_compat");
+	if (compat && compat->loaded.ok)
+		s->host.mlnx_ofed = compat->loaded;
+	/* The module index belongs to the running kernel, not to a fixture. */
+	if (!ctx->roots->redirected)
+		probe_kmod_available(NULL, s);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The RDMA kernel modules: loaded (/sys/module) and available (libkmod). */
+#ifndef RD_PROBES_KMOD_H
+#define RD_PROBES_KMOD_H
+
+#include "probes/probe.h"
+
+int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+
+/* The module names the probe reports, NULL-terminated. */
+extern const char *const rd_kmod_rdma_modules[];
+
+/*
+ * Set modules[].available from the module index of moddir (NULL: the
+ * running kernel's /lib/modules/RELEASE). Leaves it absent, with one error
+ * line, when there is no index to ask.
+ */
+int probe_kmod_available(const char *moddir, struct rd_snapshot *s);
+
+#endif

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtnetlink: the netdevs behind RDMA ports (named by a port, or sharing
+ * the PCI function of an RDMA device). One link dump and one address dump
+ * per refresh over a socket kept in the probe cache.
+ */
+#include "config.h"
+#include "probes/netdev.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netlink/route/link.h>
+
+#include "core/attr.h"
+#include "probes/nl_util.h"
+
+#define SRC "netdev"
+#define NETDEV_MAX_LINKS 65536
+#define NETDEV_MAX_ADDRS 1024
+/* Longest link-layer address (MAX_ADDR_LEN in the kernel). */
+#define NETDEV_MAX_HWADDR 32
+
+struct netdev_cache {
+	struct nl_sock *sk;
+};
+
+static struct nla_policy link_policy[IFLA_MAX + 1] = {
+	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
+	[IFLA_MTU] = { .type = NLA_U32 },
+	[IFLA_MIN_MTU] = { .type = NLA_U32 },
+	[IFLA_MAX_MTU] = { .type = NLA_U32 },
+	[IFLA_OPERSTATE] = { .type = NLA_U8 },
+	[IFLA_CARRIER] = { .type = NLA_U8 },
+	[IFLA_CARRIER_CHANGES] = { .type = NLA_U32 },
+	[IFLA_CARRIER_UP_COUNT] = { .type = NLA_U32 },
+	[IFLA_CARRIER_DOWN_COUNT] = { .type = NLA_U32 },
+	[IFLA_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 1,
+			   .maxlen = NETDEV_MAX_HWADDR },
+	[IFLA_PERM_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 1,
+				.maxlen = NETDEV_MAX_HWADDR },
+	[IFLA_LINKINFO] = { .type = NLA_NESTED },
+	[IFLA_PARENT_DEV_NAME] = { .type = NLA_STRING, .maxlen = 256 },
+	[IFLA_PARENT_DEV_BUS_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+};
+
+static struct nla_policy linkinfo_policy[IFLA_INFO_MAX + 1] = {
+	[IFLA_INFO_KIND] = { .type = NLA_STRING, .maxlen = 64 },
+};
+
+static struct nla_policy addr_policy[IFA_MAX + 1] = {
+	[IFA_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
+	[IFA_LOCAL] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
+};
+
+static const char *nl_text(struct nlattr *a)
+{
+	const char *s;
+	size_t n;
+
+	if (!a)
+		return NULL;
+	s = nla_data(a);
+	n = strnlen(s, (size_t)nla_len(a));
+	if (n == 0 || rd_text_check(s, n) < 0)
+		return NULL;
+	return s;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	(void)rd_str_set(dst, v);
+}
+
+void rd_netdev_free_array(struct rd_netdev *nd, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rd_model_free(rd_netdev_fields, &nd[i]);
+	free(nd);
+}
+
+const char *rd_netdev_scope_name(unsigned scope, char *buf, size_t size)
+{
+	switch (scope) {
+	case RT_SCOPE_UNIVERSE:
+		return "global";
+	case RT_SCOPE_SITE:
+		return "site";
+	case RT_SCOPE_LINK:
+		return "link";
+	case RT_SCOPE_HOST:
+		return "host";
+	case RT_SCOPE_NOWHERE:
+		return "nowhere";
+	default:
+		snprintf(buf, size, "%u", scope);
+		return buf;
+	}
+}
+
+static void format_hw(struct nlattr *a, char **dst)
+{
+	const uint8_t *b = nla_data(a);
+	int n = nla_len(a);
+	char buf[NETDEV_MAX_HWADDR * 3 + 1];
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, sizeof(buf) - l, i ? ":%02x" : "%02x", b[i]);
+	}
+	set_str(dst, buf);
+}
+
+static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
+{
+	struct nlattr *tb[IFLA_MAX + 1];
+	struct ifinfomsg ifi;
+	const char *name, *t;
+	int r;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(ifi)))
+		return -EBADMSG;
+	memcpy(&ifi, NLMSG_DATA(nlh), sizeof(ifi));
+	r = rd_nlmsg_parse(nlh, sizeof(ifi), tb, IFLA_MAX, link_policy);
+	if (r < 0)
+		return r;
+	name = nl_text(tb[IFLA_IFNAME]);
+	if (!name || ifi.ifi_index <= 0)
+		return -EBADMSG;
+	set_str(&d->name, name);
+	d->ifindex = rd_u64((uint64_t)ifi.ifi_index);
+	d->admin_up = rd_bool(ifi.ifi_flags & IFF_UP);
+	if (tb[IFLA_OPERSTATE]) {
+		char buf[32];
+
+		set_str(&d->operstate,
+			rtnl_link_operstate2str(nla_get_u8(tb[IFLA_OPERSTATE]),
+						buf, sizeof(buf)));
+	}
+	if (tb[IFLA_CARRIER])
+		d->carrier = rd_bool(nla_get_u8(tb[IFLA_CARRIER]) != 0);
+	if (tb[IFLA_CARRIER_CHANGES])
+		d->carrier_changes = rd_u64(nla_get_u32(tb[IFLA_CARRIER_CHANGES]));
+	if (tb[IFLA_CARRIER_UP_COUNT])
+		d->carrier_up_count =
+			rd_u64(nla_get_u32(tb[IFLA_CARRIER_UP_COUNT]));
+	if (tb[IFLA_CARRIER_DOWN_COUNT])
+		d->carrier_down_count =
+			rd_u64(nla_get_u32(tb[IFLA_CARRIER_DOWN_COUNT]));
+	if (tb[IFLA_MTU])
+		d->mtu = rd_u64(nla_get_u32(tb[IFLA_MTU]));
+	if (tb[IFLA_MIN_MTU])
+		d->min_mtu = rd_u64(nla_get_u32(tb[IFLA_MIN_MTU]));
+	if (tb[IFLA_MAX_MTU])
+		d->max_mtu = rd_u64(nla_get_u32(tb[IFLA_MAX_MTU]));
+	if (tb[IFLA_ADDRESS])
+		format_hw(tb[IFLA_ADDRESS], &d->mac);
+	if (tb[IFLA_PERM_ADDRESS])
+		format_hw(tb[IFLA_PERM_ADDRESS], &d->perm_mac);
+	if (tb[IFLA_LINKINFO]) {
+		struct nlattr *li[IFLA_INFO_MAX + 1];
+
+		r = rd_nla_parse_nested(li, IFLA_INFO_MAX, tb[IFLA_LINKINFO],
+					linkinfo_policy);
+		if (r < 0)
+			return r;
+		t = nl_text(li[IFLA_INFO_KIND]);
+		if (t)
+			set_str(&d->kind, t);
+	}
+	t = nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
+	if (t && strcmp(t, "pci") == 0) {
+		t = nl_text(tb[IFLA_PARENT_DEV_NAME]);
+		if (t)
+			set_str(&d->pci_bdf, t);
+	}
+	return 0;
+}
+
+int rd_netdev_parse_links(const void *bytes, size_t len,
+			  struct rd_netdev **out, size_t *n)
+{
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct rd_netdev tmp = { 0 }, *d;
+
+		if (nlh->nlmsg_type != RTM_NEWLINK) {
+			r = -EBADMSG;
+			break;
+		}
+		r = link_from_msg(nlh, &tmp);
+		if (r < 0) {
+			rd_model_free(rd_netdev_fields, &tmp);
+			break;
+		}
+		if (*n >= NETDEV_MAX_LINKS || !(d = RD_PUSH(*out, *n))) {
+			rd_model_free(rd_netdev_fields, &tmp);
+			r = *n >= NETDEV_MAX_LINKS ? -E2BIG : -ENOMEM;
+			break;
+		}
+		*d = tmp;
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+static struct rd_netdev *by_ifindex(struct rd_netdev *nd, size_t n,
+				    uint64_t idx)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nd[i].ifindex.ok && nd[i].ifindex.v == idx)
+			return &nd[i];
+	return NULL;
+}
+
+int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
+			  size_t n)
+{
+	struct nlattr *tb[IFA_MAX + 1];
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct ifaddrmsg ifa;
+		struct rd_netdev *d;
+		struct rd_addr *a;
+		struct nlattr *at;
+		char text[INET6_ADDRSTRLEN], sbuf[16];
+		size_t want;
+
+		if (nlh->nlmsg_type != RTM_NEWADDR ||
+		    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(ifa))) {
+			r = -EBADMSG;
+			break;
+		}
+		memcpy(&ifa, NLMSG_DATA(nlh), sizeof(ifa));
+		r = rd_nlmsg_parse(nlh, sizeof(ifa), tb, IFA_MAX, addr_policy);
+		if (r < 0)
+			break;
+		if (ifa.ifa_family != AF_INET && ifa.ifa_family != AF_INET6)
+			continue;
+		want = ifa.ifa_family == AF_INET ? 4 : 16;
+		/* IPv4 peer links carry the peer in ADDRESS, ours in LOCAL. */
+		at = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
+		if (!at || (size_t)nla_len(at) != want ||
+		    ifa.ifa_prefixlen > want * 8) {
+			r = -EBADMSG;
+			break;
+		}
+		d = by_ifindex(nd, n, ifa.ifa_index);
+		if (!d || d->n_addrs >= NETDEV_MAX_ADDRS)
+			continue;
+		if (!inet_ntop(ifa.ifa_family, nla_data(at), text,
+			       sizeof(text))) {
+			r = -EBADMSG;
+			break;
+		}
+		a = RD_PUSH(d->addrs, d->n_addrs);
+		if (!a) {
+			r = -ENOMEM;
+			break;
+		}
+		set_str(&a->family, ifa.ifa_family == AF_INET ? "inet" : "inet6");
+		set_str(&a->address, text);
+		a->prefixlen = rd_u64(ifa.ifa_prefixlen);
+		set_str(&a->scope,
+			rd_netdev_scope_name(ifa.ifa_scope, sbuf, sizeof(sbuf)));
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+/* ---- the probe ---- */
+
+void probe_netdev_cache_free(struct rd_probe_cache *cache)
+{
+	struct netdev_cache *c = cache ? cache->slot[RD_SLOT_NETDEV] : NULL;
+
+	if (!c)
+		return;
+	if (c->sk)
+		nl_socket_free(c->sk);
+	free(c);
+	cache->slot[RD_SLOT_NETDEV] = NULL;
+}
+
+int rd_netdev_dump(struct nl_sock *sk, int type, struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_DUMP);
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	if (type == RTM_GETLINK) {
+		struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+
+		/* Statistics would make every message ten times bigger. */
+		if (nlmsg_append(m, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0 ||
+		    nla_put_u32(m, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS) < 0)
+			goto out;
+	} else {
+		struct ifaddrmsg ifa = { .ifa_family = AF_UNSPEC };
+
+		if (nlmsg_append(m, &ifa, sizeof(ifa), NLMSG_ALIGNTO) < 0)
+			goto out;
+	}
+	r = rd_nl_request(sk, m, out);
+out:
+	nlmsg_free(m);
+	return r;
+}
+
+/* The netdev's parent device, driver and bus address from sysfs. */
+static void sysfs_parent(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *b;
+	ssize_t n;
+
+	if (!d->pci_bdf &&
+	    rd_path(path, sizeof(path), ctx->roots->sysfs,
+		    "/class/net/%s/device", d->name) == 0) {
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			unsigned dom, bus, dev, fn;
+			char tail;
+
+			target[n] = '\0';
+			b = strrchr(target, '/');
+			b = b ? b + 1 : target;
+			if (sscanf(b, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
+				   &tail) == 4 &&
+			    strlen(b) == 12)
+				set_str(&d->pci_bdf, b);
+		}
+	}
+	if (!d->driver &&
+	    rd_path(path, sizeof(path), ctx->roots->sysfs,
+		    "/class/net/%s/device/driver", d->name) == 0) {
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			b = strrchr(target, '/');
+			set_str(&d->driver, b ? b + 1 : target);
+		}
+	}
+	/* Virtual devices have no parent: their kind names the driver. */
+	if (!d->driver && d->kind)
+		set_str(&d->driver, d->kind);
+}
+
+/* Which RDMA port, if any, sits on this netdev. */
+static bool rdma_owner(const struct rd_snapshot *s, const struct rd_netdev *d,
+		       const char **dev, uint64_t *port)
+{
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *rd = &s->devices[i];
+
+		for (size_t j = 0; j < rd->n_ports; j++) {
+			const struct rd_port *p = &rd->ports[j];
+
+			if ((p->netdev && strcmp(p->netdev, d->name) == 0) ||
+			    (p->netdev_ifindex.ok &&
+			     p->netdev_ifindex.v == d->ifindex.v)) {
+				*dev = rd->name;
+				*port = p->port;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool same_pci(const struct rd_snapshot *s, const struct rd_netdev *d,
+		     const char **dev)
+{
+	if (!d->pci_bdf)
+		return false;
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].pci_bdf &&
+		    strcmp(s->devices[i].pci_bdf, d->pci_bdf) == 0) {
+			*dev = s->devices[i].name;
+			return true;
+		}
+	return false;
+}
+
+/* Move the link data into the snapshot's entry for that name. */
+static void adopt(struct rd_snapshot *s, struct rd_netdev *d)
+{
+	struct rd_netdev *e = rd_snapshot_netdev(s, d->name);
+
+	if (!e) {
+		e = RD_PUSH(s->netdevs, s->n_netdevs);
+		if (!e)
+			return;
+		*e = *d;
+		memset(d, 0, sizeof(*d));
+		return;
+	}
+	/* Another probe made the entry: keep its ethtool/dcb/ecn parts. */
+	struct rd_ethtool et = e->ethtool;
+	struct rd_dcb dcb = e->dcb;
+	struct rd_ecn ecn = e->ecn;
+
+	memset(&e->ethtool, 0, sizeof(e->ethtool));
+	memset(&e->dcb, 0, sizeof(e->dcb));
+	memset(&e->ecn, 0, sizeof(e->ecn));
+	rd_model_free(rd_netdev_fields, e);
+	*e = *d;
+	e->ethtool = et;
+	e->dcb = dcb;
+	e->ecn = ecn;
+	memset(d, 0, sizeof(*d));
+}
+
+int probe_netdev_collect(const struct rd_probe_ctx *ctx,
+			 struct rd_snapshot *s)
+{
+	struct netdev_cache local = { 0 }, *c;
+	struct rd_nl_buf b = { 0 };
+	struct rd_netdev *nd = NULL;
+	size_t n = 0;
+	bool any_pci = false;
+	int r;
+
+	if (ctx->flags & RD_PROBE_NO_NETLINK)
+		return 0;
+	if (ctx->cache) {
+		c = ctx->cache->slot[RD_SLOT_NETDEV];
+		if (!c) {
+			c = calloc(1, sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			ctx->cache->slot[RD_SLOT_NETDEV] = c;
+		}
+	} else {
+		c = &local;
+	}
+	if (!c->sk) {
+		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
+		if (r < 0) {
+			rd_snapshot_error(s, SRC, "NETLINK_ROUTE", r, NULL);
+			return 0;
+		}
+	}
+	r = rd_netdev_dump(c->sk, RTM_GETLINK, &b);
+	if (r == 0)
+		r = rd_netdev_parse_links(b.data, b.len, &nd, &n);
+	if (r < 0) {
+		rd_snapshot_error(s, SRC, "link dump", r, NULL);
+		goto drop_socket;
+	}
+	rd_nl_buf_free(&b);
+	r = rd_netdev_dump(c->sk, RTM_GETADDR, &b);
+	if (r == 0)
+		r = rd_netdev_parse_addrs(b.data, b.len, nd, n);
+	if (r < 0) {
+		rd_snapshot_error(s, SRC, "address dump", r, NULL);
+		goto drop_socket;
+	}
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].pci_bdf)
+			any_pci = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *dev = NULL;
+		uint64_t port = 0;
+		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
+
+		if (!on_port && !any_pci)
+			continue;
+		sysfs_parent(ctx, &nd[i]);
+		if (!on_port && !same_pci(s, &nd[i], &dev))
+			continue;
+		set_str(&nd[i].rdma_device, dev);
+		if (on_port)
+			nd[i].rdma_port = rd_u64(port);
+		adopt(s, &nd[i]);
+	}
+	goto out;
+
+drop_socket:
+	nl_socket_free(c->sk);
+	c->sk = NULL;
+out:
+	rd_nl_buf_free(&b);
+	rd_netdev_free_array(nd, n);
+	if (c == &local && local.sk)
+		nl_socket_free(local.sk);
+	return 0;
+}

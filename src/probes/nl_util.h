@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Netlink plumbing shared by the rdma_nl, netdev, ethtool and dcb probes:
+ * long-lived libnl sockets with receive timeouts, a request/reply exchange
+ * that collects the raw reply bytes (so parsers can be fed captured bytes
+ * in tests), and strict walking of message streams and attributes.
+ */
+#ifndef RD_PROBES_NL_UTIL_H
+#define RD_PROBES_NL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+/* Reply bytes of one request: every message, as the kernel sent them. */
+struct rd_nl_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+void rd_nl_buf_free(struct rd_nl_buf *b);
+int rd_nl_buf_append(struct rd_nl_buf *b, const void *p, size_t n);
+
+/* Largest reply accepted; a bigger one is refused, not cut. */
+#define RD_NL_MAX_REPLY (32u << 20)
+/* Seconds to wait for the kernel's next reply message. */
+#define RD_NL_TIMEOUT_S 2
+
+/*
+ * Open and bind a netlink socket of the given protocol (NETLINK_ROUTE,
+ * NETLINK_RDMA, NETLINK_GENERIC). Returns 0 or -errno; -EPROTONOSUPPORT
+ * when the kernel has no such family (e.g. no RDMA core).
+ */
+int rd_nl_open(int protocol, struct nl_sock **out);
+
+/*
+ * Send msg (port and sequence are filled in) and collect every reply
+ * message with the request's sequence number until the kernel says done.
+ * Returns 0 or -errno (-ETIMEDOUT when the kernel stays silent). The
+ * kernel's own error answer is left in the bytes for the parser.
+ */
+int rd_nl_request(struct nl_sock *sk, struct nl_msg *msg,
+		  struct rd_nl_buf *out);
+
+/*
+ * Iterate over a stream of messages in bytes. rd_nl_next() returns 1 with
+ * *nlh set for a data message, 0 at the end (NLMSG_DONE or no bytes left),
+ * -EBADMSG for a truncated or malformed header, and the kernel's -errno
+ * for an NLMSG_ERROR carrying one (ACKs are skipped).
+ */
+struct rd_nl_iter {
+	const uint8_t *p;
+	size_t left;
+	void *copy;	/* aligned copy of the input when it was not aligned */
+};
+
+void rd_nl_iter_init(struct rd_nl_iter *it, const void *bytes, size_t len);
+int rd_nl_next(struct rd_nl_iter *it, struct nlmsghdr **nlh);
+void rd_nl_iter_end(struct rd_nl_iter *it);
+
+/*
+ * Validate and index attributes: every attribute must lie entirely within
+ * len (no trailing garbage, no attribute running past the end) and match
+ * policy (libnl: type sizes, NUL-terminated strings, minlen/maxlen).
+ * Returns 0 or -EBADMSG.
+ */
+int rd_nla_parse(struct nlattr **tb, int maxtype, struct nlattr *head,
+		 int len, const struct nla_policy *policy);
+int rd_nla_parse_nested(struct nlattr **tb, int maxtype, struct nlattr *nest,
+			const struct nla_policy *policy);
+/* Attributes of a message after a family header of hdrlen bytes. */
+int rd_nlmsg_parse(struct nlmsghdr *nlh, int hdrlen, struct nlattr **tb,
+		   int maxtype, const struct nla_policy *policy);
+
+/* A libnl error code as the closest -errno. */
+int rd_nl_errno(int nlerr);
+
+/* Read a whole file (fixtures, captures) into a buffer; 0 or -errno. */
+int rd_nl_read_file(const char *path, struct rd_nl_buf *out);
+
+#endif

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * RDMA netlink (NETLINK_RDMA, the nldev client): a second opinion on what
+ * sysfs says about devices and ports, plus what only netlink knows (the
+ * device index, the protocol, the netdev's ifindex). sysfs stays the
+ * reference; where the two disagree the port gets a note.
+ */
+#include "config.h"
+#include "probes/rdma_nl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <net/if.h>
+#include <rdma/rdma_netlink.h>
+
+#include "core/attr.h"
+#include "probes/nl_util.h"
+
+#define SRC "rdma_nl"
+/* When the family is missing, look again this many refreshes later. */
+#define RETRY_ABSENT_EVERY 10
+#define MAX_DEVICES 1024
+#define MAX_PORTS 255
+#define MAX_COUNTERS 4096
+
+#define NLDEV_TYPE(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, (cmd))
+
+struct rdma_nl_cache {
+	struct nl_sock *sk;
+	bool absent;		/* kernel has no RDMA netlink */
+	uint64_t absent_tick;
+};
+
+static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_FW_VERSION] = { .type = NLA_STRING, .maxlen = 64 },
+	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_LID] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_SM_LID] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_LMC] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_PORT_STATE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_NDEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_NDEV_NAME] = { .type = NLA_STRING,
+					.maxlen = IFNAMSIZ },
+	[RDMA_NLDEV_ATTR_DEV_PROTOCOL] = { .type = NLA_STRING, .maxlen = 32 },
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy hwc_list_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy hwc_entry_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = { .type = NLA_STRING,
+							.maxlen = 128 },
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = { .type = NLA_U64 },
+};
+
+/* A string attribute as text we are willing to store, else NULL. */
+static const char *nl_text(struct nlattr *a)
+{
+	const char *s;
+	size_t n;
+
+	if (!a)
+		return NULL;
+	s = nla_data(a);
+	n = strnlen(s, (size_t)nla_len(a));
+	if (n == 0 || rd_text_check(s, n) < 0)
+		return NULL;
+	return s;
+}
+
+void rd_rdma_nl_free_devices(struct rd_device *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rd_model_free(rd_device_fields, &devs[i]);
+	free(devs);
+}
+
+static struct rd_device *find_by_index(struct rd_device *devs, size_t n,
+				       uint64_t idx)
+{
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].index.ok && devs[i].index.v == idx)
+			return &devs[i];
+	return NULL;
+}
+
+static int dev_from_attrs(struct nlattr **tb, struct rd_device *d)
+{
+	const char *name = nl_text(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	const char *t;
+
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !name)
+		return -EBADMSG;
+	d->index = rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+	if (rd_str_set(&d->name, name) < 0)
+		return -ENOMEM;
+	t = nl_text(tb[RDMA_NLDEV_ATTR_FW_VERSION]);
+	if (t)
+		(void)rd_str_set(&d->fw_ver, t);
+	if (tb[RDMA_NLDEV_ATTR_NODE_GUID])
+		d->node_guid = rd_u64(nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]));
+	if (tb[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID])
+		d->sys_image_guid = rd_u64(
+			nla_get_u64(tb[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID]));
+	if (tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]) {
+		uint8_t nt = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
+
+		d->node_type_num = rd_u64(nt);
+		(void)rd_str_set(&d->node_type, rd_node_type_name(nt));
+	}
+	t = nl_text(tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL]);
+	if (t)
+		(void)rd_str_set(&d->protocol, t);
+	return 0;
+}
+
+int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
+			     struct rd_device **devs, size_t *n)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct rd_device tmp = { 0 }, *d;
+
+		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_GET)) {
+			r = -EBADMSG;
+			break;
+		}
+		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
+				   nldev_policy);
+		if (r == 0)
+			r = dev_from_attrs(tb, &tmp);
+		if (r < 0) {
+			rd_model_free(rd_device_fields, &tmp);
+			break;
+		}
+		d = find_by_index(*devs, *n, tmp.index.v);
+		if (d) {
+			/* A repeated device replaces the earlier answer. */
+			tmp.ports = d->ports;
+			tmp.n_ports = d->n_ports;
+			d->ports = NULL;
+			d->n_ports = 0;
+			rd_model_free(rd_device_fields, d);
+			*d = tmp;
+			continue;
+		}
+		if (*n >= MAX_DEVICES ||
+		    !(d = RD_PUSH(*devs, *n))) {
+			rd_model_free(rd_device_fields, &tmp);
+			r = *n >= MAX_DEVICES ? -E2BIG : -ENOMEM;
+			break;
+		}
+		*d = tmp;
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+static int port_from_attrs(struct nlattr **tb, struct rd_port *p)
+{
+	const char *t;
+
+	if (tb[RDMA_NLDEV_ATTR_PORT_STATE]) {
+		uint8_t v = nla_get_u8(tb[RDMA_NLDEV_ATTR_PORT_STATE]);
+
+		p->state_num = rd_u64(v);
+		(void)rd_str_set(&p->state, rd_port_state_name(v));
+	}
+	if (tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE]) {
+		uint8_t v = nla_get_u8(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE]);
+
+		p->phys_state_num = rd_u64(v);
+		(void)rd_str_set(&p->phys_state, rd_port_phys_state_name(v));
+	}
+	if (tb[RDMA_NLDEV_ATTR_LID])
+		p->lid = rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_LID]));
+	if (tb[RDMA_NLDEV_ATTR_SM_LID])
+		p->sm_lid = rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_SM_LID]));
+	if (tb[RDMA_NLDEV_ATTR_LMC])
+		p->lid_mask_count = rd_u64(nla_get_u8(tb[RDMA_NLDEV_ATTR_LMC]));
+	t = nl_text(tb[RDMA_NLDEV_ATTR_NDEV_NAME]);
+	if (t)
+		(void)rd_str_set(&p->netdev, t);
+	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
+		p->netdev_ifindex =
+			rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]));
+	return 0;
+}
+
+/* A port answered twice: forget the first answer (only what we set). */
+static void port_reset(struct rd_port *p)
+{
+	free(p->state);
+	free(p->phys_state);
+	free(p->netdev);
+	memset(p, 0, sizeof(*p));
+}
+
+int rd_rdma_nl_parse_ports(const void *bytes, size_t len,
+			   struct rd_device *devs, size_t n)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct rd_device *d;
+		struct rd_port *p = NULL;
+		uint32_t num;
+
+		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_PORT_GET)) {
+			r = -EBADMSG;
+			break;
+		}
+		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
+				   nldev_policy);
+		if (r < 0)
+			break;
+		if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
+		    !tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
+			r = -EBADMSG;
+			break;
+		}
+		num = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+		if (num == 0 || num > MAX_PORTS) {
+			r = -EBADMSG;
+			break;
+		}
+		d = find_by_index(devs, n,
+				  nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+		/* A device that appeared between the two dumps. */
+		if (!d)
+			continue;
+		for (size_t i = 0; i < d->n_ports; i++)
+			if (d->ports[i].port == num)
+				p = &d->ports[i];
+		if (p) {
+			port_reset(p);
+		} else {
+			p = RD_PUSH(d->ports, d->n_ports);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+		p->port = num;
+		port_from_attrs(tb, p);
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
+			   struct rd_counters *out)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
+	struct nlattr *lt[RDMA_NLDEV_ATTR_MAX + 1];
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct nlattr *e;
+		int rem;
+
+		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_STAT_GET)) {
+			r = -EBADMSG;
+			break;
+		}
+		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
+				   nldev_policy);
+		if (r < 0)
+			break;
+		if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+			continue;
+		r = rd_nla_parse_nested(lt, RDMA_NLDEV_ATTR_MAX,
+					tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS],
+					hwc_list_policy);
+		if (r < 0)
+			break;
+		/* The list repeats ENTRY: walk it rather than index it. */
+		nla_for_each_nested(e, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], rem) {
+			struct nlattr *et[RDMA_NLDEV_ATTR_MAX + 1];
+			const char *name;
+
+			if (nla_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
+				continue;
+			r = rd_nla_parse_nested(et, RDMA_NLDEV_ATTR_MAX, e,
+						hwc_entry_policy);
+			if (r < 0)
+				break;
+			name = nl_text(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
+			if (!name ||
+			    !et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]) {
+				r = -EBADMSG;
+				break;
+			}
+			if (out->n >= MAX_COUNTERS) {
+				r = -E2BIG;
+				break;
+			}
+			if (!rd_counters_add(out, name,
+					     rd_u64(nla_get_u64(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE])))) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+		if (r < 0)
+			break;
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+/* ---- merge with sysfs ---- */
+
+static void note(struct rd_snapshot *s, const char *dev, struct rd_port *p,
+		 const char *what, const char *sysfs, const char *nl)
+{
+	char line[256], where[128];
+	size_t old = p && p->mismatch ? strlen(p->mismatch) : 0;
+
+	snprintf(line, sizeof(line), "%s: sysfs %s, netlink %s", what, sysfs,
+		 nl);
+	if (p) {
+		char *m = realloc(p->mismatch, old + strlen(line) + 2);
+
+		if (m) {
+			if (old)
+				m[old++] = '\n';
+			strcpy(m + old, line);
+			p->mismatch = m;
+		}
+		snprintf(where, sizeof(where), "%s/%" PRIu64, dev, p->port);
+	} else {
+		snprintf(where, sizeof(where), "%s", dev);
+	}
+	rd_snapshot_error(s, SRC, where, 0, "sysfs and netlink disagree: %s",
+			  line);
+}
+
+static void cmp_u64(struct rd_snapshot *s, const char *dev, struct rd_port *p,
+		    const char *what, struct rd_ou64 *sys, struct rd_ou64 nl,
+		    bool guid)
+{
+	char a[32], b[32];
+
+	if (!nl.ok)
+		return;
+	if (!sys->ok) {
+		*sys = nl;
+		return;
+	}
+	if (sys->v == nl.v)
+		return;
+	if (guid) {
+		rd_format_guid(sys->v, a, sizeof(a));
+		rd_format_guid(nl.v, b, sizeof(b));
+	} else {
+		snprintf(a, sizeof(a), "%" PRIu64, sys->v);
+		snprintf(b, sizeof(b), "%" PRIu64, nl.v);
+	}
+	note(s, dev, p, what, a, b);
+}
+
+static void cmp_str(struct rd_snapshot *s, const char *dev, struct rd_port *p,
+		    const char *what, char **sys, const char *nl)
+{
+	if (!nl)
+		return;
+	if (!*sys) {
+		(void)rd_str_set(sys, nl);
+		return;
+	}
+	if (strcmp(*sys, nl) != 0)
+		note(s, dev, p, what, *sys, nl);
+}
+
+/* Device-level disagreements go on every port: that is where they show. */
+static void dev_note(struct rd_snapshot *s, struct rd_device *d,
+		     const char *what, const char *a, const char *b)
+{
+	if (d->n_ports == 0) {
+		note(s, d->name, NULL, what, a, b);
+		return;
+	}
+	for (size_t i = 0; i < d->n_ports; i++)
+		note(s, d->name, &d->ports[i], what, a, b);
+}
+
+static void merge_device(struct rd_snapshot *s, struct rd_device *d,
+			 struct rd_device *nl)
+{
+	char a[32], b[32];
+
+	d->index = nl->index;
+	if (!d->protocol && nl->protocol) {
+		d->protocol = nl->protocol;
+		nl->protocol = NULL;
+	}
+	if (nl->node_guid.ok && d->node_guid.ok &&
+	    nl->node_guid.v != d->node_guid.v) {
+		rd_format_guid(d->node_guid.v, a, sizeof(a));
+		rd_format_guid(nl->node_guid.v, b, sizeof(b));
+		dev_note(s, d, "node_guid", a, b);
+	} else if (!d->node_guid.ok) {
+		d->node_guid = nl->node_guid;
+	}
+	if (nl->sys_image_guid.ok && d->sys_image_guid.ok &&
+	    nl->sys_image_guid.v != d->sys_image_guid.v) {
+		rd_format_guid(d->sys_image_guid.v, a, sizeof(a));
+		rd_format_guid(nl->sys_image_guid.v, b, sizeof(b));
+		dev_note(s, d, "sys_image_guid", a, b);
+	} else if (!d->sys_image_guid.ok) {
+		d->sys_image_guid = nl->sys_image_guid;
+	}
+	if (nl->fw_ver && d->fw_ver && strcmp(nl->fw_ver, d->fw_ver) != 0)
+		dev_note(s, d, "fw_ver", d->fw_ver, nl->fw_ver);
+	else if (!d->fw_ver && nl->fw_ver)
+		(void)rd_str_set(&d->fw_ver, nl->fw_ver);
+	if (nl->node_type_num.ok && d->node_type_num.ok &&
+	    nl->node_type_num.v != d->node_type_num.v) {
+		dev_note(s, d, "node_type", d->node_type ? d->node_type : "?",
+			 nl->node_type ? nl->node_type : "?");
+	} else if (!d->node_type_num.ok && nl->node_type_num.ok) {
+		d->node_type_num = nl->node_type_num;
+		(void)rd_str_set(&d->node_type, nl->node_type);
+	}
+
+	for (size_t i = 0; i < nl->n_ports; i++) {
+		struct rd_port *np = &nl->ports[i];
+		struct rd_port *p = rd_device_port(d, np->port);
+
+		if (!p) {
+			note(s, d->name, NULL, "port",
+			     "absent", "present");
+			continue;
+		}
+		p->netdev_ifindex = np->netdev_ifindex;
+		if (np->state_num.ok && p->state_num.ok &&
+		    np->state_num.v != p->state_num.v) {
+			note(s, d->name, p, "state",
+			     p->state ? p->state : "?",
+			     np->state ? np->state : "?");
+		} else if (!p->state_num.ok && np->state_num.ok) {
+			p->state_num = np->state_num;
+			(void)rd_str_set(&p->state, np->state);
+		}
+		if (np->phys_state_num.ok && p->phys_state_num.ok &&
+		    np->phys_state_num.v != p->phys_state_num.v) {
+			note(s, d->name, p, "phys_state",
+			     p->phys_state ? p->phys_state : "?",
+			     np->phys_state ? np->phys_state : "?");
+		} else if (!p->phys_state_num.ok && np->phys_state_num.ok) {
+			p->phys_state_num = np->phys_state_num;
+			(void)rd_str_set(&p->phys_state, np->phys_state);
+		}
+		if (!p->hw_counters.n && np->hw_counters.n) {
+			p->hw_counters = np->hw_counters;
+			np->hw_counters = (struct rd_counters){ 0 };
+		}
+		cmp_u64(s, d->name, p, "lid", &p->lid, np->lid, false);
+		cmp_u64(s, d->name, p, "sm_lid", &p->sm_lid, np->sm_lid,
+			false);
+		cmp_str(s, d->name, p, "netdev", &p->netdev, np->netdev);
+	}
+}
+
+void rd_rdma_nl_merge(struct rd_snapshot *s, struct rd_device *nl, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rd_device *d = rd_snapshot_device(s, nl[i].name);
+
+		if (d) {
+			merge_device(s, d, &nl[i]);
+			rd_model_free(rd_device_fields, &nl[i]);
+		} else {
+			d = RD_PUSH(s->devices, s->n_devices);
+			if (!d) {
+				rd_model_free(rd_device_fields, &nl[i]);
+				continue;
+			}
+			*d = nl[i];
+		}
+		memset(&nl[i], 0, sizeof(nl[i]));
+	}
+}
+
+/* ---- the probe ---- */
+
+static struct rdma_nl_cache *cache_get(const struct rd_probe_ctx *ctx,
+				       struct rdma_nl_cache *local)
+{
+	struct rdma_nl_cache *c;
+
+	if (!ctx->cache)
+		return local;
+	c = ctx->cache->slot[RD_SLOT_RDMA_NL];
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		ctx->cache->slot[RD_SLOT_RDMA_NL] = c;
+	}
+	return c;
+}
+
+void probe_rdma_nl_cache_free(struct rd_probe_cache *cache)
+{
+	struct rdma_nl_cache *c = cache ? cache->slot[RD_SLOT_RDMA_NL] : NULL;
+
+	if (!c)
+		return;
+	if (c->sk)
+		nl_socket_free(c->sk);
+	free(c);
+	cache->slot[RD_SLOT_RDMA_NL] = NULL;
+}
+
+int rd_rdma_nl_dump(struct nl_sock *sk, int cmd, struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(NLDEV_TYPE(cmd),
+					      NLM_F_REQUEST | NLM_F_DUMP);
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	r = rd_nl_request(sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+int rd_rdma_nl_port_dump(struct nl_sock *sk, uint64_t dev,
+			 struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(
+		NLDEV_TYPE(RDMA_NLDEV_CMD_PORT_GET), NLM_F_REQUEST | NLM_F_DUMP);
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	/* The kernel dumps the ports of one device per request. */
+	if (nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)dev) == 0)
+		r = rd_nl_request(sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+int rd_rdma_nl_port_stats(struct nl_sock *sk, uint64_t dev, uint64_t port,
+			  struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(
+		NLDEV_TYPE(RDMA_NLDEV_CMD_STAT_GET), NLM_F_REQUEST);
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	if (nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)dev) == 0 &&
+	    nla_put_u32(m, RDMA_NLDEV_ATTR_PORT_INDEX, (uint32_t)port) == 0)
+		r = rd_nl_request(sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+/* Counters of ports sysfs did not show (netlink-only devices). */
+static void fill_stats(struct rd_snapshot *s, struct nl_sock *sk,
+		       struct rd_device *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rd_device *sd = rd_snapshot_device(s, devs[i].name);
+
+		for (size_t j = 0; j < devs[i].n_ports; j++) {
+			struct rd_port *p = &devs[i].ports[j];
+			struct rd_port *sp = sd ? rd_device_port(sd, p->port) :
+						  NULL;
+			struct rd_nl_buf b = { 0 };
+			char where[96];
+			int r;
+
+			if (sp && sp->hw_counters.n)
+				continue;
+			r = rd_rdma_nl_port_stats(sk, devs[i].index.v, p->port, &b);
+			if (r == 0)
+				r = rd_rdma_nl_parse_stats(b.data, b.len,
+							   &p->hw_counters);
+			/* Devices without hw counters answer EOPNOTSUPP. */
+			if (r < 0 && r != -EOPNOTSUPP && r != -ENOENT) {
+				snprintf(where, sizeof(where),
+					 "%s/%" PRIu64 " stat", devs[i].name,
+					 p->port);
+				rd_snapshot_error(s, SRC, where, r, NULL);
+			}
+			rd_nl_buf_free(&b);
+		}
+	}
+}
+
+int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
+			  struct rd_snapshot *s)
+{
+	struct rdma_nl_cache local = { 0 };
+	struct rdma_nl_cache *c;
+	struct rd_nl_buf b = { 0 };
+	struct rd_device *devs = NULL;
+	size_t n = 0;
+	int r;
+
+	if (ctx->flags & RD_PROBE_NO_NETLINK)
+		return 0;
+	c = cache_get(ctx, &local);
+	if (!c)
+		return -ENOMEM;
+	if (c->absent && ctx->tick - c->absent_tick < RETRY_ABSENT_EVERY)
+		return 0;
+	if (!c->sk) {
+		r = rd_nl_open(NETLINK_RDMA, &c->sk);
+		if (r == -EPROTONOSUPPORT || r == -EAFNOSUPPORT) {
+			/* No IB core in this kernel: no RDMA netlink, no devices. */
+			c->absent = true;
+			c->absent_tick = ctx->tick;
+			r = 0;
+			goto out;
+		}
+		if (r < 0) {
+			rd_snapshot_error(s, SRC, "NETLINK_RDMA", r, NULL);
+			r = 0;
+			goto out;
+		}
+		c->absent = false;
+	}
+
+	r = rd_rdma_nl_dump(c->sk, RDMA_NLDEV_CMD_GET, &b);
+	if (r == 0)
+		r = rd_rdma_nl_parse_devices(b.data, b.len, &devs, &n);
+	if (r < 0) {
+		rd_snapshot_error(s, SRC, "device dump", r, NULL);
+		goto drop_socket;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rd_nl_buf_free(&b);
+		r = rd_rdma_nl_port_dump(c->sk, devs[i].index.v, &b);
+		if (r == 0)
+			r = rd_rdma_nl_parse_ports(b.data, b.len, devs, n);
+		/* The device went away between the two dumps. */
+		if (r == -ENODEV || r == -ENOENT)
+			continue;
+		if (r < 0) {
+			rd_snapshot_error(s, SRC, devs[i].name, r,
+					  "port dump failed");
+			goto drop_socket;
+		}
+	}
+	fill_stats(s, c->sk, devs, n);
+	rd_rdma_nl_merge(s, devs, n);
+	r = 0;
+	goto out;
+
+drop_socket:
+	/* A confused exchange leaves stale replies queued: start afresh. */
+	nl_socket_free(c->sk);
+	c->sk = NULL;
+	r = 0;
+out:
+	rd_nl_buf_free(&b);
+	rd_rdma_nl_free_devices(devs, n);
+	if (c == &local && local.sk)
+		nl_socket_free(local.sk);
+	return r;
+}

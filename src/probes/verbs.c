@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libibverbs' view of each RDMA device sysfs shows: the device limits an
+ * application will meet (max_cqe, max_mr_size...) and each port's MTU,
+ * speed and table sizes. A device that sysfs has but libibverbs does not
+ * list has no user-space provider; one that cannot be opened has a
+ * /dev/infiniband problem. Devices are opened, queried and closed at once:
+ * holding a context would pin the driver and count against the device.
+ */
+#include "config.h"
+#include "probes/verbs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#define SRC "verbs"
+
+uint64_t rd_ibv_mtu_bytes(unsigned mtu)
+{
+	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128ULL << mtu : 0;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+set_error(struct rd_device *d, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	d->verbs.opened = rd_bool(false);
+	(void)rd_str_set(&d->verbs.open_error, msg);
+}
+
+static void fill_device(struct rd_verbs_dev *v, const struct ibv_device_attr *a)
+{
+	v->max_cqe = rd_u64((uint64_t)a->max_cqe);
+	v->max_cq = rd_u64((uint64_t)a->max_cq);
+	v->max_qp = rd_u64((uint64_t)a->max_qp);
+	v->max_qp_wr = rd_u64((uint64_t)a->max_qp_wr);
+	v->max_mr_size = rd_u64(a->max_mr_size);
+	v->max_mr = rd_u64((uint64_t)a->max_mr);
+	v->max_pd = rd_u64((uint64_t)a->max_pd);
+	v->max_sge = rd_u64((uint64_t)a->max_sge);
+	v->atomic_cap = rd_u64((uint64_t)a->atomic_cap);
+	v->phys_port_cnt = rd_u64(a->phys_port_cnt);
+	v->vendor_id = rd_u64(a->vendor_id);
+	v->vendor_part_id = rd_u64(a->vendor_part_id);
+	v->hw_ver = rd_u64(a->hw_ver);
+}
+
+static void query(struct rd_snapshot *s, struct rd_device *d,
+		  struct ibv_device *dev)
+{
+	struct ibv_context *c;
+	struct ibv_device_attr_ex ax;
+	struct ibv_device_attr a;
+	int r;
+
+	c = ibv_open_device(dev);
+	if (!c) {
+		int e = errno ? errno : EIO;
+
+		/*
+		 * libibverbs tries other paths after /dev/infiniband and
+		 * leaves the last errno (ENOENT): ask the node directly.
+		 */
+		if (d->uverbs_dev && faccessat(AT_FDCWD, d->uverbs_dev,
+					       R_OK | W_OK, AT_EACCESS) < 0)
+			set_error(d, "ibv_open_device: %s: %s", d->uverbs_dev,
+				  strerror(errno));
+		else
+			set_error(d, "ibv_open_device: %s", strerror(e));
+		return;
+	}
+	memset(&ax, 0, sizeof(ax));
+	r = ibv_query_device_ex(c, NULL, &ax);
+	if (r == 0) {
+		a = ax.orig_attr;
+	} else {
+		/* Old providers lack the extended call. */
+		memset(&a, 0, sizeof(a));
+		r = ibv_query_device(c, &a);
+	}
+	if (r != 0) {
+		set_error(d, "ibv_query_device: %s", strerror(r > 0 ? r : EIO));
+		ibv_close_device(c);
+		return;
+	}
+	d->verbs.opened = rd_bool(true);
+	fill_device(&d->verbs, &a);
+	for (unsigned p = 1; p <= a.phys_port_cnt; p++) {
+		struct rd_port *rp = rd_device_port(d, p);
+		struct ibv_port_attr pa;
+		uint64_t mtu;
+
+		if (!rp)
+			continue; /* sysfs did not show it; nowhere to put it */
+		memset(&pa, 0, sizeof(pa));
+		r = ibv_query_port(c, (uint8_t)p, &pa);
+		if (r != 0) {
+			char w[128];
+
+			snprintf(w, sizeof(w), "%s port %u", d->name, p);
+			rd_snapshot_error(s, SRC, w, r > 0 ? r : EIO,
+					  "ibv_query_port failed");
+			continue;
+		}
+		if ((mtu = rd_ibv_mtu_bytes(pa.active_mtu)))
+			rp->verbs.active_mtu = rd_u64(mtu);
+		if ((mtu = rd_ibv_mtu_bytes(pa.max_mtu)))
+			rp->verbs.max_mtu = rd_u64(mtu);
+		rp->verbs.active_speed = rd_u64(pa.active_speed);
+		rp->verbs.active_width = rd_u64(pa.active_width);
+		rp->verbs.gid_tbl_len = rd_u64((uint64_t)pa.gid_tbl_len);
+		rp->verbs.pkey_tbl_len = rd_u64(pa.pkey_tbl_len);
+		rp->verbs.max_msg_sz = rd_u64(pa.max_msg_sz);
+	}
+	ibv_close_device(c);
+}
+
+int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	if ((ctx->flags & RD_PROBE_NO_VERBS) || s->n_devices == 0)
+		return 0;
+	list = ibv_get_device_list(&n);
+	if (!list) {
+		int e = errno ? errno : EIO;
+
+		rd_snapshot_error(s, SRC, "ibv_get_device_list", e, NULL);
+		for (size_t i = 0; i < s->n_devices; i++)
+			set_error(&s->devices[i], "ibv_get_device_list: %s",
+				  strerror(e));
+		return 0;
+	}
+	for (size_t i = 0; i < s->n_devices; i++) {
+		struct rd_device *d = &s->devices[i];
+		struct ibv_device *dev = NULL;
+
+		if (!d->name)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (strcmp(ibv_get_device_name(list[k]), d->name) == 0)
+				dev = list[k];
+		if (dev)
+			query(s, d, dev);
+		else if (!d->uverbs)
+			set_error(d, "no uverbs interface for this device "
+				     "(is ib_uverbs loaded?)");
+		else
+			set_error(d,
+				  "libibverbs does not list this device: no "
+				  "user-space provider for driver %s",
+				  d->driver ? d->driver : "(unknown)");
+	}
+	ibv_free_device_list(list);
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What libibverbs reports for each RDMA device (ibv_devinfo's view). */
+#ifndef RD_PROBES_VERBS_H
+#define RD_PROBES_VERBS_H
+
+#include <stdint.h>
+
+#include "probes/probe.h"
+
+int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+
+/* enum ibv_mtu (1..5) to bytes (256..4096); 0 when out of range. */
+uint64_t rd_ibv_mtu_bytes(unsigned mtu);
+
+#endif

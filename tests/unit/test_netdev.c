@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "nl_build.h"
+
+#include <sys/socket.h>
+
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+
+#include "probes/netdev.h"
+
+#define LAB "lab-rxe0-veth0/"
+
+struct nds {
+	struct rd_netdev *v;
+	size_t n;
+};
+
+static void nds_reset(void *arg)
+{
+	struct nds *d = arg;
+
+	rd_netdev_free_array(d->v, d->n);
+	d->v = NULL;
+	d->n = 0;
+}
+
+static int parse_links(const void *p, size_t n, void *arg)
+{
+	struct nds *d = arg;
+
+	return rd_netdev_parse_links(p, n, &d->v, &d->n);
+}
+
+static struct rd_netdev *find(struct nds *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].name, name) == 0)
+			return &d->v[i];
+	return NULL;
+}
+
+/* Captured in the lab; expected values from ip -j -d link / ip -j addr. */
+static void test_lab_veth0(void **state)
+{
+	struct rd_nl_buf b;
+	struct nds d = { 0 };
+	struct rd_netdev *v;
+
+	nb_load(LAB "rtnl-link.bin", &b);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n), 0);
+	rd_nl_buf_free(&b);
+	assert_true(d.n >= 3);	/* lo, veth0, veth1 */
+	v = find(&d, "veth0");
+	assert_non_null(v);
+	assert_int_equal(v->ifindex.v, 3);
+	assert_string_equal(v->kind, "veth");
+	assert_true(v->admin_up.ok && v->admin_up.v);
+	assert_string_equal(v->operstate, "up");
+	assert_true(v->carrier.ok && v->carrier.v);
+	assert_int_equal(v->mtu.v, 1500);
+	assert_int_equal(v->min_mtu.v, 68);
+	assert_int_equal(v->max_mtu.v, 65535);
+	assert_string_equal(v->mac, "02:00:00:00:00:01");
+	assert_true(v->carrier_changes.ok);
+	assert_true(v->carrier_up_count.ok);
+	assert_true(v->carrier_down_count.ok);
+	assert_int_equal(v->carrier_changes.v,
+			 v->carrier_up_count.v + v->carrier_down_count.v);
+	assert_null(v->pci_bdf);
+	v = find(&d, "lo");
+	assert_non_null(v);
+	assert_null(v->kind);
+
+	nb_load(LAB "rtnl-addr.bin", &b);
+	assert_int_equal(rd_netdev_parse_addrs(b.data, b.len, d.v, d.n), 0);
+	rd_nl_buf_free(&b);
+	v = find(&d, "veth0");
+	assert_int_equal(v->n_addrs, 3);
+	assert_string_equal(v->addrs[0].family, "inet");
+	assert_string_equal(v->addrs[0].address, "192.0.2.1");
+	assert_int_equal(v->addrs[0].prefixlen.v, 24);
+	assert_string_equal(v->addrs[0].scope, "global");
+	for (size_t i = 1; i < 3; i++) {
+		assert_string_equal(v->addrs[i].family, "inet6");
+		if (strcmp(v->addrs[i].address, "2001:db8::1") == 0)
+			assert_string_equal(v->addrs[i].scope, "global");
+		else if (strcmp(v->addrs[i].address, "fe80::ff:fe00:1") == 0)
+			assert_string_equal(v->addrs[i].scope, "link");
+		else
+			fail_msg("unexpected address %s", v->addrs[i].address);
+	}
+	v = find(&d, "lo");
+	assert_string_equal(v->addrs[0].address, "127.0.0.1");
+	assert_string_equal(v->addrs[0].scope, "host");
+	nds_reset(&d);
+}
+
+static void test_truncated_and_corrupt(void **state)
+{
+	struct rd_nl_buf b;
+	struct nds d = { 0 };
+
+	nb_load(LAB "rtnl-link.bin", &b);
+	/* Keep the run short: the first two messages are enough. */
+	{
+		struct nlmsghdr h1, h2;
+
+		memcpy(&h1, b.data, sizeof(h1));
+		memcpy(&h2, b.data + NLMSG_ALIGN(h1.nlmsg_len), sizeof(h2));
+		b.len = NLMSG_ALIGN(h1.nlmsg_len) + NLMSG_ALIGN(h2.nlmsg_len);
+	}
+	assert_int_equal(nb_truncations(&b, parse_links, nds_reset, &d),
+			 b.len - 1);
+	assert_true(nb_corruptions(&b, parse_links, nds_reset, &d) > 0);
+	rd_nl_buf_free(&b);
+}
+
+/* An mlx5 uplink: PCI parent, permanent MAC, 20 carrier flaps. */
+static void test_mlx5_link(void **state)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 7,
+				 .ifi_flags = IFF_UP | IFF_BROADCAST };
+	struct nl_msg *m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	uint8_t mac[6] = { 0x0c, 0x42, 0xa1, 0xfa, 0x1b, 0x2c };
+	uint8_t perm[6] = { 0x0c, 0x42, 0xa1, 0xfa, 0x1b, 0x2d };
+	struct rd_nl_buf b = { 0 };
+	struct nds d = { 0 };
+
+	nla_put_string(m, IFLA_IFNAME, "ens1f0np0");
+	nla_put_u32(m, IFLA_MTU, 4200);
+	nla_put_u8(m, IFLA_OPERSTATE, 2 /* IF_OPER_DOWN */);
+	nla_put_u8(m, IFLA_CARRIER, 0);
+	nla_put_u32(m, IFLA_CARRIER_CHANGES, 20);
+	nla_put_u32(m, IFLA_CARRIER_UP_COUNT, 10);
+	nla_put_u32(m, IFLA_CARRIER_DOWN_COUNT, 10);
+	nla_put(m, IFLA_ADDRESS, sizeof(mac), mac);
+	nla_put(m, IFLA_PERM_ADDRESS, sizeof(perm), perm);
+	nla_put_string(m, IFLA_PARENT_DEV_NAME, "0000:3b:00.0");
+	nla_put_string(m, IFLA_PARENT_DEV_BUS_NAME, "pci");
+	nb_take(&b, m);
+	nb_done(&b);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].operstate, "down");
+	assert_false(d.v[0].carrier.v);
+	assert_int_equal(d.v[0].carrier_down_count.v, 10);
+	assert_string_equal(d.v[0].mac, "0c:42:a1:fa:1b:2c");
+	assert_string_equal(d.v[0].perm_mac, "0c:42:a1:fa:1b:2d");
+	assert_string_equal(d.v[0].pci_bdf, "0000:3b:00.0");
+	assert_int_equal(d.v[0].mtu.v, 4200);
+	assert_false(d.v[0].min_mtu.ok);
+	nds_reset(&d);
+	rd_nl_buf_free(&b);
+}
+
+static void test_hostile_links(void **state)
+{
+	struct ifinfomsg ifi = { .ifi_index = 7 };
+	struct rd_nl_buf b = { 0 };
+	struct nds d = { 0 };
+	uint8_t big[40] = { 0 };
+	struct nl_msg *m;
+
+	/* A hardware address longer than MAX_ADDR_LEN. */
+	m = nb_msg(RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nla_put_string(m, IFLA_IFNAME, "eth9");
+	nla_put(m, IFLA_ADDRESS, sizeof(big), big);
+	nb_take(&b, m);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n),
+			 -EBADMSG);
+	assert_int_equal(d.n, 0);
+	rd_nl_buf_free(&b);
+	/* No name. */
+	m = nb_msg(RTM_NEWLINK, 0, &ifi, sizeof(ifi));
+	nla_put_u32(m, IFLA_MTU, 1500);
+	nb_take(&b, m);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n),
+			 -EBADMSG);
+	rd_nl_buf_free(&b);
+	/* Header shorter than struct ifinfomsg. */
+	m = nb_msg(RTM_NEWLINK, 0, &ifi, 4);
+	nb_take(&b, m);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n),
+			 -EBADMSG);
+	rd_nl_buf_free(&b);
+	/* An IPv4 address of 16 bytes. */
+	{
+		struct ifaddrmsg ifa = { .ifa_family = AF_INET,
+					 .ifa_prefixlen = 24, .ifa_index = 7 };
+		uint8_t a16[16] = { 10 };
+
+		m = nb_msg(RTM_NEWADDR, 0, &ifa, sizeof(ifa));
+		nla_put(m, IFA_LOCAL, sizeof(a16), a16);
+		nb_take(&b, m);
+		assert_int_equal(rd_netdev_parse_addrs(b.data, b.len, d.v, d.n),
+				 -EBADMSG);
+		rd_nl_buf_free(&b);
+	}
+	nds_reset(&d);
+}
+
+static void test_scope_names(void **state)
+{
+	char buf[16];
+
+	assert_string_equal(rd_netdev_scope_name(0, buf, sizeof(buf)),
+			    "global");
+	assert_string_equal(rd_netdev_scope_name(253, buf, sizeof(buf)),
+			    "link");
+	assert_string_equal(rd_netdev_scope_name(254, buf, sizeof(buf)),
+			    "host");
+	assert_string_equal(rd_netdev_scope_name(17, buf, sizeof(buf)), "17");
+}
+
+/* The live kernel: no RDMA device here, so no netdev is selected. */
+static void test_live_selects_nothing_without_rdma(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_ctx ctx = { .roots = &roots };
+	struct rd_snapshot s;
+
+	rd_roots_init(&roots);
+	rd_snapshot_init(&s);
+	assert_int_equal(probe_netdev_collect(&ctx, &s), 0);
+	assert_int_equal(s.n_netdevs, 0);
+	assert_int_equal(s.n_errors, 0);
+	rd_snapshot_free(&s);
+}
+
+/* A port naming lo pulls lo in, with its live data. */
+static void test_live_port_netdev(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_probe_ctx ctx = { .roots = &roots, .cache = cache };
+	struct rd_snapshot s;
+
+	rd_roots_init(&roots);
+	for (int tick = 0; tick < 2; tick++) {
+		struct rd_device *dv;
+		struct rd_port *p;
+
+		rd_snapshot_init(&s);
+		dv = RD_PUSH(s.devices, s.n_devices);
+		dv->name = strdup("rxe9");
+		p = RD_PUSH(dv->ports, dv->n_ports);
+		p->port = 1;
+		p->netdev = strdup("lo");
+		ctx.tick = (uint64_t)tick;
+		assert_int_equal(probe_netdev_collect(&ctx, &s), 0);
+		assert_int_equal(s.n_errors, 0);
+		assert_int_equal(s.n_netdevs, 1);
+		assert_string_equal(s.netdevs[0].name, "lo");
+		assert_int_equal(s.netdevs[0].ifindex.v, 1);
+		assert_string_equal(s.netdevs[0].rdma_device, "rxe9");
+		assert_int_equal(s.netdevs[0].rdma_port.v, 1);
+		assert_true(s.netdevs[0].mtu.ok);
+		rd_snapshot_free(&s);
+	}
+	rd_probe_cache_free(cache);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lab_veth0),
+		cmocka_unit_test(test_truncated_and_corrupt),
+		cmocka_unit_test(test_mlx5_link),
+		cmocka_unit_test(test_hostile_links),
+		cmocka_unit_test(test_scope_names),
+		cmocka_unit_test(test_live_selects_nothing_without_rdma),
+		cmocka_unit_test(test_live_port_netdev),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
