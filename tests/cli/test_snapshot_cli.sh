@@ -14,10 +14,10 @@ bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
 
 # Fields that depend on when and where the snapshot was taken.
-# Error paths start with the fixture's location on this machine: cut it.
+# Paths start with the fixture's location on this machine: cut it.
 normalise() {
 	jq -S --arg root "$1" 'del(.time, .monotonic_ns, .source) |
-		(.errors[]?.where) |= (if . then ltrimstr($root) else . end)'
+		walk(if type == "string" then ltrimstr($root) else . end)'
 }
 
 for dir in "$fix"/*/; do
