@@ -17,12 +17,28 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "snapshot", cmd_snapshot,
 	  "print every RDMA device and port once (text or --json)" },
+	{ "capture", cmd_capture,
+	  "record snapshots for 'rdmadiag --replay FILE' (-o FILE)" },
+	{ "bw", cmd_bw,
+	  "verbs bandwidth test, perftest-compatible (ib_write_bw & co)" },
+	{ "lat", cmd_lat,
+	  "verbs latency test, perftest-compatible (ib_send_lat & co)" },
+	{ "check", cmd_check,
+	  "run the guided checklist: verdicts with evidence (text or --json)" },
+	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
+	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
 	{ NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rdmadiag [COMMAND] [OPTIONS]\n\ncommands:\n");
+	fprintf(f, "usage: rdmadiag [COMMAND] [OPTIONS]\n\n"
+		"With no command: the interactive console. Its options:\n"
+		"  -d SECS            refresh interval (default 1)\n"
+		"  --demo             play the recorded demo host\n"
+		"  --replay FILE      play a recording made by 'rdmadiag capture'\n"
+		"  --no-color, --ascii  monochrome / ASCII graphs\n"
+		"\ncommands:\n");
 	for (const struct subcommand *c = subcommands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f,
@@ -49,10 +65,9 @@ int main(int argc, char **argv)
 		printf("rdmadiag %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	/* No command, or only options: the interactive console. */
+	if (argc < 2 || argv[1][0] == '-')
+		return cmd_console(&cli, argc, argv);
 	for (const struct subcommand *c = subcommands; c->name; c++)
 		if (strcmp(argv[1], c->name) == 0)
 			return c->run(&cli, argc - 1, argv + 1);

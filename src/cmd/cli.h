@@ -40,5 +40,16 @@ void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int cmd_snapshot(struct rd_cli *cli, int argc, char **argv);
+/* The interactive console (no command, --demo, --replay) and capture. */
+int cmd_console(struct rd_cli *cli, int argc, char **argv);
+int cmd_capture(struct rd_cli *cli, int argc, char **argv);
+/* Verbs bandwidth / latency tests (src/perf). */
+int cmd_bw(struct rd_cli *cli, int argc, char **argv);
+int cmd_lat(struct rd_cli *cli, int argc, char **argv);
+
+/* Diagnosis: checks, fix-ups and their undo (src/diag). */
+int cmd_check(struct rd_cli *cli, int argc, char **argv);
+int cmd_fix(struct rd_cli *cli, int argc, char **argv);
+int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 
 #endif

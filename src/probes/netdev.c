@@ -432,6 +432,95 @@ static void adopt(struct rd_snapshot *s, struct rd_netdev *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* Read one numeric attribute of /sys/class/net/NAME; absent on failure. */
+static struct rd_ou64 sysfs_u64(const struct rd_probe_ctx *ctx,
+				struct rd_snapshot *s, const char *name,
+				const char *attr, int base)
+{
+	char path[PATH_MAX], buf[64];
+	uint64_t v;
+	ssize_t r;
+
+	if (rd_path(path, sizeof(path), ctx->roots->sysfs, "/class/net/%s/%s",
+		    name, attr) < 0)
+		return (struct rd_ou64){ 0 };
+	r = rd_attr_read(path, buf, sizeof(buf));
+	if (r < 0) {
+		/* Absent counters are normal on older kernels; say so once. */
+		if (r != -ENOENT && r != -EINVAL)
+			rd_snapshot_error(s, SRC, path, (int)r, NULL);
+		return (struct rd_ou64){ 0 };
+	}
+	if (rd_parse_u64(buf, base, &v) < 0) {
+		rd_snapshot_error(s, SRC, path, EINVAL,
+				  "unexpected value \"%.32s\"", buf);
+		return (struct rd_ou64){ 0 };
+	}
+	return rd_u64(v);
+}
+
+static bool netdev_name_ok(const char *n)
+{
+	return n && *n && strlen(n) < IFNAMSIZ && !strchr(n, '/') &&
+	       strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
+}
+
+/*
+ * Without netlink (a fixture tree, or a recorded host) the same link facts
+ * come from /sys/class/net: enough for the port checks to reason about
+ * admin state, carrier and MTU.
+ */
+static void collect_sysfs(const struct rd_probe_ctx *ctx,
+			  struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *rd = &s->devices[i];
+
+		for (size_t j = 0; j < rd->n_ports; j++) {
+			const struct rd_port *p = &rd->ports[j];
+			struct rd_netdev d = { 0 };
+			char path[PATH_MAX], buf[128];
+			struct rd_ou64 flags, carrier;
+
+			if (!netdev_name_ok(p->netdev) ||
+			    rd_snapshot_netdev(s, p->netdev) ||
+			    rd_path(path, sizeof(path), ctx->roots->sysfs,
+				    "/class/net/%s/ifindex", p->netdev) < 0 ||
+			    access(path, F_OK) != 0)
+				continue;
+			set_str(&d.name, p->netdev);
+			set_str(&d.rdma_device, rd->name);
+			d.rdma_port = rd_u64(p->port);
+			d.ifindex = sysfs_u64(ctx, s, d.name, "ifindex", 10);
+			d.mtu = sysfs_u64(ctx, s, d.name, "mtu", 10);
+			flags = sysfs_u64(ctx, s, d.name, "flags", 16);
+			if (flags.ok)
+				d.admin_up = rd_bool(flags.v & IFF_UP);
+			/* carrier reads EINVAL while the device is down. */
+			carrier = sysfs_u64(ctx, s, d.name, "carrier", 10);
+			if (carrier.ok && carrier.v <= 1)
+				d.carrier = rd_bool(carrier.v == 1);
+			d.carrier_changes =
+				sysfs_u64(ctx, s, d.name, "carrier_changes", 10);
+			d.carrier_up_count =
+				sysfs_u64(ctx, s, d.name, "carrier_up_count", 10);
+			d.carrier_down_count =
+				sysfs_u64(ctx, s, d.name, "carrier_down_count", 10);
+			if (rd_path(path, sizeof(path), ctx->roots->sysfs,
+				    "/class/net/%s/operstate", d.name) == 0 &&
+			    rd_attr_read(path, buf, sizeof(buf)) > 0)
+				set_str(&d.operstate, buf);
+			if (rd_path(path, sizeof(path), ctx->roots->sysfs,
+				    "/class/net/%s/address", d.name) == 0 &&
+			    rd_attr_read(path, buf, sizeof(buf)) > 0)
+				set_str(&d.mac, buf);
+			sysfs_parent(ctx, &d);
+			adopt(s, &d);
+			rd_model_free(rd_netdev_fields, &d);
+		}
+	}
+}
+
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
@@ -442,8 +531,10 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 	bool any_pci = false;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
+	if (ctx->flags & RD_PROBE_NO_NETLINK) {
+		collect_sysfs(ctx, s);
 		return 0;
+	}
 	if (ctx->cache) {
 		c = ctx->cache->slot[RD_SLOT_NETDEV];
 		if (!c) {
@@ -485,6 +576,17 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		uint64_t port = 0;
 		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
 
+		/*
+		 * No RDMA device at all: every interface is a candidate for
+		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
+		 */
+		if (s->n_devices == 0) {
+			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
+				sysfs_parent(ctx, &nd[i]);
+				adopt(s, &nd[i]);
+			}
+			continue;
+		}
 		if (!on_port && !any_pci)
 			continue;
 		sysfs_parent(ctx, &nd[i]);

@@ -1,1 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# The interactive console: screens, widgets, layout, recordings.
+src_librdmadiag_a_SOURCES += \
+	src/views/layout.c src/views/layout.h \
+	src/views/widgets.c src/views/widgets.h \
+	src/views/ui.c src/views/ui.h \
+	src/views/view_overview.c src/views/view_port.c \
+	src/views/view_counters.c src/views/view_qos.c \
+	src/views/view_checklist.c src/views/view_tests.c \
+	src/views/view_help.c \
+	src/core/recording.c src/core/recording.h \
+	src/cmd/console.c
+
+if HAVE_CMOCKA
+VIEWS_TESTS = tests/unit/test_layout tests/unit/test_recording \
+	tests/unit/test_widgets
+check_PROGRAMS += $(VIEWS_TESTS)
+TESTS += $(VIEWS_TESTS)
+tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
+tests_unit_test_layout_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_layout_LDADD = $(UNIT_LDADD)
+tests_unit_test_recording_SOURCES = tests/unit/test_recording.c
+tests_unit_test_recording_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_recording_LDADD = $(UNIT_LDADD)
+tests_unit_test_widgets_SOURCES = tests/unit/test_widgets.c
+tests_unit_test_widgets_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_widgets_LDADD = $(UNIT_LDADD)
+endif
+
+# The demo recording is made by this program; a test checks the shipped
+# file is exactly what it makes.
+check_PROGRAMS += tests/tui/demo-gen
+tests_tui_demo_gen_SOURCES = tests/tui/demo-gen.c
+tests_tui_demo_gen_LDADD = src/librdmadiag.a $(RD_LIBS)
+TESTS += tests/tui/demo-current.sh
+EXTRA_DIST += tests/tui/demo-current.sh

@@ -215,17 +215,33 @@ static void test_scope_names(void **state)
 	assert_string_equal(rd_netdev_scope_name(17, buf, sizeof(buf)), "17");
 }
 
-/* The live kernel: no RDMA device here, so no netdev is selected. */
-static void test_live_selects_nothing_without_rdma(void **state)
+/*
+ * The live kernel: no RDMA device here, so every interface but lo is a
+ * candidate for one (a Soft-RoCE link, a NIC missing its RDMA driver).
+ */
+static void test_live_no_rdma_lists_candidates(void **state)
 {
 	struct rd_roots roots;
 	struct rd_probe_ctx ctx = { .roots = &roots };
 	struct rd_snapshot s;
+	unsigned want = 0;
+	struct if_nameindex *ifs = if_nameindex();
 
+	(void)state;
+	assert_non_null(ifs);
+	for (struct if_nameindex *i = ifs; i->if_index; i++)
+		if (strcmp(i->if_name, "lo") != 0)
+			want++;
+	if_freenameindex(ifs);
 	rd_roots_init(&roots);
 	rd_snapshot_init(&s);
 	assert_int_equal(probe_netdev_collect(&ctx, &s), 0);
-	assert_int_equal(s.n_netdevs, 0);
+	assert_int_equal(s.n_netdevs, want);
+	assert_null(rd_snapshot_netdev(&s, "lo"));
+	for (size_t i = 0; i < s.n_netdevs; i++) {
+		assert_null(s.netdevs[i].rdma_device);
+		assert_true(s.netdevs[i].mtu.ok);
+	}
 	assert_int_equal(s.n_errors, 0);
 	rd_snapshot_free(&s);
 }
@@ -271,7 +287,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5_link),
 		cmocka_unit_test(test_hostile_links),
 		cmocka_unit_test(test_scope_names),
-		cmocka_unit_test(test_live_selects_nothing_without_rdma),
+		cmocka_unit_test(test_live_no_rdma_lists_candidates),
 		cmocka_unit_test(test_live_port_netdev),
 	};
 

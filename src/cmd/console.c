@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The interactive console (rdmadiag with no command, --demo, --replay)
+ * and `rdmadiag capture`, which records snapshots for --replay.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "core/attr.h"
+#include "core/recording.h"
+#include "diag/data.h"
+#include "probes/probe.h"
+#include "views/ui.h"
+
+#define DEMO_FILE "demo/cx6dx-demo.jsonl"
+
+static void console_usage(FILE *f)
+{
+	fprintf(f, "usage: rdmadiag [-d SECS] [--demo | --replay FILE] "
+		   "[--no-color] [--ascii]\n"
+		   "  (no command)    the interactive console on this host's "
+		   "RDMA ports\n"
+		   "  -d, --delay S   refresh every S seconds (default 1, 0.2 "
+		   ".. 3600)\n"
+		   "  --demo          play the recorded demo host (loops)\n"
+		   "  --replay FILE   play a recording made with 'rdmadiag "
+		   "capture'\n"
+		   "  --no-color      monochrome (also NO_COLOR=1 or a "
+		   "terminal without colours)\n"
+		   "  --ascii         ASCII sparklines and graphs (default in "
+		   "non-UTF-8 locales)\n"
+		   "  --sysfs-root DIR and the other root options read a "
+		   "fixture tree\n"
+		   "Press ? in the console for the keys.\n");
+}
+
+static int parse_interval(const char *arg, double *out)
+{
+	double v;
+
+	if (rd_parse_double(arg, &v) < 0 || !isfinite(v) || v < 0.2 || v > 3600)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cmd_console(struct rd_cli *cli, int argc, char **argv)
+{
+	enum { OPT_DEMO = 1, OPT_REPLAY, OPT_NO_COLOR, OPT_ASCII };
+	static const struct option longopts[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ui_opts o = { .source = UI_LIVE,
+			     .interval = 1.0,
+			     .self_exe = "/proc/self/exe" };
+	const char *nc = getenv("NO_COLOR"), *cs;
+	bool no_color = nc && *nc, ascii = false;
+	char demo[4096];
+	int opt, r;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		r = cli_common_option(cli, opt, optarg);
+		if (r < 0)
+			return 1;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case 'd':
+			if (parse_interval(optarg, &o.interval) < 0) {
+				cli_error(cli,
+					  "-d: want seconds between 0.2 and "
+					  "3600, not \"%s\"",
+					  optarg);
+				return 2;
+			}
+			break;
+		case OPT_DEMO:
+			o.source = UI_DEMO;
+			break;
+		case OPT_REPLAY:
+			o.source = UI_REPLAY;
+			o.replay_path = optarg;
+			break;
+		case OPT_NO_COLOR:
+			no_color = true;
+			break;
+		case OPT_ASCII:
+			ascii = true;
+			break;
+		case 'h':
+			console_usage(stdout);
+			return 0;
+		default:
+			console_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		cli_error(cli, "unknown command \"%s\"", argv[optind]);
+		return 2;
+	}
+	if (rd_data_path(DEMO_FILE, demo, sizeof(demo)) == 0)
+		o.demo_path = demo;
+	if (o.source == UI_DEMO) {
+		if (!o.demo_path) {
+			cli_error(cli, "the demo recording %s is not installed",
+				  DEMO_FILE);
+			return 1;
+		}
+		o.replay_path = demo;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error(cli, "the console needs a terminal; for text output "
+			       "use 'rdmadiag snapshot' or 'rdmadiag check'");
+		return 2;
+	}
+	setlocale(LC_ALL, "");
+	cs = nl_langinfo(CODESET);
+	o.utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
+	o.color = !no_color;
+	o.roots = &cli->roots;
+	r = ui_run(&o);
+	if (r < 0 && r != -EINVAL && r != -ENOENT) {
+		cli_error(cli, "console: %s", strerror(-r));
+		return 1;
+	}
+	return r < 0 ? 1 : 0;
+}
+
+/* ---- capture ---- */
+
+static volatile sig_atomic_t capture_stop;
+
+static void capture_on_signal(int sig)
+{
+	capture_stop = 1;
+}
+
+static void capture_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmadiag capture -o FILE [--seconds N] [--interval S]\n"
+		"  -o, --output FILE   write the recording here ('-' = "
+		"stdout)\n"
+		"  --seconds N         how long to record (default 60)\n"
+		"  --interval S        seconds between snapshots (default 1)\n"
+		"The file has one JSON snapshot per line; play it with\n"
+		"'rdmadiag --replay FILE'. Ctrl-C stops early and keeps what "
+		"was taken.\n");
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int cmd_capture(struct rd_cli *cli, int argc, char **argv)
+{
+	enum { OPT_SECONDS = 1, OPT_INTERVAL };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "seconds", required_argument, NULL, OPT_SECONDS },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+	struct sigaction sa = { .sa_handler = capture_on_signal };
+	const char *out = NULL;
+	double seconds = 60, interval = 1, start, next;
+	size_t frames = 0;
+	FILE *f;
+	int opt, r = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		r = cli_common_option(cli, opt, optarg);
+		if (r < 0)
+			return 1;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_SECONDS:
+			if (rd_parse_double(optarg, &seconds) < 0 ||
+			    !isfinite(seconds) || seconds <= 0 ||
+			    seconds > 7 * 86400) {
+				cli_error(cli,
+					  "--seconds: want a positive number "
+					  "of seconds, not \"%s\"",
+					  optarg);
+				return 2;
+			}
+			break;
+		case OPT_INTERVAL:
+			if (parse_interval(optarg, &interval) < 0) {
+				cli_error(cli,
+					  "--interval: want seconds between "
+					  "0.2 and 3600, not \"%s\"",
+					  optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			capture_usage(stdout);
+			return 0;
+		default:
+			capture_usage(stderr);
+			return 2;
+		}
+	}
+	r = 0;
+	if (!out || optind < argc) {
+		capture_usage(stderr);
+		return 2;
+	}
+	if (cli->roots.redirected)
+		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
+	ctx.cache = rd_probe_cache_new();
+	if (!ctx.cache) {
+		cli_error(cli, "out of memory");
+		return 1;
+	}
+	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "we");
+	if (!f) {
+		cli_error(cli, "%s: %s", out, strerror(errno));
+		rd_probe_cache_free(ctx.cache);
+		return 1;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	start = next = mono_now();
+	while (!capture_stop) {
+		struct rd_snapshot s;
+
+		rd_snapshot_init(&s);
+		r = rd_probe_all(&ctx, &s);
+		ctx.tick++;
+		if (r < 0) {
+			cli_error(cli, "cannot take a snapshot: %s: %s",
+				  cli->roots.sysfs, strerror(-r));
+			rd_snapshot_free(&s);
+			break;
+		}
+		r = rd_recording_append(f, &s);
+		rd_snapshot_free(&s);
+		if (r < 0 || fflush(f) != 0) {
+			cli_error(cli, "%s: cannot write: %s", out,
+				  strerror(r < 0 ? -r : errno));
+			r = r < 0 ? r : -EIO;
+			break;
+		}
+		frames++;
+		next += interval;
+		if (next - start >= seconds + 1e-9)
+			break;
+		while (!capture_stop) {
+			double wait = next - mono_now();
+			struct timespec ts;
+
+			if (wait <= 0)
+				break;
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+			if (nanosleep(&ts, NULL) == 0)
+				break;
+		}
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (f != stdout && fclose(f) != 0 && r == 0) {
+		cli_error(cli, "%s: %s", out, strerror(errno));
+		r = -EIO;
+	}
+	rd_probe_cache_free(ctx.cache);
+	fprintf(stderr, "rdmadiag: captured %zu snapshot%s to %s\n", frames,
+		frames == 1 ? "" : "s", out);
+	return r < 0 ? 1 : 0;
+}

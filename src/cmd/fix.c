@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmadiag fix / undo: apply a check's fix-up, journalled, and revert it. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "core/attr.h"
+#include "diag/diag.h"
+#include "diag/journal.h"
+#include "probes/probe.h"
+
+enum { FIX_OK = 0, FIX_NOT_PASS = 1, FIX_NOT_APPLIED = 2, FIX_USAGE = 3 };
+
+static void fix_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmadiag fix CHECK [--device DEV] [--port N] [--yes]\n"
+		"                    [--journal FILE] [--hugepages N]\n"
+		"  CHECK           a check id from 'rdmadiag check' (port.state, port.mtu, ...)\n"
+		"  --device, --port  which target, when the check has several\n"
+		"  --yes           do not ask (otherwise asks on the terminal)\n"
+		"  --journal FILE  journal (default %s;\n"
+		"                  env RDMADIAG_JOURNAL)\n"
+		"  --hugepages N   for host.hugepages: the count wanted\n"
+		"Shows the equivalent shell command, applies it as root, journals the\n"
+		"value it replaces first, then probes again to see the check pass.\n"
+		"exit status: 0 applied and the check passes, 1 applied but the check\n"
+		"             does not pass yet, 2 not applied (refused, declined,\n"
+		"             failed, nothing to fix), 3 bad usage\n",
+		rd_journal_default_path());
+}
+
+static void undo_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmadiag undo [ENTRY] [--journal FILE] [--list]\n"
+		"  ENTRY           a journal entry id (default: the last change still in place)\n"
+		"  --list          list the journal's entries\n"
+		"  --journal FILE  journal (default %s)\n"
+		"Restores the value the change replaced, and journals that too.\n"
+		"exit status: 0 restored, 2 not restored, 3 bad usage\n",
+		rd_journal_default_path());
+}
+
+static int take(struct rd_cli *cli, struct rd_snapshot *s)
+{
+	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+
+	if (cli->roots.redirected)
+		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
+	rd_snapshot_init(s);
+	return rd_probe_all(&ctx, s);
+}
+
+static bool same_target(const struct rd_result *r, const char *dev,
+			uint64_t port)
+{
+	if (!dev)
+		return r->device == NULL;
+	return r->device && strcmp(r->device, dev) == 0 && r->port == port;
+}
+
+static bool confirm(const struct rd_result *r)
+{
+	FILE *tty = fopen("/dev/tty", "r+");
+	char line[16] = "";
+	bool yes;
+
+	if (!tty)
+		return false;
+	fprintf(tty, "Apply \"%s\"%s? [y/N] ", r->fix->command,
+		r->fix->undoable ? "" : " (cannot be undone)");
+	fflush(tty);
+	yes = fgets(line, sizeof(line), tty) &&
+	      (line[0] == 'y' || line[0] == 'Y');
+	fclose(tty);
+	return yes;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Probe again until the check passes for the target (links settle). */
+static int verify(struct rd_cli *cli, const struct rd_diag_opts *o,
+		  const char *id, const char *dev, uint64_t port)
+{
+	enum rd_verdict v = RD_UNKNOWN;
+	char summary[512] = "";
+
+	for (int tries = 0; tries < 20; tries++) {
+		struct rd_snapshot s;
+		struct rd_results res = { 0 };
+		bool seen = false;
+
+		if (take(cli, &s) < 0) {
+			rd_snapshot_free(&s);
+			break;
+		}
+		if (rd_diag_run(&s, NULL, o, &res) == 0)
+			for (size_t i = 0; i < res.n; i++) {
+				const struct rd_result *r = &res.v[i];
+
+				if (strcmp(r->check_id, id) != 0)
+					continue;
+				/* rxe add: the host-wide result becomes a device. */
+				if (!same_target(r, dev, port) && dev)
+					continue;
+				if (!seen || r->verdict > v) {
+					v = r->verdict;
+					snprintf(summary, sizeof(summary), "%s",
+						 r->summary ? r->summary : "");
+				}
+				seen = true;
+			}
+		rd_results_free(&res);
+		rd_snapshot_free(&s);
+		if (seen && v == RD_PASS)
+			break;
+		sleep_ms(500);
+	}
+	printf("re-probe: %s %s\n", rd_verdict_name(v), summary);
+	return v == RD_PASS ? FIX_OK : FIX_NOT_PASS;
+}
+
+int cmd_fix(struct rd_cli *cli, int argc, char **argv)
+{
+	enum { OPT_DEVICE = 1, OPT_PORT, OPT_YES, OPT_JOURNAL, OPT_HUGE };
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "port", required_argument, NULL, OPT_PORT },
+		{ "yes", no_argument, NULL, OPT_YES },
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
+		{ "hugepages", required_argument, NULL, OPT_HUGE },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rd_diag_opts o;
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *pick = NULL;
+	const char *journal = NULL, *id;
+	bool yes = false;
+	size_t nfix = 0;
+	char msg[1024];
+	int opt, r, rc;
+
+	rd_diag_opts_init(&o);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "hy", longopts, NULL)) != -1) {
+		r = cli_common_option(cli, opt, optarg);
+		if (r < 0)
+			return FIX_USAGE;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case OPT_DEVICE:
+			o.device = optarg;
+			break;
+		case OPT_PORT:
+			if (rd_parse_u64(optarg, 10, &o.port) < 0 || !o.port ||
+			    o.port > 255) {
+				cli_error(cli, "fix: bad --port \"%s\"", optarg);
+				return FIX_USAGE;
+			}
+			break;
+		case 'y':
+		case OPT_YES:
+			yes = true;
+			break;
+		case OPT_JOURNAL:
+			journal = optarg;
+			break;
+		case OPT_HUGE:
+			if (rd_parse_u64(optarg, 10, &o.hugepages_wanted) < 0) {
+				cli_error(cli, "fix: bad --hugepages \"%s\"", optarg);
+				return FIX_USAGE;
+			}
+			break;
+		case 'h':
+			fix_usage(stdout);
+			return 0;
+		default:
+			fix_usage(stderr);
+			return FIX_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fix_usage(stderr);
+		return FIX_USAGE;
+	}
+	id = argv[optind];
+	if (!rd_check_find(id)) {
+		cli_error(cli, "fix: no check \"%s\" (rdmadiag check lists them)",
+			  id);
+		return FIX_USAGE;
+	}
+	if (!journal)
+		journal = rd_journal_default_path();
+	o.only_area = id;
+	r = take(cli, &s);
+	if (r < 0) {
+		cli_error(cli, "cannot take a snapshot: %s", strerror(-r));
+		rd_snapshot_free(&s);
+		return FIX_NOT_APPLIED;
+	}
+	r = rd_diag_run(&s, NULL, &o, &res);
+	rd_snapshot_free(&s);
+	if (r < 0) {
+		cli_error(cli, "fix: %s", strerror(-r));
+		rd_results_free(&res);
+		return FIX_NOT_APPLIED;
+	}
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].fix && res.v[i].verdict != RD_PASS) {
+			if (!pick)
+				pick = &res.v[i];
+			nfix++;
+		}
+	if (!pick) {
+		for (size_t i = 0; i < res.n; i++)
+			printf("%s %s: %s%s%s\n", rd_verdict_name(res.v[i].verdict),
+			       id, res.v[i].summary ? res.v[i].summary : "",
+			       res.v[i].next_step ? "\n  next: " : "",
+			       res.v[i].next_step ? res.v[i].next_step : "");
+		printf("nothing to fix automatically for %s\n", id);
+		rd_results_free(&res);
+		return FIX_NOT_APPLIED;
+	}
+	if (nfix > 1) {
+		cli_error(cli, "fix: %s has %zu targets; pick one with --device/--port:",
+			  id, nfix);
+		for (size_t i = 0; i < res.n; i++)
+			if (res.v[i].fix && res.v[i].verdict != RD_PASS)
+				fprintf(stderr, "  --device %s --port %" PRIu64 "  %s\n",
+					res.v[i].device ? res.v[i].device : "-",
+					res.v[i].port, res.v[i].summary);
+		rd_results_free(&res);
+		return FIX_USAGE;
+	}
+	printf("%s %s: %s\n", rd_verdict_name(pick->verdict), id, pick->summary);
+	printf("  command: %s\n  impact:  %s%s\n  %s\n", pick->fix->command,
+	       pick->fix->impact, pick->fix->disruptive ? " (disruptive)" : "",
+	       pick->fix->undoable ? "can be undone with 'rdmadiag undo'" :
+				     "cannot be undone");
+	if (geteuid() != 0) {
+		cli_error(cli, "fix: needs root; not applied. The command is: %s",
+			  pick->fix->command);
+		rd_results_free(&res);
+		return FIX_NOT_APPLIED;
+	}
+	if (!yes && !(isatty(STDIN_FILENO) && confirm(pick))) {
+		printf("not applied%s\n",
+		       isatty(STDIN_FILENO) ? "" : " (no terminal to ask; use --yes)");
+		rd_results_free(&res);
+		return FIX_NOT_APPLIED;
+	}
+	r = rd_fixup_apply(pick->fix, journal, msg, sizeof(msg));
+	printf("%s\n", msg);
+	if (r < 0) {
+		rd_results_free(&res);
+		return FIX_NOT_APPLIED;
+	}
+	rc = verify(cli, &o, id, pick->device, pick->port);
+	rd_results_free(&res);
+	return rc;
+}
+
+static int list_journal(struct rd_cli *cli, const char *journal)
+{
+	struct rd_journal j;
+	char err[512];
+
+	if (rd_journal_read(journal, &j, err, sizeof(err)) < 0) {
+		cli_error(cli, "%s", err);
+		return FIX_NOT_APPLIED;
+	}
+	for (size_t i = 0; i < j.n; i++) {
+		const struct rd_journal_entry *e = &j.v[i];
+
+		printf("%s  %-8s %-16s %s  (%s -> %s) %s%s\n", e->id,
+		       e->user ? e->user : "?", e->check, e->command,
+		       e->before ? e->before : "?", e->after ? e->after : "?",
+		       e->result ? e->result : "no result",
+		       e->undone ? ", undone" : "");
+	}
+	if (!j.n)
+		printf("journal %s is empty\n", journal);
+	rd_journal_free(&j);
+	return 0;
+}
+
+int cmd_undo(struct rd_cli *cli, int argc, char **argv)
+{
+	enum { OPT_JOURNAL = 1, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *journal = NULL, *entry = NULL;
+	bool list = false;
+	char msg[1024];
+	int opt, r;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JOURNAL:
+			journal = optarg;
+			break;
+		case OPT_LIST:
+			list = true;
+			break;
+		case 'h':
+			undo_usage(stdout);
+			return 0;
+		default:
+			undo_usage(stderr);
+			return FIX_USAGE;
+		}
+	}
+	if (optind < argc)
+		entry = argv[optind++];
+	if (optind < argc) {
+		undo_usage(stderr);
+		return FIX_USAGE;
+	}
+	if (!journal)
+		journal = rd_journal_default_path();
+	if (list)
+		return list_journal(cli, journal);
+	r = rd_fixup_undo(journal, entry, msg, sizeof(msg));
+	if (r < 0) {
+		cli_error(cli, "undo: %s", msg);
+		return FIX_NOT_APPLIED;
+	}
+	printf("%s\n", msg);
+	return 0;
+}

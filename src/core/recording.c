@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "core/recording.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/json.h"
+
+static int index_push(struct rd_recording *rec, off_t off, size_t len)
+{
+	size_t n = rec->n;
+	off_t *o;
+	size_t *l;
+
+	if (n >= RD_RECORDING_FRAMES_MAX)
+		return -E2BIG;
+	o = RD_PUSH(rec->off, n);
+	if (!o)
+		return -ENOMEM;
+	n = rec->n;
+	l = RD_PUSH(rec->len, n);
+	if (!l)
+		return -ENOMEM;
+	*o = off;
+	*l = len;
+	rec->n = n;
+	return 0;
+}
+
+/* One pass over the file noting where each non-blank line starts. */
+static int index_lines(struct rd_recording *rec, char *err, size_t errlen)
+{
+	char buf[65536];
+	off_t pos = 0, start = 0;
+	size_t len = 0, got, lineno = 1;
+	bool blank = true;
+	int r;
+
+	while ((got = fread(buf, 1, sizeof(buf), rec->f)) > 0) {
+		for (size_t i = 0; i < got; i++, pos++) {
+			char c = buf[i];
+
+			if (c == '\n') {
+				if (!blank) {
+					r = index_push(rec, start, len);
+					if (r < 0)
+						goto fail;
+				}
+				start = pos + 1;
+				len = 0;
+				blank = true;
+				lineno++;
+				continue;
+			}
+			if (c == '\0') {
+				snprintf(err, errlen,
+					 "line %zu: binary data, not JSON",
+					 lineno);
+				return -EINVAL;
+			}
+			if (c != ' ' && c != '\t' && c != '\r')
+				blank = false;
+			if (++len > RD_RECORDING_LINE_MAX) {
+				snprintf(err, errlen,
+					 "line %zu: longer than %u bytes",
+					 lineno, RD_RECORDING_LINE_MAX);
+				return -EFBIG;
+			}
+		}
+	}
+	if (ferror(rec->f)) {
+		snprintf(err, errlen, "read error");
+		return -EIO;
+	}
+	if (!blank) {
+		r = index_push(rec, start, len);
+		if (r < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "line %zu: %s", lineno, strerror(-r));
+	return r;
+}
+
+int rd_recording_open(const char *path, struct rd_recording *rec, char *err,
+		      size_t errlen)
+{
+	struct rd_snapshot s;
+	struct stat st;
+	char msg[512];
+	int r;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->f = fopen(path, "re");
+	if (!rec->f) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fileno(rec->f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		r = -EINVAL;
+		goto fail;
+	}
+	r = index_lines(rec, msg, sizeof(msg));
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	if (rec->n == 0) {
+		snprintf(err, errlen, "%s: no snapshots in the recording",
+			 path);
+		r = -EINVAL;
+		goto fail;
+	}
+	r = rd_recording_frame(rec, 0, &s, msg, sizeof(msg));
+	rd_snapshot_free(&s);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		goto fail;
+	}
+	return 0;
+fail:
+	rd_recording_close(rec);
+	return r;
+}
+
+int rd_recording_frame(struct rd_recording *rec, size_t i,
+		       struct rd_snapshot *s, char *err, size_t errlen)
+{
+	char *line, msg[384];
+	int r;
+
+	rd_snapshot_init(s);
+	if (i >= rec->n) {
+		snprintf(err, errlen, "frame %zu: out of range (%zu frames)",
+			 i + 1, rec->n);
+		return -ERANGE;
+	}
+	line = malloc(rec->len[i] + 1);
+	if (!line) {
+		snprintf(err, errlen, "frame %zu: out of memory", i + 1);
+		return -ENOMEM;
+	}
+	if (fseeko(rec->f, rec->off[i], SEEK_SET) < 0 ||
+	    fread(line, 1, rec->len[i], rec->f) != rec->len[i]) {
+		/* The file shrank or went away under us. */
+		snprintf(err, errlen, "frame %zu: cannot read", i + 1);
+		free(line);
+		return -EIO;
+	}
+	line[rec->len[i]] = '\0';
+	r = rd_snapshot_from_string(line, rec->len[i], s, msg, sizeof(msg));
+	free(line);
+	if (r < 0)
+		snprintf(err, errlen, "frame %zu: %s", i + 1, msg);
+	return r;
+}
+
+void rd_recording_close(struct rd_recording *rec)
+{
+	if (rec->f)
+		fclose(rec->f);
+	free(rec->off);
+	free(rec->len);
+	memset(rec, 0, sizeof(*rec));
+}
+
+int rd_recording_append(FILE *f, const struct rd_snapshot *s)
+{
+	char *text = rd_snapshot_to_string(s, 0);
+	int r = 0;
+
+	if (!text)
+		return -ENOMEM;
+	/* The plain form never contains a newline, so one line = one frame. */
+	if (strchr(text, '\n'))
+		r = -EINVAL;
+	else if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
+		r = errno ? -errno : -EIO;
+	free(text);
+	return r;
+}

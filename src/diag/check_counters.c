@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Error counters rising: each bad-when-rising counter of data/counters.tsv
+ * is looked up in the history; its rate over the window decides.
+ */
+#include "config.h"
+#include "diag/diag_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag/data.h"
+
+#define DEFAULT_WINDOW 10.0
+
+struct worst {
+	enum rd_verdict v;
+	char name[96];
+	double rate;
+	const char *hint;
+	size_t watched;
+	size_t samples;	/* series with two samples or more */
+};
+
+static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
+		  const struct rd_counter_table *t, const char *group,
+		  const struct rd_counters *c, const struct rd_series *(*get)(
+			  const struct diag_ctx *, const char *, uint64_t,
+			  const char *, const char *),
+		  const char *scope, uint64_t port)
+{
+	double window = x->o->counter_window > 0 ? x->o->counter_window :
+						    DEFAULT_WINDOW;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct rd_counter_info *ci =
+			rd_counter_info_find(t, group, c->v[i].name);
+		const struct rd_series *ser;
+		enum rd_verdict v = RD_PASS;
+		uint64_t delta;
+		double span, rate;
+
+		if (!ci || !ci->bad_when_rising)
+			continue;
+		w->watched++;
+		ser = get(x, scope, port, group, c->v[i].name);
+		if (!ser || !rd_series_delta(ser, window, &delta, &span) ||
+		    span <= 0)
+			continue;
+		w->samples++;
+		if (delta == 0)
+			continue;
+		rate = (double)delta / span;
+		if (ci->fail_rate >= 0 && rate > ci->fail_rate)
+			v = RD_FAIL;
+		else if (rate > ci->warn_rate)
+			v = RD_WARN;
+		diag_ev(x, r, c->v[i].name, group, "+%" PRIu64 " in %.1f s (%.3g/s): %s",
+			delta, span, rate, ci->meaning);
+		if (v > w->v || (v == w->v && v != RD_PASS && rate > w->rate)) {
+			w->v = v;
+			w->rate = rate;
+			w->hint = ci->hint;
+			snprintf(w->name, sizeof(w->name), "%s", c->v[i].name);
+		}
+	}
+}
+
+static const struct rd_series *get_port(const struct diag_ctx *x,
+					const char *dev, uint64_t port,
+					const char *group, const char *name)
+{
+	return rd_history_port(x->h, dev, port, group, name);
+}
+
+static const struct rd_series *get_netdev(const struct diag_ctx *x,
+					  const char *ifname, uint64_t port,
+					  const char *group, const char *name)
+{
+	(void)port;
+	(void)group;
+	return rd_history_netdev(x->h, ifname, name);
+}
+
+DIAG_CHECK(check_counters_errors)
+{
+	DIAG_CTX(x);
+	const struct rd_counter_table *t = rd_data_counters();
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			const char *nd = diag_port_netdev_name(s, d, p);
+			const struct rd_netdev *n =
+				nd ? rd_snapshot_netdev(s, nd) : NULL;
+			struct worst w = { .v = RD_PASS };
+			struct rd_result *r;
+
+			if (!diag_wants(&x, d->name, p->port))
+				continue;
+			r = diag_new(&x, d->name, p->port, nd);
+			diag_why(&x, r,
+				 "Error counters that keep rising point at the "
+				 "cable, congestion (no PFC/ECN) or retransmissions.");
+			if (!t) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "counter table not loaded: %s",
+					     rd_data_error() ? rd_data_error() : "?");
+				continue;
+			}
+			if (!h) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+					     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
+					     d->name, p->port);
+				continue;
+			}
+			judge(&x, r, &w, t, "counters", &p->counters, get_port,
+			      d->name, p->port);
+			judge(&x, r, &w, t, "hw_counters", &p->hw_counters,
+			      get_port, d->name, p->port);
+			if (n)
+				judge(&x, r, &w, t, "ethtool", &n->ethtool.stats,
+				      get_netdev, nd, 0);
+			if (w.watched == 0) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s/%" PRIu64 ": no known error counters read",
+					     d->name, p->port);
+			} else if (w.samples == 0) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+					     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
+					     d->name, p->port);
+			} else if (w.v == RD_PASS) {
+				diag_verdict(&x, r, RD_PASS, "ok",
+					     "%s/%" PRIu64 ": none of %zu error counters rising",
+					     d->name, p->port, w.watched);
+			} else {
+				diag_verdict(&x, r, w.v, "error_counter_rising",
+					     "%s/%" PRIu64 ": %s rising at %.3g/s",
+					     d->name, p->port, w.name, w.rate);
+				if (w.hint && *w.hint)
+					diag_next(&x, r, "%s", w.hint);
+			}
+		}
+	}
+	return diag_done(&x);
+}

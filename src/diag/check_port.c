@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Port checks: the port-DOWN decision tree (CHECKS.md A) and what makes an
+ * ACTIVE port unusable (GID, MTU, rate, P_Key).
+ */
+#include "config.h"
+#include "diag/diag_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/attr.h"
+
+#define SYS_IB "/sys/class/infiniband"
+
+enum { ST_DOWN = 1, ST_INIT, ST_ARMED, ST_ACTIVE, ST_ACTIVE_DEFER };
+enum {
+	PH_SLEEP = 1,
+	PH_POLLING,
+	PH_DISABLED,
+	PH_TRAINING,
+	PH_LINKUP,
+	PH_ERROR_RECOVERY,
+	PH_PHYTEST,
+};
+
+/* RDMA drivers per PCI network driver: the guide's story 4.2 generalised. */
+static const struct {
+	const char *net;
+	const char *ib;
+} vendor_modules[] = {
+	{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" },
+	{ "bnxt_en", "bnxt_re" },   { "qede", "qedr" },
+	{ "ice", "irdma" },	    { "i40e", "irdma" },
+	{ "cxgb4", "iw_cxgb4" },    { "hns3", "hns_roce_hw_v2" },
+};
+
+static bool port_active(const struct rd_port *p)
+{
+	return p->state_num.ok &&
+	       (p->state_num.v == ST_ACTIVE || p->state_num.v == ST_ACTIVE_DEFER);
+}
+
+static void ev_state(struct diag_ctx *x, struct rd_result *r,
+		     const struct rd_device *d, const struct rd_port *p)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%" PRIu64 "/state",
+		 d->name, p->port);
+	if (p->state_num.ok)
+		diag_ev(x, r, "port state", path, "%" PRIu64 ": %s",
+			p->state_num.v, rd_port_state_name(p->state_num.v));
+	else
+		diag_ev(x, r, "port state", path, "not read");
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%" PRIu64 "/phys_state",
+		 d->name, p->port);
+	if (p->phys_state_num.ok)
+		diag_ev(x, r, "physical state", path, "%" PRIu64 ": %s",
+			p->phys_state_num.v,
+			rd_port_phys_state_label(p->phys_state_num.v));
+}
+
+static const struct rd_netdev *pick_rxe_netdev(const struct rd_snapshot *s)
+{
+	const struct rd_netdev *best = NULL;
+
+	for (size_t i = 0; i < s->n_netdevs; i++) {
+		const struct rd_netdev *n = &s->netdevs[i];
+		bool v4 = false;
+
+		if (!n->name || strcmp(n->name, "lo") == 0 ||
+		    (n->kind && strcmp(n->kind, "loopback") == 0))
+			continue;
+		if (!n->admin_up.ok || !n->admin_up.v)
+			continue;
+		for (size_t j = 0; j < n->n_addrs; j++)
+			if (n->addrs[j].family &&
+			    strcmp(n->addrs[j].family, "inet") == 0)
+				v4 = true;
+		if (v4)
+			return n;
+		if (!best)
+			best = n;
+	}
+	return best;
+}
+
+/* Step 1: no RDMA device at all. */
+static void tree_no_device(struct diag_ctx *x)
+{
+	const struct rd_snapshot *s = x->s;
+	struct rd_result *r = diag_new(x, NULL, 0, NULL);
+	enum diag_mod core = diag_module(s, "ib_core");
+	enum diag_mod uverbs = diag_module(s, "ib_uverbs");
+	const struct rd_netdev *n;
+
+	diag_step(x, r, RD_FAIL, "RDMA devices in %s: none", SYS_IB);
+	diag_ev(x, r, "RDMA devices", SYS_IB, "none");
+	diag_why(x, r,
+		 "Without an RDMA device no verbs program can run: ibv_devinfo "
+		 "says \"No IB devices found\".");
+	/* A NIC whose RDMA half is not loaded (mlx5_core without mlx5_ib). */
+	for (size_t i = 0; i < s->n_pci; i++) {
+		const struct rd_pci *p = &s->pci[i];
+
+		for (size_t k = 0; p->driver && k < sizeof(vendor_modules) /
+						      sizeof(vendor_modules[0]);
+		     k++) {
+			if (strcmp(p->driver, vendor_modules[k].net) != 0)
+				continue;
+			diag_ev(x, r, "PCI function", "libpci",
+				"%s driver %s", p->bdf ? p->bdf : "?",
+				p->driver);
+			if (diag_module(s, vendor_modules[k].ib) !=
+			    DIAG_MOD_ABSENT)
+				continue;
+			diag_ev(x, r, "module", "/sys/module", "%s not loaded",
+				vendor_modules[k].ib);
+			diag_step(x, r, RD_FAIL,
+				  "%s drives %s but %s is not loaded",
+				  p->driver, p->bdf ? p->bdf : "a NIC",
+				  vendor_modules[k].ib);
+			diag_verdict(x, r, RD_FAIL, "module_missing",
+				     "no RDMA device: %s is bound to %s but %s is not loaded",
+				     p->driver, p->bdf ? p->bdf : "a NIC",
+				     vendor_modules[k].ib);
+			diag_next(x, r,
+				  "load %s, then check dmesg for \"mlx5_ib\"/firmware errors",
+				  vendor_modules[k].ib);
+			struct rd_fixup *f = diag_fix(
+				x, r, RD_FIX_MODPROBE, false, false,
+				"loads the RDMA driver; nothing stops",
+				"modprobe %s", vendor_modules[k].ib);
+			if (f && !(f->arg = strdup(vendor_modules[k].ib)))
+				x->err = -ENOMEM;
+			return;
+		}
+	}
+	if (core == DIAG_MOD_ABSENT || uverbs == DIAG_MOD_ABSENT) {
+		const char *m = uverbs == DIAG_MOD_ABSENT ? "ib_uverbs" :
+							    "ib_core";
+
+		diag_ev(x, r, "module", "/sys/module/", "%s not loaded", m);
+		diag_step(x, r, RD_FAIL, "%s is not loaded", m);
+		diag_verdict(x, r, RD_FAIL, "module_missing",
+			     "no RDMA device: %s is not loaded", m);
+		diag_next(x, r, "load ib_uverbs (it pulls in ib_core)");
+		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false,
+					      false, "loads the RDMA core",
+					      "modprobe ib_uverbs");
+		if (f && !(f->arg = strdup("ib_uverbs")))
+			x->err = -ENOMEM;
+		return;
+	}
+	n = pick_rxe_netdev(s);
+	if (diag_module(s, "rdma_rxe") != DIAG_MOD_ABSENT && n) {
+		diag_step(x, r, RD_FAIL,
+			  "no hardware RDMA NIC found; Soft-RoCE can run on %s",
+			  n->name);
+		diag_verdict(x, r, RD_FAIL, "no_device",
+			     "no RDMA device: no RDMA NIC and no Soft-RoCE link");
+		diag_next(x, r,
+			  "for hardware, check lspci and the vendor module; for "
+			  "testing, add a Soft-RoCE link on %s",
+			  n->name);
+		struct rd_fixup *f = diag_fix(
+			x, r, RD_FIX_RXE_ADD, false, true,
+			"creates a Soft-RoCE device; existing traffic is not touched",
+			"rdma link add rxe0 type rxe netdev %s", n->name);
+		if (f && (!(f->arg = strdup("rxe0")) ||
+			  !(f->arg2 = strdup(n->name))))
+			x->err = -ENOMEM;
+		return;
+	}
+	if (diag_module(s, "rdma_rxe") == DIAG_MOD_LOADED && !n) {
+		/* Without netdev data the interface to name is not known. */
+		diag_step(x, r, RD_UNKNOWN,
+			  "rdma_rxe loaded, but no netdev data to pick an interface");
+		diag_verdict(x, r, RD_FAIL, "no_device",
+			     "no RDMA device: rdma_rxe is loaded but no Soft-RoCE link exists");
+		diag_next(x, r,
+			  "add a link on the interface to use: rdma link add rxe0 type rxe netdev IFACE");
+		return;
+	}
+	if (core == DIAG_MOD_UNKNOWN)
+		diag_step(x, r, RD_UNKNOWN, "module state not read");
+	diag_verdict(x, r, RD_FAIL, "no_device",
+		     "no RDMA device found");
+	diag_next(x, r,
+		  "check that an RDMA NIC is present (lspci) and its RDMA "
+		  "module is loaded; dmesg shows probe errors");
+}
+
+static void tree_eth(struct diag_ctx *x, struct rd_result *r,
+		     const struct rd_device *d, const struct rd_port *p,
+		     const char *tgt)
+{
+	const char *ndname = diag_port_netdev_name(x->s, d, p);
+	const struct rd_netdev *n = ndname ? rd_snapshot_netdev(x->s, ndname) :
+					     NULL;
+	bool have_ph = p->phys_state_num.ok;
+	uint64_t ph = p->phys_state_num.v;
+	bool admin_known = n && n->admin_up.ok;
+	bool carrier_known = n && n->carrier.ok;
+
+	if (!ndname) {
+		diag_step(x, r, RD_UNKNOWN,
+			  "RoCE port: netdev not known (no gid_attrs/ndevs, no netlink)");
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s %s: netdev behind the port not known", tgt,
+			     rd_port_state_name(p->state_num.v));
+		diag_next(x, r, "run as root or check rdma link show");
+		return;
+	}
+	if (!r->netdev)
+		r->netdev = strdup(ndname);
+	diag_step(x, r, RD_PASS, "RoCE port: netdev %s", ndname);
+	if (admin_known)
+		diag_ev(x, r, "netdev admin state", "rtnetlink IFF_UP", "%s %s",
+			ndname, n->admin_up.v ? "up" : "down");
+	if ((admin_known && !n->admin_up.v) ||
+	    (!admin_known && have_ph && ph == PH_DISABLED)) {
+		diag_step(x, r, RD_FAIL, "%s is administratively down", ndname);
+		diag_verdict(x, r, RD_FAIL, "admin_down",
+			     "%s DOWN: %s is administratively down%s", tgt,
+			     ndname,
+			     admin_known ? "" :
+					   " (from phys_state Disabled; netdev not read)");
+		diag_why(x, r,
+			 "A RoCE port follows its netdev: with the netdev down "
+			 "the port is DOWN/Disabled.");
+		diag_next(x, r, "bring %s up, then recheck the carrier", ndname);
+		struct rd_fixup *f = diag_fix(
+			x, r, RD_FIX_LINK_UP, false, true,
+			"brings the interface up; addresses and routes on it become active",
+			"ip link set dev %s up", ndname);
+		if (f && !(f->arg = strdup(ndname)))
+			x->err = -ENOMEM;
+		return;
+	}
+	if (admin_known)
+		diag_step(x, r, RD_PASS, "%s is administratively up", ndname);
+	if (carrier_known)
+		diag_ev(x, r, "carrier", "/sys/class/net/X/carrier (rtnetlink)",
+			"%s %s", ndname, n->carrier.v ? "yes" : "no");
+	if (n && n->operstate)
+		diag_ev(x, r, "operstate", "rtnetlink IFLA_OPERSTATE", "%s",
+			n->operstate);
+	if ((carrier_known && !n->carrier.v) ||
+	    (!carrier_known && have_ph && ph == PH_POLLING)) {
+		const char *reason = n ? n->ethtool.ext_state : NULL;
+
+		if (n && n->ethtool.link_detected.ok)
+			diag_ev(x, r, "link detected", "ethtool netlink LINKSTATE",
+				"%s", n->ethtool.link_detected.v ? "yes" : "no");
+		if (reason)
+			diag_ev(x, r, "link down reason",
+				"ethtool netlink LINKSTATE ext_state", "%s%s%s",
+				reason, n->ethtool.ext_substate ? " / " : "",
+				n->ethtool.ext_substate ?
+					n->ethtool.ext_substate : "");
+		if (n && n->ethtool.link_down_events.ok)
+			diag_ev(x, r, "link_down_events_phy",
+				"ethtool netlink LINKSTATE", "%" PRIu64,
+				n->ethtool.link_down_events.v);
+		diag_step(x, r, RD_FAIL, "%s is up but has no carrier", ndname);
+		diag_verdict(x, r, RD_FAIL, "no_carrier",
+			     "%s DOWN: %s has no carrier%s%s — cable, module or switch port",
+			     tgt, ndname, reason ? ": " : "",
+			     reason ? reason : "");
+		diag_why(x, r,
+			 "The netdev is up but sees no link partner, so the "
+			 "port stays DOWN/Polling.");
+		diag_next(x, r,
+			  "check the cable and transceiver (ethtool -m %s), the "
+			  "peer or switch port state, and autonegotiation/speed "
+			  "on both ends",
+			  ndname);
+		return;
+	}
+	if (!admin_known && !carrier_known) {
+		diag_step(x, r, RD_UNKNOWN, "%s state not read", ndname);
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s %s: no netlink data for %s", tgt,
+			     rd_port_state_name(p->state_num.v), ndname);
+		diag_next(x, r, "rerun with netlink access (not from a fixture)");
+		return;
+	}
+	diag_step(x, r, RD_FAIL, "%s is up with carrier, port still %s", ndname,
+		  rd_port_state_name(p->state_num.v));
+	diag_verdict(x, r, RD_FAIL, "port_not_active",
+		     "%s %s although %s is up with carrier", tgt,
+		     rd_port_state_name(p->state_num.v), ndname);
+	diag_next(x, r,
+		  "check dmesg for the RDMA driver, and whether the port was "
+		  "just reset (state changes within seconds)");
+}
+
+static void tree_ib(struct diag_ctx *x, struct rd_result *r,
+		    const struct rd_port *p, const char *tgt)
+{
+	uint64_t st = p->state_num.v, ph = p->phys_state_num.v;
+
+	if (!p->phys_state_num.ok) {
+		diag_step(x, r, RD_UNKNOWN, "physical state not read");
+		diag_verdict(x, r, RD_FAIL, "port_down", "%s %s (physical state not read)",
+			     tgt, rd_port_state_name(st));
+		return;
+	}
+	if (p->sm_lid.ok)
+		diag_ev(x, r, "SM LID", "sysfs ports/N/sm_lid", "%" PRIu64,
+			p->sm_lid.v);
+	if ((st == ST_INIT || st == ST_ARMED) && ph == PH_LINKUP) {
+		bool no_sm = st == ST_INIT &&
+			     (!p->sm_lid.ok || p->sm_lid.v == 0);
+
+		diag_step(x, r, RD_FAIL, "%s with LinkUp: %s",
+			  rd_port_state_name(st),
+			  no_sm ? "no subnet manager configured the port" :
+				  "the subnet manager has not activated the port");
+		diag_verdict(x, r, RD_FAIL, no_sm ? "no_sm" : "sm_not_activating",
+			     "%s %s: link is up but %s", tgt,
+			     rd_port_state_name(st),
+			     no_sm ? "no subnet manager has configured it" :
+				     "the subnet manager has not activated it");
+		diag_why(x, r,
+			 "An InfiniBand port needs a subnet manager to assign "
+			 "its LID and move it to ACTIVE.");
+		diag_next(x, r,
+			  "start or reach an SM (opensm on a host or the switch's "
+			  "SM), then watch the port go ACTIVE");
+		return;
+	}
+	static const struct {
+		uint64_t ph;
+		const char *cause, *text, *next;
+	} rules[] = {
+		{ PH_POLLING, "no_carrier", "no cable or the peer is down",
+		  "check the cable and that the switch or peer port is enabled" },
+		{ PH_DISABLED, "port_disabled", "the port is administratively disabled",
+		  "enable it (ibportstate PORT enable, or the switch side)" },
+		{ PH_SLEEP, "port_sleep", "the port is asleep",
+		  "check the driver and firmware (dmesg), then reset the port" },
+		{ PH_ERROR_RECOVERY, "link_error_recovery",
+		  "the link keeps failing training (cable or signal integrity)",
+		  "replace or reseat the cable; check symbol_error and link_downed" },
+		{ PH_TRAINING, "link_training", "the link is still training",
+		  "wait a few seconds; if it persists, check speed settings on both ends" },
+		{ PH_PHYTEST, "phy_test", "the port is in PHY test mode",
+		  "reset the port" },
+	};
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].ph != ph)
+			continue;
+		diag_step(x, r, RD_FAIL, "%s/%s: %s", rd_port_state_name(st),
+			  rd_port_phys_state_label(ph), rules[i].text);
+		diag_verdict(x, r, RD_FAIL, rules[i].cause, "%s %s: %s", tgt,
+			     rd_port_state_name(st), rules[i].text);
+		diag_next(x, r, "%s", rules[i].next);
+		return;
+	}
+	diag_step(x, r, RD_FAIL, "%s/%s", rd_port_state_name(st),
+		  rd_port_phys_state_label(ph));
+	diag_verdict(x, r, RD_FAIL, "port_down", "%s %s (physical %s)", tgt,
+		     rd_port_state_name(st), rd_port_phys_state_label(ph));
+	diag_next(x, r, "check dmesg for the driver and the peer port");
+}
+
+DIAG_CHECK(check_port_state)
+{
+	DIAG_CTX(x);
+	char tgt[128];
+
+	if (s->n_devices == 0) {
+		if (!o->device)
+			tree_no_device(&x);
+		return diag_done(&x);
+	}
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			struct rd_result *r;
+
+			if (!diag_wants(&x, d->name, p->port))
+				continue;
+			snprintf(tgt, sizeof(tgt), "%s/%" PRIu64, d->name,
+				 p->port);
+			r = diag_new(&x, d->name, p->port, NULL);
+			diag_step(&x, r, RD_PASS, "RDMA device %s present",
+				  d->name);
+			ev_state(&x, r, d, p);
+			if (p->link_layer)
+				diag_ev(&x, r, "link layer", NULL, "%s",
+					p->link_layer);
+			if (!p->state_num.ok) {
+				diag_step(&x, r, RD_UNKNOWN, "port state not read");
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: port state not readable", tgt);
+			} else if (port_active(p)) {
+				diag_step(&x, r, RD_PASS, "port %s",
+					  rd_port_state_name(p->state_num.v));
+				diag_step(&x, r, RD_PASS,
+					  "usable? see port.rocev2_gid, port.mtu, "
+					  "port.rate, hw.pcie_link");
+				diag_verdict(&x, r, RD_PASS, "ok", "%s %s%s%s",
+					     tgt,
+					     rd_port_state_name(p->state_num.v),
+					     p->rate_text ? ", " : "",
+					     p->rate_text ? p->rate_text : "");
+			} else {
+				diag_step(&x, r, RD_FAIL, "port %s",
+					  rd_port_state_name(p->state_num.v));
+				if (diag_port_is_eth(p))
+					tree_eth(&x, r, d, p, tgt);
+				else
+					tree_ib(&x, r, p, tgt);
+			}
+		}
+	}
+	return diag_done(&x);
+}
+
+static bool gid_is_v4(const struct rd_gid *g)
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					 0xff, 0xff };
+
+	return g->raw_ok && memcmp(g->raw, pfx, 12) == 0;
+}
+
+static bool gid_is_v6_global(const struct rd_gid *g)
+{
+	static const uint8_t zero[16];
+
+	return g->raw_ok && !gid_is_v4(g) && memcmp(g->raw, zero, 16) != 0 &&
+	       !(g->raw[0] == 0xfe && (g->raw[1] & 0xc0) == 0x80);
+}
+
+static bool gid_is_v2(const struct rd_gid *g)
+{
+	return g->type && strstr(g->type, "v2") != NULL;
+}
+
+/* Start a per-port result for the "is it usable" checks, or NULL to skip. */
+static struct rd_result *usable_start(struct diag_ctx *x,
+				      const struct rd_device *d,
+				      const struct rd_port *p, bool eth_only,
+				      char *tgt, size_t tl)
+{
+	struct rd_result *r;
+
+	if (!diag_wants(x, d->name, p->port))
+		return NULL;
+	if (eth_only && !diag_port_is_eth(p))
+		return NULL;
+	snprintf(tgt, tl, "%s/%" PRIu64, d->name, p->port);
+	r = diag_new(x, d->name, p->port, diag_port_netdev_name(x->s, d, p));
+	if (!port_active(p)) {
+		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+			     "%s not ACTIVE: see port.state", tgt);
+		return NULL;
+	}
+	return r;
+}
+
+DIAG_CHECK(check_port_rocev2_gid)
+{
+	DIAG_CTX(x);
+	char tgt[128];
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			struct rd_result *r =
+				usable_start(&x, d, p, true, tgt, sizeof(tgt));
+			const struct rd_netdev *n;
+			bool v4addr = false, typed = false, v6 = false;
+			const struct rd_gid *found = NULL;
+			char gbuf[64];
+
+			if (!r)
+				continue;
+			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+			diag_why(&x, r,
+				 "RoCE v2 over IPv4 needs a GID built from the "
+				 "netdev's IPv4 address; both sides must use the "
+				 "index of such a GID (perftest -x), the most common "
+				 "cause of perftest connection failures.");
+			for (size_t k = 0; k < p->n_gids; k++) {
+				const struct rd_gid *g = &p->gids[k];
+
+				if (g->type)
+					typed = true;
+				if (gid_is_v4(g) && gid_is_v2(g) && !found)
+					found = g;
+				if (gid_is_v6_global(g) && gid_is_v2(g))
+					v6 = true;
+			}
+			for (size_t k = 0; n && k < n->n_addrs; k++)
+				if (n->addrs[k].family &&
+				    strcmp(n->addrs[k].family, "inet") == 0) {
+					v4addr = true;
+					diag_ev(&x, r, "IPv4 address",
+						"rtnetlink RTM_GETADDR", "%s/%" PRIu64,
+						n->addrs[k].address ?
+							n->addrs[k].address : "?",
+						n->addrs[k].prefixlen.v);
+				}
+			diag_ev(&x, r, "GID entries",
+				SYS_IB "/<dev>/ports/<n>/gids", "%zu", p->n_gids);
+			if (found) {
+				rd_format_gid(found->raw, gbuf, sizeof(gbuf));
+				diag_ev(&x, r, "RoCE v2 IPv4 GID",
+					"ports/N/gids + gid_attrs/types",
+					"index %" PRIu64 " %s", found->index, gbuf);
+				diag_verdict(&x, r, RD_PASS, "ok",
+					     "%s has a RoCE v2 IPv4 GID at index %" PRIu64,
+					     tgt, found->index);
+				diag_next(&x, r,
+					  "use -x %" PRIu64 " with perftest on this host",
+					  found->index);
+				continue;
+			}
+			if (p->n_gids == 0) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: GID table not read", tgt);
+				continue;
+			}
+			if (!typed) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: GID types not readable", tgt);
+				continue;
+			}
+			if (n && n->n_addrs == 0 && !n->admin_up.ok) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: no RoCE v2 IPv4 GID; no netlink data for %s",
+					     tgt, r->netdev);
+				continue;
+			}
+			if (!n) {
+				diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
+					     "no_ipv4_rocev2_gid",
+					     "%s has no RoCE v2 IPv4 GID (netdev not read)",
+					     tgt);
+				continue;
+			}
+			diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
+				     "no_ipv4_rocev2_gid",
+				     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
+					      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
+				     tgt, r->netdev);
+			diag_next(&x, r,
+				  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
+					   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
+				  r->netdev);
+		}
+	}
+	return diag_done(&x);
+}
+
+/* The largest IB MTU that fits the netdev MTU minus the RoCE headers. */
+uint64_t diag_roce_mtu(uint64_t netdev_mtu)
+{
+	/* GRH/IPv4+UDP+BTH+largest extension+ICRC, as the kernel reserves. */
+	const uint64_t overhead = 40 + 8 + 12 + 28 + 4 + 4;
+	uint64_t m = netdev_mtu > overhead ? netdev_mtu - overhead : 0;
+
+	for (uint64_t ib = 4096; ib >= 256; ib /= 2)
+		if (m >= ib)
+			return ib;
+	return 0;
+}
+
+DIAG_CHECK(check_port_mtu)
+{
+	DIAG_CTX(x);
+	char tgt[128];
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			struct rd_result *r =
+				usable_start(&x, d, p, false, tgt, sizeof(tgt));
+			const struct rd_netdev *n;
+			const struct rd_verbs_port *v = &p->verbs;
+			uint64_t cap, act, fit = 0;
+
+			if (!r)
+				continue;
+			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+			cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
+			if (v->active_mtu.ok)
+				diag_ev(&x, r, "active_mtu", "ibv_query_port",
+					"%" PRIu64, v->active_mtu.v);
+			if (v->max_mtu.ok)
+				diag_ev(&x, r, "max_mtu", "ibv_query_port",
+					"%" PRIu64, v->max_mtu.v);
+			if (!diag_port_is_eth(p)) {
+				if (!v->active_mtu.ok) {
+					diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+						     "%s: active MTU not read (no verbs data)",
+						     tgt);
+				} else if (v->active_mtu.v < cap) {
+					diag_verdict(&x, r, RD_WARN, "mtu_low",
+						     "%s: active MTU %" PRIu64 " below the port's %" PRIu64,
+						     tgt, v->active_mtu.v, cap);
+					diag_next(&x, r,
+						  "the subnet manager or partition limits the MTU; check opensm's partition mtu");
+				} else {
+					diag_verdict(&x, r, RD_PASS, "ok",
+						     "%s: MTU %" PRIu64, tgt,
+						     v->active_mtu.v);
+				}
+				continue;
+			}
+			diag_why(&x, r,
+				 "RoCE MTU is the largest IB MTU that fits the "
+				 "netdev MTU minus RoCE headers: 1500 gives 1024, "
+				 "about 4200 or more (9000 usual) gives 4096.");
+			if (n && n->mtu.ok) {
+				fit = diag_roce_mtu(n->mtu.v);
+				diag_ev(&x, r, "netdev MTU", "rtnetlink IFLA_MTU",
+					"%s %" PRIu64, r->netdev, n->mtu.v);
+			}
+			if (!fit && !v->active_mtu.ok) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: neither active MTU nor netdev MTU read",
+					     tgt);
+				continue;
+			}
+			act = v->active_mtu.ok ? v->active_mtu.v : fit;
+			if (!v->active_mtu.ok)
+				diag_ev(&x, r, "RoCE MTU",
+					"computed from the netdev MTU",
+					"%" PRIu64, fit);
+			if (act >= cap || act >= 4096) {
+				diag_verdict(&x, r, RD_PASS, "ok",
+					     "%s: RoCE MTU %" PRIu64, tgt, act);
+				continue;
+			}
+			if (fit && fit > act) {
+				diag_verdict(&x, r, RD_WARN, "mtu_mismatch",
+					     "%s: active MTU %" PRIu64 " below the %" PRIu64 " the netdev allows",
+					     tgt, act, fit);
+				diag_next(&x, r,
+					  "the port has not picked up the netdev MTU; "
+					  "bounce the netdev or reload the driver");
+				continue;
+			}
+			diag_verdict(&x, r, RD_WARN, "mtu_low",
+				     "%s: RoCE MTU %" PRIu64 " (%s MTU %s) — 4096 needs a netdev MTU of 4200 or more",
+				     tgt, act, r->netdev ? r->netdev : "netdev",
+				     n && n->mtu.ok ? "too low" : "unknown");
+			if (!n || !n->mtu.ok)
+				continue;
+			uint64_t want = 9000;
+
+			if (n->max_mtu.ok && n->max_mtu.v < want)
+				want = n->max_mtu.v;
+			if (diag_roce_mtu(want) < 4096) {
+				diag_next(&x, r,
+					  "%s cannot carry 4096-byte RoCE frames (max MTU %" PRIu64 ")",
+					  r->netdev, n->max_mtu.v);
+				continue;
+			}
+			diag_next(&x, r,
+				  "raise the MTU of %s and of every switch port and "
+				  "peer on the path to %" PRIu64,
+				  r->netdev, want);
+			struct rd_fixup *f = diag_fix(
+				&x, r, RD_FIX_LINK_MTU, true, true,
+				"peers and switch ports must carry the same MTU; some NICs flap the link",
+				"ip link set dev %s mtu %" PRIu64, r->netdev, want);
+			if (f) {
+				f->value = want;
+				if (!(f->arg = strdup(r->netdev)))
+					x.err = -ENOMEM;
+			}
+		}
+	}
+	return diag_done(&x);
+}
+
+DIAG_CHECK(check_port_rate)
+{
+	DIAG_CTX(x);
+	char tgt[128];
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			struct rd_result *r =
+				usable_start(&x, d, p, false, tgt, sizeof(tgt));
+			const struct rd_netdev *n;
+
+			if (!r)
+				continue;
+			if (!p->rate_gbps.ok) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: rate not read", tgt);
+				continue;
+			}
+			diag_ev(&x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+				"%s", p->rate_text ? p->rate_text : "?");
+			if (!diag_port_is_eth(p)) {
+				if (p->width && strcmp(p->width, "1X") == 0) {
+					diag_verdict(&x, r, RD_WARN, "width_degraded",
+						     "%s trained at 1X width (%s)", tgt,
+						     p->rate_text ? p->rate_text : "");
+					diag_next(&x, r,
+						  "a 4X cable trained at 1X: reseat or replace it");
+				} else {
+					diag_verdict(&x, r, RD_PASS, "ok", "%s %s", tgt,
+						     p->rate_text ? p->rate_text : "");
+				}
+				continue;
+			}
+			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+			if (!n || !n->ethtool.speed_mbps.ok) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: link speed of %s not read (ethtool)",
+					     tgt, r->netdev ? r->netdev : "netdev");
+				continue;
+			}
+			diag_ev(&x, r, "link speed", "ethtool netlink LINKMODES",
+				"%" PRIu64 " Mb/s", n->ethtool.speed_mbps.v);
+			if (p->rate_gbps.v * 1000.0 * 2 <
+			    (double)n->ethtool.speed_mbps.v) {
+				diag_verdict(&x, r, RD_WARN, "rate_low",
+					     "%s rate %.0f Gb/s is far below the %" PRIu64 " Mb/s link",
+					     tgt, p->rate_gbps.v,
+					     n->ethtool.speed_mbps.v);
+				diag_next(&x, r,
+					  "the RDMA port did not pick up the link speed; check the driver");
+			} else {
+				diag_verdict(&x, r, RD_PASS, "ok", "%s rate %.0f Gb/s",
+					     tgt, p->rate_gbps.v);
+			}
+		}
+	}
+	return diag_done(&x);
+}
+
+DIAG_CHECK(check_port_pkey)
+{
+	DIAG_CTX(x);
+	char tgt[128];
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct rd_port *p = &d->ports[j];
+			struct rd_result *r;
+
+			if (!diag_wants(&x, d->name, p->port))
+				continue;
+			snprintf(tgt, sizeof(tgt), "%s/%" PRIu64, d->name,
+				 p->port);
+			r = diag_new(&x, d->name, p->port, NULL);
+			diag_why(&x, r,
+				 "P_Key 0xffff is the full-member default "
+				 "partition; 0x7fff is its limited form. (0x8001 "
+				 "is a site-specific partition, not a default.)");
+			if (!p->pkey0.ok) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: P_Key table not read", tgt);
+				continue;
+			}
+			diag_ev(&x, r, "pkeys/0", SYS_IB "/<dev>/ports/<n>/pkeys/0",
+				"0x%04" PRIx64, p->pkey0.v);
+			if (p->pkey0.v == 0xffff)
+				diag_verdict(&x, r, RD_PASS, "ok",
+					     "%s P_Key 0xffff (default, full member)",
+					     tgt);
+			else if (p->pkey0.v == 0x7fff)
+				diag_verdict(&x, r, RD_WARN, "pkey_limited",
+					     "%s P_Key 0x7fff: limited member of the default partition",
+					     tgt);
+			else
+				diag_verdict(&x, r, RD_WARN, "pkey_nondefault",
+					     "%s P_Key[0] 0x%04" PRIx64 " is not the default 0xffff",
+					     tgt, p->pkey0.v);
+		}
+	}
+	return diag_done(&x);
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Loading data/counters.tsv and data/firmware.tsv. */
+#include "config.h"
+#include "diag/data.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/attr.h"
+#include "core/json.h"
+#include "core/model.h"
+#include "core/roots.h"
+
+/* Far above any real table; a bigger file is refused, not truncated. */
+#define DATA_MAX_BYTES (1u << 20)
+#define MAX_COLS 8
+
+/* Split a line at tabs in place; returns the column count or -E2BIG. */
+static int split_tabs(char *line, char **col, int max)
+{
+	int n = 0;
+
+	for (char *p = line;;) {
+		char *tab = strchr(p, '\t');
+
+		if (n == max)
+			return -E2BIG;
+		col[n++] = p;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	return n;
+}
+
+static bool blank_or_comment(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	return *l == '\0' || *l == '#';
+}
+
+/*
+ * Walk the lines of text, calling row() for each data line with its
+ * columns. The first data line is the header and must equal header[].
+ */
+static int parse_tsv(const char *name, const char *text,
+		     const char *const *header, int ncols,
+		     int (*row)(void *t, char **col, char *why, size_t wl),
+		     void *t, char *err, size_t errlen)
+{
+	char *copy = strdup(text), *line;
+	unsigned long lineno = 0;
+	bool seen_header = false;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	/* strsep keeps empty lines, so line numbers stay right. */
+	for (char *p = copy; (line = strsep(&p, "\n")) != NULL;) {
+		char *col[MAX_COLS], why[160] = "";
+		size_t len = strlen(line);
+		int n;
+
+		lineno++;
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (blank_or_comment(line))
+			continue;
+		if (rd_text_check(line, len) < 0) {
+			snprintf(err, errlen, "%s:%lu: not text", name, lineno);
+			r = -EINVAL;
+			break;
+		}
+		n = split_tabs(line, col, MAX_COLS);
+		if (n != ncols) {
+			snprintf(err, errlen,
+				 "%s:%lu: %d tab-separated columns, expected %d",
+				 name, lineno, n < 0 ? MAX_COLS + 1 : n, ncols);
+			r = -EINVAL;
+			break;
+		}
+		if (!seen_header) {
+			for (int i = 0; i < ncols; i++)
+				if (strcmp(col[i], header[i]) != 0) {
+					snprintf(err, errlen,
+						 "%s:%lu: header column %d is \"%s\", expected \"%s\"",
+						 name, lineno, i + 1, col[i],
+						 header[i]);
+					r = -EINVAL;
+					goto out;
+				}
+			seen_header = true;
+			continue;
+		}
+		r = row(t, col, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%lu: %s", name, lineno,
+				 r == -ENOMEM ? "out of memory" : why);
+			break;
+		}
+	}
+	if (r == 0 && !seen_header) {
+		snprintf(err, errlen, "%s: no header line", name);
+		r = -EINVAL;
+	}
+out:
+	free(copy);
+	return r;
+}
+
+static int parse_rate(const char *s, double *out, bool allow_none)
+{
+	if (allow_none && strcmp(s, "-") == 0) {
+		*out = -1;
+		return 0;
+	}
+	if (rd_parse_double(s, out) < 0 || *out < 0 || *out > 1e18)
+		return -EINVAL;
+	return 0;
+}
+
+static int counter_row(void *tp, char **col, char *why, size_t wl)
+{
+	struct rd_counter_table *t = tp;
+	struct rd_counter_info *ci;
+	bool bad;
+	double warn, fail;
+
+	if (!*col[0]) {
+		snprintf(why, wl, "empty counter name");
+		return -EINVAL;
+	}
+	if (strcmp(col[1], "counters") != 0 &&
+	    strcmp(col[1], "hw_counters") != 0 &&
+	    strcmp(col[1], "ethtool") != 0) {
+		snprintf(why, wl,
+			 "source \"%s\" is not counters, hw_counters or ethtool",
+			 col[1]);
+		return -EINVAL;
+	}
+	if (strcmp(col[3], "yes") == 0) {
+		bad = true;
+	} else if (strcmp(col[3], "no") == 0) {
+		bad = false;
+	} else {
+		snprintf(why, wl, "bad_when_rising \"%s\" is not yes or no",
+			 col[3]);
+		return -EINVAL;
+	}
+	if (parse_rate(col[4], &warn, true) < 0 ||
+	    parse_rate(col[5], &fail, true) < 0) {
+		snprintf(why, wl, "warn_rate/fail_rate \"%s\"/\"%s\" not a rate",
+			 col[4], col[5]);
+		return -EINVAL;
+	}
+	if (bad && warn < 0) {
+		snprintf(why, wl, "a bad-when-rising counter needs a warn_rate");
+		return -EINVAL;
+	}
+	if (fail >= 0 && warn >= 0 && fail < warn) {
+		snprintf(why, wl, "fail_rate below warn_rate");
+		return -EINVAL;
+	}
+	ci = RD_PUSH(t->v, t->n);
+	if (!ci)
+		return -ENOMEM;
+	ci->bad_when_rising = bad;
+	ci->warn_rate = warn;
+	ci->fail_rate = fail;
+	ci->name = strdup(col[0]);
+	ci->source = strdup(col[1]);
+	ci->meaning = strdup(col[2]);
+	ci->hint = strdup(col[6]);
+	if (!ci->name || !ci->source || !ci->meaning || !ci->hint)
+		return -ENOMEM;
+	return 0;
+}
+
+static int parse_id(const char *s, size_t len, uint64_t *out)
+{
+	char buf[8];
+
+	if (len != 4)
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return rd_parse_u64(buf, 16, out);
+}
+
+static int fw_row(void *tp, char **col, char *why, size_t wl)
+{
+	struct rd_fw_table *t = tp;
+	const char *colon = strchr(col[0], ':');
+	struct rd_fw_min *m;
+	uint64_t ven, dev;
+	int dots = 0;
+
+	if (!colon || parse_id(col[0], (size_t)(colon - col[0]), &ven) < 0 ||
+	    parse_id(colon + 1, strlen(colon + 1), &dev) < 0) {
+		snprintf(why, wl, "\"%s\" is not vendor:device (4 hex digits each)",
+			 col[0]);
+		return -EINVAL;
+	}
+	for (const char *p = col[2]; *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (*p < '0' || *p > '9')
+			dots = -100;
+	}
+	if (dots != 2 || col[2][0] == '.' ||
+	    col[2][strlen(col[2]) - 1] == '.' || strstr(col[2], "..")) {
+		snprintf(why, wl, "minimum \"%s\" is not MAJOR.MINOR.SUBMINOR",
+			 col[2]);
+		return -EINVAL;
+	}
+	m = RD_PUSH(t->v, t->n);
+	if (!m)
+		return -ENOMEM;
+	m->vendor = ven;
+	m->device = dev;
+	m->family = strdup(col[1]);
+	m->min_fw = strdup(col[2]);
+	m->why = strdup(col[3]);
+	if (!m->family || !m->min_fw || !m->why)
+		return -ENOMEM;
+	return 0;
+}
+
+static const char *const counter_header[] = {
+	"name", "source", "meaning", "bad_when_rising", "warn_rate",
+	"fail_rate", "hint",
+};
+static const char *const fw_header[] = { "pci_id", "family", "min_fw",
+					 "why" };
+
+int rd_counters_tsv_parse(const char *name, const char *text,
+			  struct rd_counter_table *t, char *err, size_t errlen)
+{
+	int r;
+
+	t->v = NULL;
+	t->n = 0;
+	r = parse_tsv(name, text, counter_header, 7, counter_row, t, err,
+		      errlen);
+	if (r < 0)
+		rd_counter_table_free(t);
+	return r;
+}
+
+int rd_firmware_tsv_parse(const char *name, const char *text,
+			  struct rd_fw_table *t, char *err, size_t errlen)
+{
+	int r;
+
+	t->v = NULL;
+	t->n = 0;
+	r = parse_tsv(name, text, fw_header, 4, fw_row, t, err, errlen);
+	if (r < 0)
+		rd_fw_table_free(t);
+	return r;
+}
+
+static int load(const char *path, char **text, char *err, size_t errlen)
+{
+	size_t len;
+	int r = rd_read_file(path, DATA_MAX_BYTES, text, &len);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (strlen(*text) != len) {
+		snprintf(err, errlen, "%s: contains a NUL byte", path);
+		free(*text);
+		*text = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
+			 char *err, size_t errlen)
+{
+	char *text = NULL;
+	int r = load(path, &text, err, errlen);
+
+	t->v = NULL;
+	t->n = 0;
+	if (r < 0)
+		return r;
+	r = rd_counters_tsv_parse(path, text, t, err, errlen);
+	free(text);
+	return r;
+}
+
+int rd_firmware_tsv_load(const char *path, struct rd_fw_table *t, char *err,
+			 size_t errlen)
+{
+	char *text = NULL;
+	int r = load(path, &text, err, errlen);
+
+	t->v = NULL;
+	t->n = 0;
+	if (r < 0)
+		return r;
+	r = rd_firmware_tsv_parse(path, text, t, err, errlen);
+	free(text);
+	return r;
+}
+
+void rd_counter_table_free(struct rd_counter_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].name);
+		free(t->v[i].source);
+		free(t->v[i].meaning);
+		free(t->v[i].hint);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+void rd_fw_table_free(struct rd_fw_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].family);
+		free(t->v[i].min_fw);
+		free(t->v[i].why);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+const struct rd_counter_info *
+rd_counter_info_find(const struct rd_counter_table *t, const char *source,
+		     const char *name)
+{
+	if (!t || !name)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->v[i].source, source) == 0 &&
+		    fnmatch(t->v[i].name, name, 0) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
+				       uint64_t vendor, uint64_t device)
+{
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].vendor == vendor && t->v[i].device == device)
+			return &t->v[i];
+	return NULL;
+}
+
+int rd_data_path(const char *file, char *buf, size_t size)
+{
+	const char *env = rd_env_untrusted() ? NULL : getenv("RDMADIAG_DATADIR");
+	const char *dirs[] = { env, RD_DATADIR, RD_SRCDATADIR };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int n;
+
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		n = snprintf(buf, size, "%s/%s", dirs[i], file);
+		if (n < 0 || (size_t)n >= size)
+			continue;
+		/* An explicit override is used even if missing: say so. */
+		if (i == 0 || access(buf, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static struct rd_counter_table g_counters;
+static struct rd_fw_table g_fw;
+static bool g_counters_tried, g_fw_tried, g_counters_ok, g_fw_ok;
+static char g_err[512];
+
+const struct rd_counter_table *rd_data_counters(void)
+{
+	char path[4096];
+
+	if (!g_counters_tried) {
+		g_counters_tried = true;
+		if (rd_data_path("counters.tsv", path, sizeof(path)) < 0)
+			snprintf(g_err, sizeof(g_err),
+				 "counters.tsv not found in the data directory");
+		else
+			g_counters_ok = rd_counters_tsv_load(path, &g_counters,
+							     g_err,
+							     sizeof(g_err)) == 0;
+	}
+	return g_counters_ok ? &g_counters : NULL;
+}
+
+const struct rd_fw_table *rd_data_firmware(void)
+{
+	char path[4096];
+
+	if (!g_fw_tried) {
+		g_fw_tried = true;
+		if (rd_data_path("firmware.tsv", path, sizeof(path)) < 0)
+			snprintf(g_err, sizeof(g_err),
+				 "firmware.tsv not found in the data directory");
+		else
+			g_fw_ok = rd_firmware_tsv_load(path, &g_fw, g_err,
+						       sizeof(g_err)) == 0;
+	}
+	return g_fw_ok ? &g_fw : NULL;
+}
+
+const char *rd_data_error(void)
+{
+	return g_err[0] ? g_err : NULL;
+}
+
+void rd_data_set(struct rd_counter_table *c, struct rd_fw_table *f)
+{
+	rd_counter_table_free(&g_counters);
+	rd_fw_table_free(&g_fw);
+	g_counters_tried = g_fw_tried = false;
+	g_counters_ok = g_fw_ok = false;
+	g_err[0] = '\0';
+	if (c) {
+		g_counters = *c;
+		g_counters_tried = g_counters_ok = true;
+	}
+	if (f) {
+		g_fw = *f;
+		g_fw_tried = g_fw_ok = true;
+	}
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Diagnosis engine: a fixed table of checks that read only a snapshot and
+ * the counter history, and give each target a verdict with evidence, the
+ * decision path taken and, where one exists, a fix-up.
+ *
+ * A check never guesses: a field the probes could not fill gives UNKNOWN
+ * with the reason in the summary, never PASS or FAIL.
+ */
+#ifndef RD_DIAG_DIAG_H
+#define RD_DIAG_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/history.h"
+#include "core/snapshot.h"
+
+struct json_object;
+
+/* Ordered by severity so results sort worst first. */
+enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
+
+/* The guide's order: hardware up to the host. */
+enum rd_layer {
+	RD_LAYER_HW,
+	RD_LAYER_DRIVER,
+	RD_LAYER_USER,
+	RD_LAYER_NETCFG,
+	RD_LAYER_PORT,
+	RD_LAYER_HOST,
+};
+#define RD_LAYER_COUNT 6
+
+/* "port state", "1: DOWN", "/sys/class/infiniband/mlx5_1/ports/1/state" */
+struct rd_evidence {
+	char *what;
+	char *value;
+	char *source;
+};
+
+/* One step of a decision path, with what it concluded. */
+struct rd_step {
+	char *text;
+	enum rd_verdict verdict;
+};
+
+/* How a fix-up is carried out in-process (never through a shell). */
+enum rd_fix_kind {
+	RD_FIX_LINK_UP,		/* netlink: set IFF_UP on arg */
+	RD_FIX_LINK_MTU,	/* netlink: set MTU of arg to value */
+	RD_FIX_RXE_ADD,		/* RDMA netlink: new rxe link name on netdev arg */
+	RD_FIX_MODPROBE,	/* libkmod: load module arg */
+	RD_FIX_SYSCTL,		/* write value to the /proc/sys file arg */
+	RD_FIX_PFC,		/* DCB netlink: enable PFC on priority value */
+};
+
+struct rd_fixup {
+	char *id;		/* the check id it belongs to */
+	char *command;		/* the equivalent shell command, to show */
+	char *impact;		/* what it disturbs, one line */
+	bool disruptive;
+	bool undoable;
+	/* private: how to apply it */
+	enum rd_fix_kind kind;
+	char *arg;		/* ifname, module, /proc/sys path, rxe name */
+	char *arg2;		/* netdev for RD_FIX_RXE_ADD */
+	uint64_t value;		/* MTU, priority, sysctl value */
+	char *device;		/* target as shown in the journal */
+	uint64_t port;
+};
+
+struct rd_result {
+	const char *check_id;
+	const char *title;
+	enum rd_layer layer;
+	char *device;		/* target; NULL = host-wide */
+	uint64_t port;		/* 0 = none */
+	char *netdev;
+	enum rd_verdict verdict;
+	/*
+	 * Machine code: "admin_down", "no_carrier", "no_sm",
+	 * "module_missing", "no_device", "no_ipv4_rocev2_gid", "mtu_low",
+	 * "memlock_low", "pfc_off", "fw_below_min", "pcie_degraded",
+	 * "provider_missing", "error_counter_rising", "no_data", "ok", ...
+	 */
+	char *cause;
+	/* "mlx5_1/1 DOWN: eth3 has no carrier - cable, module or switch port" */
+	char *summary;
+	char *why;
+	char *next_step;
+	struct rd_evidence *evidence;
+	size_t n_evidence;
+	struct rd_step *path;
+	size_t n_path;
+	struct rd_fixup *fix;	/* NULL when none */
+};
+
+struct rd_results {
+	struct rd_result *v;
+	size_t n;
+};
+
+struct rd_diag_opts {
+	const char *device;	/* NULL = all */
+	uint64_t port;		/* 0 = all */
+	const char *only_area;	/* "port", "qos", "host", ...; NULL = all */
+	uint64_t hugepages_wanted;	/* 0 = only report */
+	int numa_node_wanted;	/* -1 = none */
+	double counter_window;	/* seconds of history to judge; 0 = 10 */
+};
+
+/* A check: one row of the const table in checks.c. */
+struct rd_check {
+	const char *id;		/* stable: "port.state" */
+	const char *title;
+	const char *area;	/* the part before the dot, for --only */
+	enum rd_layer layer;
+	int (*evaluate)(const struct rd_check *c, const struct rd_snapshot *s,
+			const struct rd_history *h,
+			const struct rd_diag_opts *o, struct rd_results *out);
+};
+
+extern const struct rd_check rd_checks[];
+extern const size_t rd_n_checks;
+const struct rd_check *rd_check_find(const char *id);
+
+void rd_diag_opts_init(struct rd_diag_opts *o);
+
+/* Run every check (filtered by o). 0 or -errno; out is always valid. */
+int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
+		const struct rd_diag_opts *o, struct rd_results *out);
+void rd_results_free(struct rd_results *r);
+/* By layer in the guide's order, worst first within a layer; stable. */
+void rd_results_sort(struct rd_results *r);
+enum rd_verdict rd_results_worst(const struct rd_results *r);
+const char *rd_verdict_name(enum rd_verdict v);
+const char *rd_layer_name(enum rd_layer l);
+struct json_object *rd_results_to_json(const struct rd_results *r);
+struct json_object *rd_result_to_json(const struct rd_result *r);
+
+/*
+ * Fix-ups. Apply needs root; the journal entry (with the value being
+ * replaced) is written before the change. msg receives a line for people.
+ * 0, or -errno (-EPERM not root, -EBADMSG corrupt journal, ...).
+ */
+int rd_fixup_apply(const struct rd_fixup *f, const char *journal_path,
+		   char *msg, size_t msglen);
+/* Restore the before-value of the last (entry NULL) or named entry. */
+int rd_fixup_undo(const char *journal_path, const char *entry, char *msg,
+		  size_t msglen);
+/* RDMADIAG_JOURNAL (ignored when set-uid) or /var/lib/rdmadiag/journal.jsonl */
+const char *rd_journal_default_path(void);
+
+#endif

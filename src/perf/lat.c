@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Latency engine: SEND or RDMA WRITE ping-pong on one RC QP. A sample is
+ * half the time between two consecutive posts of the initiating side, as
+ * perftest measures it; statistics are computed on every sample in floating
+ * point.
+ */
+#include "config.h"
+#include "perf/perf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lat {
+	struct perf_session *s;
+	const struct perf_opts *o;
+	uint64_t size;
+	uint64_t iters;			/* 0 with -D */
+	double t_end;
+	double *t;			/* post times of the initiator */
+	size_t nt, cap;
+	double last_check, last_prog, last_event, t_start;
+	size_t prog_from;
+};
+
+static int lat_err(struct lat *l, int r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int lat_err(struct lat *l, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->s->err, sizeof(l->s->err), fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static bool more(const struct lat *l, uint64_t n, double now)
+{
+	return l->iters ? n < l->iters : now < l->t_end;
+}
+
+/* Called while spinning: Ctrl-C, a dead peer, a stall, progress lines. */
+static int housekeeping(struct lat *l, double now)
+{
+	double stall = l->o->timeout_ms / 1000.0 * 2;
+
+	if (stall < 10)
+		stall = 10;
+	if (now - l->last_check < 0.1)
+		return 0;
+	l->last_check = now;
+	if (perf_should_stop(l->s, "the latency test"))
+		return -EINTR;
+	if (now - l->last_event > stall)
+		return lat_err(l, -ETIMEDOUT,
+			       "no reply for %.0f s after %zu round trips: "
+			       "the peer stopped responding",
+			       now - l->last_event, l->nt);
+	if (l->o->progress_fd >= 0 &&
+	    now - l->last_prog >= l->o->interval_ms / 1000.0 && l->nt > 1) {
+		size_t from = l->prog_from ? l->prog_from : 1;
+		size_t ni = l->nt > from ? l->nt - from : 0;
+		double *iv = ni ? malloc(ni * sizeof(*iv)) : NULL;
+
+		if (iv) {
+			for (size_t k = 0; k < ni; k++)
+				iv[k] = (l->t[from + k] - l->t[from + k - 1]) *
+					1e6 / 2;
+			perf_progress_lat(l->o, now - l->t_start, l->size,
+					  l->nt - 1, iv, ni);
+			free(iv);
+		}
+		l->prog_from = l->nt;
+		l->last_prog = now;
+	}
+	return 0;
+}
+
+static int stamp(struct lat *l, double now)
+{
+	if (l->nt == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 4096;
+		double *nv = realloc(l->t, nc * sizeof(*nv));
+
+		if (!nv)
+			return lat_err(l, -ENOMEM, "out of memory");
+		l->t = nv;
+		l->cap = nc;
+	}
+	l->t[l->nt++] = now;
+	return 0;
+}
+
+static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
+{
+	struct ibv_wc wc;
+	unsigned spins = 0;
+
+	for (;;) {
+		int n = ibv_poll_cq(cq, 1, &wc);
+
+		if (n < 0)
+			return lat_err(l, -EIO, "ibv_poll_cq failed: %d", n);
+		if (n == 1)
+			break;
+		if (++spins % 1024 == 0) {
+			int r = housekeeping(l, perf_now());
+
+			if (r < 0)
+				return r;
+		}
+	}
+	if (wc.status != IBV_WC_SUCCESS)
+		return lat_err(l, -EIO,
+			       "%s completion error on QP %#x after %zu round "
+			       "trips: %s (status %d, vendor error %#x): %s",
+			       what, wc.qp_num, l->nt,
+			       ibv_wc_status_str(wc.status), wc.status,
+			       wc.vendor_err, perf_wc_hint(wc.status));
+	l->last_event = perf_now();
+	return 0;
+}
+
+static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
+{
+	unsigned spins = 0;
+
+	while (*p != v)
+		if (++spins % 4096 == 0) {
+			int r = housekeeping(l, perf_now());
+
+			if (r < 0)
+				return r;
+		}
+	l->last_event = perf_now();
+	return 0;
+}
+
+static int post_recv1(struct lat *l, struct perf_end *e)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)perf_end_remote(e, 0),
+			       .length = (uint32_t)l->size,
+			       .lkey = e->mr->lkey };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	int r = ibv_post_recv(e->qp[0], &wr, &bad);
+
+	if (r)
+		return lat_err(l, -r, "ibv_post_recv: %s", strerror(r));
+	return 0;
+}
+
+/* One SEND or WRITE from e; waits for its completion when signaled. */
+static int post1(struct lat *l, struct perf_end *e, uint64_t seq)
+{
+	const struct perf_opts *o = l->o;
+	struct ibv_sge sge = { .addr = (uintptr_t)perf_end_local(e, 0),
+			       .length = (uint32_t)l->size,
+			       .lkey = e->mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	bool sig;
+	int r;
+
+	if (o->op == PERF_OP_WRITE) {
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.wr.rdma.remote_addr = e->peer[0].vaddr;
+		wr.wr.rdma.rkey = e->peer[0].rkey;
+		sig = true;
+	} else {
+		wr.opcode = IBV_WR_SEND;
+		sig = seq % o->cq_mod == 0 || (l->iters && seq == l->iters);
+	}
+	wr.send_flags = sig ? IBV_SEND_SIGNALED : 0;
+	if (l->size <= e->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	r = ibv_post_send(e->qp[0], &wr, &bad);
+	if (r)
+		return lat_err(l, -r, "ibv_post_send on QP %#x: %s",
+			       e->qp[0]->qp_num, strerror(r));
+	return sig ? wait_cq(l, e->scq, perf_op_title(o->op)) : 0;
+}
+
+static int recv_one(struct lat *l, struct perf_end *e, uint64_t got)
+{
+	int r = wait_cq(l, e->rcq, "Receive");
+
+	if (r < 0)
+		return r;
+	/* Keep rx_depth receives posted, never more than will arrive. */
+	if (!l->iters || got + l->o->rx_depth <= l->iters)
+		r = post_recv1(l, e);
+	return r;
+}
+
+/* The poll/post byte of a WRITE ping-pong message of l->size bytes. */
+static volatile uint8_t *last_byte(struct perf_end *e, bool remote,
+				   uint64_t size)
+{
+	return (remote ? perf_end_remote(e, 0) : perf_end_local(e, 0)) + size -
+	       1;
+}
+
+static int run_remote(struct lat *l)
+{
+	struct perf_end *e = &l->s->a;
+	bool client = l->o->role == PERF_CLIENT;
+	bool write = l->o->op == PERF_OP_WRITE;
+	volatile uint8_t *pb = last_byte(e, true, l->size);
+	volatile uint8_t *sb = last_byte(e, false, l->size);
+	uint64_t scnt = 0, rcnt = 0;
+	double now = perf_now();
+	int r;
+
+	/* SEND: the client starts; WRITE: the server starts (as perftest). */
+	bool starter = write ? !client : client;
+
+	while (more(l, scnt, now) || (l->iters && rcnt < l->iters)) {
+		if ((l->iters ? rcnt < l->iters : true) &&
+		    !(scnt == 0 && starter)) {
+			rcnt++;
+			r = write ? wait_byte(l, pb, (uint8_t)rcnt) :
+				    recv_one(l, e, rcnt);
+			if (r < 0)
+				return r;
+		}
+		now = perf_now();
+		if (!l->iters && now >= l->t_end)
+			break;
+		if (more(l, scnt, now)) {
+			r = stamp(l, now);
+			if (r < 0)
+				return r;
+			scnt++;
+			if (write)
+				*sb = (uint8_t)scnt;
+			r = post1(l, e, scnt);
+			if (r < 0)
+				return r;
+		}
+		r = housekeeping(l, now);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int run_loopback(struct lat *l)
+{
+	struct perf_end *a = &l->s->a, *b = &l->s->b;
+	bool write = l->o->op == PERF_OP_WRITE;
+	double now = perf_now();
+	uint64_t n = 0;
+	int r;
+
+	while (more(l, n, now)) {
+		n++;
+		r = stamp(l, now);
+		if (r < 0)
+			return r;
+		if (write) {
+			*last_byte(a, false, l->size) = (uint8_t)n;
+			r = post1(l, a, n);
+			if (r == 0)
+				r = wait_byte(l, last_byte(b, true, l->size),
+					      (uint8_t)n);
+			if (r == 0) {
+				*last_byte(b, false, l->size) = (uint8_t)n;
+				r = post1(l, b, n);
+			}
+			if (r == 0)
+				r = wait_byte(l, last_byte(a, true, l->size),
+					      (uint8_t)n);
+		} else {
+			r = post1(l, a, n);
+			if (r == 0)
+				r = recv_one(l, b, n);
+			if (r == 0)
+				r = post1(l, b, n);
+			if (r == 0)
+				r = recv_one(l, a, n);
+		}
+		if (r < 0)
+			return r;
+		now = perf_now();
+		r = housekeeping(l, now);
+		if (r < 0)
+			return r;
+	}
+	/* The end of the last round trip closes the last sample. */
+	return stamp(l, now);
+}
+
+int perf_lat_run(struct perf_session *s, uint64_t size,
+		 struct perf_lat_result *res)
+{
+	const struct perf_opts *o = s->o;
+	struct lat l = { .s = s, .o = o, .size = size };
+	bool send = o->op == PERF_OP_SEND;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	l.iters = o->duration ? 0 : o->iters;
+	if (send) {
+		uint64_t n = o->rx_depth;
+
+		if (l.iters && n > l.iters)
+			n = l.iters;
+		for (uint64_t k = 0; k < n && r == 0; k++) {
+			r = post_recv1(&l, &s->a);
+			if (r == 0 && s->loopback)
+				r = post_recv1(&l, &s->b);
+		}
+		if (r < 0)
+			goto out;
+		/* ib_send_lat syncs after posting receives, per size. */
+		if (!s->loopback) {
+			r = perf_session_barrier(s, o->timeout_ms);
+			if (r < 0)
+				goto out;
+		}
+	}
+	l.t_start = l.last_check = l.last_prog = l.last_event = perf_now();
+	l.t_end = l.t_start + o->duration;
+	r = s->loopback ? run_loopback(&l) : run_remote(&l);
+	if (r < 0)
+		goto out;
+	if (l.nt < 2) {
+		r = lat_err(&l, -ENODATA, "no complete round trip to measure");
+		goto out;
+	}
+	res->size = size;
+	res->iters = s->loopback ? l.nt - 1 : l.nt;
+	res->nsamples = l.nt - 1;
+	res->samples = malloc(res->nsamples * sizeof(double));
+	if (!res->samples) {
+		r = lat_err(&l, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < res->nsamples; k++)
+		res->samples[k] = (l.t[k + 1] - l.t[k]) * 1e6 / 2;
+	r = perf_lat_stats(res->samples, res->nsamples, &res->st);
+out:
+	free(l.t);
+	return r;
+}

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* perftest's out-of-band protocol: pure codecs and a socket with timeouts. */
+#include "config.h"
+#include "perf/oob.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EPROTO;
+}
+
+int perf_oob_keys_encode(const struct perf_oob_keys *k, bool with_gid,
+			 char *buf, size_t len)
+{
+	size_t want = with_gid ? PERF_OOB_KEYS_GID_LEN : PERF_OOB_KEYS_LEN;
+	const uint8_t *g = k->gid;
+	int n;
+
+	if (len < want)
+		return -ENOSPC;
+	/* Wider values would shift every later field for the peer. */
+	if (k->lid > 0xffff || k->out_reads > 0xffff || k->qpn > 0xffffff ||
+	    k->psn > 0xffffff)
+		return -ERANGE;
+	if (!with_gid)
+		n = snprintf(buf, len, "%04x:%04x:%06x:%06x:%08x:%016llx:%08x",
+			     k->lid, k->out_reads, k->qpn, k->psn, k->rkey,
+			     (unsigned long long)k->vaddr, k->srqn);
+	else
+		n = snprintf(buf, len,
+			     "%04x:%04x:%06x:%06x:%08x:%016llx:"
+			     "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x:"
+			     "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x:%08x:",
+			     k->lid, k->out_reads, k->qpn, k->psn, k->rkey,
+			     (unsigned long long)k->vaddr, g[0], g[1], g[2],
+			     g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10],
+			     g[11], g[12], g[13], g[14], g[15], k->srqn);
+	if (n < 0 || (size_t)n != want - 1)
+		return -ERANGE;
+	return (int)want;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static const char *const key_names[] = {
+	"LID", "outstanding reads", "QPN", "PSN", "rkey", "address",
+};
+
+int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
+			 struct perf_oob_keys *k, char *err, size_t errlen)
+{
+	static const int widths[6] = { 4, 4, 6, 6, 8, 16 };
+	size_t want = with_gid ? PERF_OOB_KEYS_GID_LEN : PERF_OOB_KEYS_LEN;
+	uint64_t v[6 + 16 + 1];
+	int nfields = with_gid ? 6 + 16 + 1 : 6 + 1;
+	size_t pos = 0;
+
+	if (len != want)
+		return fail(err, errlen,
+			    "QP keys message is %zu bytes, expected %zu (%s)",
+			    len, want,
+			    with_gid ? "with a GID" : "without a GID");
+	for (int f = 0; f < nfields; f++) {
+		int w;
+		char sep;
+		const char *name;
+
+		if (f < 6) {
+			w = widths[f];
+			name = key_names[f];
+		} else if (f == nfields - 1) {
+			w = 8;
+			name = "SRQ number";
+		} else {
+			w = 2;
+			name = "GID byte";
+		}
+		v[f] = 0;
+		for (int i = 0; i < w; i++) {
+			int h = hexval(buf[pos + i]);
+
+			if (h < 0)
+				return fail(err, errlen,
+					    "QP keys: %s is not hexadecimal at "
+					    "byte %zu",
+					    name, pos + (size_t)i);
+			v[f] = v[f] << 4 | (uint64_t)h;
+		}
+		pos += (size_t)w;
+		/* The last field ends with NUL (no GID) or ':' then NUL. */
+		sep = (f == nfields - 1 && !with_gid) ? '\0' : ':';
+		if (buf[pos] != sep)
+			return fail(err, errlen,
+				    "QP keys: expected '%s' after %s at byte %zu",
+				    sep ? ":" : "\\0", name, pos);
+		pos++;
+	}
+	if (with_gid && buf[pos] != '\0')
+		return fail(err, errlen, "QP keys: missing final NUL");
+	if (v[2] < 2)
+		return fail(err, errlen,
+			    "QP keys: QPN %llu is a special QP, not an RC QP",
+			    (unsigned long long)v[2]);
+	if (v[1] > 0xff)
+		return fail(err, errlen,
+			    "QP keys: %llu outstanding reads is out of range "
+			    "(0..255)",
+			    (unsigned long long)v[1]);
+	k->lid = (uint32_t)v[0];
+	k->out_reads = (uint32_t)v[1];
+	k->qpn = (uint32_t)v[2];
+	k->psn = (uint32_t)v[3];
+	k->rkey = (uint32_t)v[4];
+	k->vaddr = v[5];
+	memset(k->gid, 0, sizeof(k->gid));
+	if (with_gid)
+		for (int i = 0; i < 16; i++)
+			k->gid[i] = (uint8_t)v[6 + i];
+	k->srqn = (uint32_t)v[nfields - 1];
+	return 0;
+}
+
+int perf_oob_version_encode(const char *version, char *buf, size_t len)
+{
+	if (len < PERF_OOB_VERSION_LEN ||
+	    strlen(version) >= PERF_OOB_VERSION_LEN)
+		return -ENOSPC;
+	memset(buf, 0, PERF_OOB_VERSION_LEN);
+	memcpy(buf, version, strlen(version));
+	return PERF_OOB_VERSION_LEN;
+}
+
+int perf_oob_version_decode(const char *buf, size_t len, unsigned *hundredths,
+			    char *err, size_t errlen)
+{
+	unsigned major = 0, minor = 0;
+	size_t i = 0, nd;
+
+	if (len != PERF_OOB_VERSION_LEN)
+		return fail(err, errlen, "version message is %zu bytes, "
+			    "expected %d", len, PERF_OOB_VERSION_LEN);
+	if (!memchr(buf, '\0', len))
+		return fail(err, errlen,
+			    "version string is not NUL-terminated: not a "
+			    "perftest peer?");
+	for (nd = 0; buf[i] >= '0' && buf[i] <= '9' && nd < 4; i++, nd++)
+		major = major * 10 + (unsigned)(buf[i] - '0');
+	if (nd == 0 || buf[i] != '.')
+		goto bad;
+	i++;
+	/* atof semantics: "5.7" is 5.70, "6.06" is 6.06 */
+	for (nd = 0; buf[i] >= '0' && buf[i] <= '9'; i++, nd++) {
+		if (nd < 2)
+			minor = minor * 10 + (unsigned)(buf[i] - '0');
+		if (nd > 6)
+			goto bad;
+	}
+	if (nd == 0 || buf[i] != '\0')
+		goto bad;
+	if (nd == 1)
+		minor *= 10;
+	*hundredths = major * 100 + minor;
+	return 0;
+bad:
+	return fail(err, errlen, "version \"%.*s\" is not a perftest version",
+		    (int)strnlen(buf, len), buf);
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return be32toh(v);
+}
+
+void perf_oob_sysdata_encode(uint32_t cycle_buffer, uint32_t cache_line,
+			     uint8_t *buf)
+{
+	put_be32(buf, cycle_buffer);
+	put_be32(buf + 4, cache_line);
+}
+
+static bool pow2_in(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+int perf_oob_sysdata_decode(const uint8_t *buf, size_t len,
+			    uint32_t *cycle_buffer, uint32_t *cache_line,
+			    char *err, size_t errlen)
+{
+	uint32_t cb, cl;
+
+	if (len != PERF_OOB_SYSDATA_LEN)
+		return fail(err, errlen, "system data is %zu bytes, expected %d",
+			    len, PERF_OOB_SYSDATA_LEN);
+	cb = get_be32(buf);
+	cl = get_be32(buf + 4);
+	/* Both sides size their buffers from the larger value. */
+	if (!pow2_in(cb, 512, 1u << 24))
+		return fail(err, errlen,
+			    "peer's cycle buffer %u is not a power of two in "
+			    "512..16777216", cb);
+	if (!pow2_in(cl, 8, 4096))
+		return fail(err, errlen,
+			    "peer's cache line size %u is not a power of two "
+			    "in 8..4096", cl);
+	*cycle_buffer = cb;
+	*cache_line = cl;
+	return 0;
+}
+
+int perf_oob_mtu_encode(int mtu_enum, char *buf, size_t len)
+{
+	if (len < PERF_OOB_MTU_LEN)
+		return -ENOSPC;
+	if (mtu_enum < 1 || mtu_enum > 5)
+		return -ERANGE;
+	buf[0] = (char)('0' + mtu_enum);
+	buf[1] = '\0';
+	return PERF_OOB_MTU_LEN;
+}
+
+int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum, char *err,
+			size_t errlen)
+{
+	if (len != PERF_OOB_MTU_LEN)
+		return fail(err, errlen, "MTU message is %zu bytes, expected %d",
+			    len, PERF_OOB_MTU_LEN);
+	if (buf[0] < '1' || buf[0] > '5' || buf[1] != '\0')
+		return fail(err, errlen,
+			    "peer's MTU \"%c%c\" is not an ibv_mtu value 1..5 "
+			    "(256..4096 bytes)",
+			    (buf[0] >= 0x20 && buf[0] < 0x7f) ? buf[0] : '?',
+			    (buf[1] >= 0x20 && buf[1] < 0x7f) ? buf[1] : '?');
+	*mtu_enum = buf[0] - '0';
+	return 0;
+}
+
+static uint64_t dbl_bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double bits_dbl(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+void perf_oob_report_field_encode(const struct perf_oob_report *r, int i,
+				  uint8_t *buf)
+{
+	uint64_t v;
+
+	switch (i) {
+	case 0:
+		v = r->size;
+		break;
+	case 1:
+		v = r->iters;
+		break;
+	case 2:
+		v = dbl_bits(r->bw_peak);
+		break;
+	case 3:
+		v = dbl_bits(r->bw_avg);
+		break;
+	default:
+		v = dbl_bits(r->msg_rate);
+		break;
+	}
+	v = htobe64(v);
+	memcpy(buf, &v, 8);
+}
+
+int perf_oob_report_field_decode(const uint8_t *buf, int i,
+				 struct perf_oob_report *r, char *err,
+				 size_t errlen)
+{
+	static const char *const names[] = { "size", "iterations", "peak",
+					     "average", "message rate" };
+	uint64_t v;
+	double d;
+
+	if (i < 0 || i >= PERF_OOB_REPORT_FIELDS)
+		return fail(err, errlen, "report field %d does not exist", i);
+	memcpy(&v, buf, 8);
+	v = be64toh(v);
+	if (i == 0) {
+		if (v == 0 || v > (1ull << 31))
+			return fail(err, errlen,
+				    "peer's report: message size %llu is out "
+				    "of range", (unsigned long long)v);
+		r->size = v;
+		return 0;
+	}
+	if (i == 1) {
+		if (v > (1ull << 48))
+			return fail(err, errlen,
+				    "peer's report: %llu iterations is out of "
+				    "range", (unsigned long long)v);
+		r->iters = v;
+		return 0;
+	}
+	d = bits_dbl(v);
+	if (!isfinite(d) || d < 0 || d > 1e9)
+		return fail(err, errlen, "peer's report: %s %g is not a rate",
+			    names[i], d);
+	if (i == 2)
+		r->bw_peak = d;
+	else if (i == 3)
+		r->bw_avg = d;
+	else
+		r->msg_rate = d;
+	return 0;
+}
+
+/* ---- the socket ---- */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void oob_err(struct perf_oob *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void oob_err(struct perf_oob *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->err, sizeof(o->err), fmt, ap);
+	va_end(ap);
+}
+
+static bool stopped(const struct perf_oob *o)
+{
+	return o->stop && *o->stop;
+}
+
+static void set_keepalive(int fd)
+{
+	int on = 1, idle = 5, intvl = 2, cnt = 3;
+
+	/* A peer host that vanishes without a FIN is noticed in ~11 s. */
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
+
+/* Non-blocking connect bounded by the time left; 0, or -errno. */
+static int connect_once(const struct addrinfo *ai, int64_t deadline,
+			const struct perf_oob *o, int *out)
+{
+	struct pollfd p;
+	socklen_t sl = sizeof(int);
+	int fd, r, soerr = 0;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
+				   SOCK_NONBLOCK, ai->ai_protocol);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
+	    errno != EINPROGRESS) {
+		r = -errno;
+		goto out;
+	}
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	for (;;) {
+		int64_t left = deadline - now_ms();
+
+		if (stopped(o)) {
+			r = -EINTR;
+			goto out;
+		}
+		if (left <= 0) {
+			r = -ETIMEDOUT;
+			goto out;
+		}
+		r = poll(&p, 1, left > 200 ? 200 : (int)left);
+		if (r > 0)
+			break;
+		if (r < 0 && errno != EINTR) {
+			r = -errno;
+			goto out;
+		}
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		soerr = errno;
+	if (soerr) {
+		r = -soerr;
+		goto out;
+	}
+	/* Back to blocking; every wait below goes through poll(). */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*out = fd;
+	return 0;
+out:
+	close(fd);
+	return r;
+}
+
+int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
+		     int timeout_ms)
+{
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL;
+	char svc[8];
+	int64_t deadline = now_ms() + timeout_ms;
+	int r, last = -ECONNREFUSED;
+	bool refused = false;
+
+	o->fd = -1;
+	o->client = true;
+	snprintf(svc, sizeof(svc), "%u", port);
+	r = getaddrinfo(host, svc, &hints, &res);
+	if (r != 0) {
+		oob_err(o, "cannot resolve %s: %s", host, gai_strerror(r));
+		return -EHOSTUNREACH;
+	}
+	/* A server started a moment after us is normal in scripts: retry
+	 * refused connections until the deadline. */
+	do {
+		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+			last = connect_once(ai, deadline, o, &o->fd);
+			if (last == 0)
+				break;
+			if (last == -ECONNREFUSED)
+				refused = true;
+		}
+		if (last == 0 || last == -EINTR || last == -ETIMEDOUT ||
+		    (last != -ECONNREFUSED && last != -ENETUNREACH &&
+		     last != -EHOSTUNREACH))
+			break;
+		usleep(100000);
+	} while (now_ms() < deadline && !stopped(o));
+	freeaddrinfo(res);
+	if (last == 0) {
+		set_keepalive(o->fd);
+		return 0;
+	}
+	/* Refused until the deadline cut the last attempt short. */
+	if (last == -ETIMEDOUT && refused)
+		last = -ECONNREFUSED;
+	if (last == -EINTR)
+		oob_err(o, "interrupted while connecting to %s:%u", host, port);
+	else if (last == -ECONNREFUSED)
+		oob_err(o,
+			"no server listening on %s:%u (connection refused for "
+			"%d ms): start 'rdmadiag bw' or ib_write_bw there first",
+			host, port, timeout_ms);
+	else
+		oob_err(o, "cannot connect to %s:%u: %s", host, port,
+			strerror(-last));
+	return last;
+}
+
+int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
+		    int wait_ms)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int64_t deadline = now_ms() + wait_ms;
+	int lfd, fd = -1, on = 1, r;
+
+	o->fd = -1;
+	o->client = false;
+	if (bind_addr && inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1) {
+		oob_err(o, "invalid IPv4 address \"%s\"", bind_addr);
+		return -EINVAL;
+	}
+	if (!bind_addr)
+		sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0) {
+		r = -errno;
+		oob_err(o, "socket: %s", strerror(errno));
+		return r;
+	}
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(lfd, 1) < 0) {
+		r = -errno;
+		oob_err(o, "cannot listen on TCP port %u: %s%s", port,
+			strerror(errno),
+			errno == EADDRINUSE ?
+				" (another server is running: use -p)" : "");
+		goto out;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		int slice = 200;
+
+		if (stopped(o)) {
+			r = -EINTR;
+			oob_err(o, "interrupted while waiting for a client");
+			goto out;
+		}
+		if (wait_ms >= 0) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0) {
+				r = -ETIMEDOUT;
+				oob_err(o, "no client connected to port %u "
+					"within %d ms", port, wait_ms);
+				goto out;
+			}
+			if (left < slice)
+				slice = (int)left;
+		}
+		r = poll(&p, 1, slice);
+		if (r > 0)
+			break;
+		if (r < 0 && errno != EINTR) {
+			r = -errno;
+			oob_err(o, "poll: %s", strerror(errno));
+			goto out;
+		}
+	}
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		oob_err(o, "accept: %s", strerror(errno));
+		goto out;
+	}
+	set_keepalive(fd);
+	o->fd = fd;
+	r = 0;
+out:
+	close(lfd);
+	return r;
+}
+
+void perf_oob_close(struct perf_oob *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+}
+
+int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
+		  const char *what)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	size_t got = 0;
+
+	while (got < len) {
+		struct pollfd p = { .fd = o->fd, .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		ssize_t n;
+		int r;
+
+		if (stopped(o)) {
+			oob_err(o, "interrupted while reading %s", what);
+			return -EINTR;
+		}
+		if (timeout_ms >= 0 && left <= 0) {
+			oob_err(o,
+				"peer sent %zu of %zu bytes of %s, then nothing "
+				"for %d ms%s",
+				got, len, what, timeout_ms,
+				got ? " (do both sides use the same options, "
+				      "e.g. -x / GID?)" :
+				      " (peer silent or not a perftest peer)");
+			return -ETIMEDOUT;
+		}
+		r = poll(&p, 1,
+			 (timeout_ms < 0 || left > 200) ? 200 : (int)left);
+		if (r < 0 && errno != EINTR) {
+			oob_err(o, "poll: %s", strerror(errno));
+			return -errno;
+		}
+		if (r <= 0)
+			continue;
+		n = recv(o->fd, (char *)buf + got, len - got, 0);
+		if (n == 0) {
+			oob_err(o, "peer closed the connection %s %s (%zu of "
+				"%zu bytes)",
+				got ? "in the middle of" : "before sending",
+				what, got, len);
+			return -ECONNRESET;
+		}
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			oob_err(o, "reading %s: %s", what, strerror(errno));
+			return -errno;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
+		   const char *what)
+{
+	size_t put = 0;
+
+	/* perftest reads each message with one read(): send it whole. */
+	while (put < len) {
+		ssize_t n = send(o->fd, (const char *)buf + put, len - put,
+				 MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			oob_err(o, "sending %s: %s%s", what, strerror(errno),
+				errno == EPIPE || errno == ECONNRESET ?
+					" (peer went away)" : "");
+			return -errno;
+		}
+		put += (size_t)n;
+	}
+	return 0;
+}
+
+int perf_oob_xchg(struct perf_oob *o, const void *out, void *in, size_t len,
+		  int timeout_ms, const char *what)
+{
+	int r;
+
+	if (o->client) {
+		r = perf_oob_write(o, out, len, what);
+		if (r == 0)
+			r = perf_oob_read(o, in, len, timeout_ms, what);
+	} else {
+		r = perf_oob_read(o, in, len, timeout_ms, what);
+		if (r == 0)
+			r = perf_oob_write(o, out, len, what);
+	}
+	return r;
+}
+
+bool perf_oob_peer_gone(struct perf_oob *o)
+{
+	struct pollfd p = { .fd = o->fd, .events = POLLRDHUP };
+
+	if (o->fd < 0)
+		return false;
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	return (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perftest's out-of-band TCP protocol: fixed-size messages, no framing, the
+ * client writes first in every exchange. Encoders and decoders are pure so
+ * every field a peer sends can be checked before it reaches the verbs layer.
+ */
+#ifndef RD_PERF_OOB_H
+#define RD_PERF_OOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PERF_OOB_PORT 18515
+#define PERF_OOB_VERSION_LEN 16
+/* perftest refuses peers below 5.70 and negotiates parameters only with
+ * peers at 6.28 or later, so this is what we claim to be. */
+#define PERF_OOB_VERSION "6.06"
+#define PERF_OOB_MIN_VERSION 570	/* hundredths */
+#define PERF_OOB_SYSDATA_LEN 8
+#define PERF_OOB_MTU_LEN 2
+#define PERF_OOB_KEYS_LEN 59
+#define PERF_OOB_KEYS_GID_LEN 108
+#define PERF_OOB_FIELD_LEN 8		/* each field of the bw report */
+#define PERF_OOB_REPORT_FIELDS 5
+#define PERF_OOB_DONE "done"		/* sent with its NUL: 5 bytes */
+
+/* What one QP tells its peer (perftest's pingpong_dest). */
+struct perf_oob_keys {
+	uint32_t lid;
+	uint32_t out_reads;
+	uint32_t qpn;
+	uint32_t psn;
+	uint32_t rkey;
+	uint64_t vaddr;
+	uint32_t srqn;
+	uint8_t gid[16];
+};
+
+struct perf_oob_report {
+	uint64_t size;
+	uint64_t iters;
+	double bw_peak;
+	double bw_avg;
+	double msg_rate;
+};
+
+/* Encoders return the number of bytes written, or -ENOSPC / -ERANGE. */
+int perf_oob_keys_encode(const struct perf_oob_keys *k, bool with_gid,
+			 char *buf, size_t len);
+/* Decoders return 0 or -EPROTO with a sentence in err. */
+int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
+			 struct perf_oob_keys *k, char *err, size_t errlen);
+
+int perf_oob_version_encode(const char *version, char *buf, size_t len);
+/* "6.06" -> 606; refuses what is not digits.digits NUL-terminated. */
+int perf_oob_version_decode(const char *buf, size_t len, unsigned *hundredths,
+			    char *err, size_t errlen);
+
+void perf_oob_sysdata_encode(uint32_t cycle_buffer, uint32_t cache_line,
+			     uint8_t *buf);
+int perf_oob_sysdata_decode(const uint8_t *buf, size_t len,
+			    uint32_t *cycle_buffer, uint32_t *cache_line,
+			    char *err, size_t errlen);
+
+/* The ibv_mtu enum (1..5) as ASCII, NUL-padded to two bytes. */
+int perf_oob_mtu_encode(int mtu_enum, char *buf, size_t len);
+int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum,
+			char *err, size_t errlen);
+
+/* Field i of a report as perftest sends it (big-endian integers, doubles
+ * byte-swapped on little-endian hosts). */
+void perf_oob_report_field_encode(const struct perf_oob_report *r, int i,
+				  uint8_t *buf);
+int perf_oob_report_field_decode(const uint8_t *buf, int i,
+				 struct perf_oob_report *r, char *err,
+				 size_t errlen);
+
+/* A connected OOB channel. */
+struct perf_oob {
+	int fd;
+	bool client;			/* writes first */
+	int timeout_ms;			/* per message */
+	volatile sig_atomic_t *stop;	/* set by SIGINT: give up waiting */
+	char err[256];
+};
+
+int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
+		     int timeout_ms);
+/* Listen on port (all IPv4 addresses) and accept one client. wait_ms < 0
+ * waits until *o->stop. */
+int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
+		    int wait_ms);
+void perf_oob_close(struct perf_oob *o);
+
+/* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR
+ * (stop) / -errno with o->err saying what was being read. */
+int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
+		  const char *what);
+int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
+		   const char *what);
+/* Client: write then read; server: read then write. */
+int perf_oob_xchg(struct perf_oob *o, const void *out, void *in, size_t len,
+		  int timeout_ms, const char *what);
+/* true when the peer has closed or reset the connection. */
+bool perf_oob_peer_gone(struct perf_oob *o);
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The bandwidth and latency tests: options, a connected session (verbs
+ * resources plus the perftest out-of-band channel, or a loopback pair), and
+ * the two engines.
+ */
+#ifndef RD_PERF_PERF_H
+#define RD_PERF_PERF_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perf/oob.h"
+#include "perf/stats.h"
+#include "perf/verbs.h"
+
+enum perf_op { PERF_OP_SEND, PERF_OP_WRITE, PERF_OP_READ };
+enum perf_role { PERF_SERVER, PERF_CLIENT, PERF_LOOPBACK };
+
+#define PERF_MAX_SIZE (8u << 20)	/* -a goes 2 B .. 8 MiB */
+
+struct perf_opts {
+	bool lat;			/* latency test, else bandwidth */
+	enum perf_op op;
+	enum perf_role role;
+	const char *host;
+	const char *bind_addr;
+	uint16_t port;
+	const char *dev;
+	unsigned ib_port;
+	int gid_index;			/* -1: choose */
+	unsigned nqp;
+	uint64_t size;
+	bool all_sizes;
+	uint64_t iters;
+	unsigned duration;		/* seconds; 0: iterations */
+	unsigned tx_depth;
+	unsigned rx_depth;
+	unsigned cq_mod;
+	int inline_size;		/* -1: default */
+	unsigned mtu;			/* bytes; 0: the port's active MTU */
+	bool gbits;
+	bool bidir;
+	uint8_t qp_timeout;
+	int timeout_ms;			/* per out-of-band message */
+	bool json;
+	int progress_fd;		/* -1: none */
+	unsigned interval_ms;
+	bool histogram;
+	bool quiet;			/* no perftest-style text */
+	bool counters;			/* show the port's counter changes */
+};
+
+struct perf_session {
+	const struct perf_opts *o;
+	struct perf_dev dev;
+	struct perf_end a;		/* this side (the client in loopback) */
+	struct perf_end b;		/* loopback only: the server side */
+	bool loopback;
+	bool have_a, have_b;
+	struct perf_oob oob;
+	bool with_gid;
+	enum ibv_mtu mtu;
+	uint32_t cycle_buffer, cache_line;
+	unsigned peer_version;		/* hundredths, 0 in loopback */
+	char gid_why[256];
+	volatile sig_atomic_t *stop;
+	char err[512];
+};
+
+/* Open the device, agree with the peer (or the other loopback end) and
+ * bring every QP to RTR/RTS. On failure s->err says why and what to try. */
+int perf_session_open(struct perf_session *s, const struct perf_opts *o,
+		      volatile sig_atomic_t *stop);
+/* One key message per barrier, as perftest's handshake. timeout_ms < 0:
+ * wait until the peer answers, closes or *stop. */
+int perf_session_barrier(struct perf_session *s, int timeout_ms);
+/* The goodbye perftest expects: a barrier, then "done". */
+int perf_session_goodbye(struct perf_session *s);
+void perf_session_close(struct perf_session *s);
+
+/* Result of one message size. */
+struct perf_bw_result {
+	uint64_t size;
+	uint64_t iters;			/* messages counted, all QPs */
+	double seconds;
+	double bytes;
+	double peak_bps, avg_bps;	/* bytes per second */
+	double msg_rate_mpps;
+	bool remote;			/* figures from the peer's report */
+};
+
+struct perf_lat_result {
+	uint64_t size;
+	uint64_t iters;
+	struct perf_lat_stats st;
+	double *samples;		/* sorted usec, owned */
+	size_t nsamples;
+};
+
+/* Progress lines on o->progress_fd, one JSON object per line. */
+void perf_progress_bw(const struct perf_opts *o, double t, uint64_t size,
+		      double bytes, uint64_t msgs, double interval_bytes,
+		      double interval_s);
+void perf_progress_lat(const struct perf_opts *o, double t, uint64_t size,
+		       uint64_t n, double *interval_usec, size_t ni);
+
+/* Run one size. Returns 0 or -errno with s->err set. */
+int perf_bw_run(struct perf_session *s, uint64_t size,
+		struct perf_bw_result *r);
+int perf_lat_run(struct perf_session *s, uint64_t size,
+		 struct perf_lat_result *r);
+/* Server of a one-way WRITE/READ test: wait for the client's report. */
+int perf_bw_server_wait(struct perf_session *s, struct perf_bw_result *r);
+/* End of a bw test: the client's report (WRITE/READ), then goodbye. */
+int perf_bw_finish(struct perf_session *s, const struct perf_bw_result *last);
+
+/* Monotonic seconds. */
+double perf_now(void);
+/* The peer vanished (OOB closed) or the user pressed Ctrl-C. */
+bool perf_should_stop(struct perf_session *s, const char *during);
+
+/* Names as perftest prints them: "Send", "RDMA_Write", "RDMA_Read". */
+const char *perf_op_title(enum perf_op op);
+const char *perf_op_name(enum perf_op op);
+
+#endif

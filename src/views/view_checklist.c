@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checklist: every verdict grouped by layer (hardware up to the host),
+ * worst first; the selected one's evidence, reasoning and fix-up below.
+ * f applies a fix-up after a confirmation that shows the exact command
+ * and its impact, then re-probes; u undoes the last one from the journal.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "views/ui.h"
+
+struct key {
+	char check[64];
+	char device[64];
+	char netdev[64];
+	uint64_t port;
+};
+
+static struct {
+	struct w_table tbl;
+	struct key sel;
+	bool full; /* Enter: the detail takes the whole screen */
+	size_t detail_top;
+	struct w_lines detail;
+	bool verify; /* show the re-probed verdict of sel */
+	struct key applied;
+	struct rd_fixup fix; /* copy of the fix-up being confirmed */
+	char fix_strs[6][256];
+} ck;
+
+static void key_of(const struct rd_result *r, struct key *k)
+{
+	snprintf(k->check, sizeof(k->check), "%s", ui_str(r->check_id));
+	snprintf(k->device, sizeof(k->device), "%s", ui_str(r->device));
+	snprintf(k->netdev, sizeof(k->netdev), "%s", ui_str(r->netdev));
+	k->port = r->port;
+}
+
+static bool key_eq(const struct key *a, const struct key *b)
+{
+	return !strcmp(a->check, b->check) && !strcmp(a->device, b->device) &&
+	       !strcmp(a->netdev, b->netdev) && a->port == b->port;
+}
+
+static void target(const struct rd_result *r, char *buf, size_t size)
+{
+	if (r->device && r->port)
+		snprintf(buf, size, "%s/%" PRIu64, r->device, r->port);
+	else if (r->device)
+		snprintf(buf, size, "%s", r->device);
+	else if (r->netdev)
+		snprintf(buf, size, "%s", r->netdev);
+	else
+		snprintf(buf, size, "host");
+}
+
+static const struct rd_result *selected(const struct ui *ui)
+{
+	if (!ui->have_results || ck.tbl.sel >= ui->results.n)
+		return NULL;
+	return &ui->results.v[ck.tbl.sel];
+}
+
+/* Why a fix-up cannot be applied here, or NULL when it can. */
+static const char *fix_blocked(const struct ui *ui)
+{
+	if (ui->o.source != UI_LIVE)
+		return "this is a recording, not this host";
+	if (ui->o.roots->redirected)
+		return "the console reads a fixture tree, not this host";
+	if (!ui->root)
+		return "read-only: fix-ups need root (run rdmadiag with sudo)";
+	return NULL;
+}
+
+static void build_detail(struct ui *ui, const struct rd_result *r, int width)
+{
+	char lines[24][256], tgt[96];
+	size_t n;
+
+	w_lines_reset(&ck.detail);
+	if (!r)
+		return;
+	target(r, tgt, sizeof(tgt));
+	w_lines_add(&ck.detail, ui_verdict_style(r->verdict), "%s  %s  %s",
+		    rd_verdict_name(r->verdict), ui_str(r->title), tgt);
+	n = w_wrap(ui_str(r->summary), width, lines, 24);
+	for (size_t i = 0; i < n; i++)
+		w_lines_add(&ck.detail, W_NORMAL, "%s", lines[i]);
+	if (r->fix) {
+		const char *why = fix_blocked(ui);
+
+		w_lines_add(&ck.detail, W_HEAD, "Fix-up%s",
+			    why ? " (disabled)" : " (press f to apply)");
+		w_lines_add(&ck.detail, W_WARN, "  # %s",
+			    ui_str(r->fix->command));
+		w_lines_add(&ck.detail, W_NORMAL, "  impact: %s%s%s",
+			    ui_str(r->fix->impact),
+			    r->fix->disruptive ? "  [disruptive]" : "",
+			    r->fix->undoable ? "  [undo with u]" : "");
+		if (why)
+			w_lines_add(&ck.detail, W_DIM, "  not applied: %s",
+				    why);
+	}
+	if (r->why) {
+		w_lines_add(&ck.detail, W_HEAD, "Why it matters");
+		n = w_wrap(r->why, width - 2, lines, 24);
+		for (size_t i = 0; i < n; i++)
+			w_lines_add(&ck.detail, W_NORMAL, "  %s", lines[i]);
+	}
+	if (r->next_step) {
+		w_lines_add(&ck.detail, W_HEAD, "Next step");
+		n = w_wrap(r->next_step, width - 2, lines, 24);
+		for (size_t i = 0; i < n; i++)
+			w_lines_add(&ck.detail, W_NORMAL, "  %s", lines[i]);
+	}
+	if (r->n_evidence)
+		w_lines_add(&ck.detail, W_HEAD, "Evidence");
+	for (size_t i = 0; i < r->n_evidence; i++) {
+		const struct rd_evidence *e = &r->evidence[i];
+
+		w_lines_add(&ck.detail, W_NORMAL, "  %-26s %s", ui_str(e->what),
+			    ui_str(e->value));
+		if (e->source)
+			w_lines_add(&ck.detail, W_DIM, "  %-26s from %s", "",
+				    e->source);
+	}
+	if (r->n_path)
+		w_lines_add(&ck.detail, W_HEAD, "Decision path");
+	for (size_t i = 0; i < r->n_path; i++)
+		w_lines_add(&ck.detail, ui_verdict_style(r->path[i].verdict),
+			    "  %zu. %-4s %s", i + 1,
+			    rd_verdict_name(r->path[i].verdict),
+			    ui_str(r->path[i].text));
+}
+
+static void checklist_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
+	static const struct w_column cols[] = {
+		{ "VERDICT", 7, false },
+		{ "TARGET", 12, false },
+		{ "CHECK", 28, false },
+		{ "SUMMARY", 0, false },
+	};
+	int h = r->h - 1, row = 1, counts[4] = { 0 };
+	enum rd_layer layer = (enum rd_layer) - 1;
+
+	if (!ui->have_results) {
+		w_print(r, 1, 2, W_DIM, "The checks have not run yet.");
+		return;
+	}
+	/* Find the selection again: results are rebuilt every refresh. */
+	for (size_t i = 0; i < ui->results.n; i++) {
+		struct key k;
+
+		key_of(&ui->results.v[i], &k);
+		if (key_eq(&k, &ck.sel)) {
+			ck.tbl.sel = i;
+			break;
+		}
+	}
+	w_table_scroll(&ck.tbl, ui->results.n, h - RD_LAYER_COUNT);
+	for (size_t i = 0; i < ui->results.n; i++)
+		counts[ui->results.v[i].verdict & 3]++;
+	w_printf(ui_pane(ui, RD_PANE_HEAD), 0, 1, W_DIM,
+		 "%zu checks: %d FAIL  %d WARN  %d UNKNOWN  %d PASS",
+		 ui->results.n, counts[RD_FAIL], counts[RD_WARN],
+		 counts[RD_UNKNOWN], counts[RD_PASS]);
+	if (ck.full) {
+		build_detail(ui, selected(ui), r->w - 2);
+		w_lines_draw(&ck.detail, r, &ck.detail_top);
+		return;
+	}
+	w_table_header(r, 0, cols, 4);
+	for (size_t i = ck.tbl.top; i < ui->results.n && row <= h; i++) {
+		const struct rd_result *res = &ui->results.v[i];
+		char tgt[96];
+		const char *text[4];
+		enum w_style st[4] = { ui_verdict_style(res->verdict), W_NORMAL,
+				       W_NORMAL, W_NORMAL };
+
+		if (res->layer != layer) {
+			layer = res->layer;
+			w_printf(r, row++, 0, W_HEAD, "-- %s --",
+				 rd_layer_name(layer));
+			if (row > h)
+				break;
+		}
+		target(res, tgt, sizeof(tgt));
+		text[0] = rd_verdict_name(res->verdict);
+		text[1] = tgt;
+		text[2] = ui_str(res->title);
+		text[3] = ui_str(res->summary);
+		w_table_row(r, row++, cols, 4, text, st, i == ck.tbl.sel);
+	}
+	if (!ui->results.n)
+		w_print(r, 1, 2, W_DIM, "No checks apply.");
+	build_detail(ui, selected(ui), side->w - 4);
+	w_box(side, "details (Enter: full screen)");
+	{
+		struct rd_rect in = { side->y + 1, side->x + 2, side->h - 2,
+				      side->w - 4 };
+		size_t t = 0;
+
+		w_lines_draw(&ck.detail, &in, &t);
+	}
+	if (ck.verify) {
+		const struct rd_result *s = selected(ui);
+		struct key k;
+
+		if (s) {
+			key_of(s, &k);
+			if (key_eq(&k, &ck.applied))
+				ui_msg(ui, ui_verdict_style(s->verdict),
+				       "re-probed after the fix-up: %s is now "
+				       "%s",
+				       ui_str(s->title),
+				       rd_verdict_name(s->verdict));
+		}
+		ck.verify = false;
+	}
+}
+
+static int do_apply(struct ui *ui, void *arg)
+{
+	char msg[512] = "";
+	int r = rd_fixup_apply(&ck.fix, rd_journal_default_path(), msg,
+			       sizeof(msg));
+
+	if (r < 0) {
+		ui_msg(ui, W_BANNER_BAD, "fix-up failed: %s",
+		       msg[0] ? msg : "error");
+		return UI_REDO_DRAW;
+	}
+	ui_msg(ui, W_BANNER_OK, "%s", msg[0] ? msg : "fix-up applied");
+	ck.verify = true;
+	return UI_REDO_PROBE | UI_REDO_DIAG | UI_REDO_DRAW;
+}
+
+static int do_undo(struct ui *ui, void *arg)
+{
+	char msg[512] = "";
+	int r = rd_fixup_undo(rd_journal_default_path(), NULL, msg,
+			      sizeof(msg));
+
+	ui_msg(ui, r < 0 ? W_BANNER_BAD : W_BANNER_OK, "%s%s",
+	       r < 0 ? "undo failed: " : "", msg[0] ? msg : "done");
+	return UI_REDO_PROBE | UI_REDO_DIAG | UI_REDO_DRAW;
+}
+
+/* Copy the fix-up: the results are freed at the next refresh. */
+static void hold_fix(const struct rd_fixup *f)
+{
+	ck.fix = *f;
+	snprintf(ck.fix_strs[0], 256, "%s", ui_str(f->id));
+	snprintf(ck.fix_strs[1], 256, "%s", ui_str(f->command));
+	snprintf(ck.fix_strs[2], 256, "%s", ui_str(f->impact));
+	snprintf(ck.fix_strs[3], 256, "%s", f->arg ? f->arg : "");
+	snprintf(ck.fix_strs[4], 256, "%s", f->arg2 ? f->arg2 : "");
+	snprintf(ck.fix_strs[5], 256, "%s", f->device ? f->device : "");
+	ck.fix.id = ck.fix_strs[0];
+	ck.fix.command = ck.fix_strs[1];
+	ck.fix.impact = ck.fix_strs[2];
+	ck.fix.arg = f->arg ? ck.fix_strs[3] : NULL;
+	ck.fix.arg2 = f->arg2 ? ck.fix_strs[4] : NULL;
+	ck.fix.device = f->device ? ck.fix_strs[5] : NULL;
+}
+
+static int ask_fix(struct ui *ui)
+{
+	const struct rd_result *r = selected(ui);
+	const char *why = fix_blocked(ui);
+
+	if (!r || !r->fix) {
+		ui_msg(ui, W_WARN, "no fix-up for this check");
+		return UI_REDO_DRAW;
+	}
+	hold_fix(r->fix);
+	key_of(r, &ck.applied);
+	if (why) {
+		ui_dialog_open(ui, "Fix-up not available", NULL, NULL, NULL);
+		ui_dialog_line(ui, "Not applied: %s.", why);
+		ui_dialog_line(ui, " ");
+		ui_dialog_line(ui, "The command, to run yourself:");
+		ui_dialog_line(ui, "  %s", ck.fix.command);
+		ui_dialog_line(ui, "Impact: %s", ck.fix.impact);
+		return UI_REDO_DRAW;
+	}
+	ui_dialog_open(ui, "Apply this fix-up?", "y: apply   n/Esc: cancel",
+		       do_apply, NULL);
+	ui_dialog_line(ui, "%s", ui_str(r->summary));
+	ui_dialog_line(ui, " ");
+	ui_dialog_line(ui, "Command:  %s", ck.fix.command);
+	ui_dialog_line(ui, "Impact:   %s", ck.fix.impact);
+	if (ck.fix.disruptive)
+		ui_dialog_line(ui, "This is disruptive: traffic on the port "
+				   "is interrupted.");
+	ui_dialog_line(ui,
+		       ck.fix.undoable
+			       ? "It is recorded in the journal; u undoes it."
+			       : "It cannot be undone from the console.");
+	return UI_REDO_DRAW;
+}
+
+static int ask_undo(struct ui *ui)
+{
+	const char *why = fix_blocked(ui);
+
+	if (why) {
+		ui_dialog_open(ui, "Undo not available", NULL, NULL, NULL);
+		ui_dialog_line(ui, "Not possible: %s.", why);
+		return UI_REDO_DRAW;
+	}
+	ui_dialog_open(ui, "Undo the last fix-up?", "y: undo   n/Esc: cancel",
+		       do_undo, NULL);
+	ui_dialog_line(ui, "Restores the value recorded in the journal");
+	ui_dialog_line(ui, "  %s", rd_journal_default_path());
+	return UI_REDO_DRAW;
+}
+
+static int checklist_key(struct ui *ui, int ch)
+{
+	size_t n = ui->have_results ? ui->results.n : 0;
+	int h = ui_pane(ui, RD_PANE_MAIN)->h;
+
+	if (ck.full && w_lines_key(ch, &ck.detail_top, h))
+		return UI_REDO_DRAW;
+	switch (ch) {
+	case KEY_UP:
+		if (ck.tbl.sel)
+			ck.tbl.sel--;
+		break;
+	case KEY_DOWN:
+		if (ck.tbl.sel + 1 < n)
+			ck.tbl.sel++;
+		break;
+	case KEY_HOME:
+		ck.tbl.sel = 0;
+		break;
+	case KEY_END:
+		ck.tbl.sel = n ? n - 1 : 0;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		ck.full = !ck.full;
+		ck.detail_top = 0;
+		return UI_REDO_DRAW;
+	case UI_KEY_ESC:
+		if (!ck.full)
+			return UI_UNHANDLED;
+		ck.full = false;
+		return UI_REDO_DRAW;
+	case 'f':
+		return ask_fix(ui);
+	case 'u':
+		return ask_undo(ui);
+	default:
+		return UI_UNHANDLED;
+	}
+	if (ck.tbl.sel < n)
+		key_of(&ui->results.v[ck.tbl.sel], &ck.sel);
+	return UI_REDO_DRAW;
+}
+
+const struct ui_screen view_checklist_screen = {
+	.name = "Checks",
+	.fkey = 6,
+	.letter = 'k',
+	.layout = RD_LAYOUT_LIST,
+	.bar = "Enter details  f fix-up  u undo",
+	.draw = checklist_draw,
+	.key = checklist_key,
+	.help = "Every check's verdict, grouped by layer from the hardware "
+		"up to the host and worst first: FAIL, WARN, UNKNOWN (the "
+		"data needed is not available, with the reason), PASS. The "
+		"pane below shows the selected check's evidence (values and "
+		"where they were read), why it matters, the next step, the "
+		"decision path, and its fix-up as the exact shell command. "
+		"f applies the fix-up after a confirmation showing command "
+		"and impact (root only; otherwise the dialog says why not), "
+		"then re-probes and shows the new verdict; u undoes the last "
+		"fix-up from the journal.",
+};

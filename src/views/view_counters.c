@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Counters of the selected port: sysfs counters/, hw_counters/ and the
+ * ethtool statistics of its netdev, with rate, a sparkline of the last
+ * minute and, for the selected one, what it means (data/counters.tsv).
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/data.h"
+#include "views/ui.h"
+
+enum csort { SORT_NAME, SORT_RATE, SORT_VALUE, SORT_N };
+static const char *const sort_names[SORT_N] = { "name", "rate", "value" };
+
+struct crow {
+	const char *group; /* history group: counters/hw_counters/ethtool */
+	const char *name;
+	struct rd_ou64 value;
+	const struct rd_series *ser;
+	double rate;
+	bool rate_ok;
+	bool changed;
+	bool bad; /* an error counter that is rising */
+};
+
+static struct {
+	struct crow *rows;
+	size_t n, cap;
+	enum csort sort;
+	bool hide_still;
+	char filter[64];
+	char editing[64];
+	struct w_table tbl;
+	char sel_name[128];
+	char sel_group[16];
+} cs = { .sort = SORT_RATE };
+
+/* Names that count something going wrong, when the table does not say. */
+static bool error_name(const char *n)
+{
+	static const char *const pats[] = {
+		"*err*",
+		"*discard*",
+		"*drop*",
+		"*out_of_buffer*",
+		"*out_of_sequence*",
+		"*timeout*",
+		"*retry_exceeded*",
+		"*nak*",
+		"*symbol*",
+		"*link_downed*",
+		"*integrity*",
+		"*duplicate_request*",
+		"*implied_nak*",
+		"*local_ack_timeout*",
+	};
+
+	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+		if (fnmatch(pats[i], n, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool is_bad_kind(const char *group, const char *name)
+{
+	const struct rd_counter_table *t = rd_data_counters();
+	const struct rd_counter_info *info =
+		t ? rd_counter_info_find(t, group, name) : NULL;
+
+	return info ? info->bad_when_rising : error_name(name);
+}
+
+static void push(struct ui *ui, const char *group, const struct rd_counter *c,
+		 const struct rd_series *ser)
+{
+	struct crow *r;
+	uint64_t delta;
+	double span;
+
+	if (cs.filter[0] && !strstr(c->name, cs.filter))
+		return;
+	if (cs.n == cs.cap) {
+		size_t cap = cs.cap ? cs.cap * 2 : 128;
+		void *p = realloc(cs.rows, cap * sizeof(*cs.rows));
+
+		if (!p)
+			return;
+		cs.rows = p;
+		cs.cap = cap;
+	}
+	r = &cs.rows[cs.n];
+	memset(r, 0, sizeof(*r));
+	r->group = group;
+	r->name = c->name;
+	r->value = c->value;
+	r->ser = ser;
+	/* The rate of the last two intervals: what is happening now. */
+	r->rate_ok = rd_series_rate(ser, ui->o.interval * 2.5, &r->rate);
+	r->changed = rd_series_delta(ser, 1e12, &delta, &span) && delta > 0;
+	if (cs.hide_still && !r->changed)
+		return;
+	r->bad = r->rate_ok && r->rate > 0 && is_bad_kind(group, c->name);
+	cs.n++;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct crow *x = a, *y = b;
+	int g;
+
+	switch (cs.sort) {
+	case SORT_RATE:
+		if (x->rate_ok != y->rate_ok)
+			return x->rate_ok ? -1 : 1;
+		if (x->rate != y->rate)
+			return x->rate > y->rate ? -1 : 1;
+		break;
+	case SORT_VALUE:
+		if (x->value.ok != y->value.ok)
+			return x->value.ok ? -1 : 1;
+		if (x->value.v != y->value.v)
+			return x->value.v > y->value.v ? -1 : 1;
+		break;
+	default:
+		break;
+	}
+	g = strcmp(x->name, y->name);
+	return g ? g : strcmp(x->group, y->group);
+}
+
+static void collect(struct ui *ui)
+{
+	const struct rd_device *d = ui_sel_device(ui);
+	const struct rd_port *p = ui_sel_port(ui);
+	const struct rd_netdev *nd = ui_port_netdev(ui, p);
+
+	cs.n = 0;
+	if (!d || !p)
+		return;
+	for (size_t i = 0; i < p->counters.n; i++)
+		push(ui, "counters", &p->counters.v[i],
+		     rd_history_port(&ui->hist, d->name, p->port, "counters",
+				     p->counters.v[i].name));
+	for (size_t i = 0; i < p->hw_counters.n; i++)
+		push(ui, "hw_counters", &p->hw_counters.v[i],
+		     rd_history_port(&ui->hist, d->name, p->port, "hw_counters",
+				     p->hw_counters.v[i].name));
+	for (size_t i = 0; nd && i < nd->ethtool.stats.n; i++)
+		push(ui, "ethtool", &nd->ethtool.stats.v[i],
+		     rd_history_netdev(&ui->hist, nd->name,
+				       nd->ethtool.stats.v[i].name));
+	qsort(cs.rows, cs.n, sizeof(*cs.rows), cmp_rows);
+	/* Follow the selected counter when the order changes. */
+	for (size_t i = 0; i < cs.n; i++)
+		if (strcmp(cs.rows[i].name, cs.sel_name) == 0 &&
+		    strcmp(cs.rows[i].group, cs.sel_group) == 0) {
+			cs.tbl.sel = i;
+			break;
+		}
+}
+
+static const char *group_short(const char *g)
+{
+	if (strcmp(g, "counters") == 0)
+		return "port";
+	if (strcmp(g, "hw_counters") == 0)
+		return "hw";
+	return "eth";
+}
+
+static void draw_detail(struct ui *ui, const struct rd_rect *r)
+{
+	const struct rd_counter_table *t = rd_data_counters();
+	const struct rd_counter_info *info;
+	const struct crow *c;
+	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
+	char val[32] = "N/A", rate[32] = "-", lines[8][256];
+	size_t nl;
+	int row = 0;
+
+	w_box(r, "counter");
+	if (cs.tbl.sel >= cs.n)
+		return;
+	c = &cs.rows[cs.tbl.sel];
+	info = t ? rd_counter_info_find(t, c->group, c->name) : NULL;
+	if (c->value.ok)
+		snprintf(val, sizeof(val), "%" PRIu64, c->value.v);
+	if (c->rate_ok)
+		w_fmt_si(c->rate, rate, sizeof(rate));
+	w_printf(&in, row++, 0, c->bad ? W_BAD : W_HEAD,
+		 "%s (%s)  value %s  rate %s/s%s", c->name, c->group, val, rate,
+		 c->bad ? "  RISING" : "");
+	if (!info) {
+		w_print(&in, row++, 0, W_DIM,
+			t ? "No description in data/counters.tsv for this "
+			    "counter."
+			  : "data/counters.tsv could not be loaded.");
+		return;
+	}
+	nl = w_wrap(ui_str(info->meaning), in.w, lines, 8);
+	for (size_t i = 0; i < nl && row < in.h; i++)
+		w_print(&in, row++, 0, W_NORMAL, lines[i]);
+	if (info->bad_when_rising && row < in.h)
+		w_print(&in, row++, 0, W_WARN,
+			"Rising means trouble on this port.");
+	if (info->hint && *info->hint) {
+		nl = w_wrap(info->hint, in.w - 6, lines, 4);
+		for (size_t i = 0; i < nl && row < in.h; i++)
+			w_printf(&in, row++, 0, W_DIM, "%s%s",
+				 i ? "      " : "hint: ", lines[i]);
+	}
+}
+
+static void counters_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	struct w_column cols[] = {
+		{ "COUNTER", 30, false },    { "SRC", 4, false },
+		{ "VALUE", 15, true },	     { "RATE/s", 8, true },
+		{ "LAST MINUTE", 0, false },
+	};
+	const struct rd_port *p = ui_sel_port(ui);
+	int h = r->h - 1, spark_w;
+	char title[160];
+
+	collect(ui);
+	if (r->w < 90)
+		cols[0].width = 26;
+	spark_w = r->w - cols[0].width - 4 - 15 - 8 - 4;
+	if (spark_w > 60)
+		spark_w = 60;
+	snprintf(title, sizeof(title), "%zu counters  sort:%s%s%s%s%s", cs.n,
+		 sort_names[cs.sort], cs.hide_still ? "  changed only" : "",
+		 cs.filter[0] ? "  filter:" : "", cs.filter,
+		 ui->modal ? "  (typing)" : "");
+	w_table_header(r, 0, cols, 5);
+	if (!p) {
+		w_print(r, 2, 2, W_DIM, "No port selected.");
+		return;
+	}
+	if (ui->modal) {
+		w_fill_row(ui_pane(ui, RD_PANE_BANNER), 0, W_TAG);
+		w_printf(ui_pane(ui, RD_PANE_BANNER), 0, 1, W_TAG,
+			 "filter: %s_   (Enter: apply, Esc: clear)",
+			 cs.editing);
+	}
+	w_print(ui_pane(ui, RD_PANE_HEAD), 0, 1, W_DIM, title);
+	if (!cs.n) {
+		w_print(r, 2, 2, W_DIM,
+			cs.filter[0] || cs.hide_still
+				? "No counter matches (/ to change the filter, "
+				  "z to show all)."
+				: "This port exposes no counters.");
+		return;
+	}
+	w_table_scroll(&cs.tbl, cs.n, h);
+	for (int row = 0; row < h && cs.tbl.top + (size_t)row < cs.n; row++) {
+		size_t i = cs.tbl.top + (size_t)row;
+		const struct crow *c = &cs.rows[i];
+		double rates[128];
+		size_t nr = 0, want = (size_t)(60.0 / ui->o.interval + 0.5);
+		char val[32] = "N/A", rate[24] = "-", spark[512] = "";
+		const char *text[5];
+		enum w_style st[5] = { W_NORMAL, W_DIM, W_NORMAL, W_NORMAL,
+				       W_GOOD };
+
+		if (want > 127)
+			want = 127;
+		if (want < 2)
+			want = 2;
+		if (c->value.ok)
+			snprintf(val, sizeof(val), "%" PRIu64, c->value.v);
+		if (c->rate_ok)
+			w_fmt_si(c->rate, rate, sizeof(rate));
+		nr = rd_series_rates(c->ser, rates, want);
+		w_spark(rates, nr, spark_w, w_utf8(), spark, sizeof(spark));
+		text[0] = c->name;
+		text[1] = group_short(c->group);
+		text[2] = val;
+		text[3] = rate;
+		text[4] = spark;
+		if (c->bad)
+			st[0] = st[2] = st[3] = st[4] = W_BAD;
+		else if (!c->changed)
+			st[2] = st[3] = W_DIM;
+		w_table_row(r, row + 1, cols, 5, text, st, i == cs.tbl.sel);
+	}
+	if (cs.tbl.sel < cs.n) {
+		snprintf(cs.sel_name, sizeof(cs.sel_name), "%s",
+			 cs.rows[cs.tbl.sel].name);
+		snprintf(cs.sel_group, sizeof(cs.sel_group), "%s",
+			 cs.rows[cs.tbl.sel].group);
+	}
+	draw_detail(ui, ui_pane(ui, RD_PANE_SIDE));
+}
+
+static void remember_sel(void)
+{
+	if (cs.tbl.sel < cs.n) {
+		snprintf(cs.sel_name, sizeof(cs.sel_name), "%s",
+			 cs.rows[cs.tbl.sel].name);
+		snprintf(cs.sel_group, sizeof(cs.sel_group), "%s",
+			 cs.rows[cs.tbl.sel].group);
+	}
+}
+
+static int filter_key(struct ui *ui, int ch)
+{
+	size_t len = strlen(cs.editing);
+
+	if (ch == UI_KEY_ESC) {
+		cs.filter[0] = cs.editing[0] = '\0';
+		ui->modal = NULL;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		ui->modal = NULL;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (len)
+			cs.editing[len - 1] = '\0';
+	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(cs.editing)) {
+		cs.editing[len] = (char)ch;
+		cs.editing[len + 1] = '\0';
+	}
+	/* Filter as you type. */
+	snprintf(cs.filter, sizeof(cs.filter), "%s", cs.editing);
+	cs.tbl.sel = cs.tbl.top = 0;
+	return UI_REDO_DRAW;
+}
+
+static int counters_key(struct ui *ui, int ch)
+{
+	int h = ui_pane(ui, RD_PANE_MAIN)->h - 1;
+
+	collect(ui);
+	switch (ch) {
+	case KEY_UP:
+		if (cs.tbl.sel)
+			cs.tbl.sel--;
+		break;
+	case KEY_DOWN:
+		cs.tbl.sel++;
+		break;
+	case KEY_PPAGE:
+		cs.tbl.sel =
+			cs.tbl.sel > (size_t)h ? cs.tbl.sel - (size_t)h : 0;
+		break;
+	case KEY_NPAGE:
+		cs.tbl.sel += (size_t)h;
+		break;
+	case KEY_HOME:
+		cs.tbl.sel = 0;
+		break;
+	case KEY_END:
+		cs.tbl.sel = cs.n ? cs.n - 1 : 0;
+		break;
+	case 's':
+		cs.sort = (cs.sort + 1) % SORT_N;
+		ui_msg(ui, W_NORMAL, "counters sorted by %s",
+		       sort_names[cs.sort]);
+		return UI_REDO_DRAW;
+	case 'z':
+		cs.hide_still = !cs.hide_still;
+		cs.tbl.sel = cs.tbl.top = 0;
+		ui_msg(ui, W_NORMAL, "%s",
+		       cs.hide_still ? "showing only counters that changed"
+				     : "showing every counter");
+		return UI_REDO_DRAW;
+	case '/':
+		snprintf(cs.editing, sizeof(cs.editing), "%s", cs.filter);
+		ui->modal = filter_key;
+		return UI_REDO_DRAW;
+	default:
+		return UI_UNHANDLED;
+	}
+	if (cs.n && cs.tbl.sel >= cs.n)
+		cs.tbl.sel = cs.n - 1;
+	remember_sel();
+	return UI_REDO_DRAW;
+}
+
+const struct ui_screen view_counters_screen = {
+	.name = "Counters",
+	.fkey = 4,
+	.letter = 'c',
+	.layout = RD_LAYOUT_LIST,
+	.bar = "s sort  / filter  z changed-only",
+	.draw = counters_draw,
+	.key = counters_key,
+	.help = "Every counter of the selected port: the port counters "
+		"(sysfs counters/), the driver's hw_counters and the ethtool "
+		"statistics of its netdev, with value, rate per second and a "
+		"sparkline of the last minute. s sorts by name, rate or "
+		"value; / filters by a substring; z hides counters that "
+		"never changed. Error counters that rise turn red. The pane "
+		"below explains the selected counter (data/counters.tsv).",
+};

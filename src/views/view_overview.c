@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Overview: one row per device port, the selected one summarised below. */
+#include "config.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "views/ui.h"
+
+enum ocol {
+	OC_PORT,
+	OC_NETDEV,
+	OC_STATE,
+	OC_PHYS,
+	OC_RATE,
+	OC_LL,
+	OC_MTU,
+	OC_CARRIER,
+	OC_PCIE,
+	OC_NUMA,
+	OC_FW,
+	OC_VERDICT,
+	OC_N,
+};
+
+/* Display order, and the order columns are dropped on narrow screens. */
+static const struct {
+	struct w_column c;
+	int prio; /* lower is kept longer */
+} ocols[OC_N] = {
+	[OC_PORT] = { { "PORT", 10, false }, 0 },
+	[OC_NETDEV] = { { "NETDEV", 9, false }, 3 },
+	[OC_STATE] = { { "STATE", 7, false }, 1 },
+	[OC_PHYS] = { { "PHYS", 9, false }, 4 },
+	[OC_RATE] = { { "RATE", 6, true }, 5 },
+	[OC_LL] = { { "LL", 3, false }, 8 },
+	[OC_MTU] = { { "MTU nd/act", 10, false }, 6 },
+	[OC_CARRIER] = { { "CARR", 4, false }, 7 },
+	[OC_PCIE] = { { "PCIe now/cap", 14, false }, 9 },
+	[OC_NUMA] = { { "NUMA", 4, true }, 10 },
+	[OC_FW] = { { "FIRMWARE", 12, false }, 11 },
+	[OC_VERDICT] = { { "CHECKS", 7, false }, 2 },
+};
+
+static const char *ll_short(const char *ll)
+{
+	if (!ll)
+		return "-";
+	if (strcmp(ll, "Ethernet") == 0)
+		return "Eth";
+	if (strcmp(ll, "InfiniBand") == 0)
+		return "IB";
+	return ll;
+}
+
+static void pcie_text(const struct rd_pci *pci, char *buf, size_t size)
+{
+	char now[24] = "?", cap[24] = "?";
+
+	if (!pci) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (pci->link_speed_gts.ok && pci->link_width.ok)
+		snprintf(now, sizeof(now), "%gGTx%" PRIu64,
+			 pci->link_speed_gts.v, pci->link_width.v);
+	if (pci->cap_speed_gts.ok && pci->cap_width.ok)
+		snprintf(cap, sizeof(cap), "%gGTx%" PRIu64,
+			 pci->cap_speed_gts.v, pci->cap_width.v);
+	if (strcmp(now, cap) == 0)
+		snprintf(buf, size, "%s", now);
+	else
+		snprintf(buf, size, "%s/%s", now, cap);
+}
+
+static bool pcie_degraded(const struct rd_pci *pci)
+{
+	return pci && pci->link_speed_gts.ok && pci->cap_speed_gts.ok &&
+	       pci->link_width.ok && pci->cap_width.ok &&
+	       (pci->link_speed_gts.v < pci->cap_speed_gts.v ||
+		pci->link_width.v < pci->cap_width.v);
+}
+
+static void mtu_text(const struct rd_port *p, const struct rd_netdev *nd,
+		     char *buf, size_t size)
+{
+	char a[24] = "-", b[24] = "-";
+
+	if (nd && nd->mtu.ok)
+		snprintf(a, sizeof(a), "%" PRIu64, nd->mtu.v);
+	if (p->verbs.active_mtu.ok)
+		snprintf(b, sizeof(b), "%" PRIu64, p->verbs.active_mtu.v);
+	snprintf(buf, size, "%s/%s", a, b);
+}
+
+static size_t pick_columns(int width, enum ocol *out)
+{
+	bool keep[OC_N];
+	int used = 0;
+	size_t n = 0;
+
+	/* Take columns by priority while they fit, then lay out in order. */
+	for (int i = 0; i < OC_N; i++)
+		keep[i] = false;
+	for (int prio = 0; prio < OC_N; prio++)
+		for (int i = 0; i < OC_N; i++)
+			if (ocols[i].prio == prio &&
+			    used + ocols[i].c.width + 1 <= width) {
+				keep[i] = true;
+				used += ocols[i].c.width + 1;
+			}
+	for (int i = 0; i < OC_N; i++)
+		if (keep[i])
+			out[n++] = (enum ocol)i;
+	return n;
+}
+
+static struct w_table tbl;
+
+static void draw_detail(struct ui *ui, const struct rd_rect *r)
+{
+	const struct rd_device *d = ui_sel_device(ui);
+	const struct rd_port *p = ui_sel_port(ui);
+	const struct rd_netdev *nd;
+	const struct rd_pci *pci;
+	char pcie[64], guid[32] = "-", numa[24] = "-";
+	int row;
+
+	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
+
+	w_box(r, "selected port");
+	if (!d || !p)
+		return;
+
+	nd = ui_port_netdev(ui, p);
+	pci = ui_device_pci(ui, d);
+	pcie_text(pci, pcie, sizeof(pcie));
+	if (d->node_guid.ok) {
+		unsigned long long g = d->node_guid.v;
+
+		snprintf(guid, sizeof(guid), "%04llx:%04llx:%04llx:%04llx",
+			 g >> 48, (g >> 32) & 0xffff, (g >> 16) & 0xffff,
+			 g & 0xffff);
+	}
+	row = 0;
+	w_printf(&in, row++, 0, W_NORMAL,
+		 "%s port %" PRIu64 "  %s  fw %s  board %s  driver %s",
+		 ui_str(d->name), p->port, ui_str(d->hca_type),
+		 ui_str(d->fw_ver), ui_str(d->board_id), ui_str(d->driver));
+	if (pci && pci->numa_node.ok)
+		snprintf(numa, sizeof(numa), "%" PRId64, pci->numa_node.v);
+	w_printf(&in, row++, 0, pcie_degraded(pci) ? W_WARN : W_NORMAL,
+		 "PCI %s  PCIe %s  NUMA %s  node GUID %s", ui_str(d->pci_bdf),
+		 pcie, numa, guid);
+	if (nd) {
+		const char *ip = "-";
+
+		for (size_t i = 0; i < nd->n_addrs; i++)
+			if (nd->addrs[i].family &&
+			    strcmp(nd->addrs[i].family, "inet") == 0) {
+				ip = ui_str(nd->addrs[i].address);
+				break;
+			}
+		w_printf(&in, row++, 0, W_NORMAL,
+			 "netdev %s  %s  carrier %s  IPv4 %s  mac %s",
+			 ui_str(nd->name),
+			 nd->admin_up.ok
+				 ? (nd->admin_up.v ? "admin up" : "admin DOWN")
+				 : "admin ?",
+			 nd->carrier.ok ? (nd->carrier.v ? "yes" : "NO") : "?",
+			 ip, ui_str(nd->mac));
+	}
+	if (ui->have_results) {
+		for (size_t i = 0; i < ui->results.n && row < in.h; i++) {
+			const struct rd_result *res = &ui->results.v[i];
+
+			if (!res->device || strcmp(res->device, d->name) ||
+			    (res->port && res->port != p->port) ||
+			    res->verdict == RD_PASS)
+				continue;
+			w_printf(&in, row, 0, ui_verdict_style(res->verdict),
+				 "%-7s", rd_verdict_name(res->verdict));
+			w_print(&in, row++, 8, W_NORMAL,
+				ui_str(res->summary ? res->summary
+						    : res->title));
+		}
+	}
+}
+
+static void overview_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	enum ocol pick[OC_N];
+	struct w_column cols[OC_N];
+	size_t nc = pick_columns(r->w, pick);
+	int h = r->h - 1;
+
+	for (size_t i = 0; i < nc; i++)
+		cols[i] = ocols[pick[i]].c;
+	w_table_header(r, 0, cols, nc);
+	if (!ui->n_ports) {
+		w_print(r, 2, 2, W_DIM, "No RDMA devices found.");
+		if (ui->o.source == UI_LIVE) {
+			w_print(r, 3, 2, W_DIM,
+				"Is the driver loaded (mlx5_ib, rdma_rxe)? The "
+				"checklist (k) looks for the cause.");
+			w_print(r, 4, 2, W_DIM,
+				"To see the console at work: press D (or run "
+				"rdmadiag --demo).");
+		}
+		return;
+	}
+	tbl.sel = ui->sel;
+	w_table_scroll(&tbl, ui->n_ports, h);
+	for (int row = 0; row < h && tbl.top + (size_t)row < ui->n_ports;
+	     row++) {
+		size_t i = tbl.top + (size_t)row;
+		const struct rd_device *d = &ui->snap.devices[ui->ports[i].d];
+		const struct rd_port *p = &d->ports[ui->ports[i].p];
+		const struct rd_netdev *nd = ui_port_netdev(ui, p);
+		const struct rd_pci *pci = ui_device_pci(ui, d);
+		char port[64], rate[24], mtu[48], pcie[64], numa[16];
+		const char *text[OC_N];
+		enum w_style st[OC_N];
+		enum rd_verdict v;
+		const char *all[OC_N];
+		enum w_style allst[OC_N];
+
+		snprintf(port, sizeof(port), "%s/%" PRIu64, ui_str(d->name),
+			 p->port);
+		if (p->rate_gbps.ok)
+			snprintf(rate, sizeof(rate), "%gG", p->rate_gbps.v);
+		else
+			snprintf(rate, sizeof(rate), "-");
+		mtu_text(p, nd, mtu, sizeof(mtu));
+		pcie_text(pci, pcie, sizeof(pcie));
+		if (pci && pci->numa_node.ok)
+			snprintf(numa, sizeof(numa), "%" PRId64,
+				 pci->numa_node.v);
+		else
+			snprintf(numa, sizeof(numa), "-");
+		for (int k = 0; k < OC_N; k++)
+			allst[k] = W_NORMAL;
+		all[OC_PORT] = port;
+		all[OC_NETDEV] = ui_str(p->netdev);
+		all[OC_STATE] = p->state ? p->state : "N/A";
+		allst[OC_STATE] = ui_state_style(p);
+		all[OC_PHYS] = p->phys_state ? p->phys_state : "N/A";
+		allst[OC_PHYS] = ui_state_style(p);
+		all[OC_RATE] = rate;
+		all[OC_LL] = ll_short(p->link_layer);
+		all[OC_MTU] = mtu;
+		all[OC_CARRIER] = nd && nd->carrier.ok
+					  ? (nd->carrier.v ? "yes" : "no")
+					  : "-";
+		if (nd && nd->carrier.ok && !nd->carrier.v)
+			allst[OC_CARRIER] = W_BAD;
+		all[OC_PCIE] = pcie;
+		if (pcie_degraded(pci))
+			allst[OC_PCIE] = W_WARN;
+		all[OC_NUMA] = numa;
+		all[OC_FW] = ui_str(d->fw_ver);
+		if (ui_port_worst(ui, d->name, p->port, &v)) {
+			all[OC_VERDICT] = rd_verdict_name(v);
+			allst[OC_VERDICT] = ui_verdict_style(v);
+		} else {
+			all[OC_VERDICT] = "-";
+			allst[OC_VERDICT] = W_DIM;
+		}
+		for (size_t k = 0; k < nc; k++) {
+			text[k] = all[pick[k]];
+			st[k] = allst[pick[k]];
+		}
+		w_table_row(r, row + 1, cols, nc, text, st, i == ui->sel);
+	}
+	draw_detail(ui, ui_pane(ui, RD_PANE_SIDE));
+}
+
+static int overview_key(struct ui *ui, int ch)
+{
+	switch (ch) {
+	case KEY_UP:
+		if (ui->sel > 0)
+			ui_select(ui, ui->sel - 1);
+		return UI_REDO_DRAW;
+	case KEY_DOWN:
+		ui_select(ui, ui->sel + 1);
+		return UI_REDO_DRAW;
+	case KEY_HOME:
+		ui_select(ui, 0);
+		return UI_REDO_DRAW;
+	case KEY_END:
+		ui_select(ui, ui->n_ports ? ui->n_ports - 1 : 0);
+		return UI_REDO_DRAW;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return ui->n_ports
+			       ? (ui->view = UI_PORT, ui->back = UI_OVERVIEW,
+				  UI_REDO_LAYOUT | UI_REDO_DRAW)
+			       : UI_REDO_NOTHING;
+	default:
+		return UI_UNHANDLED;
+	}
+}
+
+const struct ui_screen view_overview_screen = {
+	.name = "Overview",
+	.fkey = 2,
+	.letter = 'o',
+	.layout = RD_LAYOUT_LIST,
+	.bar = "Up/Down select  Enter port detail",
+	.draw = overview_draw,
+	.key = overview_key,
+	.help = "One row per RDMA device port: state and physical state in "
+		"colour, rate, link layer, MTU of the netdev and the active "
+		"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "
+		"firmware and the worst verdict of the checks for that port. "
+		"The pane below summarises the selected port and lists its "
+		"findings. The line under the title names the most important "
+		"finding; k opens the checklist that explains it.",
+};

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Port detail: every attribute of the port, its device and its netdev
+ * (walked through the model's field tables, so a new field shows up here
+ * by itself), the GID table, the port-down decision path and the verdicts.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/attr.h"
+#include "views/ui.h"
+
+static struct w_lines page;
+static size_t top;
+
+static const struct rd_field *sub_table(const struct rd_field *f,
+					const char *key)
+{
+	for (; f->kind != RD_F_END; f++)
+		if (strcmp(f->key, key) == 0)
+			return f->sub;
+	return NULL;
+}
+
+/* One line per scalar field; arrays and counters have their own screens. */
+static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
+		   const char *prefix)
+{
+	for (; f->kind != RD_F_END; f++) {
+		const char *p = (const char *)obj + f->off;
+		char key[96], val[200];
+		enum w_style st = W_NORMAL;
+
+		snprintf(key, sizeof(key), "%s%s", prefix, f->key);
+		switch (f->kind) {
+		case RD_F_STR: {
+			const char *s = *(char *const *)p;
+
+			snprintf(val, sizeof(val), "%s", s ? s : "N/A");
+			if (!s)
+				st = W_DIM;
+			break;
+		}
+		case RD_F_PU64:
+			snprintf(val, sizeof(val), "%" PRIu64,
+				 *(const uint64_t *)p);
+			break;
+		case RD_F_U64:
+		case RD_F_HEX:
+		case RD_F_GUID: {
+			const struct rd_ou64 *u = (const void *)p;
+
+			if (!u->ok) {
+				snprintf(val, sizeof(val), "N/A");
+				st = W_DIM;
+			} else if (f->kind == RD_F_HEX) {
+				snprintf(val, sizeof(val), "0x%" PRIx64, u->v);
+			} else if (f->kind == RD_F_GUID) {
+				rd_format_guid(u->v, val, sizeof(val));
+			} else {
+				snprintf(val, sizeof(val), "%" PRIu64, u->v);
+			}
+			break;
+		}
+		case RD_F_S64: {
+			const struct rd_os64 *s = (const void *)p;
+
+			if (s->ok)
+				snprintf(val, sizeof(val), "%" PRId64, s->v);
+			else
+				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			break;
+		}
+		case RD_F_DBL: {
+			const struct rd_odbl *d = (const void *)p;
+
+			if (d->ok)
+				snprintf(val, sizeof(val), "%g", d->v);
+			else
+				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			break;
+		}
+		case RD_F_BOOL: {
+			const struct rd_obool *b = (const void *)p;
+
+			if (b->ok)
+				snprintf(val, sizeof(val), "%s",
+					 b->v ? "yes" : "no");
+			else
+				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			break;
+		}
+		case RD_F_STRUCT: {
+			char sub[96];
+
+			snprintf(sub, sizeof(sub), "%s.", key);
+			fields(l, f->sub, p, sub);
+			continue;
+		}
+		default:
+			continue;
+		}
+		w_lines_add(l, st, "  %-28s %s", key, val);
+	}
+}
+
+static void gid_table(struct w_lines *l, const struct rd_port *p)
+{
+	static const uint8_t v4map[12] = { 0, 0, 0, 0, 0,    0,
+					   0, 0, 0, 0, 0xff, 0xff };
+
+	w_lines_add(l, W_HEAD, "GID table (%zu entries)", p->n_gids);
+	w_lines_add(l, W_HEAD, "  %-5s %-39s %-15s %-10s %s", "INDEX", "GID",
+		    "IPv4", "TYPE", "NETDEV");
+	if (!p->n_gids)
+		w_lines_add(l, W_DIM, "  no GIDs: the port has no address yet");
+	for (size_t i = 0; i < p->n_gids; i++) {
+		const struct rd_gid *g = &p->gids[i];
+		char gid[48] = "N/A", ip[20] = "";
+
+		if (g->raw_ok) {
+			rd_format_gid(g->raw, gid, sizeof(gid));
+			if (memcmp(g->raw, v4map, 12) == 0)
+				snprintf(ip, sizeof(ip), "%u.%u.%u.%u",
+					 g->raw[12], g->raw[13], g->raw[14],
+					 g->raw[15]);
+		}
+		w_lines_add(l,
+			    g->type && strstr(g->type, "v2") && ip[0]
+				    ? W_GOOD
+				    : W_NORMAL,
+			    "  %-5" PRIu64 " %-39s %-15s %-10s %s", g->index,
+			    gid, ip, ui_str(g->type), ui_str(g->netdev));
+	}
+}
+
+static const char *mark(enum rd_verdict v)
+{
+	switch (v) {
+	case RD_PASS:
+		return "ok  ";
+	case RD_FAIL:
+		return "FAIL";
+	case RD_WARN:
+		return "WARN";
+	default:
+		return " ?  ";
+	}
+}
+
+static void verdicts(struct ui *ui, struct w_lines *l,
+		     const struct rd_device *d, const struct rd_port *p)
+{
+	bool any_path = false;
+
+	w_lines_add(l, W_HEAD, "Port-down decision path");
+	for (size_t i = 0; ui->have_results && i < ui->results.n; i++) {
+		const struct rd_result *r = &ui->results.v[i];
+
+		if (!r->n_path || !r->device || strcmp(r->device, d->name) ||
+		    (r->port && r->port != p->port))
+			continue;
+		any_path = true;
+		w_lines_add(l, W_NORMAL, "  %s", ui_str(r->title));
+		for (size_t k = 0; k < r->n_path; k++)
+			w_lines_add(l, ui_verdict_style(r->path[k].verdict),
+				    "    %zu. [%s] %s", k + 1,
+				    mark(r->path[k].verdict),
+				    ui_str(r->path[k].text));
+	}
+	if (!any_path)
+		w_lines_add(l, W_DIM,
+			    ui->have_results
+				    ? "  no decision path for this port"
+				    : "  checks not run");
+	w_lines_add(l, W_NORMAL, " ");
+	w_lines_add(l, W_HEAD, "Verdicts for this port");
+	for (size_t i = 0; ui->have_results && i < ui->results.n; i++) {
+		const struct rd_result *r = &ui->results.v[i];
+
+		if (!r->device || strcmp(r->device, d->name) ||
+		    (r->port && r->port != p->port))
+			continue;
+		w_lines_add(l, ui_verdict_style(r->verdict), "  %-7s %-24s %s",
+			    rd_verdict_name(r->verdict), ui_str(r->check_id),
+			    ui_str(r->summary));
+	}
+}
+
+static void port_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	const struct rd_device *d = ui_sel_device(ui);
+	const struct rd_port *p = ui_sel_port(ui);
+	const struct rd_netdev *nd;
+	const struct rd_field *pf = sub_table(rd_device_fields, "ports");
+
+	w_lines_reset(&page);
+	if (!d || !p) {
+		w_print(r, 0, 1, W_DIM, "No port selected: no RDMA devices.");
+		return;
+	}
+	w_lines_add(&page, W_HEAD, "%s port %" PRIu64 "   (< > other port)",
+		    ui_str(d->name), p->port);
+	w_lines_add(&page, ui_state_style(p), "  state %s / %s",
+		    p->state ? p->state : "N/A",
+		    p->phys_state ? p->phys_state : "N/A");
+	w_lines_add(&page, W_NORMAL, " ");
+	gid_table(&page, p);
+	w_lines_add(&page, W_NORMAL, " ");
+	verdicts(ui, &page, d, p);
+	w_lines_add(&page, W_NORMAL, " ");
+	w_lines_add(&page, W_HEAD, "Port attributes");
+	if (pf)
+		fields(&page, pf, p, "");
+	w_lines_add(&page, W_NORMAL, " ");
+	w_lines_add(&page, W_HEAD, "Device %s", ui_str(d->name));
+	fields(&page, rd_device_fields, d, "");
+	nd = ui_port_netdev(ui, p);
+	if (nd) {
+		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page, W_HEAD, "Netdev %s", ui_str(nd->name));
+		fields(&page, rd_netdev_fields, nd, "");
+		for (size_t i = 0; i < nd->n_addrs; i++)
+			w_lines_add(&page, W_NORMAL,
+				    "  %-28s %s/%" PRIu64 " %s",
+				    ui_str(nd->addrs[i].family),
+				    ui_str(nd->addrs[i].address),
+				    nd->addrs[i].prefixlen.v,
+				    ui_str(nd->addrs[i].scope));
+	}
+	w_lines_draw(&page, r, &top);
+}
+
+static int port_key(struct ui *ui, int ch)
+{
+	if (w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h))
+		return UI_REDO_DRAW;
+	return UI_UNHANDLED;
+}
+
+const struct ui_screen view_port_screen = {
+	.name = "Port",
+	.fkey = 3,
+	.letter = 'p',
+	.layout = RD_LAYOUT_FULL,
+	.bar = "Up/Down/PgUp/PgDn scroll  < > port",
+	.draw = port_draw,
+	.key = port_key,
+	.help = "Every attribute of the selected port, its device and its "
+		"netdev (N/A where the source could not be read), the GID "
+		"table as show_gids prints it (index, GID, IPv4, RoCE "
+		"version, netdev; RoCE v2 IPv4 GIDs in green), the decision "
+		"path the port-down check walked, and every verdict about "
+		"the port.",
+};

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "views/widgets.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int style_attr[W_STYLE_COUNT];
+static bool use_utf8;
+
+void w_init(bool color, bool utf8)
+{
+	/* Monochrome: bold for warnings, reverse for failures. */
+	static const int mono[W_STYLE_COUNT] = {
+		[W_NORMAL] = A_NORMAL,	  [W_GOOD] = A_NORMAL,
+		[W_WARN] = A_BOLD,	  [W_BAD] = A_BOLD | A_UNDERLINE,
+		[W_DIM] = A_DIM,	  [W_TITLE] = A_REVERSE,
+		[W_BAR] = A_REVERSE,	  [W_BARKEY] = A_NORMAL,
+		[W_SEL] = A_REVERSE,	  [W_HEAD] = A_UNDERLINE,
+		[W_TAG] = A_BOLD,	  [W_BANNER_BAD] = A_BOLD | A_REVERSE,
+		[W_BANNER_OK] = A_NORMAL,
+	};
+	static const struct {
+		short fg, bg;
+		int extra;
+	} pairs[W_STYLE_COUNT] = {
+		[W_NORMAL] = { -1, -1, 0 },
+		[W_GOOD] = { COLOR_GREEN, -1, 0 },
+		[W_WARN] = { COLOR_YELLOW, -1, A_BOLD },
+		[W_BAD] = { COLOR_RED, -1, A_BOLD },
+		[W_DIM] = { COLOR_BLUE, -1, A_BOLD },
+		[W_TITLE] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[W_BAR] = { COLOR_BLACK, COLOR_CYAN, 0 },
+		[W_BARKEY] = { COLOR_WHITE, COLOR_BLACK, A_BOLD },
+		[W_SEL] = { COLOR_BLACK, COLOR_WHITE, 0 },
+		[W_HEAD] = { COLOR_CYAN, -1, A_BOLD },
+		[W_TAG] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD },
+		[W_BANNER_BAD] = { COLOR_WHITE, COLOR_RED, A_BOLD },
+		[W_BANNER_OK] = { COLOR_GREEN, -1, 0 },
+	};
+
+	use_utf8 = utf8;
+	if (!color || !has_colors() || start_color() == ERR) {
+		memcpy(style_attr, mono, sizeof(style_attr));
+		return;
+	}
+	use_default_colors();
+	for (int i = 0; i < W_STYLE_COUNT; i++) {
+		if (i == W_NORMAL) {
+			style_attr[i] = A_NORMAL;
+			continue;
+		}
+		if (i >= COLOR_PAIRS) {
+			style_attr[i] = mono[i];
+			continue;
+		}
+		init_pair((short)i, pairs[i].fg, pairs[i].bg);
+		style_attr[i] = (int)COLOR_PAIR(i) | pairs[i].extra;
+	}
+}
+
+bool w_utf8(void)
+{
+	return use_utf8;
+}
+
+int w_attr(enum w_style s)
+{
+	return (unsigned)s < W_STYLE_COUNT ? style_attr[s] : (int)A_NORMAL;
+}
+
+/* Bytes of text that fit in max columns (one column per code point). */
+static size_t fit_bytes(const char *text, int max, int *cols)
+{
+	size_t i = 0;
+	int c = 0;
+
+	while (text[i] && c < max) {
+		unsigned char b = (unsigned char)text[i++];
+
+		if (b >= 0xc0)
+			while ((text[i] & 0xc0) == 0x80)
+				i++;
+		c++;
+	}
+	*cols = c;
+	return i;
+}
+
+int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
+	    const char *text)
+{
+	size_t bytes;
+	int cols;
+
+	if (!text || row < 0 || row >= r->h || col < 0 || col >= r->w)
+		return 0;
+	bytes = fit_bytes(text, r->w - col, &cols);
+	attrset(w_attr(s));
+	mvaddnstr(r->y + row, r->x + col, text, (int)bytes);
+	attrset(A_NORMAL);
+	return cols;
+}
+
+int w_printf(const struct rd_rect *r, int row, int col, enum w_style s,
+	     const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return w_print(r, row, col, s, buf);
+}
+
+void w_fill_row(const struct rd_rect *r, int row, enum w_style s)
+{
+	if (row < 0 || row >= r->h)
+		return;
+	attrset(w_attr(s));
+	mvhline(r->y + row, r->x, ' ', r->w);
+	attrset(A_NORMAL);
+}
+
+void w_box(const struct rd_rect *r, const char *title)
+{
+	if (r->h < 2 || r->w < 2)
+		return;
+	mvhline(r->y, r->x + 1, ACS_HLINE, r->w - 2);
+	mvhline(r->y + r->h - 1, r->x + 1, ACS_HLINE, r->w - 2);
+	mvvline(r->y + 1, r->x, ACS_VLINE, r->h - 2);
+	mvvline(r->y + 1, r->x + r->w - 1, ACS_VLINE, r->h - 2);
+	mvaddch(r->y, r->x, ACS_ULCORNER);
+	mvaddch(r->y, r->x + r->w - 1, ACS_URCORNER);
+	mvaddch(r->y + r->h - 1, r->x, ACS_LLCORNER);
+	mvaddch(r->y + r->h - 1, r->x + r->w - 1, ACS_LRCORNER);
+	if (title && r->w > 6) {
+		struct rd_rect t = { r->y, r->x + 2, 1, r->w - 4 };
+
+		w_printf(&t, 0, 0, W_HEAD, " %s ", title);
+	}
+}
+
+void w_table_scroll(struct w_table *t, size_t n, int h)
+{
+	size_t rows = h > 0 ? (size_t)h : 1;
+
+	if (n == 0) {
+		t->sel = t->top = 0;
+		return;
+	}
+	if (t->sel >= n)
+		t->sel = n - 1;
+	if (t->top > t->sel)
+		t->top = t->sel;
+	if (t->sel >= t->top + rows)
+		t->top = t->sel - rows + 1;
+	if (t->top + rows > n)
+		t->top = n > rows ? n - rows : 0;
+}
+
+static void cells(const struct rd_rect *r, int row, const struct w_column *cols,
+		  size_t ncols, const char *const *text,
+		  const enum w_style *styles, enum w_style base)
+{
+	int x = 0;
+
+	for (size_t i = 0; i < ncols && x < r->w; i++) {
+		int w = i + 1 == ncols ? r->w - x : cols[i].width;
+		const char *t = text[i] ? text[i] : "";
+		enum w_style s = styles ? styles[i] : base;
+		struct rd_rect c = { r->y, r->x + x, r->h, w };
+		int dummy;
+
+		if (w > r->w - x)
+			w = c.w = r->w - x;
+		if (base == W_SEL)
+			s = W_SEL;
+		fit_bytes(t, w, &dummy);
+		if (cols[i].right && dummy < w - 1)
+			w_print(&c, row, w - 1 - dummy, s, t);
+		else
+			w_print(&c, row, 0, s, t);
+		x += w + (i + 1 == ncols ? 0 : 1);
+	}
+}
+
+void w_table_header(const struct rd_rect *r, int row,
+		    const struct w_column *cols, size_t ncols)
+{
+	const char *text[32];
+
+	for (size_t i = 0; i < ncols && i < 32; i++)
+		text[i] = cols[i].title;
+	cells(r, row, cols, ncols < 32 ? ncols : 32, text, NULL, W_HEAD);
+}
+
+void w_table_row(const struct rd_rect *r, int row, const struct w_column *cols,
+		 size_t ncols, const char *const *text,
+		 const enum w_style *styles, bool selected)
+{
+	if (selected)
+		w_fill_row(r, row, W_SEL);
+	cells(r, row, cols, ncols, text, styles, selected ? W_SEL : W_NORMAL);
+}
+
+size_t w_wrap(const char *text, int width, char lines[][256], size_t max)
+{
+	size_t n = 0;
+	const char *p = text ? text : "";
+
+	if (width < 1)
+		width = 1;
+	if (width > 255)
+		width = 255;
+	while (*p && n < max) {
+		const char *nl = strchr(p, '\n');
+		size_t seg = nl ? (size_t)(nl - p) : strlen(p);
+		size_t take = seg;
+
+		if (take > (size_t)width) {
+			take = (size_t)width;
+			/* Break at the last blank that fits, if any. */
+			for (size_t k = take; k > 0; k--)
+				if (p[k] == ' ') {
+					take = k;
+					break;
+				}
+		}
+		memcpy(lines[n], p, take);
+		lines[n][take] = '\0';
+		n++;
+		p += take;
+		if (*p == ' ' || (*p == '\n' && take == seg))
+			p++;
+	}
+	return n;
+}
+
+void w_dialog(int rows, int cols, const char *title, const char *const *lines,
+	      size_t n, const char *choices)
+{
+	static char wrapped[40][256];
+	size_t nw = 0;
+	int w = cols - 4 < 76 ? cols - 4 : 76, h;
+	struct rd_rect box, in;
+
+	if (w < 20)
+		return;
+	for (size_t i = 0; i < n && nw < 40; i++) {
+		size_t k = w_wrap(lines[i] && *lines[i] ? lines[i] : " ", w - 4,
+				  wrapped + nw, 40 - nw);
+		nw += k;
+	}
+	h = (int)nw + 4;
+	if (h > rows - 2)
+		h = rows - 2;
+	if (h < 4)
+		return;
+	box = (struct rd_rect){ (rows - h) / 2, (cols - w) / 2, h, w };
+	for (int y = 0; y < h; y++)
+		mvhline(box.y + y, box.x, ' ', w);
+	w_box(&box, title);
+	in = (struct rd_rect){ box.y + 1, box.x + 2, h - 2, w - 4 };
+	for (int i = 0; i < (int)nw && i < in.h - 1; i++)
+		w_print(&in, i, 0, W_NORMAL, wrapped[i]);
+	if (choices)
+		w_print(&in, in.h - 1, 0, W_HEAD, choices);
+}
+
+size_t w_spark(const double *v, size_t n, int width, bool utf8, char *out,
+	       size_t outlen)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583",
+					      "\u2584", "\u2585", "\u2586",
+					      "\u2587", "\u2588" };
+	static const char ascii[] = "_.-:=+*#";
+	double max = 0;
+	size_t pos = 0, first;
+
+	if (!outlen)
+		return 0;
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	first = n > (size_t)width ? n - (size_t)width : 0;
+	for (size_t i = first; i < n; i++)
+		if (isfinite(v[i]) && v[i] > max)
+			max = v[i];
+	for (int c = 0; c < width; c++) {
+		/* Right-aligned: blanks where there is no history yet. */
+		long k = (long)c - (width - (long)(n - first));
+		const char *cell;
+		char one[2] = { ' ', '\0' };
+		size_t len;
+
+		if (k < 0) {
+			cell = " ";
+		} else {
+			double x = v[first + (size_t)k];
+			int level = 0;
+
+			if (isfinite(x) && x > 0 && max > 0) {
+				level = (int)ceil(x / max * 8.0) - 1;
+				if (level < 0)
+					level = 0;
+				if (level > 7)
+					level = 7;
+			}
+			if (utf8) {
+				cell = blocks[level];
+			} else {
+				one[0] = ascii[level];
+				cell = one;
+			}
+		}
+		len = strlen(cell);
+		if (pos + len + 1 > outlen)
+			break;
+		memcpy(out + pos, cell, len);
+		pos += len;
+	}
+	out[pos] = '\0';
+	return pos;
+}
+
+void w_fmt_si(double v, char *buf, size_t size)
+{
+	static const char units[] = " kMGTPE";
+	int u = 0;
+	double a;
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	a = fabs(v);
+	while (a >= 999.5 && u < 6) {
+		a /= 1000.0;
+		v /= 1000.0;
+		u++;
+	}
+	if (u == 0) {
+		if (v == floor(v))
+			snprintf(buf, size, "%.0f", v);
+		else
+			snprintf(buf, size, "%.1f", v);
+	} else if (a < 9.995) {
+		snprintf(buf, size, "%.2f%c", v, units[u]);
+	} else if (a < 99.95) {
+		snprintf(buf, size, "%.1f%c", v, units[u]);
+	} else {
+		snprintf(buf, size, "%.0f%c", v, units[u]);
+	}
+}
+
+void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size)
+{
+	if (v.ok)
+		snprintf(buf, size, "%" PRIu64, v.v);
+	else
+		snprintf(buf, size, "N/A");
+}
+
+void w_fmt_bytes(uint64_t v, char *buf, size_t size)
+{
+	if (v >= (1ull << 30) && v % (1ull << 30) == 0)
+		snprintf(buf, size, "%" PRIu64 " GiB", v >> 30);
+	else if (v >= (1ull << 20) && v % (1ull << 20) == 0)
+		snprintf(buf, size, "%" PRIu64 " MiB", v >> 20);
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, size, "%" PRIu64 " KiB", v >> 10);
+	else
+		snprintf(buf, size, "%" PRIu64, v);
+}
+
+void w_lines_reset(struct w_lines *l)
+{
+	l->n = 0;
+}
+
+void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		void *t, *st;
+
+		if (cap > 65536)
+			return;
+		t = realloc(l->text, cap * sizeof(*l->text));
+		if (!t)
+			return;
+		l->text = t;
+		st = realloc(l->style, cap * sizeof(*l->style));
+		if (!st)
+			return;
+		l->style = st;
+		l->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(l->text[l->n], sizeof(l->text[0]), fmt, ap);
+	va_end(ap);
+	l->style[l->n++] = s;
+}
+
+void w_lines_draw(const struct w_lines *l, const struct rd_rect *r, size_t *top)
+{
+	size_t h = r->h > 0 ? (size_t)r->h : 0;
+
+	if (*top + h > l->n)
+		*top = l->n > h ? l->n - h : 0;
+	for (size_t i = 0; i < h && *top + i < l->n; i++)
+		w_print(r, (int)i, 0, l->style[*top + i], l->text[*top + i]);
+	if (l->n > h && r->w > 10) {
+		char pos[32];
+
+		snprintf(pos, sizeof(pos), "[%zu-%zu/%zu]", *top + 1,
+			 *top + h < l->n ? *top + h : l->n, l->n);
+		w_print(r, 0, r->w - (int)strlen(pos), W_DIM, pos);
+	}
+}
+
+void w_lines_free(struct w_lines *l)
+{
+	free(l->text);
+	free(l->style);
+	memset(l, 0, sizeof(*l));
+}
+
+bool w_lines_key(int ch, size_t *top, int h)
+{
+	size_t page = h > 2 ? (size_t)h - 1 : 1;
+
+	switch (ch) {
+	case KEY_UP:
+		if (*top)
+			(*top)--;
+		return true;
+	case KEY_DOWN:
+		(*top)++;
+		return true;
+	case KEY_PPAGE:
+		*top = *top > page ? *top - page : 0;
+		return true;
+	case KEY_NPAGE:
+		*top += page;
+		return true;
+	case KEY_HOME:
+		*top = 0;
+		return true;
+	case KEY_END:
+		*top = (size_t)-1 / 2;
+		return true;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Host, QoS, driver, firmware and counter checks from in-memory snapshots. */
+#include "config.h"
+
+#include "diag_snap.h"
+
+#include "core/history.h"
+
+#define MIB (1024ull * 1024ull)
+
+static void one_roce(struct rd_snapshot *s, const char *bdf)
+{
+	struct rd_device *d;
+
+	rd_snapshot_init(s);
+	d = snap_dev(s, "mlx5_0", bdf);
+	d->fw_ver = rd_strdup("16.35.2000");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	snap_netdev(s, "eth2", true, true, 9000);
+}
+
+static void test_memlock(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+
+	(void)state;
+	rd_snapshot_init(&s);
+	run_only(&s, NULL, "host.memlock", &res);
+	expect_verdict(&res, "host.memlock", NULL, 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	s.host.memlock_soft = rd_u64(64 * 1024);
+	s.host.cap_ipc_lock = rd_bool(false);
+	run_only(&s, NULL, "host.memlock", &res);
+	expect_verdict(&res, "host.memlock", NULL, 0, RD_FAIL, "memlock_low");
+	assert_non_null(strstr(res.v[0].summary, "64 KiB"));
+	rd_results_free(&res);
+
+	s.host.memlock_soft = rd_u64(8 * MIB);
+	run_only(&s, NULL, "host.memlock", &res);
+	expect_verdict(&res, "host.memlock", NULL, 0, RD_WARN, "memlock_low");
+	rd_results_free(&res);
+
+	s.host.memlock_soft = rd_u64(64 * 1024);
+	s.host.cap_ipc_lock = rd_bool(true);
+	run_only(&s, NULL, "host.memlock", &res);
+	expect_verdict(&res, "host.memlock", NULL, 0, RD_PASS, "ok");
+	rd_results_free(&res);
+
+	s.host.cap_ipc_lock = rd_bool(false);
+	s.host.memlock_soft.ok = false;
+	s.host.memlock_unlimited = rd_bool(true);
+	run_only(&s, NULL, "host.memlock", &res);
+	expect_verdict(&res, "host.memlock", NULL, 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_hugepages(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	const struct rd_result *r;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	run_only(&s, NULL, "host.hugepages", &res);
+	expect_verdict(&res, "host.hugepages", NULL, 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	s.host.hugepages_total = rd_u64(0);
+	s.host.hugepages_free = rd_u64(0);
+	run_only(&s, NULL, "host.hugepages", &res);
+	expect_verdict(&res, "host.hugepages", NULL, 0, RD_WARN, "no_hugepages");
+	rd_results_free(&res);
+	s.host.hugepages_total = rd_u64(512);
+	s.host.hugepages_free = rd_u64(100);
+	run_only(&s, NULL, "host.hugepages", &res);
+	expect_verdict(&res, "host.hugepages", NULL, 0, RD_PASS, "ok");
+	rd_results_free(&res);
+
+	rd_diag_opts_init(&o);
+	o.only_area = "host.hugepages";
+	o.hugepages_wanted = 300;
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	expect_verdict(&res, "host.hugepages", NULL, 0, RD_WARN, "hugepages_low");
+	r = find_result(&res, "host.hugepages", NULL, 0);
+	/* 512 total, 100 free, 300 wanted: 200 more. */
+	assert_string_equal(r->fix->command, "sysctl -w vm.nr_hugepages=712");
+	assert_string_equal(r->fix->arg, "/proc/sys/vm/nr_hugepages");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_pfc(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_dcb *dcb;
+	const struct rd_result *r;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	dcb = &s.netdevs[0].dcb;
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	dcb->supported = rd_bool(false);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	assert_non_null(strstr(res.v[0].summary, "no DCB support"));
+	rd_results_free(&res);
+
+	dcb->supported = rd_bool(true);
+	dcb->pfc_en = rd_u64(0);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_off");
+	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
+	assert_string_equal(r->fix->command, "dcb pfc set dev eth2 prio-pfc 3:on");
+	rd_results_free(&res);
+
+	dcb->pfc_en = rd_u64(0x08);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+
+	dcb->pfc_en = rd_u64(0x18);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_WARN, "pfc_extra_prio");
+	rd_results_free(&res);
+
+	/* An APP entry moves RoCE to priority 4: 0x08 is now wrong. */
+	struct rd_dcb_app *a = RD_PUSH(dcb->apps, dcb->n_apps);
+
+	assert_non_null(a);
+	a->selector = rd_u64(3);
+	a->protocol = rd_u64(4791);
+	a->priority = rd_u64(4);
+	dcb->pfc_en = rd_u64(0x08);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_wrong_prio");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_ecn(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_ecn *e;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	e = &s.netdevs[0].ecn;
+	run_only(&s, NULL, "qos.ecn", &res);
+	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	e->present = rd_bool(true);
+	rd_counters_add(&e->np_enable, "prio3", rd_u64(0));
+	rd_counters_add(&e->rp_enable, "prio3", rd_u64(0));
+	run_only(&s, NULL, "qos.ecn", &res);
+	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_WARN, "ecn_off");
+	rd_results_free(&res);
+	e->np_enable.v[0].value = rd_u64(1);
+	e->rp_enable.v[0].value = rd_u64(1);
+	run_only(&s, NULL, "qos.ecn", &res);
+	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_firmware(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1017, "mlx5_core");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_PASS, "ok");
+	rd_results_free(&res);
+
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("16.22.1002");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	rd_results_free(&res);
+
+	/* Same version text, unknown device: no minimum, no guess. */
+	s.pci[0].device_id = rd_u64(0x1003);
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* A software device has no firmware. */
+	rd_snapshot_init(&s);
+	snap_dev(&s, "rxe0", NULL)->driver = rd_strdup("rxe");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "rxe0", 0, RD_PASS, "not_applicable");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_pcie(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_pci *p;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	p = snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x101d, "mlx5_core");
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	p->link_speed_gts = rd_dbl(8.0);
+	p->link_width = rd_u64(8);
+	p->cap_speed_gts = rd_dbl(16.0);
+	p->cap_width = rd_u64(16);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_WARN,
+		       "pcie_degraded");
+	rd_results_free(&res);
+	p->link_speed_gts = rd_dbl(16.0);
+	p->link_width = rd_u64(16);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_verbs_checks(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_device *d;
+
+	(void)state;
+	one_roce(&s, NULL);
+	d = &s.devices[0];
+	run_only(&s, NULL, "user", &res);
+	expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	d->verbs.opened = rd_bool(false);
+	d->verbs.open_error = rd_strdup("no provider for mlx5_0");
+	run_only(&s, NULL, "user.provider", &res);
+	expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+		       "provider_missing");
+	rd_results_free(&res);
+	d->verbs.max_cqe = rd_u64(1024);
+	run_only(&s, NULL, "dev.cq_size", &res);
+	expect_verdict(&res, "dev.cq_size", "mlx5_0", 0, RD_WARN, "cq_small");
+	rd_results_free(&res);
+	d->verbs.max_cqe = rd_u64(4194303);
+	run_only(&s, NULL, "dev.cq_size", &res);
+	expect_verdict(&res, "dev.cq_size", "mlx5_0", 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_container(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_devnode *n;
+
+	(void)state;
+	one_roce(&s, NULL);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	s.host.container = rd_strdup("docker");
+	n = RD_PUSH(s.host.devnodes, s.host.n_devnodes);
+	assert_non_null(n);
+	n->path = rd_strdup("/dev/infiniband/uverbs0");
+	n->exists = rd_bool(false);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_FAIL,
+		       "container_no_devices");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* Build a history of two snapshots 2 s apart with one counter moving. */
+static void counter_history(struct rd_history *h, struct rd_snapshot *s,
+			    const char *name, uint64_t v0, uint64_t v1)
+{
+	struct rd_port *p = &s->devices[0].ports[0];
+
+	rd_history_init(h);
+	rd_counters_add(&p->counters, name, rd_u64(v0));
+	rd_counters_add(&p->counters, "port_xmit_data", rd_u64(1000));
+	s->monotonic_ns = rd_u64(1000000000ull);
+	assert_int_equal(rd_history_add(h, s), 0);
+	p->counters.v[0].value = rd_u64(v1);
+	p->counters.v[1].value = rd_u64(999999);
+	s->monotonic_ns = rd_u64(3000000000ull);
+	assert_int_equal(rd_history_add(h, s), 0);
+}
+
+static void test_counters(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_history h;
+	const struct rd_result *r;
+
+	(void)state;
+	/* One snapshot: rising cannot be seen. */
+	one_roce(&s, NULL);
+	rd_counters_add(&s.devices[0].ports[0].counters, "symbol_error",
+			rd_u64(5));
+	run_only(&s, NULL, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_history");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* +4 in 2 s = 2/s: above warn (0), below fail (10). */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 9);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_WARN,
+		       "error_counter_rising");
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "symbol_error"));
+	assert_non_null(r->next_step);
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
+	/* +100 in 2 s = 50/s: above fail (10). */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 105);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_FAIL,
+		       "error_counter_rising");
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
+	/* Steady error counter, busy data counter: PASS. */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 5);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
+	/* link_downed: any rise fails. */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "link_downed", 0, 1);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_FAIL,
+		       "error_counter_rising");
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+}
+
+/* An empty snapshot: no check may PASS on data it does not have. */
+static void test_empty_snapshot(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+
+	(void)state;
+	rd_snapshot_init(&s);
+	run_only(&s, NULL, NULL, &res);
+	for (size_t i = 0; i < res.n; i++) {
+		const struct rd_result *r = &res.v[i];
+
+		assert_non_null(r->summary);
+		assert_non_null(r->cause);
+		if (strcmp(r->check_id, "port.state") == 0)
+			continue;	/* "no device" is what sysfs said */
+		if (r->verdict != RD_UNKNOWN)
+			fail_msg("%s: %s on an empty snapshot (%s)", r->check_id,
+				 rd_verdict_name(r->verdict), r->summary);
+	}
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_hugepages),
+		cmocka_unit_test(test_pfc),
+		cmocka_unit_test(test_ecn),
+		cmocka_unit_test(test_firmware),
+		cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_verbs_checks),
+		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_empty_snapshot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* data/counters.tsv and data/firmware.tsv: the real files and bad input. */
+#include "config.h"
+
+#include "unit.h"
+
+#include "diag/data.h"
+#include "diag/diag_int.h"
+
+#define CH "name\tsource\tmeaning\tbad_when_rising\twarn_rate\tfail_rate\thint\n"
+#define FH "pci_id\tfamily\tmin_fw\twhy\n"
+
+static void test_real_files(void **state)
+{
+	const struct rd_counter_table *c;
+	const struct rd_fw_table *f;
+	const struct rd_counter_info *ci;
+	const struct rd_fw_min *m;
+
+	(void)state;
+	c = rd_data_counters();
+	if (!c)
+		fail_msg("%s", rd_data_error());
+	f = rd_data_firmware();
+	if (!f)
+		fail_msg("%s", rd_data_error());
+	/* Every counter CHECKS.md D names is described. */
+	static const struct {
+		const char *src, *name;
+		bool bad;
+	} want[] = {
+		{ "counters", "link_downed", true },
+		{ "counters", "symbol_error", true },
+		{ "counters", "port_rcv_errors", true },
+		{ "counters", "port_xmit_discards", true },
+		{ "counters", "port_xmit_wait", false },
+		{ "hw_counters", "out_of_buffer", true },
+		{ "hw_counters", "out_of_sequence", true },
+		{ "hw_counters", "packet_seq_err", true },
+		{ "hw_counters", "implied_nak_seq_err", true },
+		{ "hw_counters", "local_ack_timeout_err", true },
+		{ "hw_counters", "rnr_nak_retry_err", true },
+		{ "hw_counters", "duplicate_request", true },
+		{ "hw_counters", "np_cnp_sent", false },
+		{ "hw_counters", "rp_cnp_handled", false },
+		{ "ethtool", "rx_discards_phy", true },
+		{ "ethtool", "rx_out_of_buffer", true },
+		{ "ethtool", "rx_prio3_pause", false },
+		{ "ethtool", "tx_prio7_pause", false },
+		{ "ethtool", "tx_pause_storm_error_events", true },
+		{ "ethtool", "link_down_events_phy", true },
+		{ "ethtool", "rx_crc_errors_phy", true },
+		{ "ethtool", "rx_symbol_err_phy", true },
+		{ "ethtool", "rx_vport_rdma_unicast_bytes", false },
+		{ "hw_counters", "sent_pkts", false },
+		{ "hw_counters", "rcvd_pkts", false },
+		{ "hw_counters", "retry_exceeded_err", true },
+		{ "hw_counters", "completer_retry_err", true },
+		{ "hw_counters", "rcvd_seq_err", true },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ci = rd_counter_info_find(c, want[i].src, want[i].name);
+		if (!ci)
+			fail_msg("%s/%s missing", want[i].src, want[i].name);
+		assert_int_equal(ci->bad_when_rising, want[i].bad);
+	}
+	assert_null(rd_counter_info_find(c, "ethtool", "rx_prio8_pause"));
+	/* Every ConnectX id the brief lists has a minimum. */
+	static const uint64_t ids[] = { 0x1013, 0x1015, 0x1017, 0x1019,
+					0x101b, 0x101d, 0x101f, 0x1021 };
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		assert_non_null(rd_fw_min_find(f, 0x15b3, ids[i]));
+	m = rd_fw_min_find(f, 0x15b3, 0x1017);
+	assert_int_equal(strncmp(m->min_fw, "16.23.", 6), 0);
+	assert_null(rd_fw_min_find(f, 0x8086, 0x1017));
+}
+
+static void test_bad_counters(void **state)
+{
+	static const struct {
+		const char *text, *where;
+	} bad[] = {
+		{ CH "a\tcounters\tm\tyes\t0\n", "x.tsv:2" },
+		{ CH "a\tsomewhere\tm\tyes\t0\t1\th\n", "x.tsv:2" },
+		{ CH "# c\n\na\tcounters\tm\tmaybe\t0\t1\th\n", "x.tsv:4" },
+		{ CH "a\tcounters\tm\tyes\tfast\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tm\tyes\t5\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tm\tyes\t-\t1\th\n", "x.tsv:2" },
+		{ "name\tsource\n", "x.tsv:1" },
+		{ "", "no header" },
+		{ CH "a\tcounters\tm\tyes\t0\t1\th\textra\n", "x.tsv:2" },
+	};
+	struct rd_counter_table t;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(rd_counters_tsv_parse("x.tsv", bad[i].text, &t,
+						       err, sizeof(err)),
+				 -EINVAL);
+		if (!strstr(err, bad[i].where))
+			fail_msg("case %zu: \"%s\" lacks %s", i, err,
+				 bad[i].where);
+		assert_null(t.v);
+	}
+	assert_int_equal(rd_counters_tsv_parse(
+				 "x.tsv", CH "a\tcounters\tm\tno\t-\t-\t\r\n", &t,
+				 err, sizeof(err)),
+			 0);
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.v[0].hint, "");
+	rd_counter_table_free(&t);
+}
+
+static void test_bad_firmware(void **state)
+{
+	static const char *const bad[] = {
+		FH "15b3-1017\tCX5\t16.23.1020\tw\n",
+		FH "15b3:10170\tCX5\t16.23.1020\tw\n",
+		FH "15b3:1017\tCX5\t16.23\tw\n",
+		FH "15b3:1017\tCX5\t16.x.1\tw\n",
+		FH "15b3:1017\tCX5\t16..1\tw\n",
+		FH "zzzz:1017\tCX5\t16.23.1020\tw\n",
+	};
+	struct rd_fw_table t;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(rd_firmware_tsv_parse("f.tsv", bad[i], &t, err,
+						       sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, "f.tsv:2"));
+	}
+	assert_int_equal(rd_firmware_tsv_parse("f.tsv",
+					       FH "15B3:101d\tCX6Dx\t22.28.1002\tw\n",
+					       &t, err, sizeof(err)),
+			 0);
+	assert_non_null(rd_fw_min_find(&t, 0x15b3, 0x101d));
+	rd_fw_table_free(&t);
+}
+
+static void test_missing_file(void **state)
+{
+	struct rd_counter_table t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rd_counters_tsv_load("/nonexistent/c.tsv", &t, err,
+					      sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/c.tsv"));
+}
+
+static void test_helpers(void **state)
+{
+	uint64_t set[16];
+
+	(void)state;
+	assert_true(diag_version_cmp("16.23.1020", "16.23.1020") == 0);
+	assert_true(diag_version_cmp("16.9.1", "16.23.0") < 0);
+	assert_true(diag_version_cmp("16.35.2000", "16.23.1020") > 0);
+	assert_true(diag_version_cmp("22.31.1014 (MT_0000000359)", "22.28.1002") > 0);
+	assert_true(diag_version_cmp("", "1.0.0") < 0);
+	assert_int_equal(diag_cpulist_parse("0-3,8,10-11", set), 0);
+	assert_int_equal(set[0], 0xd0full);
+	assert_int_equal(diag_cpulist_parse("1023", set), 0);
+	assert_int_equal(set[15], 1ull << 63);
+	assert_int_equal(diag_cpulist_parse("3-1", set), -EINVAL);
+	assert_int_equal(diag_cpulist_parse("0-1024", set), -EINVAL);
+	assert_int_equal(diag_cpulist_parse("a", set), -EINVAL);
+	assert_int_equal(diag_cpulist_parse("1,", set), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_files),
+		cmocka_unit_test(test_bad_counters),
+		cmocka_unit_test(test_bad_firmware),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_helpers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

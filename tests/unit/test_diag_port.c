@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Port checks: the port-DOWN decision tree, GIDs, MTU; sorting and JSON. */
+#include "config.h"
+
+#include "diag_snap.h"
+#include "diag/diag_int.h"
+
+#include <json-c/json.h>
+
+static const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+				    192, 0, 2, 1 };
+static const uint8_t gid_ll[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				    0x02, 0, 0, 0xff, 0xfe, 0, 0, 1 };
+
+/* mlx5_0/1 on eth2: everything healthy. */
+static void healthy(struct rd_snapshot *s)
+{
+	struct rd_device *d;
+	struct rd_port *p;
+	struct rd_netdev *n;
+
+	rd_snapshot_init(s);
+	d = snap_dev(s, "mlx5_0", "0000:3b:00.0");
+	p = snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	p->verbs.active_mtu = rd_u64(4096);
+	p->verbs.max_mtu = rd_u64(4096);
+	snap_gid(p, 0, "IB/RoCE v1", gid_ll, "eth2");
+	snap_gid(p, 1, "RoCE v2", gid_ll, "eth2");
+	snap_gid(p, 3, "RoCE v2", gid_v4, "eth2");
+	n = snap_netdev(s, "eth2", true, true, 9000);
+	snap_addr4(n, "192.0.2.1");
+}
+
+static void test_healthy_pass(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	healthy(&s);
+	run_only(&s, NULL, "port", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_PASS, "ok");
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_PASS, "ok");
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_PASS, "ok");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "index 3"));
+	assert_null(find_result(&res, "port.state", "mlx5_0", 1)->fix);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_admin_down(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	healthy(&s);
+	s.devices[0].ports[0].state_num = rd_u64(1);
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	s.netdevs[0].admin_up = rd_bool(false);
+	s.netdevs[0].carrier = rd_bool(false);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "admin_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "ip link set dev eth2 up");
+	assert_int_equal(r->fix->kind, RD_FIX_LINK_UP);
+	assert_string_equal(r->fix->arg, "eth2");
+	assert_true(r->fix->undoable);
+	/* The path stops at the failing step. */
+	assert_true(r->n_path >= 3);
+	assert_int_equal(r->path[r->n_path - 1].verdict, RD_FAIL);
+	assert_non_null(strstr(r->path[r->n_path - 1].text, "down"));
+	assert_string_equal(r->netdev, "eth2");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_no_carrier(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	healthy(&s);
+	s.devices[0].ports[0].state_num = rd_u64(1);
+	s.devices[0].ports[0].phys_state_num = rd_u64(2);
+	s.netdevs[0].carrier = rd_bool(false);
+	s.netdevs[0].ethtool.ext_state = rd_strdup("cable issue");
+	s.netdevs[0].ethtool.link_down_events = rd_u64(7);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "cable issue"));
+	assert_null(r->fix);	/* a cable cannot be fixed from here */
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_eth_without_netlink(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+
+	(void)state;
+	healthy(&s);
+	rd_model_free(rd_netdev_fields, &s.netdevs[0]);
+	free(s.netdevs);
+	s.netdevs = NULL;
+	s.n_netdevs = 0;
+	/* DOWN/Polling: the phys state alone says "no carrier". */
+	s.devices[0].ports[0].state_num = rd_u64(1);
+	s.devices[0].ports[0].phys_state_num = rd_u64(2);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
+	rd_results_free(&res);
+	/* DOWN/LinkUp with no netdev data: nothing to conclude. */
+	s.devices[0].ports[0].phys_state_num = rd_u64(5);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	/* No state at all. */
+	s.devices[0].ports[0].state_num.ok = false;
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_ib_tree(void **state)
+{
+	static const struct {
+		uint64_t st, ph, sm;
+		const char *cause;
+	} cases[] = {
+		{ 2, 5, 0, "no_sm" },
+		{ 3, 5, 1, "sm_not_activating" },
+		{ 1, 2, 0, "no_carrier" },
+		{ 1, 3, 0, "port_disabled" },
+		{ 1, 6, 0, "link_error_recovery" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rd_snapshot s;
+		struct rd_results res = { 0 };
+		struct rd_device *d;
+		struct rd_port *p;
+
+		rd_snapshot_init(&s);
+		d = snap_dev(&s, "mlx5_2", "0000:5e:00.0");
+		p = snap_port(d, 1, cases[i].st, cases[i].ph, "InfiniBand",
+			      NULL);
+		p->sm_lid = rd_u64(cases[i].sm);
+		run_only(&s, NULL, "port.state", &res);
+		expect_verdict(&res, "port.state", "mlx5_2", 1, RD_FAIL,
+			       cases[i].cause);
+		rd_results_free(&res);
+		rd_snapshot_free(&s);
+	}
+}
+
+static void test_no_device_module(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1017, "mlx5_core");
+	snap_module(&s, "ib_core");
+	snap_module(&s, "ib_uverbs");
+	snap_module(&s, "mlx5_core");
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", NULL, 0, RD_FAIL, "module_missing");
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_string_equal(r->fix->command, "modprobe mlx5_ib");
+	assert_false(r->fix->undoable);
+	rd_results_free(&res);
+	/* The driver check says the same from its layer. */
+	run_only(&s, NULL, "driver.modules", &res);
+	expect_verdict(&res, "driver.modules", NULL, 0, RD_FAIL,
+		       "module_missing");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_no_device_rxe(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	snap_module(&s, "ib_core");
+	snap_module(&s, "ib_uverbs");
+	snap_module(&s, "rdma_rxe");
+	snap_netdev(&s, "lo", true, true, 65536);
+	n = snap_netdev(&s, "veth0", true, true, 1500);
+	snap_addr4(n, "192.0.2.1");
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", NULL, 0, RD_FAIL, "no_device");
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_string_equal(r->fix->command,
+			    "rdma link add rxe0 type rxe netdev veth0");
+	assert_string_equal(r->fix->arg, "rxe0");
+	assert_string_equal(r->fix->arg2, "veth0");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_mtu(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	healthy(&s);
+	s.netdevs[0].mtu = rd_u64(1500);
+	s.devices[0].ports[0].verbs.active_mtu = rd_u64(1024);
+	run_only(&s, NULL, "port.mtu", &res);
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_WARN, "mtu_low");
+	r = find_result(&res, "port.mtu", "mlx5_0", 1);
+	assert_string_equal(r->fix->command, "ip link set dev eth2 mtu 9000");
+	assert_int_equal(r->fix->value, 9000);
+	assert_true(r->fix->disruptive);
+	rd_results_free(&res);
+
+	/* A netdev that cannot go higher: no fix-up offered. */
+	s.netdevs[0].max_mtu = rd_u64(1500);
+	run_only(&s, NULL, "port.mtu", &res);
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_WARN, "mtu_low");
+	assert_null(find_result(&res, "port.mtu", "mlx5_0", 1)->fix);
+	rd_results_free(&res);
+
+	/* No verbs data: the kernel's rule from the netdev MTU decides. */
+	s.netdevs[0].mtu = rd_u64(4200);
+	s.devices[0].ports[0].verbs.active_mtu.ok = false;
+	run_only(&s, NULL, "port.mtu", &res);
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+
+	s.netdevs[0].mtu.ok = false;
+	run_only(&s, NULL, "port.mtu", &res);
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	assert_int_equal(diag_roce_mtu(1500), 1024);
+	assert_int_equal(diag_roce_mtu(4200), 4096);
+	assert_int_equal(diag_roce_mtu(4191), 2048);
+	assert_int_equal(diag_roce_mtu(9000), 4096);
+	assert_int_equal(diag_roce_mtu(100), 0);
+}
+
+static void test_gid(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_port *p;
+
+	(void)state;
+	healthy(&s);
+	p = &s.devices[0].ports[0];
+	/* Only link-local GIDs and no IPv4 address. */
+	p->n_gids = 2;
+	rd_model_free(rd_netdev_fields, &s.netdevs[0]);
+	memset(&s.netdevs[0], 0, sizeof(s.netdevs[0]));
+	s.netdevs[0].name = rd_strdup("eth2");
+	s.netdevs[0].admin_up = rd_bool(true);
+	s.netdevs[0].carrier = rd_bool(true);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_FAIL,
+		       "no_ipv4_rocev2_gid");
+	assert_non_null(strstr(find_result(&res, "port.rocev2_gid", "mlx5_0", 1)
+				       ->summary,
+			       "no IPv4 address"));
+	rd_results_free(&res);
+	/* GID table not read at all. */
+	p->n_gids = 0;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_data");
+	rd_results_free(&res);
+	/* Not ACTIVE: left to port.state. */
+	p->n_gids = 3;
+	p->state_num = rd_u64(1);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "port_not_active");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_filter_sort_json(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	struct json_object *j, *first, *v;
+	struct rd_device *d;
+
+	(void)state;
+	healthy(&s);
+	d = snap_dev(&s, "mlx5_1", "0000:3b:00.1");
+	snap_port(d, 1, 1, 3, "Ethernet", "eth3");
+	snap_netdev(&s, "eth3", false, false, 1500);
+	rd_diag_opts_init(&o);
+	o.device = "mlx5_0";
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	for (size_t i = 0; i < res.n; i++)
+		assert_true(!res.v[i].device ||
+			    strcmp(res.v[i].device, "mlx5_0") == 0);
+	rd_results_free(&res);
+
+	o.device = NULL;
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	rd_results_sort(&res);
+	for (size_t i = 1; i < res.n; i++) {
+		const struct rd_result *a = &res.v[i - 1], *b = &res.v[i];
+
+		assert_true(a->layer < b->layer ||
+			    (a->layer == b->layer && a->verdict >= b->verdict));
+	}
+	assert_int_equal(rd_results_worst(&res), RD_FAIL);
+	j = rd_results_to_json(&res);
+	assert_non_null(j);
+	assert_int_equal(json_object_array_length(j), res.n);
+	first = json_object_array_get_idx(j, 0);
+	assert_true(json_object_object_get_ex(first, "verdict", &v));
+	assert_string_equal(json_object_get_string(v),
+			    rd_verdict_name(res.v[0].verdict));
+	assert_true(json_object_object_get_ex(first, "evidence", &v));
+	assert_true(json_object_is_type(v, json_type_array));
+	json_object_put(j);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_healthy_pass),
+		cmocka_unit_test(test_admin_down),
+		cmocka_unit_test(test_no_carrier),
+		cmocka_unit_test(test_eth_without_netlink),
+		cmocka_unit_test(test_ib_tree),
+		cmocka_unit_test(test_no_device_module),
+		cmocka_unit_test(test_no_device_rxe),
+		cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_filter_sort_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

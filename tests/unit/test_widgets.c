@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The pure parts of the console's widgets: sparklines, number formats,
+ * wrapping and table scrolling. */
+#include "config.h"
+
+#include <math.h>
+
+#include "unit.h"
+
+#include "views/widgets.h"
+
+static void test_spark_ascii_levels(void **state)
+{
+	double v[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	char out[64];
+
+	(void)state;
+	assert_int_equal(w_spark(v, 8, 8, false, out, sizeof(out)), 8);
+	assert_string_equal(out, "_.-:=+*#");
+}
+
+static void test_spark_short_history_right_aligned(void **state)
+{
+	double v[] = { 0, 5 };
+	char out[64];
+
+	(void)state;
+	w_spark(v, 2, 5, false, out, sizeof(out));
+	assert_string_equal(out, "   _#");
+}
+
+static void test_spark_keeps_newest(void **state)
+{
+	double v[] = { 9, 9, 9, 0, 1 };
+	char out[64];
+
+	(void)state;
+	/* Only the last 2 fit: scaled to their own maximum. */
+	w_spark(v, 5, 2, false, out, sizeof(out));
+	assert_string_equal(out, "_#");
+}
+
+static void test_spark_utf8_and_truncation(void **state)
+{
+	double v[] = { 1, 1, 1 };
+	char out[16], tiny[5];
+
+	(void)state;
+	assert_int_equal(w_spark(v, 3, 3, true, out, sizeof(out)), 9);
+	assert_string_equal(out, "\u2588\u2588\u2588");
+	/* No room for a second 3-byte cell: stops, never splits one. */
+	assert_int_equal(w_spark(v, 3, 3, true, tiny, sizeof(tiny)), 3);
+	assert_string_equal(tiny, "\u2588");
+}
+
+static void test_spark_hostile_values(void **state)
+{
+	double v[] = { NAN, INFINITY, -5, 0 };
+	char out[64];
+
+	(void)state;
+	w_spark(v, 4, 4, false, out, sizeof(out));
+	assert_string_equal(out, "____");
+	assert_int_equal(w_spark(v, 4, 0, false, out, sizeof(out)), 0);
+	assert_int_equal(w_spark(v, 4, -3, false, out, sizeof(out)), 0);
+	assert_int_equal(w_spark(NULL, 0, 3, false, out, sizeof(out)), 3);
+	assert_string_equal(out, "   ");
+}
+
+static void test_fmt_si(void **state)
+{
+	char b[32];
+
+	(void)state;
+	w_fmt_si(0, b, sizeof(b));
+	assert_string_equal(b, "0");
+	w_fmt_si(999, b, sizeof(b));
+	assert_string_equal(b, "999");
+	w_fmt_si(12.5, b, sizeof(b));
+	assert_string_equal(b, "12.5");
+	w_fmt_si(1234, b, sizeof(b));
+	assert_string_equal(b, "1.23k");
+	w_fmt_si(45600000, b, sizeof(b));
+	assert_string_equal(b, "45.6M");
+	w_fmt_si(1e9, b, sizeof(b));
+	assert_string_equal(b, "1.00G");
+	w_fmt_si(NAN, b, sizeof(b));
+	assert_string_equal(b, "-");
+	w_fmt_si(1e20, b, sizeof(b));
+	assert_string_equal(b, "100E");
+	w_fmt_si(-2500, b, sizeof(b));
+	assert_string_equal(b, "-2.50k");
+}
+
+static void test_fmt_bytes_and_ou64(void **state)
+{
+	char b[32];
+
+	(void)state;
+	w_fmt_bytes(1500, b, sizeof(b));
+	assert_string_equal(b, "1500");
+	w_fmt_bytes(4096, b, sizeof(b));
+	assert_string_equal(b, "4 KiB");
+	w_fmt_bytes(64u << 20, b, sizeof(b));
+	assert_string_equal(b, "64 MiB");
+	w_fmt_ou64((struct rd_ou64){ 0, false }, b, sizeof(b));
+	assert_string_equal(b, "N/A");
+	w_fmt_ou64(rd_u64(42), b, sizeof(b));
+	assert_string_equal(b, "42");
+}
+
+static void test_wrap(void **state)
+{
+	char lines[8][256];
+
+	(void)state;
+	assert_int_equal(w_wrap("hello world foo", 11, lines, 8), 2);
+	assert_string_equal(lines[0], "hello world");
+	assert_string_equal(lines[1], "foo");
+	assert_int_equal(w_wrap("abcdefghij", 4, lines, 8), 3);
+	assert_string_equal(lines[2], "ij");
+	assert_int_equal(w_wrap("one\ntwo", 20, lines, 8), 2);
+	assert_string_equal(lines[1], "two");
+	assert_int_equal(w_wrap(NULL, 20, lines, 8), 0);
+	/* Never more than max lines, whatever the text. */
+	assert_int_equal(w_wrap("a b c d e f g h i j k", 1, lines, 3), 3);
+}
+
+static void test_table_scroll(void **state)
+{
+	struct w_table t = { .top = 0, .sel = 50 };
+
+	(void)state;
+	w_table_scroll(&t, 100, 10);
+	assert_true(t.top <= 50 && t.top + 10 > 50);
+	t.sel = 500;
+	w_table_scroll(&t, 100, 10);
+	assert_int_equal(t.sel, 99);
+	assert_int_equal(t.top, 90);
+	t.sel = 0;
+	w_table_scroll(&t, 100, 10);
+	assert_int_equal(t.top, 0);
+	w_table_scroll(&t, 0, 10);
+	assert_int_equal(t.sel, 0);
+	t.sel = 3;
+	w_table_scroll(&t, 5, 0); /* a zero-height pane still works */
+	assert_int_equal(t.top, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spark_ascii_levels),
+		cmocka_unit_test(test_spark_short_history_right_aligned),
+		cmocka_unit_test(test_spark_keeps_newest),
+		cmocka_unit_test(test_spark_utf8_and_truncation),
+		cmocka_unit_test(test_spark_hostile_values),
+		cmocka_unit_test(test_fmt_si),
+		cmocka_unit_test(test_fmt_bytes_and_ou64),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_table_scroll),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
