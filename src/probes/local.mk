@@ -16,9 +16,9 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/ecn.c src/probes/ecn.h \
 	src/probes/verbs.c src/probes/verbs.h
 # Records the kernel's raw netlink answers for tests/fixtures/netlink.
-check_PROGRAMS += tests/fixtures/netlink/nl_capture
-tests_fixtures_netlink_nl_capture_SOURCES = tests/fixtures/netlink/nl_capture.c
-tests_fixtures_netlink_nl_capture_LDADD = src/librdmadiag.a $(RD_LIBS)
+check_PROGRAMS += tests/tools/nl_capture
+tests_tools_nl_capture_SOURCES = tests/tools/nl_capture.c
+tests_tools_nl_capture_LDADD = src/librdmadiag.a $(RD_LIBS)
 if HAVE_CMOCKA
 PROBE_FILE_TESTS = tests/unit/test_pci tests/unit/test_kmod \
 	tests/unit/test_host tests/unit/test_ecn tests/unit/test_verbs
