@@ -86,10 +86,7 @@ static void pci_on_debug(char *msg, ...)
 
 static int cache_slot(void)
 {
-	for (int i = 0; rd_probes[i].name; i++)
-		if (rd_probes[i].collect == probe_pci_collect)
-			return i < 16 ? i : -1;
-	return -1;
+	return RD_SLOT_PCI;
 }
 
 static void pci_cache_destroy(struct pci_cache *c)

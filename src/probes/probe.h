@@ -17,18 +17,21 @@
  * State kept between refreshes (open files, sockets, static data) so the
  * console's steady state is cheap. Each probe owns its own member.
  */
-struct rd_ib_sysfs_cache;
-struct rd_probe_cache {
-	struct rd_ib_sysfs_cache *ib_sysfs;
-	void *slot[16];		/* for probes added later, by table index */
-};
-
-/* Fixed indexes into rd_probe_cache.slot[] of the netlink probes. */
-enum rd_probe_slot_nl {
+/* Each probe's own index into rd_probe_cache.slot[]. */
+enum rd_probe_slot {
 	RD_SLOT_RDMA_NL = 0,
 	RD_SLOT_NETDEV = 1,
 	RD_SLOT_ETHTOOL = 2,
 	RD_SLOT_DCB = 3,
+	RD_SLOT_PCI = 4,
+	RD_SLOT_VERBS = 5,
+	RD_SLOT_COUNT
+};
+
+struct rd_ib_sysfs_cache;
+struct rd_probe_cache {
+	struct rd_ib_sysfs_cache *ib_sysfs;
+	void *slot[RD_SLOT_COUNT];	/* one per probe, by enum rd_probe_slot */
 };
 
 enum rd_probe_flags {

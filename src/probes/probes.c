@@ -30,7 +30,7 @@ const struct rd_probe rd_probes[] = {
 	{ "kmod", probe_kmod_collect, NULL },
 	{ "host", probe_host_collect, NULL },
 	{ "ecn", probe_ecn_collect, NULL },
-	{ "verbs", probe_verbs_collect, NULL },
+	{ "verbs", probe_verbs_collect, probe_verbs_cache_free },
 	{ NULL, NULL, NULL },
 };
 

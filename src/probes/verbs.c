@@ -14,12 +14,28 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
 
 #define SRC "verbs"
+/*
+ * The console re-opens devices only this often: opening a context costs
+ * a provider's setup (mmaps, doorbell pages) that a 1 s refresh should
+ * not pay. MTU and speed changes show within that many refreshes.
+ */
+#define RD_VERBS_EVERY 5
+
+/* What the last query found, per device, copied into later snapshots. */
+struct verbs_cache {
+	struct rd_device *devs;	/* name, verbs and ports[].verbs only */
+	size_t n_devs;
+	uint64_t tick;
+	bool valid;
+};
+
 
 uint64_t rd_ibv_mtu_bytes(unsigned mtu)
 {
@@ -126,13 +142,105 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	ibv_close_device(c);
 }
 
+static void cache_clear(struct verbs_cache *c)
+{
+	for (size_t i = 0; i < c->n_devs; i++)
+		rd_model_free(rd_device_fields, &c->devs[i]);
+	free(c->devs);
+	c->devs = NULL;
+	c->n_devs = 0;
+	c->valid = false;
+}
+
+void probe_verbs_cache_free(struct rd_probe_cache *cache)
+{
+	struct verbs_cache *c = cache ? cache->slot[RD_SLOT_VERBS] : NULL;
+
+	if (!c)
+		return;
+	cache_clear(c);
+	free(c);
+	cache->slot[RD_SLOT_VERBS] = NULL;
+}
+
+static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
+{
+	struct rd_verbs_dev v = src->verbs;
+
+	v.open_error = rd_strdup(src->verbs.open_error);
+	free(dst->verbs.open_error);
+	dst->verbs = v;
+	for (size_t j = 0; j < src->n_ports; j++) {
+		struct rd_port *p = rd_device_port(dst, src->ports[j].port);
+
+		if (p)
+			p->verbs = src->ports[j].verbs;
+	}
+}
+
+/* Keep this refresh's answers for the next RD_VERBS_EVERY - 1 ones. */
+static void cache_store(struct verbs_cache *c, const struct rd_snapshot *s,
+			uint64_t tick)
+{
+	cache_clear(c);
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+		struct rd_device *e = RD_PUSH(c->devs, c->n_devs);
+
+		if (!e)
+			return;
+		e->name = rd_strdup(d->name);
+		copy_verbs(e, d);
+		for (size_t j = 0; j < d->n_ports; j++) {
+			struct rd_port *p = RD_PUSH(e->ports, e->n_ports);
+
+			if (!p)
+				return;
+			p->port = d->ports[j].port;
+			p->verbs = d->ports[j].verbs;
+		}
+	}
+	c->tick = tick;
+	c->valid = true;
+}
+
+/* Serve every device from the cache, or say it cannot (a new device). */
+static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_devices; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < c->n_devs && !found; k++)
+			found = s->devices[i].name && c->devs[k].name &&
+				strcmp(s->devices[i].name, c->devs[k].name) == 0;
+		if (!found)
+			return false;
+	}
+	for (size_t i = 0; i < s->n_devices; i++)
+		for (size_t k = 0; k < c->n_devs; k++)
+			if (strcmp(s->devices[i].name, c->devs[k].name) == 0)
+				copy_verbs(&s->devices[i], &c->devs[k]);
+	return true;
+}
+
 int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
+	struct verbs_cache *c = NULL;
 	struct ibv_device **list;
 	int n = 0;
 
 	if ((ctx->flags & RD_PROBE_NO_VERBS) || s->n_devices == 0)
 		return 0;
+	if (ctx->cache) {
+		c = ctx->cache->slot[RD_SLOT_VERBS];
+		if (!c) {
+			c = calloc(1, sizeof(*c));
+			ctx->cache->slot[RD_SLOT_VERBS] = c;
+		}
+		if (c && c->valid && ctx->tick >= c->tick &&
+		    ctx->tick - c->tick < RD_VERBS_EVERY && cache_serve(c, s))
+			return 0;
+	}
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		int e = errno ? errno : EIO;
@@ -164,5 +272,7 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 				  d->driver ? d->driver : "(unknown)");
 	}
 	ibv_free_device_list(list);
+	if (c)
+		cache_store(c, s, ctx->tick);
 	return 0;
 }
