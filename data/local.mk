@@ -4,3 +4,4 @@ dist_pkgdata_DATA += data/counters.tsv data/firmware.tsv
 # installed under $(pkgdatadir)/demo/ where the console looks for it.
 demodir = $(pkgdatadir)/demo
 dist_demo_DATA = data/demo/cx6dx-demo.jsonl
+dist_man_MANS = data/rdmadiag.8
