@@ -17,16 +17,16 @@
 
 struct bw_side {
 	struct perf_end *e;
-	uint64_t *scnt, *ccnt, *unsig;	/* per QP, sender */
-	uint64_t *rposted;		/* per QP, receiver */
+	uint64_t *scnt, *ccnt, *unsig; /* per QP, sender */
+	uint64_t *rposted;	       /* per QP, receiver */
 };
 
 struct bw {
 	struct perf_session *s;
 	const struct perf_opts *o;
 	uint64_t size;
-	uint64_t iters;			/* per QP; 0 with -D */
-	double t_end;			/* -D: stop posting after this */
+	uint64_t iters; /* per QP; 0 with -D */
+	double t_end;	/* -D: stop posting after this */
 	struct bw_side tx[2], rx[2];
 	unsigned ntx, nrx;
 	uint64_t tot_s, tot_c, tot_r;
@@ -123,9 +123,9 @@ static int post_batch(struct bw *b, struct bw_side *sd, unsigned i,
 	uint64_t inflight = sd->scnt[i] - sd->ccnt[i];
 	uint64_t n = inflight >= o->tx_depth ? 0 : o->tx_depth - inflight;
 	unsigned flags = 0;
-	enum ibv_wr_opcode opc = o->op == PERF_OP_SEND ? IBV_WR_SEND :
-				 o->op == PERF_OP_WRITE ? IBV_WR_RDMA_WRITE :
-							  IBV_WR_RDMA_READ;
+	enum ibv_wr_opcode opc = o->op == PERF_OP_SEND	  ? IBV_WR_SEND
+				 : o->op == PERF_OP_WRITE ? IBV_WR_RDMA_WRITE
+							  : IBV_WR_RDMA_READ;
 	int r;
 
 	if (b->iters && n > b->iters - sd->scnt[i])
@@ -177,8 +177,8 @@ static int wc_error(struct bw *b, const struct ibv_wc *wc, const char *what,
 		      "%s completion error on QP %#x after %llu messages: %s "
 		      "(status %d, vendor error %#x): %s",
 		      what, wc->qp_num, (unsigned long long)count,
-		      ibv_wc_status_str(wc->status), wc->status,
-		      wc->vendor_err, perf_wc_hint(wc->status));
+		      ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
+		      perf_wc_hint(wc->status));
 }
 
 static int poll_tx(struct bw *b, struct bw_side *sd)
@@ -248,7 +248,7 @@ static int bw_loop(struct bw *b)
 {
 	const struct perf_opts *o = b->o;
 	double now = perf_now(), last_check = now, last_prog = now;
-	double last_event = now, prog_bytes = 0;
+	double last_event = now, prog_bytes = 0, limit;
 	double stall = o->timeout_ms / 1000.0 * 2;
 	double ival = o->interval_ms / 1000.0;
 	uint64_t last_tot = 0;
@@ -275,7 +275,7 @@ static int bw_loop(struct bw *b)
 		    push_mark(&b->posts, &b->nposts, &b->cap_posts, now,
 			      before) < 0)
 			return bw_err(b, -ENOMEM, "out of memory");
-poll:
+	poll:
 		for (unsigned k = 0; k < b->ntx; k++) {
 			int r = poll_tx(b, &b->tx[k]);
 
@@ -310,17 +310,23 @@ poll:
 		last_check = now;
 		if (perf_should_stop(b->s, "the bandwidth test"))
 			return -EINTR;
-		if (now - last_event > stall &&
-		    (b->ntx || b->tot_r > 0 || now - b->t_start > 3 * stall))
+		/* Large messages with CQ moderation may leave many megabytes
+		 * between two completions: allow 1 MB/s before calling it a
+		 * stall (a dead peer is noticed through the OOB socket). */
+		limit = (double)(b->tot_s - b->tot_c + 1) * (double)b->size /
+			1e6;
+		if (limit < stall)
+			limit = stall;
+		if (now - last_event > limit &&
+		    (b->ntx || b->tot_r > 0 || now - b->t_start > 3 * limit))
 			return bw_err(b, -ETIMEDOUT,
 				      "no completion for %.0f s (%llu of %llu "
 				      "messages done): the peer stopped "
 				      "responding",
 				      now - last_event,
-				      (unsigned long long)(b->ntx ? b->tot_c :
-								    b->tot_r),
-				      (unsigned long long)(b->iters *
-							   o->nqp));
+				      (unsigned long long)(b->ntx ? b->tot_c
+								  : b->tot_r),
+				      (unsigned long long)(b->iters * o->nqp));
 		if (now - last_prog >= ival) {
 			uint64_t tot = b->ntx ? b->tot_c : b->tot_r;
 			double bytes = (double)(tot - last_tot) * b->size;
@@ -387,7 +393,8 @@ static void from_report(const struct perf_oob_report *rep, bool gbits,
 }
 
 /* perftest's report exchange: five fields, each a separate exchange. */
-static int xchg_report(struct perf_session *s, const struct perf_bw_result *mine,
+static int xchg_report(struct perf_session *s,
+		       const struct perf_bw_result *mine,
 		       struct perf_bw_result *theirs, int timeout_ms)
 {
 	struct perf_oob_report out, in = { 0 };

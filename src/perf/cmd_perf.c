@@ -17,8 +17,8 @@
 #include "perf/perf.h"
 #include "probes/probe.h"
 
-#define RESULT_LINE                                                        \
-	"---------------------------------------------------------------" \
+#define RESULT_LINE                                                            \
+	"---------------------------------------------------------------"      \
 	"------------------------\n"
 
 static volatile sig_atomic_t perf_stop;
@@ -33,45 +33,57 @@ static void perf_usage(FILE *f, bool lat)
 {
 	fprintf(f,
 		"usage: rdmadiag %s [OPTIONS] [HOST]\n"
-		"  HOST given: client of a server on HOST (rdmadiag or perftest's\n"
+		"  HOST given: client of a server on HOST (rdmadiag or "
+		"perftest's\n"
 		"  ib_%s_%s); no HOST: server; --loopback: both ends here.\n"
 		"options (perftest's letters):\n"
 		"  --op OP               %s (default %s)\n"
 		"  -d, --ib-dev DEV      RDMA device (default: the first)\n"
 		"  -i, --ib-port N       port (default 1)\n"
-		"  -x, --gid-index N     GID index (default: chosen as perftest does)\n"
-		"  -p, --port N          TCP port of the out-of-band channel (18515)\n"
+		"  -x, --gid-index N     GID index (default: chosen as "
+		"perftest does)\n"
+		"  -p, --port N          TCP port of the out-of-band channel "
+		"(18515)\n"
 		"  -s, --size BYTES      message size (default %s)\n"
 		"  -a, --all             every size from 2 B to 8 MiB\n"
 		"  -n, --iters N         iterations (default %s)\n"
 		"  -D, --duration SEC    run for SEC seconds instead of -n\n"
-		"  -m, --mtu BYTES       path MTU 256..4096 (default: port's active)\n"
+		"  -m, --mtu BYTES       path MTU 256..4096 (default: port's "
+		"active)\n"
 		"  -I, --inline_size N   largest message sent inline\n"
 		"  -Q, --cq-mod N        one completion every N work requests\n"
-		"  -u, --qp-timeout N    RC ack timeout exponent (default 14)\n",
+		"  -u, --qp-timeout N    RC ack timeout exponent (default "
+		"14)\n",
 		lat ? "lat" : "bw", lat ? "send" : "write", lat ? "lat" : "bw",
 		lat ? "send | write" : "write | read | send",
 		lat ? "send" : "write", lat ? "2" : "65536",
 		lat ? "1000" : "5000 for write, 1000 otherwise");
 	if (!lat)
-		fprintf(f,
-			"  -q, --qp N            number of QPs (default 1)\n"
-			"  -t, --tx-depth N      work requests in flight per QP (128)\n"
-			"  -r, --rx-depth N      receives posted per QP, send (512)\n"
-			"  -b, --bidirectional   both directions at once\n"
-			"      --report_gbits    Gb/s (10^9 bit/s) instead of MB/s (2^20 B/s)\n");
+		fprintf(f, "  -q, --qp N            number of QPs (default 1)\n"
+			   "  -t, --tx-depth N      work requests in flight "
+			   "per QP (128)\n"
+			   "  -r, --rx-depth N      receives posted per QP, "
+			   "send (512)\n"
+			   "  -b, --bidirectional   both directions at once\n"
+			   "      --report_gbits    Gb/s (10^9 bit/s) instead "
+			   "of MB/s (2^20 B/s)\n");
 	else
-		fprintf(f,
-			"  -H, --report-histogram  print a histogram of the samples\n");
-	fprintf(f,
-		"      --loopback        both ends on this port, no peer needed\n"
-		"      --bind ADDR       server: listen on this IPv4 address only\n"
-		"      --timeout MS      wait for each out-of-band message (5000)\n"
-		"      --json            print the result as JSON\n"
-		"      --progress-fd N   stream JSON progress lines to descriptor N\n"
-		"      --interval MS     progress interval (default 1000)\n"
-		"      --no-counters     do not show the port's counter changes\n"
-		"exit status: 0 done, 1 test failed, 2 bad usage, 130 interrupted\n");
+		fprintf(f, "  -H, --report-histogram  print a histogram of the "
+			   "samples\n");
+	fprintf(f, "      --loopback        both ends on this port, no peer "
+		   "needed\n"
+		   "      --bind ADDR       server: listen on this IPv4 "
+		   "address only\n"
+		   "      --timeout MS      wait for each out-of-band message "
+		   "(5000)\n"
+		   "      --json            print the result as JSON\n"
+		   "      --progress-fd N   stream JSON progress lines to "
+		   "descriptor N\n"
+		   "      --interval MS     progress interval (default 1000)\n"
+		   "      --no-counters     do not show the port's counter "
+		   "changes\n"
+		   "exit status: 0 done, 1 test failed, 2 bad usage, 130 "
+		   "interrupted\n");
 }
 
 static int parse_num(struct rd_cli *cli, const char *opt, const char *arg,
@@ -120,8 +132,8 @@ static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
 
 	if (!rd_snapshot_device(s, dev)) {
 		cli_error(cli, "no RDMA device named %s%s", dev,
-			  s->n_devices ? "" :
-					 " (no RDMA device at all: is the "
+			  s->n_devices ? ""
+				       : " (no RDMA device at all: is the "
 					 "driver, e.g. rdma_rxe, loaded?)");
 		return -ENODEV;
 	}
@@ -130,8 +142,10 @@ static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
 		return -ENODEV;
 	}
 	if (!p->state_num.ok) {
-		fprintf(stderr, "rdmadiag: warning: state of %s port %u is "
-			"unknown; trying anyway\n", dev, port);
+		fprintf(stderr,
+			"rdmadiag: warning: state of %s port %u is "
+			"unknown; trying anyway\n",
+			dev, port);
 		return 0;
 	}
 	if (p->state_num.v != 4) {
@@ -141,8 +155,7 @@ static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
 			  "for the details.",
 			  dev, port, p->state ? p->state : "not active",
 			  p->phys_state ? p->phys_state : "unknown",
-			  p->netdev ? " (is " : "",
-			  p->netdev ? p->netdev : "",
+			  p->netdev ? " (is " : "", p->netdev ? p->netdev : "",
 			  p->netdev ? " up with a carrier?)" : "");
 		return -ENETDOWN;
 	}
@@ -153,8 +166,8 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 			char *buf, size_t len)
 {
 	const struct rd_port *p = snap_port(s, d->name, d->port);
-	const struct rd_netdev *nd = p && p->netdev ?
-		rd_snapshot_netdev(s, p->netdev) : NULL;
+	const struct rd_netdev *nd =
+		p && p->netdev ? rd_snapshot_netdev(s, p->netdev) : NULL;
 	int active = perf_mtu_bytes(d->port_attr.active_mtu);
 	int max = perf_mtu_bytes(d->port_attr.max_mtu);
 
@@ -163,12 +176,15 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 		return;
 	/* RoCE carries the IB MTU plus about 100 bytes of headers. */
 	if (nd && nd->mtu.ok && nd->mtu.v >= 4096 + 100 && max >= 4096)
-		snprintf(buf, len, "active MTU %d < 4096 although %s has MTU "
+		snprintf(buf, len,
+			 "active MTU %d < 4096 although %s has MTU "
 			 "%llu: the port has not picked up the larger MTU",
 			 active, nd->name, (unsigned long long)nd->mtu.v);
 	else if (!d->roce && max > active)
-		snprintf(buf, len, "active MTU %d < the port's maximum %d: "
-			 "check the subnet manager's MTU", active, max);
+		snprintf(buf, len,
+			 "active MTU %d < the port's maximum %d: "
+			 "check the subnet manager's MTU",
+			 active, max);
 }
 
 static void counter_deltas(FILE *f, bool json, const struct rd_counters *a,
@@ -335,12 +351,14 @@ static void json_result(FILE *f, const struct perf_session *s,
 	const struct perf_opts *o = s->o;
 	static const char *const roles[] = { "server", "client", "loopback" };
 
-	fprintf(f, "{\"type\":\"result\",\"test\":\"%s\",\"op\":\"%s\","
+	fprintf(f,
+		"{\"type\":\"result\",\"test\":\"%s\",\"op\":\"%s\","
 		"\"role\":\"%s\",\"ok\":%s",
 		o->lat ? "lat" : "bw", perf_op_name(o->op), roles[o->role],
 		error ? "false" : "true");
 	if (s->dev.name[0])
-		fprintf(f, ",\"device\":\"%s\",\"port\":%u,\"gid_index\":%d,"
+		fprintf(f,
+			",\"device\":\"%s\",\"port\":%u,\"gid_index\":%d,"
 			"\"mtu\":%d,\"qps\":%u,\"bidirectional\":%s",
 			s->dev.name, s->dev.port, s->dev.gid_index,
 			perf_mtu_bytes(s->mtu), o->nqp,
@@ -454,13 +472,14 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		if (o->dev && check_port(cli, &s0, o->dev, o->ib_port) < 0)
 			goto out_snap;
 		if (!o->dev) {
-			cli_error(cli, "no RDMA device found (is the driver, "
+			cli_error(cli,
+				  "no RDMA device found (is the driver, "
 				  "e.g. rdma_rxe, loaded and a link added?)");
 			goto out_snap;
 		}
 	} else {
 		fprintf(stderr, "rdmadiag: warning: cannot read the port "
-			"state; trying anyway\n");
+				"state; trying anyway\n");
 	}
 
 	r = perf_session_open(&s, o, &perf_stop);
@@ -519,7 +538,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	else if (o->op == PERF_OP_SEND)
 		r = perf_session_goodbye(&s);
 	else
-		r = 0;	/* ib_write_lat just closes */
+		r = 0; /* ib_write_lat just closes */
 	if (r < 0)
 		goto fail;
 	if (!o->json && !o->quiet)
@@ -527,8 +546,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stdout, false, &s0, &s1, s.dev.name,
-			       s.dev.port);
+		print_counters(stdout, false, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, NULL);
 	rc = 0;
@@ -538,8 +556,7 @@ fail:
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stderr, false, &s0, &s1, s.dev.name,
-			       s.dev.port);
+		print_counters(stderr, false, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;
@@ -562,8 +579,15 @@ out_snap:
 static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 {
 	enum {
-		OPT_OP = 0x2000, OPT_GBITS, OPT_LOOPBACK, OPT_BIND, OPT_TIMEOUT,
-		OPT_JSON, OPT_PROGRESS, OPT_INTERVAL, OPT_NO_COUNTERS,
+		OPT_OP = 0x2000,
+		OPT_GBITS,
+		OPT_LOOPBACK,
+		OPT_BIND,
+		OPT_TIMEOUT,
+		OPT_JSON,
+		OPT_PROGRESS,
+		OPT_INTERVAL,
+		OPT_NO_COUNTERS,
 	};
 	static const struct option longopts[] = {
 		{ "op", required_argument, NULL, OPT_OP },
@@ -619,8 +643,8 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	uint64_t v;
 	int opt, r, rc;
-	const char *shorts = lat ? "d:i:x:p:s:an:D:m:I:Q:u:Hh" :
-				   "d:i:x:p:s:an:D:m:I:Q:u:q:t:r:bh";
+	const char *shorts = lat ? "d:i:x:p:s:an:D:m:I:Q:u:Hh"
+				 : "d:i:x:p:s:an:D:m:I:Q:u:q:t:r:bh";
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
@@ -639,8 +663,9 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 				o.op = PERF_OP_READ;
 			else {
 				cli_error(cli, "--op: \"%s\" is not one of %s",
-					  optarg, lat ? "send, write" :
-							"write, read, send");
+					  optarg,
+					  lat ? "send, write"
+					      : "write, read, send");
 				return 2;
 			}
 			break;
@@ -686,7 +711,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			if (parse_num(cli, "-m", optarg, 256, 4096, &v) < 0 ||
 			    perf_mtu_enum((unsigned)v) < 0) {
 				cli_error(cli, "-m: use 256, 512, 1024, 2048 "
-					  "or 4096");
+					       "or 4096");
 				return 2;
 			}
 			o.mtu = (unsigned)v;
@@ -795,7 +820,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	}
 	if (lat && o.duration && !loopback) {
 		cli_error(cli, "-D is supported for lat only with --loopback; "
-			  "use -n against a peer");
+			       "use -n against a peer");
 		return 2;
 	}
 	if (!have_size)

@@ -18,8 +18,8 @@ bool perf_gid_is_zero(const uint8_t *raw)
 
 bool perf_gid_is_v4mapped(const uint8_t *raw)
 {
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff,
-					 0xff };
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0,	   0,
+					 0, 0, 0, 0, 0xff, 0xff };
 
 	return memcmp(raw, pfx, sizeof(pfx)) == 0;
 }
@@ -39,8 +39,7 @@ static unsigned score(const struct perf_gid_cand *g, bool want_ipv4)
 {
 	bool v4 = perf_gid_is_v4mapped(g->raw);
 
-	return (v4 == want_ipv4) * 4u +
-	       !perf_gid_is_link_local(g->raw) * 2u +
+	return (v4 == want_ipv4) * 4u + !perf_gid_is_link_local(g->raw) * 2u +
 	       (g->type == PERF_GID_ROCE_V2) * 1u;
 }
 
@@ -64,7 +63,8 @@ int perf_gid_choose(const struct perf_gid_cand *c, size_t n, bool want_ipv4,
 	}
 	if (!best) {
 		if (why && whylen)
-			snprintf(why, whylen, "the GID table has no entries "
+			snprintf(why, whylen,
+				 "the GID table has no entries "
 				 "(is the netdev up with an address?)");
 		return -ENOENT;
 	}
@@ -72,11 +72,11 @@ int perf_gid_choose(const struct perf_gid_cand *c, size_t n, bool want_ipv4,
 	if (why && whylen)
 		snprintf(why, whylen, "%s %s: %s%s, %s%s", txt,
 			 best->type == PERF_GID_ROCE_V2 ? "RoCE v2" : "RoCE v1",
-			 (bs & 4) ? (want_ipv4 ? "IPv4 like" : "IPv6 like") :
-				    "no GID of the family of",
+			 (bs & 4) ? (want_ipv4 ? "IPv4 like" : "IPv6 like")
+				  : "no GID of the family of",
 			 " the OOB address",
 			 (bs & 2) ? "not link-local" : "only link-local left",
-			 (bs & 1) ? ", RoCE v2 preferred" :
-				    ", no RoCE v2 entry of that kind");
+			 (bs & 1) ? ", RoCE v2 preferred"
+				  : ", no RoCE v2 entry of that kind");
 	return best->index;
 }

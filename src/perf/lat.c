@@ -9,6 +9,7 @@
 #include "perf/perf.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,12 @@ struct lat {
 	struct perf_session *s;
 	const struct perf_opts *o;
 	uint64_t size;
-	uint64_t iters;			/* 0 with -D */
+	uint64_t iters; /* 0 with -D */
 	double t_end;
-	double *t;			/* post times of the initiator */
+	double *t; /* post times of the initiator */
 	size_t nt, cap;
 	double last_check, last_prog, last_event, t_start;
+	uint64_t events, events_seen; /* completions, for stall checks */
 	size_t prog_from;
 };
 
@@ -52,6 +54,10 @@ static int housekeeping(struct lat *l, double now)
 	if (now - l->last_check < 0.1)
 		return 0;
 	l->last_check = now;
+	if (l->events != l->events_seen) {
+		l->events_seen = l->events;
+		l->last_event = now;
+	}
 	if (perf_should_stop(l->s, "the latency test"))
 		return -EINTR;
 	if (now - l->last_event > stall)
@@ -106,7 +112,12 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 			return lat_err(l, -EIO, "ibv_poll_cq failed: %d", n);
 		if (n == 1)
 			break;
-		if (++spins % 1024 == 0) {
+		/* Soft-RoCE moves packets in kernel threads: when no
+		 * reply comes at once, let them (and a peer sharing the
+		 * CPU) run instead of spinning out the tick. */
+		if (++spins % 256 == 0)
+			sched_yield();
+		if (spins % 4096 == 0) {
 			int r = housekeeping(l, perf_now());
 
 			if (r < 0)
@@ -120,7 +131,7 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 			       what, wc.qp_num, l->nt,
 			       ibv_wc_status_str(wc.status), wc.status,
 			       wc.vendor_err, perf_wc_hint(wc.status));
-	l->last_event = perf_now();
+	l->events++;
 	return 0;
 }
 
@@ -128,14 +139,17 @@ static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
 {
 	unsigned spins = 0;
 
-	while (*p != v)
-		if (++spins % 4096 == 0) {
+	while (*p != v) {
+		if (++spins % 256 == 0)
+			sched_yield();
+		if (spins % 4096 == 0) {
 			int r = housekeeping(l, perf_now());
 
 			if (r < 0)
 				return r;
 		}
-	l->last_event = perf_now();
+	}
+	l->events++;
 	return 0;
 }
 
@@ -220,11 +234,13 @@ static int run_remote(struct lat *l)
 		if ((l->iters ? rcnt < l->iters : true) &&
 		    !(scnt == 0 && starter)) {
 			rcnt++;
-			r = write ? wait_byte(l, pb, (uint8_t)rcnt) :
-				    recv_one(l, e, rcnt);
+			r = write ? wait_byte(l, pb, (uint8_t)rcnt)
+				  : recv_one(l, e, rcnt);
 			if (r < 0)
 				return r;
 		}
+		/* One clock read per round trip: with a slow clocksource
+		 * (HPET under emulation) each read adds to the latency. */
 		now = perf_now();
 		if (!l->iters && now >= l->t_end)
 			break;

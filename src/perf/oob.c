@@ -123,9 +123,10 @@ int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
 		/* The last field ends with NUL (no GID) or ':' then NUL. */
 		sep = (f == nfields - 1 && !with_gid) ? '\0' : ':';
 		if (buf[pos] != sep)
-			return fail(err, errlen,
-				    "QP keys: expected '%s' after %s at byte %zu",
-				    sep ? ":" : "\\0", name, pos);
+			return fail(
+				err, errlen,
+				"QP keys: expected '%s' after %s at byte %zu",
+				sep ? ":" : "\\0", name, pos);
 		pos++;
 	}
 	if (with_gid && buf[pos] != '\0')
@@ -163,15 +164,39 @@ int perf_oob_version_encode(const char *version, char *buf, size_t len)
 	return PERF_OOB_VERSION_LEN;
 }
 
+/*
+ * The peer's bytes up to the first NUL, fit for a terminal: anything but
+ * printable ASCII becomes \xHH, so a hostile peer cannot send escape
+ * sequences or broken UTF-8 through our error message.
+ */
+static const char *shown(const char *buf, size_t len, char *out, size_t size)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len && buf[i] && k + 5 <= size; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
+			out[k++] = (char)c;
+		else
+			k += (size_t)snprintf(out + k, size - k, "\\x%02x", c);
+	}
+	out[k] = '\0';
+	return out;
+}
+
 int perf_oob_version_decode(const char *buf, size_t len, unsigned *hundredths,
 			    char *err, size_t errlen)
 {
+	char text[PERF_OOB_VERSION_LEN * 4 + 1];
 	unsigned major = 0, minor = 0;
 	size_t i = 0, nd;
 
 	if (len != PERF_OOB_VERSION_LEN)
-		return fail(err, errlen, "version message is %zu bytes, "
-			    "expected %d", len, PERF_OOB_VERSION_LEN);
+		return fail(err, errlen,
+			    "version message is %zu bytes, "
+			    "expected %d",
+			    len, PERF_OOB_VERSION_LEN);
 	if (!memchr(buf, '\0', len))
 		return fail(err, errlen,
 			    "version string is not NUL-terminated: not a "
@@ -195,8 +220,8 @@ int perf_oob_version_decode(const char *buf, size_t len, unsigned *hundredths,
 	*hundredths = major * 100 + minor;
 	return 0;
 bad:
-	return fail(err, errlen, "version \"%.*s\" is not a perftest version",
-		    (int)strnlen(buf, len), buf);
+	return fail(err, errlen, "version \"%s\" is not a perftest version",
+		    shown(buf, len, text, sizeof(text)));
 }
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -232,19 +257,22 @@ int perf_oob_sysdata_decode(const uint8_t *buf, size_t len,
 	uint32_t cb, cl;
 
 	if (len != PERF_OOB_SYSDATA_LEN)
-		return fail(err, errlen, "system data is %zu bytes, expected %d",
-			    len, PERF_OOB_SYSDATA_LEN);
+		return fail(err, errlen,
+			    "system data is %zu bytes, expected %d", len,
+			    PERF_OOB_SYSDATA_LEN);
 	cb = get_be32(buf);
 	cl = get_be32(buf + 4);
 	/* Both sides size their buffers from the larger value. */
 	if (!pow2_in(cb, 512, 1u << 24))
 		return fail(err, errlen,
 			    "peer's cycle buffer %u is not a power of two in "
-			    "512..16777216", cb);
+			    "512..16777216",
+			    cb);
 	if (!pow2_in(cl, 8, 4096))
 		return fail(err, errlen,
 			    "peer's cache line size %u is not a power of two "
-			    "in 8..4096", cl);
+			    "in 8..4096",
+			    cl);
 	*cycle_buffer = cb;
 	*cache_line = cl;
 	return 0;
@@ -265,8 +293,9 @@ int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum, char *err,
 			size_t errlen)
 {
 	if (len != PERF_OOB_MTU_LEN)
-		return fail(err, errlen, "MTU message is %zu bytes, expected %d",
-			    len, PERF_OOB_MTU_LEN);
+		return fail(err, errlen,
+			    "MTU message is %zu bytes, expected %d", len,
+			    PERF_OOB_MTU_LEN);
 	if (buf[0] < '1' || buf[0] > '5' || buf[1] != '\0')
 		return fail(err, errlen,
 			    "peer's MTU \"%c%c\" is not an ibv_mtu value 1..5 "
@@ -336,7 +365,8 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 		if (v == 0 || v > (1ull << 31))
 			return fail(err, errlen,
 				    "peer's report: message size %llu is out "
-				    "of range", (unsigned long long)v);
+				    "of range",
+				    (unsigned long long)v);
 		r->size = v;
 		return 0;
 	}
@@ -344,7 +374,8 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 		if (v > (1ull << 48))
 			return fail(err, errlen,
 				    "peer's report: %llu iterations is out of "
-				    "range", (unsigned long long)v);
+				    "range",
+				    (unsigned long long)v);
 		r->iters = v;
 		return 0;
 	}
@@ -407,8 +438,9 @@ static int connect_once(const struct addrinfo *ai, int64_t deadline,
 	socklen_t sl = sizeof(int);
 	int fd, r, soerr = 0;
 
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
-				   SOCK_NONBLOCK, ai->ai_protocol);
+	fd = socket(ai->ai_family,
+		    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    ai->ai_protocol);
 	if (fd < 0)
 		return -errno;
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
@@ -499,7 +531,8 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 	else if (last == -ECONNREFUSED)
 		oob_err(o,
 			"no server listening on %s:%u (connection refused for "
-			"%d ms): start 'rdmadiag bw' or ib_write_bw there first",
+			"%d ms): start 'rdmadiag bw' or ib_write_bw there "
+			"first",
 			host, port, timeout_ms);
 	else
 		oob_err(o, "cannot connect to %s:%u: %s", host, port,
@@ -535,8 +568,9 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 		r = -errno;
 		oob_err(o, "cannot listen on TCP port %u: %s%s", port,
 			strerror(errno),
-			errno == EADDRINUSE ?
-				" (another server is running: use -p)" : "");
+			errno == EADDRINUSE
+				? " (another server is running: use -p)"
+				: "");
 		goto out;
 	}
 	for (;;) {
@@ -553,8 +587,10 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 
 			if (left <= 0) {
 				r = -ETIMEDOUT;
-				oob_err(o, "no client connected to port %u "
-					"within %d ms", port, wait_ms);
+				oob_err(o,
+					"no client connected to port %u "
+					"within %d ms",
+					port, wait_ms);
 				goto out;
 			}
 			if (left < slice)
@@ -608,12 +644,13 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		}
 		if (timeout_ms >= 0 && left <= 0) {
 			oob_err(o,
-				"peer sent %zu of %zu bytes of %s, then nothing "
+				"peer sent %zu of %zu bytes of %s, then "
+				"nothing "
 				"for %d ms%s",
 				got, len, what, timeout_ms,
 				got ? " (do both sides use the same options, "
-				      "e.g. -x / GID?)" :
-				      " (peer silent or not a perftest peer)");
+				      "e.g. -x / GID?)"
+				    : " (peer silent or not a perftest peer)");
 			return -ETIMEDOUT;
 		}
 		r = poll(&p, 1,
@@ -626,7 +663,8 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 			continue;
 		n = recv(o->fd, (char *)buf + got, len - got, 0);
 		if (n == 0) {
-			oob_err(o, "peer closed the connection %s %s (%zu of "
+			oob_err(o,
+				"peer closed the connection %s %s (%zu of "
 				"%zu bytes)",
 				got ? "in the middle of" : "before sending",
 				what, got, len);
@@ -657,8 +695,9 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 			if (errno == EINTR)
 				continue;
 			oob_err(o, "sending %s: %s%s", what, strerror(errno),
-				errno == EPIPE || errno == ECONNRESET ?
-					" (peer went away)" : "");
+				errno == EPIPE || errno == ECONNRESET
+					? " (peer went away)"
+					: "");
 			return -errno;
 		}
 		put += (size_t)n;

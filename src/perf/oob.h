@@ -17,14 +17,14 @@
 /* perftest refuses peers below 5.70 and negotiates parameters only with
  * peers at 6.28 or later, so this is what we claim to be. */
 #define PERF_OOB_VERSION "6.06"
-#define PERF_OOB_MIN_VERSION 570	/* hundredths */
+#define PERF_OOB_MIN_VERSION 570 /* hundredths */
 #define PERF_OOB_SYSDATA_LEN 8
 #define PERF_OOB_MTU_LEN 2
 #define PERF_OOB_KEYS_LEN 59
 #define PERF_OOB_KEYS_GID_LEN 108
-#define PERF_OOB_FIELD_LEN 8		/* each field of the bw report */
+#define PERF_OOB_FIELD_LEN 8 /* each field of the bw report */
 #define PERF_OOB_REPORT_FIELDS 5
-#define PERF_OOB_DONE "done"		/* sent with its NUL: 5 bytes */
+#define PERF_OOB_DONE "done" /* sent with its NUL: 5 bytes */
 
 /* What one QP tells its peer (perftest's pingpong_dest). */
 struct perf_oob_keys {
@@ -66,8 +66,8 @@ int perf_oob_sysdata_decode(const uint8_t *buf, size_t len,
 
 /* The ibv_mtu enum (1..5) as ASCII, NUL-padded to two bytes. */
 int perf_oob_mtu_encode(int mtu_enum, char *buf, size_t len);
-int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum,
-			char *err, size_t errlen);
+int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum, char *err,
+			size_t errlen);
 
 /* Field i of a report as perftest sends it (big-endian integers, doubles
  * byte-swapped on little-endian hosts). */
@@ -80,9 +80,9 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 /* A connected OOB channel. */
 struct perf_oob {
 	int fd;
-	bool client;			/* writes first */
-	int timeout_ms;			/* per message */
-	volatile sig_atomic_t *stop;	/* set by SIGINT: give up waiting */
+	bool client;		     /* writes first */
+	int timeout_ms;		     /* per message */
+	volatile sig_atomic_t *stop; /* set by SIGINT: give up waiting */
 	char err[256];
 };
 

@@ -19,10 +19,10 @@
 enum perf_op { PERF_OP_SEND, PERF_OP_WRITE, PERF_OP_READ };
 enum perf_role { PERF_SERVER, PERF_CLIENT, PERF_LOOPBACK };
 
-#define PERF_MAX_SIZE (8u << 20)	/* -a goes 2 B .. 8 MiB */
+#define PERF_MAX_SIZE (8u << 20) /* -a goes 2 B .. 8 MiB */
 
 struct perf_opts {
-	bool lat;			/* latency test, else bandwidth */
+	bool lat; /* latency test, else bandwidth */
 	enum perf_op op;
 	enum perf_role role;
 	const char *host;
@@ -30,41 +30,41 @@ struct perf_opts {
 	uint16_t port;
 	const char *dev;
 	unsigned ib_port;
-	int gid_index;			/* -1: choose */
+	int gid_index; /* -1: choose */
 	unsigned nqp;
 	uint64_t size;
 	bool all_sizes;
 	uint64_t iters;
-	unsigned duration;		/* seconds; 0: iterations */
+	unsigned duration; /* seconds; 0: iterations */
 	unsigned tx_depth;
 	unsigned rx_depth;
 	unsigned cq_mod;
-	int inline_size;		/* -1: default */
-	unsigned mtu;			/* bytes; 0: the port's active MTU */
+	int inline_size; /* -1: default */
+	unsigned mtu;	 /* bytes; 0: the port's active MTU */
 	bool gbits;
 	bool bidir;
 	uint8_t qp_timeout;
-	int timeout_ms;			/* per out-of-band message */
+	int timeout_ms; /* per out-of-band message */
 	bool json;
-	int progress_fd;		/* -1: none */
+	int progress_fd; /* -1: none */
 	unsigned interval_ms;
 	bool histogram;
-	bool quiet;			/* no perftest-style text */
-	bool counters;			/* show the port's counter changes */
+	bool quiet;    /* no perftest-style text */
+	bool counters; /* show the port's counter changes */
 };
 
 struct perf_session {
 	const struct perf_opts *o;
 	struct perf_dev dev;
-	struct perf_end a;		/* this side (the client in loopback) */
-	struct perf_end b;		/* loopback only: the server side */
+	struct perf_end a; /* this side (the client in loopback) */
+	struct perf_end b; /* loopback only: the server side */
 	bool loopback;
 	bool have_a, have_b;
 	struct perf_oob oob;
 	bool with_gid;
 	enum ibv_mtu mtu;
 	uint32_t cycle_buffer, cache_line;
-	unsigned peer_version;		/* hundredths, 0 in loopback */
+	unsigned peer_version; /* hundredths, 0 in loopback */
 	char gid_why[256];
 	volatile sig_atomic_t *stop;
 	char err[512];
@@ -84,19 +84,19 @@ void perf_session_close(struct perf_session *s);
 /* Result of one message size. */
 struct perf_bw_result {
 	uint64_t size;
-	uint64_t iters;			/* messages counted, all QPs */
+	uint64_t iters; /* messages counted, all QPs */
 	double seconds;
 	double bytes;
-	double peak_bps, avg_bps;	/* bytes per second */
+	double peak_bps, avg_bps; /* bytes per second */
 	double msg_rate_mpps;
-	bool remote;			/* figures from the peer's report */
+	bool remote; /* figures from the peer's report */
 };
 
 struct perf_lat_result {
 	uint64_t size;
 	uint64_t iters;
 	struct perf_lat_stats st;
-	double *samples;		/* sorted usec, owned */
+	double *samples; /* sorted usec, owned */
 	size_t nsamples;
 };
 

@@ -15,7 +15,7 @@ static void emit(int fd, const char *line, size_t len)
 		ssize_t n = write(fd, line, len);
 
 		if (n <= 0)
-			return;	/* the reader went away: the test goes on */
+			return; /* the reader went away: the test goes on */
 		line += n;
 		len -= (size_t)n;
 	}
@@ -30,16 +30,16 @@ void perf_progress_bw(const struct perf_opts *o, double t, uint64_t size,
 
 	if (o->progress_fd < 0)
 		return;
-	n = snprintf(line, sizeof(line),
-		     "{\"type\":\"progress\",\"test\":\"bw\",\"op\":\"%s\","
-		     "\"t\":%.3f,\"size\":%llu,\"bytes\":%.0f,\"msgs\":%llu,"
-		     "\"gbps\":%.6f,\"mibps\":%.3f,\"mpps\":%.6f}\n",
-		     perf_op_name(o->op), t, (unsigned long long)size, bytes,
-		     (unsigned long long)msgs,
-		     perf_bw_gbit(interval_bytes, interval_s),
-		     perf_bw_mib(interval_bytes, interval_s),
-		     perf_msg_rate_mpps(interval_bytes / (double)size,
-					interval_s));
+	n = snprintf(
+		line, sizeof(line),
+		"{\"type\":\"progress\",\"test\":\"bw\",\"op\":\"%s\","
+		"\"t\":%.3f,\"size\":%llu,\"bytes\":%.0f,\"msgs\":%llu,"
+		"\"gbps\":%.6f,\"mibps\":%.3f,\"mpps\":%.6f}\n",
+		perf_op_name(o->op), t, (unsigned long long)size, bytes,
+		(unsigned long long)msgs,
+		perf_bw_gbit(interval_bytes, interval_s),
+		perf_bw_mib(interval_bytes, interval_s),
+		perf_msg_rate_mpps(interval_bytes / (double)size, interval_s));
 	if (n > 0 && (size_t)n < sizeof(line))
 		emit(o->progress_fd, line, (size_t)n);
 }

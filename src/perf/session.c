@@ -38,14 +38,16 @@ double perf_now(void)
 
 const char *perf_op_title(enum perf_op op)
 {
-	return op == PERF_OP_SEND ? "Send" :
-	       op == PERF_OP_WRITE ? "RDMA_Write" : "RDMA_Read";
+	return op == PERF_OP_SEND    ? "Send"
+	       : op == PERF_OP_WRITE ? "RDMA_Write"
+				     : "RDMA_Read";
 }
 
 const char *perf_op_name(enum perf_op op)
 {
-	return op == PERF_OP_SEND ? "send" :
-	       op == PERF_OP_WRITE ? "write" : "read";
+	return op == PERF_OP_SEND    ? "send"
+	       : op == PERF_OP_WRITE ? "write"
+				     : "read";
 }
 
 bool perf_should_stop(struct perf_session *s, const char *during)
@@ -55,8 +57,10 @@ bool perf_should_stop(struct perf_session *s, const char *during)
 		return true;
 	}
 	if (!s->loopback && perf_oob_peer_gone(&s->oob)) {
-		s_err(s, 0, "the peer closed the out-of-band connection "
-		      "during %s: it exited or was killed", during);
+		s_err(s, 0,
+		      "the peer closed the out-of-band connection "
+		      "during %s: it exited or was killed",
+		      during);
 		return true;
 	}
 	return false;
@@ -80,9 +84,9 @@ static int choose_gid(struct perf_session *s)
 			continue;
 		c[n].index = i;
 		memcpy(c[n].raw, ge.gid.raw, 16);
-		c[n].type = ge.gid_type == IBV_GID_TYPE_ROCE_V2 ?
-				    PERF_GID_ROCE_V2 :
-				    PERF_GID_IB_ROCE_V1;
+		c[n].type = ge.gid_type == IBV_GID_TYPE_ROCE_V2
+				    ? PERF_GID_ROCE_V2
+				    : PERF_GID_IB_ROCE_V1;
 		n++;
 	}
 	/* perftest's out-of-band channel is IPv4 only. */
@@ -91,8 +95,8 @@ static int choose_gid(struct perf_session *s)
 	if (idx < 0)
 		return s_err(s, idx, "%s port %u: no usable GID: %s", d->name,
 			     d->port, why);
-	snprintf(s->gid_why, sizeof(s->gid_why), "GID index %d chosen: %s",
-		 idx, why);
+	snprintf(s->gid_why, sizeof(s->gid_why), "GID index %d chosen: %s", idx,
+		 why);
 	r = perf_dev_set_gid(d, idx, s->err, sizeof(s->err));
 	return r;
 }
@@ -133,8 +137,8 @@ static int negotiate(struct perf_session *s, int *mtu)
 			  "the version string");
 	if (r < 0)
 		return s_err(s, r, "%s", s->oob.err);
-	r = perf_oob_version_decode(vin, sizeof(vin), &s->peer_version,
-				    s->err, sizeof(s->err));
+	r = perf_oob_version_decode(vin, sizeof(vin), &s->peer_version, s->err,
+				    sizeof(s->err));
 	if (r < 0)
 		return r;
 	if (s->peer_version < PERF_OOB_MIN_VERSION)
@@ -218,14 +222,18 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		int want = perf_mtu_enum(o->mtu);
 
 		if (want < 0) {
-			r = s_err(s, -EINVAL, "-m %u: the MTU must be 256, 512, "
-				  "1024, 2048 or 4096", o->mtu);
+			r = s_err(s, -EINVAL,
+				  "-m %u: the MTU must be 256, 512, "
+				  "1024, 2048 or 4096",
+				  o->mtu);
 			goto fail;
 		}
 		if (want > mtu)
-			fprintf(stderr, "rdmadiag: warning: -m %u is above the "
-				"port's active MTU %d: using %d\n", o->mtu,
-				perf_mtu_bytes(mtu), perf_mtu_bytes(mtu));
+			fprintf(stderr,
+				"rdmadiag: warning: -m %u is above the "
+				"port's active MTU %d: using %d\n",
+				o->mtu, perf_mtu_bytes(mtu),
+				perf_mtu_bytes(mtu));
 		else
 			mtu = want;
 	}
@@ -325,8 +333,7 @@ int perf_session_barrier(struct perf_session *s, int timeout_ms)
 		return 0;
 	/* A wait for a peer still running its test has no fixed bound;
 	 * peer death and Ctrl-C still end it. */
-	return xchg_keys(s, 0, &tmp, "the synchronisation message",
-			 timeout_ms);
+	return xchg_keys(s, 0, &tmp, "the synchronisation message", timeout_ms);
 }
 
 int perf_session_goodbye(struct perf_session *s)

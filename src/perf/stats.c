@@ -42,8 +42,8 @@ int perf_lat_stats(double *usec, size_t n, struct perf_lat_stats *st)
 	st->stdev = sqrt(var / (double)n);
 	st->min = usec[0];
 	st->max = usec[n - 1];
-	st->median = (n % 2) ? usec[n / 2] :
-			       (usec[n / 2 - 1] + usec[n / 2]) / 2;
+	st->median =
+		(n % 2) ? usec[n / 2] : (usec[n / 2 - 1] + usec[n / 2]) / 2;
 	st->p99 = rank(usec, n, 0.99);
 	st->p999 = rank(usec, n, 0.999);
 	return 0;
@@ -84,8 +84,8 @@ double perf_msg_rate_mpps(double msgs, double seconds)
 
 double perf_bw_unit(double bytes, double seconds, bool gbits)
 {
-	return gbits ? perf_bw_gbit(bytes, seconds) :
-		       perf_bw_mib(bytes, seconds);
+	return gbits ? perf_bw_gbit(bytes, seconds)
+		     : perf_bw_mib(bytes, seconds);
 }
 
 double perf_bw_peak(const struct perf_mark *posts, size_t nposts,

@@ -9,7 +9,7 @@
 
 struct perf_lat_stats {
 	size_t n;
-	double min, max, median, avg, stdev, p99, p999;	/* usec */
+	double min, max, median, avg, stdev, p99, p999; /* usec */
 };
 
 /*
@@ -38,8 +38,8 @@ double perf_bw_unit(double bytes, double seconds, bool gbits);
  * 0 when nothing completed.
  */
 struct perf_mark {
-	double t;	/* seconds */
-	uint64_t n;	/* message index or count */
+	double t;   /* seconds */
+	uint64_t n; /* message index or count */
 };
 double perf_bw_peak(const struct perf_mark *posts, size_t nposts,
 		    const struct perf_mark *comps, size_t ncomps,

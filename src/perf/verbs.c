@@ -25,8 +25,9 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 int perf_mtu_bytes(int mtu_enum)
 {
-	return (mtu_enum >= IBV_MTU_256 && mtu_enum <= IBV_MTU_4096) ?
-		       128 << mtu_enum : 0;
+	return (mtu_enum >= IBV_MTU_256 && mtu_enum <= IBV_MTU_4096)
+		       ? 128 << mtu_enum
+		       : 0;
 }
 
 int perf_mtu_enum(unsigned bytes)
@@ -49,8 +50,10 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		r = -errno;
-		set_err(err, errlen, "cannot list RDMA devices: %s "
-			"(is ib_uverbs loaded?)", strerror(errno));
+		set_err(err, errlen,
+			"cannot list RDMA devices: %s "
+			"(is ib_uverbs loaded?)",
+			strerror(errno));
 		return r;
 	}
 	for (int i = 0; i < n; i++)
@@ -59,8 +62,9 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 			break;
 		}
 	if (!dev) {
-		set_err(err, errlen, name ? "no RDMA device named %s" :
-					    "no RDMA device found%s",
+		set_err(err, errlen,
+			name ? "no RDMA device named %s"
+			     : "no RDMA device found%s",
 			name ? name : "");
 		r = -ENODEV;
 		goto out_list;
@@ -69,8 +73,10 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 	d->ctx = ibv_open_device(dev);
 	if (!d->ctx) {
 		r = errno ? -errno : -ENODEV;
-		set_err(err, errlen, "cannot open %s: %s (permissions on "
-			"/dev/infiniband/uverbs*?)", d->name, strerror(-r));
+		set_err(err, errlen,
+			"cannot open %s: %s (permissions on "
+			"/dev/infiniband/uverbs*?)",
+			d->name, strerror(-r));
 		goto out_list;
 	}
 	if ((r = ibv_query_device(d->ctx, &d->attr)) != 0) {
@@ -124,9 +130,10 @@ int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen)
 	int r;
 
 	if (index < 0 || index >= d->port_attr.gid_tbl_len) {
-		set_err(err, errlen, "GID index %d is outside the table of "
-			"%s port %u (0..%d)", index, d->name, d->port,
-			d->port_attr.gid_tbl_len - 1);
+		set_err(err, errlen,
+			"GID index %d is outside the table of "
+			"%s port %u (0..%d)",
+			index, d->name, d->port, d->port_attr.gid_tbl_len - 1);
 		return -EINVAL;
 	}
 	r = ibv_query_gid(d->ctx, d->port, index, &d->gid);
@@ -136,8 +143,10 @@ int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen)
 		r = memcmp(d->gid.raw, zero, 16) == 0;
 	}
 	if (r) {
-		set_err(err, errlen, "GID index %d of %s port %u cannot be "
-			"read (empty entry?)", index, d->name, d->port);
+		set_err(err, errlen,
+			"GID index %d of %s port %u cannot be "
+			"read (empty entry?)",
+			index, d->name, d->port);
 		return -EINVAL;
 	}
 	d->gid_index = index;
@@ -196,9 +205,9 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		r = errno ? -errno : -ENOMEM;
 		set_err(err, errlen, "ibv_reg_mr(%zu bytes): %s%s", len,
 			strerror(-r),
-			r == -ENOMEM || r == -EPERM ?
-				" (locked-memory limit too low? ulimit -l)" :
-				"");
+			r == -ENOMEM || r == -EPERM
+				? " (locked-memory limit too low? ulimit -l)"
+				: "");
 		goto out_buf;
 	}
 	e->scq = ibv_create_cq(d->ctx, (int)(cfg->tx_depth * cfg->nqp), NULL,
@@ -245,9 +254,10 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		}
 		if (!e->qp[i]) {
 			r = errno ? -errno : -ENOMEM;
-			set_err(err, errlen, "ibv_create_qp(RC, send %u, recv "
-				"%u): %s (device max_qp_wr %d)", cfg->tx_depth,
-				cfg->rx_depth, strerror(-r),
+			set_err(err, errlen,
+				"ibv_create_qp(RC, send %u, recv "
+				"%u): %s (device max_qp_wr %d)",
+				cfg->tx_depth, cfg->rx_depth, strerror(-r),
 				d->attr.max_qp_wr);
 			goto out_qps;
 		}
@@ -256,9 +266,10 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		if (r) {
-			set_err(err, errlen, "QP %#x to INIT (port %u, P_Key "
-				"index 0): %s", e->qp[i]->qp_num, d->port,
-				strerror(r));
+			set_err(err, errlen,
+				"QP %#x to INIT (port %u, P_Key "
+				"index 0): %s",
+				e->qp[i]->qp_num, d->port, strerror(r));
 			r = -r;
 			goto out_qps;
 		}
@@ -300,8 +311,10 @@ void perf_end_destroy(struct perf_end *e)
 		return;
 	for (unsigned i = e->nqp; i-- > 0;)
 		if (e->qp[i] && ibv_destroy_qp(e->qp[i]))
-			fprintf(stderr, "rdmadiag: warning: destroying QP %#x "
-				"failed\n", e->qp[i]->qp_num);
+			fprintf(stderr,
+				"rdmadiag: warning: destroying QP %#x "
+				"failed\n",
+				e->qp[i]->qp_num);
 	if (e->rcq)
 		ibv_destroy_cq(e->rcq);
 	if (e->scq)
@@ -324,8 +337,9 @@ static int to_rtr(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		.path_mtu = mtu,
 		.dest_qp_num = p->qpn,
 		.rq_psn = p->psn,
-		.max_dest_rd_atomic = (uint8_t)(e->mine[i].out_reads > 255 ?
-					255 : e->mine[i].out_reads),
+		.max_dest_rd_atomic = (uint8_t)(e->mine[i].out_reads > 255
+							? 255
+							: e->mine[i].out_reads),
 		.min_rnr_timer = 12,
 		.ah_attr = { .dlid = (uint16_t)p->lid,
 			     .sl = 0,
@@ -355,20 +369,25 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 	int r;
 
 	if (p->psn > 0xffffff) {
-		set_err(err, errlen, "QP %#x to RTR: PSN %#x from the peer is "
-			"wider than 24 bits", e->qp[i]->qp_num, p->psn);
+		set_err(err, errlen,
+			"QP %#x to RTR: PSN %#x from the peer is "
+			"wider than 24 bits",
+			e->qp[i]->qp_num, p->psn);
 		return -EINVAL;
 	}
 	if (d->roce && d->gid_index < 0) {
-		set_err(err, errlen, "QP %#x to RTR: RoCE needs a GID index "
-			"(-x)", e->qp[i]->qp_num);
+		set_err(err, errlen,
+			"QP %#x to RTR: RoCE needs a GID index "
+			"(-x)",
+			e->qp[i]->qp_num);
 		return -EINVAL;
 	}
 	if (d->gid_index >= 0) {
 		union ibv_gid zero = { 0 };
 
 		if (memcmp(p->gid, zero.raw, 16) == 0) {
-			set_err(err, errlen, "QP %#x to RTR: the peer sent an "
+			set_err(err, errlen,
+				"QP %#x to RTR: the peer sent an "
 				"empty GID (does it use a GID index?)",
 				e->qp[i]->qp_num);
 			return -EINVAL;
@@ -379,14 +398,15 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		/* Find the attribute: retry with the safest value of each. */
 		const char *what = "dest QPN / PSN / address vector";
 
-		if (mtu > IBV_MTU_256 && to_rtr(e, i, IBV_MTU_256,
-						d->gid_index) == 0)
+		if (mtu > IBV_MTU_256 &&
+		    to_rtr(e, i, IBV_MTU_256, d->gid_index) == 0)
 			what = "path MTU (too large for this port: use -m)";
 		else if (d->gid_index > 0 && to_rtr(e, i, mtu, 0) == 0)
 			what = "GID index (try another -x; see 'rdmadiag "
 			       "snapshot' for the GID table)";
 		set_err(err, errlen,
-			"QP %#x to RTR failed: %s; the culprit is the %s. Used: "
+			"QP %#x to RTR failed: %s; the culprit is the %s. "
+			"Used: "
 			"MTU %d, GID index %d, remote QPN %#x, remote PSN %#x, "
 			"remote LID %#x",
 			e->qp[i]->qp_num, strerror(r), what,

@@ -16,8 +16,8 @@ struct perf_dev {
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port_attr;
 	uint8_t port;
-	bool roce;		/* Ethernet link layer: GRH required */
-	int gid_index;		/* -1: no GRH (InfiniBand without -x) */
+	bool roce;     /* Ethernet link layer: GRH required */
+	int gid_index; /* -1: no GRH (InfiniBand without -x) */
 	union ibv_gid gid;
 	char name[IBV_SYSFS_NAME_MAX];
 };
@@ -38,11 +38,11 @@ struct perf_end {
 
 struct perf_end_cfg {
 	unsigned nqp;
-	size_t slot;		/* bytes per half, >= largest message */
+	size_t slot; /* bytes per half, >= largest message */
 	unsigned tx_depth;
 	unsigned rx_depth;
 	unsigned inline_size;
-	unsigned out_reads;	/* advertised; 0 for tests without READ */
+	unsigned out_reads; /* advertised; 0 for tests without READ */
 };
 
 int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,

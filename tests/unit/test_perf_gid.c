@@ -36,7 +36,9 @@ static void test_rxe_table(void **state)
 	assert_non_null(strstr(why, "only link-local"));
 	/* IPv6 wanted: a global IPv6 entry beats IPv4-mapped ones. */
 	struct perf_gid_cand d[] = {
-		c[2], c[3], cand(4, "2001:db8::1", PERF_GID_IB_ROCE_V1),
+		c[2],
+		c[3],
+		cand(4, "2001:db8::1", PERF_GID_IB_ROCE_V1),
 		cand(5, "2001:db8::1", PERF_GID_ROCE_V2),
 	};
 	assert_int_equal(perf_gid_choose(d, 4, false, why, sizeof(why)), 5);

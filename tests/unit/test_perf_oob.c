@@ -19,8 +19,11 @@ static const char gid_wire[PERF_OOB_KEYS_GID_LEN] =
 
 static void test_keys_plain_roundtrip(void **state)
 {
-	struct perf_oob_keys k = { .lid = 1, .out_reads = 1, .qpn = 0x11,
-				   .psn = 0x5b1c7a, .rkey = 0x203,
+	struct perf_oob_keys k = { .lid = 1,
+				   .out_reads = 1,
+				   .qpn = 0x11,
+				   .psn = 0x5b1c7a,
+				   .rkey = 0x203,
 				   .vaddr = 0x7f0012345000ull };
 	struct perf_oob_keys d;
 	char buf[PERF_OOB_KEYS_GID_LEN], err[200];
@@ -42,11 +45,17 @@ static void test_keys_plain_roundtrip(void **state)
 
 static void test_keys_gid_roundtrip(void **state)
 {
-	struct perf_oob_keys k = { .lid = 0, .out_reads = 0x10, .qpn = 0x12,
-				   .psn = 0xabcdef, .rkey = 0xf00d,
+	struct perf_oob_keys k = { .lid = 0,
+				   .out_reads = 0x10,
+				   .qpn = 0x12,
+				   .psn = 0xabcdef,
+				   .rkey = 0xf00d,
 				   .vaddr = 0x555500001000ull,
-				   .gid = { [10] = 0xff, [11] = 0xff,
-					    [12] = 192, [13] = 0, [14] = 2,
+				   .gid = { [10] = 0xff,
+					    [11] = 0xff,
+					    [12] = 192,
+					    [13] = 0,
+					    [14] = 2,
 					    [15] = 1 } };
 	struct perf_oob_keys d;
 	char buf[PERF_OOB_KEYS_GID_LEN], err[200];
@@ -82,8 +91,8 @@ static void test_keys_hostile(void **state)
 					      sizeof(err)),
 			 -EPROTO);
 	assert_non_null(strstr(err, "58 bytes"));
-	assert_int_equal(perf_oob_keys_decode(gid_wire, sizeof(gid_wire),
-					      false, &d, err, sizeof(err)),
+	assert_int_equal(perf_oob_keys_decode(gid_wire, sizeof(gid_wire), false,
+					      &d, err, sizeof(err)),
 			 -EPROTO);
 	/* A 59-byte message read as the GID form is short. */
 	assert_int_equal(perf_oob_keys_decode(plain_wire, sizeof(plain_wire),
@@ -130,8 +139,8 @@ static void test_keys_hostile(void **state)
 					      &d, err, sizeof(err)),
 			 -EPROTO);
 	memset(buf, 0, sizeof(buf));
-	assert_int_equal(perf_oob_keys_decode(buf, PERF_OOB_KEYS_LEN, false,
-					      &d, err, sizeof(err)),
+	assert_int_equal(perf_oob_keys_decode(buf, PERF_OOB_KEYS_LEN, false, &d,
+					      err, sizeof(err)),
 			 -EPROTO);
 	/* A QPN wider than 24 bits would shift the peer's fields. */
 	assert_int_equal(perf_oob_keys_encode(&k, false, buf, sizeof(buf)),
@@ -145,50 +154,66 @@ static void test_version(void **state)
 	unsigned v;
 
 	(void)state;
-	assert_int_equal(perf_oob_version_encode("6.06", buf, sizeof(buf)),
-			 16);
+	assert_int_equal(perf_oob_version_encode("6.06", buf, sizeof(buf)), 16);
 	assert_string_equal(buf, "6.06");
 	for (int i = 4; i < 16; i++)
 		assert_int_equal(buf[i], 0);
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 0);
 	assert_int_equal(v, 606);
 	memset(buf, 0, sizeof(buf));
 	strcpy(buf, "5.7");
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 0);
 	assert_int_equal(v, 570);
 	strcpy(buf, "6.28");
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 0);
 	assert_int_equal(v, 628);
 	/* Not terminated, not a number, wrong size, trailing junk. */
 	memset(buf, 'A', sizeof(buf));
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 -EPROTO);
 	memset(buf, 0, sizeof(buf));
 	strcpy(buf, "GET / HTTP");
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 -EPROTO);
 	assert_int_equal(perf_oob_version_decode(buf, 8, &v, err, sizeof(err)),
 			 -EPROTO);
 	memset(buf, 0, sizeof(buf));
 	strcpy(buf, "6.06x");
-	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
-						 sizeof(err)),
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
 			 -EPROTO);
 	memset(buf, 0, sizeof(buf));
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
+			 -EPROTO);
+	assert_int_equal(
+		perf_oob_version_encode("0123456789abcdef", buf, sizeof(buf)),
+		-ENOSPC);
+}
+
+/* The error names what the peer sent, but never passes its bytes raw to
+ * the terminal (found by tests/fuzz/fuzz_oob). */
+static void test_version_error_is_text(void **state)
+{
+	char buf[PERF_OOB_VERSION_LEN] = "6.05\xf9\x1b[2J\"\\";
+	char err[200];
+	unsigned v;
+
+	(void)state;
 	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
 						 sizeof(err)),
 			 -EPROTO);
-	assert_int_equal(perf_oob_version_encode("0123456789abcdef", buf,
-						 sizeof(buf)),
-			 -ENOSPC);
+	assert_string_equal(err, "version \"6.05\\xf9\\x1b[2J\\x22\\x5c\" "
+				 "is not a perftest version");
+	memset(buf, 0xff, sizeof(buf));
+	buf[15] = '\0';
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err,
+						 sizeof(err)),
+			 -EPROTO);
+	for (const char *p = err; *p; p++)
+		assert_true(*p >= 0x20 && *p < 0x7f);
+	assert_non_null(strstr(err, "\\xff\\xff"));
 }
 
 static void test_sysdata_mtu(void **state)
@@ -201,27 +226,26 @@ static void test_sysdata_mtu(void **state)
 	(void)state;
 	perf_oob_sysdata_encode(4096, 64, b);
 	assert_memory_equal(b, "\x00\x00\x10\x00\x00\x00\x00\x40", 8);
-	assert_int_equal(perf_oob_sysdata_decode(b, 8, &cb, &cl, err,
-						 sizeof(err)),
-			 0);
+	assert_int_equal(
+		perf_oob_sysdata_decode(b, 8, &cb, &cl, err, sizeof(err)), 0);
 	assert_int_equal(cb, 4096);
 	assert_int_equal(cl, 64);
 	/* Little-endian by mistake, zero, not a power of two, short. */
 	memcpy(b, "\x00\x10\x00\x00\x40\x00\x00\x00", 8);
-	assert_int_equal(perf_oob_sysdata_decode(b, 8, &cb, &cl, err,
-						 sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_sysdata_decode(b, 8, &cb, &cl, err, sizeof(err)),
+		-EPROTO);
 	memset(b, 0, 8);
-	assert_int_equal(perf_oob_sysdata_decode(b, 8, &cb, &cl, err,
-						 sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_sysdata_decode(b, 8, &cb, &cl, err, sizeof(err)),
+		-EPROTO);
 	perf_oob_sysdata_encode(4096, 65, b);
-	assert_int_equal(perf_oob_sysdata_decode(b, 8, &cb, &cl, err,
-						 sizeof(err)),
-			 -EPROTO);
-	assert_int_equal(perf_oob_sysdata_decode(b, 4, &cb, &cl, err,
-						 sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_sysdata_decode(b, 8, &cb, &cl, err, sizeof(err)),
+		-EPROTO);
+	assert_int_equal(
+		perf_oob_sysdata_decode(b, 4, &cb, &cl, err, sizeof(err)),
+		-EPROTO);
 
 	assert_int_equal(perf_oob_mtu_encode(3, m, sizeof(m)), 2);
 	assert_memory_equal(m, "3\0", 2);
@@ -235,17 +259,19 @@ static void test_sysdata_mtu(void **state)
 			 -EPROTO);
 	assert_int_equal(perf_oob_mtu_decode("55", 2, &e, err, sizeof(err)),
 			 -EPROTO);
-	assert_int_equal(perf_oob_mtu_decode("\xff\xfe", 2, &e, err,
-					     sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_mtu_decode("\xff\xfe", 2, &e, err, sizeof(err)),
+		-EPROTO);
 	assert_int_equal(perf_oob_mtu_decode("5", 1, &e, err, sizeof(err)),
 			 -EPROTO);
 }
 
 static void test_report(void **state)
 {
-	struct perf_oob_report r = { .size = 65536, .iters = 5000,
-				     .bw_peak = 1234.5, .bw_avg = 1200.25,
+	struct perf_oob_report r = { .size = 65536,
+				     .iters = 5000,
+				     .bw_peak = 1234.5,
+				     .bw_avg = 1200.25,
 				     .msg_rate = 0.0192 };
 	struct perf_oob_report d = { 0 };
 	uint8_t b[8], want_size[8] = { 0, 0, 0, 0, 0, 1, 0, 0 };
@@ -270,31 +296,31 @@ static void test_report(void **state)
 	/* NaN, negative, infinite, zero size, absurd iterations. */
 	r.bw_avg = NAN;
 	perf_oob_report_field_encode(&r, 3, b);
-	assert_int_equal(perf_oob_report_field_decode(b, 3, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 3, &d, err, sizeof(err)),
+		-EPROTO);
 	r.bw_avg = -1;
 	perf_oob_report_field_encode(&r, 3, b);
-	assert_int_equal(perf_oob_report_field_decode(b, 3, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 3, &d, err, sizeof(err)),
+		-EPROTO);
 	r.msg_rate = INFINITY;
 	perf_oob_report_field_encode(&r, 4, b);
-	assert_int_equal(perf_oob_report_field_decode(b, 4, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 4, &d, err, sizeof(err)),
+		-EPROTO);
 	r.size = 0;
 	perf_oob_report_field_encode(&r, 0, b);
-	assert_int_equal(perf_oob_report_field_decode(b, 0, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 0, &d, err, sizeof(err)),
+		-EPROTO);
 	memset(b, 0xff, 8);
-	assert_int_equal(perf_oob_report_field_decode(b, 1, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
-	assert_int_equal(perf_oob_report_field_decode(b, 7, &d, err,
-						      sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 1, &d, err, sizeof(err)),
+		-EPROTO);
+	assert_int_equal(
+		perf_oob_report_field_decode(b, 7, &d, err, sizeof(err)),
+		-EPROTO);
 }
 
 /* ---- the socket side: short, silent and closing peers ---- */
@@ -317,9 +343,8 @@ static void *peer_main(void *arg)
 	return NULL;
 }
 
-static void with_peer(const char *data, size_t len, int linger_ms,
-		      size_t want, int timeout_ms, int expect,
-		      const char *msg)
+static void with_peer(const char *data, size_t len, int linger_ms, size_t want,
+		      int timeout_ms, int expect, const char *msg)
 {
 	int sv[2];
 	pthread_t th;
@@ -329,8 +354,9 @@ static void with_peer(const char *data, size_t len, int linger_ms,
 
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	o.fd = sv[0];
-	p = (struct peer){ .fd = sv[1], .send = data, .len = len,
-			   .linger_ms = linger_ms };
+	p = (struct peer){
+		.fd = sv[1], .send = data, .len = len, .linger_ms = linger_ms
+	};
 	assert_int_equal(pthread_create(&th, NULL, peer_main, &p), 0);
 	assert_int_equal(perf_oob_read(&o, buf, want, timeout_ms, "test data"),
 			 expect);
@@ -385,9 +411,9 @@ static void test_connect_refused(void **state)
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
 	close(fd);
-	assert_int_equal(perf_oob_connect(&o, "127.0.0.1", ntohs(sa.sin_port),
-					  300),
-			 -ECONNREFUSED);
+	assert_int_equal(
+		perf_oob_connect(&o, "127.0.0.1", ntohs(sa.sin_port), 300),
+		-ECONNREFUSED);
 	assert_non_null(strstr(o.err, "no server listening"));
 	assert_int_equal(perf_oob_connect(&o, "no-such-host.invalid", 1, 300),
 			 -EHOSTUNREACH);
@@ -400,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_keys_gid_roundtrip),
 		cmocka_unit_test(test_keys_hostile),
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_version_error_is_text),
 		cmocka_unit_test(test_sysdata_mtu),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_socket_read),

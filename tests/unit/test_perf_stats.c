@@ -83,7 +83,8 @@ static void test_units(void **state)
 	assert_true(fabs(perf_bw_gbit(125000000, 1) - 1) < 1e-12);
 	assert_true(fabs(perf_msg_rate_mpps(2e6, 2) - 1) < 1e-12);
 	assert_true(perf_bw_mib(100, 0) == 0);
-	assert_true(perf_bw_unit(125000000, 1, true) == perf_bw_gbit(125000000, 1));
+	assert_true(perf_bw_unit(125000000, 1, true) ==
+		    perf_bw_gbit(125000000, 1));
 }
 
 static void test_peak(void **state)
@@ -101,8 +102,8 @@ static void test_peak(void **state)
 	/* A completion before a post never pairs with it. */
 	comps[0].t = 0.5;
 	comps[1].t = 0.9;
-	assert_true(fabs(perf_bw_peak(posts, 2, comps, 2, 1000) -
-			 10000 / 0.9) < 1e-6);
+	assert_true(fabs(perf_bw_peak(posts, 2, comps, 2, 1000) - 10000 / 0.9) <
+		    1e-6);
 	assert_true(perf_bw_peak(posts, 2, comps, 0, 1000) == 0);
 	assert_true(perf_bw_peak(NULL, 0, comps, 2, 1000) == 0);
 }
