@@ -239,7 +239,7 @@ static int rxe_set(const char *name, const char *ndev, const char *val,
 	bool add = strcmp(val, "present") == 0;
 	struct nl_msg *m = NULL;
 	uint32_t idx = 0;
-	int r;
+	int r, op;
 
 	if (!sk)
 		return -EIO;
@@ -248,10 +248,14 @@ static int rxe_set(const char *name, const char *ndev, const char *val,
 		if (r < 0)
 			goto out;
 	}
-	m = nlmsg_alloc_simple(
-		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, add ? RDMA_NLDEV_CMD_NEWLINK :
-						      RDMA_NLDEV_CMD_DELLINK),
-		NLM_F_REQUEST | NLM_F_ACK);
+	/*
+	 * RDMA_NL_GET_TYPE does not parenthesise its operands: a conditional
+	 * passed to it would become the whole message type (3, NLMSG_DONE,
+	 * which the kernel acknowledges and ignores).
+	 */
+	op = add ? RDMA_NLDEV_CMD_NEWLINK : RDMA_NLDEV_CMD_DELLINK;
+	m = nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, op),
+			       NLM_F_REQUEST | NLM_F_ACK);
 	if (!m) {
 		r = -ENOMEM;
 		goto out;
@@ -610,6 +614,12 @@ static int change(const char *journal, struct rd_journal_entry *e,
 	r = state_set(k, e->arg, e->arg2, e->after, err, sizeof(err));
 	if (r == 0 && state_read(k, e->arg, got, err, sizeof(err)) < 0)
 		got[0] = '\0';
+	/* Accepted is not done: believe the state read back, not the ack. */
+	if (r == 0 && got[0] && strcmp(got, e->after) != 0) {
+		snprintf(err, sizeof(err), "the change was accepted but the "
+			 "state is still %s", got);
+		r = -EIO;
+	}
 	if (r < 0)
 		snprintf(res, sizeof(res), "failed: %s", err[0] ? err : strerror(-r));
 	else

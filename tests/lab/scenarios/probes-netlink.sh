@@ -15,7 +15,7 @@ ip -j -d link show dev "$LAB_NETDEV" > "$ORACLE/ip-link-d.json"
 rdma -j dev show > "$ORACLE/rdma-dev.json"
 lab_snapshot nl
 
-capture=$(dirname "$RDMADIAG")/../tests/fixtures/netlink/nl_capture
+capture=$(dirname "$RDMADIAG")/../tests/tools/nl_capture
 if [ -x "$capture" ]; then
 	mkdir -p "$LAB_OUT/nl"
 	"$capture" "$LAB_OUT/nl" "$LAB_NETDEV" > "$LAB_OUT/nl/capture.log" 2>&1 ||

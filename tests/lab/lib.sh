@@ -1,0 +1,311 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Functions for lab scenarios, sourced inside the guest before the scenario
+# (which runs under set -euo pipefail).  A scenario passes when it runs to
+# its end; the first failed assertion stops it.  Files written to $LAB_OUT
+# are kept in the host's output directory.
+#
+# After lab_snapshot, S[KEY] holds rdmadiag's JSON flattened (see
+# flatten.jq): S[devices.rxe0.ports.1.state], S[netdevs.veth0.mtu], ...
+# After lab_oracles, ORA[KEY] holds what the stock tools say:
+#   ORA[rdma-link:rxe0/1.state]           rdma -j link show
+#   ORA[rdma-statistic:rxe0/1.sent_pkts]  rdma -j statistic show
+#   ORA[ip-link:veth0.mtu]                ip -j -d link show
+#   ORA[ibv_devinfo:active_mtu]           ibv_devinfo -v (first of each key,
+#                                         " (n)" suffix dropped; GIDs as GID.n)
+# Under TCG every exec costs tens of milliseconds and jq half a second, so
+# look values up in these tables (bash only) rather than calling jq per value.
+
+LAB_NETDEV=veth0
+LAB_PEER=veth1
+LAB_ADDR=192.0.2.1/24
+LAB_RXE=rxe0
+SNAP=
+ORACLE=
+declare -gA S=() ORA=()
+
+lab_log() {
+	local up
+	read -r up _ < /proc/uptime
+	echo "lab: [$up] $*"
+}
+
+# The first verdict written wins, so a later one cannot hide a failure.
+lab_result() {
+	[ -s "$LAB_OUT/result" ] || echo "$*" > "$LAB_OUT/result"
+}
+
+# Optional: a scenario that reaches its end passes anyway.
+lab_pass() {
+	lab_result "PASS${1:+ $*}"
+	exit 0
+}
+
+# In the interactive shell (run -s) a failure returns instead of exiting.
+lab_fail() {
+	lab_log "FAIL: $*"
+	if [ -n "${LAB_INTERACTIVE:-}" ]; then
+		return 1
+	fi
+	lab_result "FAIL $*"
+	exit 1
+}
+
+# Only for what truly cannot run on this kernel or host.
+lab_skip() {
+	lab_log "SKIP: $*"
+	lab_result "SKIP $*"
+	exit 0
+}
+
+# lab_wait SECONDS DESCRIPTION COMMAND...: poll until COMMAND succeeds.
+lab_wait() {
+	local secs=$1 what=$2
+	shift 2
+	local tries=$((secs * 5))
+	until "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || { lab_fail "timed out after ${secs}s waiting for $what"; return 1; }
+		sleep 0.2
+	done
+}
+
+# lab_read FILE VAR: first line of FILE into VAR, without a fork.
+lab_read() {
+	local -n _lab_var=$2
+	_lab_var=
+	IFS= read -r _lab_var < "$1" || [ -n "$_lab_var" ]
+}
+
+# --- network and Soft-RoCE set-up ---------------------------------------
+
+# lab_net_up [MTU]: lo up, veth0/veth1 up with fixed MACs, IPv4 on veth0.
+lab_net_up() {
+	local mtu=${1:-}
+	ip link set lo up
+	ip link add "$LAB_NETDEV" address 02:00:00:00:00:01 type veth \
+		peer name "$LAB_PEER" address 02:00:00:00:00:02
+	if [ -n "$mtu" ]; then
+		ip link set "$LAB_NETDEV" mtu "$mtu"
+		ip link set "$LAB_PEER" mtu "$mtu"
+	fi
+	ip link set "$LAB_PEER" up
+	ip link set "$LAB_NETDEV" up
+	ip addr add "$LAB_ADDR" dev "$LAB_NETDEV"
+	lab_wait 10 "carrier on $LAB_NETDEV" lab_has_carrier "$LAB_NETDEV"
+}
+
+lab_has_carrier() {
+	local c
+	lab_read "/sys/class/net/$1/carrier" c 2>/dev/null && [ "$c" = 1 ]
+}
+
+lab_rxe_load() {
+	modprobe rdma_rxe
+	modprobe ib_uverbs
+	modprobe rdma_ucm
+}
+
+# lab_rxe_add [DEV [NETDEV]]: load Soft-RoCE and create DEV on NETDEV.
+lab_rxe_add() {
+	local dev=${1:-$LAB_RXE} netdev=${2:-$LAB_NETDEV}
+	lab_rxe_load
+	rdma link add "$dev" type rxe netdev "$netdev"
+	lab_wait 10 "$dev in sysfs" test -e "/sys/class/infiniband/$dev/ports/1/state"
+}
+
+# lab_port_is DEV PORT WORD: sysfs ports/N/state is "n: WORD".
+lab_port_is() {
+	local st
+	lab_read "/sys/class/infiniband/$1/ports/$2/state" st 2>/dev/null &&
+		[ "${st#*: }" = "$3" ]
+}
+
+# lab_wait_port DEV STATE [SECONDS]: wait for port 1 to reach STATE
+# (sysfs spelling: ACTIVE, DOWN, INIT, ...).
+lab_wait_port() {
+	lab_wait "${3:-10}" "$1 port 1 $2" lab_port_is "$1" 1 "$2"
+}
+
+# lab_sysfs_port ATTR [DEV [PORT]]: a port attribute straight from sysfs.
+lab_sysfs_port() {
+	cat "/sys/class/infiniband/${2:-$LAB_RXE}/ports/${3:-1}/$1"
+}
+
+lab_port_listening() {
+	[ -n "$(ss -Hltn "sport = :$1")" ]
+}
+
+# lab_perftest NAME TOOL [ARGS...]: run a perftest TOOL (ib_write_bw,
+# ib_send_lat, ...) in loopback on one port: server and client both on
+# $LAB_RXE with the IPv4 RoCE v2 GID (index 1), out of band over 127.0.0.1.
+# Output in $LAB_OUT/NAME.server and NAME.client; fails if either fails.
+lab_perftest() {
+	local name=$1 tool=$2 port=18515
+	shift 2
+	local -a common=(-d "$LAB_RXE" -i 1 -x 1 -p "$port" "$@")
+	"$tool" "${common[@]}" > "$LAB_OUT/$name.server" 2>&1 &
+	local server=$!
+	lab_wait 20 "$tool server on port $port" lab_port_listening "$port"
+	local rc=0 src=0
+	timeout 60 "$tool" "${common[@]}" 127.0.0.1 > "$LAB_OUT/$name.client" 2>&1 || rc=$?
+	wait "$server" || src=$?
+	[ "$rc" -eq 0 ] || lab_fail "$tool client exited $rc: $(tail -n 3 "$LAB_OUT/$name.client")"
+	[ "$src" -eq 0 ] || lab_fail "$tool server exited $src: $(tail -n 3 "$LAB_OUT/$name.server")"
+	lab_log "$tool: $(grep -A1 -E '^ *#bytes' "$LAB_OUT/$name.client" | tail -n 1 | tr -s ' ')"
+}
+
+# --- rdmadiag and the oracles --------------------------------------------
+
+lab_require_rdmadiag() {
+	[ -x "$RDMADIAG" ] || lab_fail "rdmadiag binary not found at $RDMADIAG (build it first)"
+}
+
+# lab_flatten ARRAY PREFIX FILE...: load JSON FILEs into the associative
+# ARRAY (one jq run).  PREFIX "" for plain keys, @file for "name:" keys.
+lab_flatten() {
+	local -n _lab_tab=$1
+	local prefix=$2 k v
+	shift 2
+	_lab_tab=()
+	while IFS=$'\t' read -r k v; do
+		_lab_tab["$k"]=$v
+	done < <(jq -r --arg prefix "$prefix" -f "$LAB_SRCDIR/flatten.jq" "$@" ||
+		printf '__error__\tjq failed\n')
+	[ -z "${_lab_tab[__error__]+set}" ]
+}
+
+# lab_snapshot NAME: run `rdmadiag snapshot --json` into $LAB_OUT/NAME.json
+# (stderr in NAME.err), require exit 0 and valid JSON; sets $SNAP and S[].
+lab_snapshot() {
+	local name=$1 rc=0
+	lab_require_rdmadiag
+	SNAP=$LAB_OUT/$name.json
+	"$RDMADIAG" snapshot --json > "$SNAP" 2> "$LAB_OUT/$name.err" || rc=$?
+	[ "$rc" -eq 0 ] || lab_fail "rdmadiag snapshot ($name) exited $rc: $(tail -n 3 "$LAB_OUT/$name.err")"
+	if ! lab_flatten S "" "$SNAP" || [ -z "${S[schema_version]+set}" ]; then
+		lab_fail "rdmadiag snapshot ($name) did not print a JSON object with a schema_version"
+	fi
+}
+
+# lab_oracles NAME: save what the stock tools say into $LAB_OUT/NAME.oracle/,
+# set $ORACLE and ORA[].  A tool that fails leaves "null" and a .err file.
+lab_oracles() {
+	ORACLE=$LAB_OUT/$1.oracle
+	mkdir -p "$ORACLE"
+	lab_oracle_json rdma-link rdma -j link show
+	lab_oracle_json rdma-statistic rdma -j statistic show
+	lab_oracle_json ip-link ip -j -d link show
+	ibv_devinfo -v > "$ORACLE/ibv_devinfo.txt" 2>&1 || true
+	if [ -e "/sys/class/net/$LAB_NETDEV" ]; then
+		ethtool -S "$LAB_NETDEV" > "$ORACLE/ethtool-S.txt" 2>&1 || true
+	fi
+	lab_flatten ORA @file "$ORACLE"/*.json || lab_fail "oracle output is not JSON: $ORACLE"
+	local line k v
+	while IFS= read -r line; do
+		if [[ $line =~ ^[[:space:]]*GID\[\ *([0-9]+)\]:[[:space:]]*(.*)$ ]]; then
+			k=GID.${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		elif [[ $line =~ ^[[:space:]]*([A-Za-z0-9_]+):[[:space:]]*(.*)$ ]]; then
+			k=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]% (*}
+		else
+			continue
+		fi
+		[ -n "${ORA[ibv_devinfo:$k]+set}" ] || ORA[ibv_devinfo:$k]=$v
+	done < "$ORACLE/ibv_devinfo.txt"
+}
+
+# lab_oracle_json NAME CMD...: CMD's JSON into $ORACLE/NAME.json.
+lab_oracle_json() {
+	local name=$1
+	shift
+	"$@" > "$ORACLE/$name.json" 2> "$ORACLE/$name.err" || echo null > "$ORACLE/$name.json"
+	[ -s "$ORACLE/$name.err" ] || rm -f "$ORACLE/$name.err"
+}
+
+# --- assertions -----------------------------------------------------------
+
+# assert_eq EXPECTED ACTUAL WHAT
+assert_eq() {
+	if [ "$1" != "$2" ]; then
+		lab_fail "$3: expected '$1', got '$2'"
+	fi
+	lab_log "ok: $3 = '$2'"
+}
+
+# assert_snap KEY EXPECTED [WHAT]: S[KEY] is EXPECTED ("<absent>" if unset).
+assert_snap() {
+	assert_eq "$2" "${S[$1]-<absent>}" "${3:-rdmadiag $1}"
+}
+
+# assert_same KEY ORACLE_KEY [WHAT]: rdmadiag's S[KEY] equals ORA[ORACLE_KEY],
+# which must be present.
+assert_same() {
+	[ -n "${ORA[$2]+set}" ] || lab_fail "oracle has no $2 (see $ORACLE)"
+	assert_eq "${ORA[$2]}" "${S[$1]-<absent>}" "${3:-rdmadiag $1 = $2}"
+}
+
+# assert_json FILE FILTER EXPECTED [WHAT]: jq -r -c FILTER on FILE prints
+# EXPECTED.  For what a table lookup cannot say.
+assert_json() {
+	local file=$1 filter=$2 expected=$3 what=${4:-$2} actual
+	actual=$(jq -r -c "$filter" "$file" 2>&1) || lab_fail "$what: jq '$filter' failed on $file: $actual"
+	assert_eq "$expected" "$actual" "$what"
+}
+
+# assert_json_true FILE FILTER [WHAT]: FILTER yields true on FILE.
+assert_json_true() {
+	local file=$1 filter=$2 what=${3:-$2}
+	jq -e "$filter" "$file" > /dev/null 2>&1 || lab_fail "$what: not true in $file"
+	lab_log "ok: $what"
+}
+
+# assert_counters_agree [DEV [PORT]]: every counter of rdma statistic is in
+# rdmadiag's hw_counters with the same value (call on an idle port).
+assert_counters_agree() {
+	local dev=${1:-$LAB_RXE} port=${2:-1} k name n=0
+	local pfx="rdma-statistic:$dev/$port."
+	for k in "${!ORA[@]}"; do
+		[[ $k == "$pfx"* ]] || continue
+		name=${k#"$pfx"}
+		case $name in ifname | port | '#') continue ;; esac
+		[ "${S[devices.$dev.ports.$port.hw_counters.$name]-<absent>}" = "${ORA[$k]}" ] ||
+			lab_fail "hw_counters.$name of $dev/$port: rdma statistic says ${ORA[$k]}," \
+				"rdmadiag ${S[devices.$dev.ports.$port.hw_counters.$name]-<absent>}"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || lab_fail "rdma statistic shows no counters for $dev/$port"
+	lab_log "ok: $n hw_counters of $dev/$port agree with rdma statistic"
+}
+
+# --- jq lookups (one jq run each: prefer S[] and ORA[] in loops) ---------
+
+# snap_port FIELD [DEV [PORT]]: a field of one port in $SNAP.
+snap_port() {
+	jq -r --arg d "${2:-$LAB_RXE}" --argjson p "${3:-1}" --arg f "$1" \
+		'.devices[] | select(.name == $d) | .ports[] | select(.port == $p) | .[$f]' "$SNAP"
+}
+
+# snap_dev FIELD [DEV]: a device-level field in $SNAP.
+snap_dev() {
+	jq -r --arg d "${2:-$LAB_RXE}" --arg f "$1" \
+		'.devices[] | select(.name == $d) | .[$f]' "$SNAP"
+}
+
+# snap_netdev FIELD [NETDEV]: a field of one netdevs[] entry in $SNAP.
+snap_netdev() {
+	jq -r --arg n "${2:-$LAB_NETDEV}" --arg f "$1" \
+		'.netdevs[] | select(.name == $n) | .[$f]' "$SNAP"
+}
+
+# oracle_port FIELD [DEV [PORT]]: a field of one port in $ORACLE's rdma link.
+oracle_port() {
+	jq -r --arg d "${2:-$LAB_RXE}" --argjson p "${3:-1}" --arg f "$1" \
+		'.[] | select(.ifname == $d and .port == $p) | .[$f]' "$ORACLE/rdma-link.json"
+}
+
+# oracle_stat COUNTER [DEV [PORT]]: a counter from $ORACLE's rdma statistic.
+oracle_stat() {
+	jq -r --arg d "${2:-$LAB_RXE}" --argjson p "${3:-1}" --arg c "$1" \
+		'.[] | select(.ifname == $d and .port == $p) | .[$c]' "$ORACLE/rdma-statistic.json"
+}
