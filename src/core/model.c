@@ -118,3 +118,75 @@ void rd_model_free(const struct rd_field *fields, void *obj)
 		}
 	}
 }
+
+/* Replace every pointer a shallow copy shares with its source by its own. */
+static int dup_owned(const struct rd_field *fields, char *dst)
+{
+	for (const struct rd_field *f = fields; f->kind != RD_F_END; f++) {
+		void *p = dst + f->off;
+
+		switch (f->kind) {
+		case RD_F_STR: {
+			char **sp = p;
+
+			if (*sp && !(*sp = strdup(*sp)))
+				return -ENOMEM;
+			break;
+		}
+		case RD_F_COUNTERS: {
+			struct rd_counters *c = p, src = *c;
+
+			c->v = NULL;
+			c->n = 0;
+			for (size_t i = 0; i < src.n; i++)
+				if (!rd_counters_add(c, src.v[i].name,
+						     src.v[i].value))
+					return -ENOMEM;
+			break;
+		}
+		case RD_F_ARRAY: {
+			char **items = p, *src = *items;
+			size_t *n = (size_t *)(dst + f->aux), count = *n;
+
+			*items = NULL;
+			*n = 0;
+			for (size_t i = 0; i < count; i++) {
+				char *e = rd_array_push((void **)items, n,
+							f->elem_size);
+
+				if (!e)
+					return -ENOMEM;
+				memcpy(e, src + i * f->elem_size, f->elem_size);
+				/* Null the copy's pointers until they are its own. */
+				int r = dup_owned(f->sub, e);
+
+				if (r < 0)
+					return r;
+			}
+			break;
+		}
+		case RD_F_STRUCT: {
+			int r = dup_owned(f->sub, p);
+
+			if (r < 0)
+				return r;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+int rd_model_dup(const struct rd_field *fields, void *dst, const void *src,
+		 size_t size)
+{
+	memcpy(dst, src, size);
+	if (dup_owned(fields, dst) < 0) {
+		/* A half copy shares pointers with src: clear, do not free. */
+		memset(dst, 0, size);
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -116,6 +116,13 @@ struct rd_counter *rd_counters_add(struct rd_counters *c, const char *name,
 const struct rd_counter *rd_counters_find(const struct rd_counters *c,
 					  const char *name);
 
+/*
+ * Deep copy of a size-byte struct described by fields into dst (which owns
+ * nothing yet). 0, or -ENOMEM with dst left empty (nothing to free).
+ */
+int rd_model_dup(const struct rd_field *fields, void *dst, const void *src,
+		 size_t size);
+
 /* Free everything a struct described by fields owns (not the struct itself). */
 void rd_model_free(const struct rd_field *fields, void *obj);
 

@@ -618,6 +618,21 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	pc->slow_tick = ctx->tick;
 }
 
+/*
+ * A netdev can be renamed while its port stays DOWN, so no state change
+ * marks it: GID 0's netdev is one small read, worth doing every refresh
+ * rather than show a name that no longer exists until the next GID read.
+ */
+static bool netdev_renamed(const struct port_cache *pc)
+{
+	char buf[256];
+
+	if (rd_attr_read_at(pc->dirfd, "gid_attrs/ndevs/0", buf,
+			    sizeof(buf)) < 0 || !buf[0])
+		return false;
+	return !pc->slow.netdev || strcmp(buf, pc->slow.netdev) != 0;
+}
+
 static void copy_gids(struct rd_port *dst, const struct rd_port *src)
 {
 	for (size_t i = 0; i < src->n_gids; i++) {
@@ -721,7 +736,9 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		}
 	}
 
-	if (!pc->slow_ok || ctx->tick - pc->slow_tick >= RD_GID_EVERY)
+	if (!pc->slow_ok || (ctx->flags & RD_PROBE_FRESH) ||
+	    ctx->tick - pc->slow_tick >= RD_GID_EVERY ||
+	    netdev_renamed(pc))
 		read_slow(ctx, s, pc, pbase);
 	set_str(&p->link_layer, pc->slow.link_layer);
 	set_str(&p->netdev, pc->slow.netdev);
@@ -976,7 +993,8 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		if (!d)
 			break;
 		set_str(&d->name, names[i]);
-		if (!dc->stat_ok || ctx->tick - dc->stat_tick >= RD_STATIC_EVERY)
+		if (!dc->stat_ok || (ctx->flags & RD_PROBE_FRESH) ||
+		    ctx->tick - dc->stat_tick >= RD_STATIC_EVERY)
 			read_static(ctx, s, dc, base);
 		copy_static(d, &dc->stat);
 		if (!collect_ports(ctx, s, dc, base, d)) {

@@ -205,7 +205,93 @@ out:
 	return 0;
 }
 
+/*
+ * Modules change only when someone loads or unloads one: a kept cache
+ * serves the last reading for RD_PROBE_STATIC_EVERY refreshes (a fix-up
+ * asks for a fresh one). Opening libkmod's index is most of the cost.
+ */
+struct kmod_cache {
+	struct rd_module *mods;
+	size_t n;
+	struct rd_obool ofed;
+	uint64_t tick;
+	bool ok;
+};
+
+static void kmod_cache_clear(struct kmod_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		rd_model_free(rd_module_fields, &c->mods[i]);
+	free(c->mods);
+	c->mods = NULL;
+	c->n = 0;
+	c->ok = false;
+}
+
+void probe_kmod_cache_free(struct rd_probe_cache *cache)
+{
+	struct kmod_cache *c = cache ? cache->slot[RD_SLOT_KMOD] : NULL;
+
+	if (!c)
+		return;
+	kmod_cache_clear(c);
+	free(c);
+	cache->slot[RD_SLOT_KMOD] = NULL;
+}
+
+/* Append copies of n modules to dst's list; false when out of memory. */
+static bool copy_modules(struct rd_module **dst, size_t *dn,
+			 const struct rd_module *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rd_module *m = RD_PUSH(*dst, *dn);
+
+		if (!m)
+			return false;
+		if (rd_model_dup(rd_module_fields, m, &src[i], sizeof(*m)) < 0) {
+			(*dn)--;
+			return false;
+		}
+	}
+	return true;
+}
+
+static int collect_modules(const struct rd_probe_ctx *ctx,
+			   struct rd_snapshot *s);
+
 int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+{
+	struct kmod_cache *c = NULL;
+	size_t first = s->n_modules;
+	int r;
+
+	if (ctx->cache) {
+		c = ctx->cache->slot[RD_SLOT_KMOD];
+		if (!c && (c = calloc(1, sizeof(*c))))
+			ctx->cache->slot[RD_SLOT_KMOD] = c;
+	}
+	if (c && rd_probe_cache_fresh(ctx, c->tick, c->ok)) {
+		if (copy_modules(&s->modules, &s->n_modules, c->mods, c->n)) {
+			if (c->ofed.ok)
+				s->host.mlnx_ofed = c->ofed;
+			return 0;
+		}
+	}
+	r = collect_modules(ctx, s);
+	if (c) {
+		kmod_cache_clear(c);
+		if (copy_modules(&c->mods, &c->n, s->modules + first,
+				 s->n_modules - first)) {
+			c->ofed = s->host.mlnx_ofed;
+			c->tick = ctx->tick;
+			c->ok = true;
+		}
+	}
+	return r;
+}
+
+static int collect_modules(const struct rd_probe_ctx *ctx,
+			   struct rd_snapshot *s)
 {
 	char moddir[PATH_MAX];
 	int fd, r;

@@ -43,6 +43,11 @@ struct vpd_entry {
 
 /* Kept across refreshes: the parsed name list and VPD (slow to read). */
 struct pci_cache {
+	/* The last reading, served again for RD_PROBE_STATIC_EVERY refreshes. */
+	struct rd_pci *kept;
+	size_t n_kept;
+	uint64_t kept_tick;
+	bool kept_ok;
 	struct pci_access *pacc;
 	char sysfs_path[PATH_MAX];
 	bool pacc_broken;
@@ -89,10 +94,38 @@ static int cache_slot(void)
 	return RD_SLOT_PCI;
 }
 
+static void kept_clear(struct pci_cache *c)
+{
+	for (size_t i = 0; i < c->n_kept; i++)
+		rd_model_free(rd_pci_fields, &c->kept[i]);
+	free(c->kept);
+	c->kept = NULL;
+	c->n_kept = 0;
+	c->kept_ok = false;
+}
+
+/* Append copies of n functions to dst's list; false when out of memory. */
+static bool copy_pci(struct rd_pci **dst, size_t *dn, const struct rd_pci *src,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rd_pci *p = RD_PUSH(*dst, *dn);
+
+		if (!p)
+			return false;
+		if (rd_model_dup(rd_pci_fields, p, &src[i], sizeof(*p)) < 0) {
+			(*dn)--;
+			return false;
+		}
+	}
+	return true;
+}
+
 static void pci_cache_destroy(struct pci_cache *c)
 {
 	if (!c)
 		return;
+	kept_clear(c);
 	if (c->pacc)
 		pci_cleanup(c->pacc);
 	for (size_t i = 0; i < c->n_vpd; i++) {
@@ -729,6 +762,7 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	size_t nn = 0;
 	struct dirent *de;
 	int slot = ctx->cache ? cache_slot() : -1;
+	size_t first;
 	int r, devsfd;
 	DIR *dir;
 
@@ -740,6 +774,10 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		if (slot >= 0)
 			ctx->cache->slot[slot] = c;
 	}
+	if (slot >= 0 && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
+	    copy_pci(&s->pci, &s->n_pci, c->kept, c->n_kept))
+		return 0;
+	first = s->n_pci;
 	r = rd_path(devsdir, sizeof(devsdir), ctx->roots->sysfs,
 		    "/bus/pci/devices");
 	if (r < 0)
@@ -779,6 +817,14 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	free(names);
 	close(devsfd);
+	if (slot >= 0) {
+		kept_clear(c);
+		if (copy_pci(&c->kept, &c->n_kept, s->pci + first,
+			     s->n_pci - first)) {
+			c->kept_tick = ctx->tick;
+			c->kept_ok = true;
+		}
+	}
 out:
 	if (slot < 0)
 		pci_cache_destroy(c);

@@ -25,6 +25,7 @@ enum rd_probe_slot {
 	RD_SLOT_DCB = 3,
 	RD_SLOT_PCI = 4,
 	RD_SLOT_VERBS = 5,
+	RD_SLOT_KMOD = 6,
 	RD_SLOT_COUNT
 };
 
@@ -37,6 +38,11 @@ struct rd_probe_cache {
 enum rd_probe_flags {
 	RD_PROBE_NO_VERBS = 1u << 0,	/* do not open devices with libibverbs */
 	RD_PROBE_NO_NETLINK = 1u << 1,	/* only files: fixtures, tests */
+	/*
+	 * Re-read what a kept cache would serve from memory (static data
+	 * read every few refreshes): after a fix-up, or when asked.
+	 */
+	RD_PROBE_FRESH = 1u << 2,
 };
 
 struct rd_probe_ctx {
@@ -45,6 +51,17 @@ struct rd_probe_ctx {
 	unsigned flags;
 	uint64_t tick;			/* refresh number, 0 for the first */
 };
+
+/* Static data a kept cache re-reads only this often, in refreshes. */
+#define RD_PROBE_STATIC_EVERY 10
+
+/* True when a probe with a kept cache made at tick may serve it again. */
+static inline bool rd_probe_cache_fresh(const struct rd_probe_ctx *ctx,
+					uint64_t tick, bool have)
+{
+	return have && !(ctx->flags & RD_PROBE_FRESH) && ctx->tick >= tick &&
+	       ctx->tick - tick < RD_PROBE_STATIC_EVERY;
+}
 
 struct rd_probe {
 	const char *name;

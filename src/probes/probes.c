@@ -27,7 +27,7 @@ const struct rd_probe rd_probes[] = {
 	{ "dcb", probe_dcb_collect, probe_dcb_cache_free },
 	/* Files and libraries; after netlink so netdevs already exist. */
 	{ "pci", probe_pci_collect, probe_pci_cache_free },
-	{ "kmod", probe_kmod_collect, NULL },
+	{ "kmod", probe_kmod_collect, probe_kmod_cache_free },
 	{ "host", probe_host_collect, NULL },
 	{ "ecn", probe_ecn_collect, NULL },
 	{ "verbs", probe_verbs_collect, probe_verbs_cache_free },

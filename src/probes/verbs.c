@@ -237,8 +237,9 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 			c = calloc(1, sizeof(*c));
 			ctx->cache->slot[RD_SLOT_VERBS] = c;
 		}
-		if (c && c->valid && ctx->tick >= c->tick &&
-		    ctx->tick - c->tick < RD_VERBS_EVERY && cache_serve(c, s))
+		if (c && c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
+		    ctx->tick >= c->tick && ctx->tick - c->tick < RD_VERBS_EVERY &&
+		    cache_serve(c, s))
 			return 0;
 	}
 	list = ibv_get_device_list(&n);

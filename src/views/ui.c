@@ -350,7 +350,7 @@ static int next_frame(struct ui *ui, struct rd_snapshot *s)
 	return 0;
 }
 
-static int take_snapshot(struct ui *ui)
+static int take_snapshot(struct ui *ui, bool fresh)
 {
 	struct rd_snapshot s;
 	double t0 = ui_now();
@@ -365,6 +365,9 @@ static int take_snapshot(struct ui *ui)
 
 		if (ui->o.roots->redirected)
 			ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
+		/* A refresh key or a fix-up wants what is true now. */
+		if (fresh)
+			ctx.flags |= RD_PROBE_FRESH;
 		rd_snapshot_init(&s);
 		r = rd_probe_all(&ctx, &s);
 		if (r < 0) {
@@ -885,7 +888,7 @@ static int loop(struct ui *ui)
 
 		if ((redo & UI_REDO_PROBE) ||
 		    (now >= next && !(ui->paused && ui->o.source != UI_LIVE))) {
-			take_snapshot(ui);
+			take_snapshot(ui, redo & UI_REDO_PROBE);
 			next = now + ui->o.interval;
 			redo |= UI_REDO_DIAG | UI_REDO_DRAW;
 		} else if (now >= next) {
@@ -967,7 +970,7 @@ int ui_run(const struct ui_opts *o)
 		}
 		ui->rec_open = true;
 	}
-	r = take_snapshot(ui);
+	r = take_snapshot(ui, true);
 	if (r < 0 && o->source != UI_LIVE) {
 		fprintf(stderr, "rdmadiag: %s\n", ui->source_err);
 		goto out;
