@@ -293,6 +293,7 @@ static void test_cache_refresh(void **state)
 	char rel[256];
 
 	(void)state;
+	memset(&e, 0, sizeof(e));
 	unit_tmpdir(dir, sizeof(dir));
 	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s/'",
 		 unit_fixture("cx6dx-roce-port-down", src, sizeof(src)), dir);
@@ -337,6 +338,54 @@ static void test_cache_refresh(void **state)
 	unit_rmtree(dir);
 }
 
+/*
+ * A netdev renamed while its port stays DOWN: the kept cache must show the
+ * new name at the next refresh, not after the next periodic GID table read.
+ */
+static void test_cache_netdev_rename(void **state)
+{
+	char dir[PATH_MAX], src[PATH_MAX], cmd[3 * PATH_MAX], rel[256];
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	const char *p0 = "sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/"
+			 "infiniband/mlx5_0/ports/1/";
+	const struct rd_port *p;
+	struct env e = { 0 };
+
+	(void)state;
+	assert_non_null(cache);
+	unit_tmpdir(dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s/'",
+		 unit_fixture("cx6dx-roce-port-down", src, sizeof(src)), dir);
+	assert_int_equal(system(cmd), 0);
+
+	collect_root(&e, dir, cache);
+	assert_string_equal(e.s.devices[0].ports[0].netdev, "eth2");
+	rd_snapshot_free(&e.s);
+
+	for (int g = 0; g < 4; g++) {
+		snprintf(rel, sizeof(rel), "%sgid_attrs/ndevs/%d", p0, g);
+		unit_put(dir, rel, "renamed0\n");
+	}
+	e.ctx.tick = 1;
+	rd_snapshot_init(&e.s);
+	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	p = &e.s.devices[0].ports[0];
+	assert_string_equal(p->netdev, "renamed0");
+	assert_true(p->n_gids > 0);
+	assert_string_equal(p->gids[0].netdev, "renamed0");
+	rd_snapshot_free(&e.s);
+
+	/* Unchanged: served from the cache, still right. */
+	e.ctx.tick = 2;
+	rd_snapshot_init(&e.s);
+	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_string_equal(e.s.devices[0].ports[0].netdev, "renamed0");
+	rd_snapshot_free(&e.s);
+
+	rd_probe_cache_free(cache);
+	unit_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_no_devices),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_cache_refresh),
+		cmocka_unit_test(test_cache_netdev_rename),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
