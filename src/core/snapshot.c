@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
+
 static const struct rd_field error_fields[] = {
 	RD_FLD_STR(struct rd_error, source, "source"),
 	RD_FLD_STR(struct rd_error, where, "where"),
@@ -46,6 +48,40 @@ void rd_snapshot_free(struct rd_snapshot *s)
 	rd_snapshot_init(s);
 }
 
+/*
+ * Error text quotes what was read (file names, values cut with "%.64s"),
+ * which may be raw bytes or half a UTF-8 character. Such text would make
+ * the snapshot unloadable (the loader takes only text) and could reach the
+ * terminal: each byte that does not start a valid character becomes '?'.
+ */
+static size_t utf8_len(unsigned char lead)
+{
+	if (lead < 0x80)
+		return 1;
+	if ((lead & 0xe0) == 0xc0)
+		return 2;
+	if ((lead & 0xf0) == 0xe0)
+		return 3;
+	if ((lead & 0xf8) == 0xf0)
+		return 4;
+	return 0;
+}
+
+static void make_text(char *t)
+{
+	size_t len = t ? strlen(t) : 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len((unsigned char)t[i]);
+
+		if (n && n <= len - i && rd_text_check(t + i, n) == 0) {
+			i += n;
+			continue;
+		}
+		t[i++] = '?';
+	}
+}
+
 void rd_snapshot_error(struct rd_snapshot *s, const char *source,
 		       const char *where, int err, const char *fmt, ...)
 {
@@ -69,6 +105,8 @@ void rd_snapshot_error(struct rd_snapshot *s, const char *source,
 	if (err)
 		e->err = rd_s64(err);
 	e->message = rd_strdup(msg);
+	make_text(e->where);
+	make_text(e->message);
 }
 
 struct rd_device *rd_snapshot_device(const struct rd_snapshot *s,

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "diag/data.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -188,6 +189,10 @@ static int parse_id(const char *s, size_t len, uint64_t *out)
 
 	if (len != 4)
 		return -EINVAL;
+	/* rd_parse_u64 would also take " 5b3" or "0x15" as four characters. */
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return -EINVAL;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	return rd_parse_u64(buf, 16, out);

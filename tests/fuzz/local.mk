@@ -2,7 +2,10 @@
 # libFuzzer targets, one per parser of outside input. Build them in a
 # build directory configured with CC=clang --enable-fuzzing, then
 #   make fuzz && tests/fuzz/run.sh SECONDS [TARGET...]
-FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json
+FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json \
+	tests/fuzz/fuzz_netlink tests/fuzz/fuzz_oob tests/fuzz/fuzz_tsv \
+	tests/fuzz/fuzz_journal tests/fuzz/fuzz_recording \
+	tests/fuzz/fuzz_hostfiles
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
 CLEANFILES = $(FUZZ_PROGS)
@@ -13,6 +16,24 @@ tests_fuzz_fuzz_attr_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_snapshot_json_SOURCES = tests/fuzz/fuzz_snapshot_json.c
 tests_fuzz_fuzz_snapshot_json_LDADD = src/librdmadiag.a $(RD_LIBS)
 tests_fuzz_fuzz_snapshot_json_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_netlink_SOURCES = tests/fuzz/fuzz_netlink.c
+tests_fuzz_fuzz_netlink_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_netlink_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_oob_SOURCES = tests/fuzz/fuzz_oob.c
+tests_fuzz_fuzz_oob_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_oob_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_tsv_SOURCES = tests/fuzz/fuzz_tsv.c
+tests_fuzz_fuzz_tsv_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_tsv_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_journal_SOURCES = tests/fuzz/fuzz_journal.c
+tests_fuzz_fuzz_journal_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_journal_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_recording_SOURCES = tests/fuzz/fuzz_recording.c
+tests_fuzz_fuzz_recording_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_recording_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_hostfiles_SOURCES = tests/fuzz/fuzz_hostfiles.c
+tests_fuzz_fuzz_hostfiles_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_hostfiles_LDFLAGS = $(FUZZ_LD)
 if FUZZING
 fuzz: $(FUZZ_PROGS)
 else

@@ -121,6 +121,12 @@ static void test_bad_firmware(void **state)
 		FH "15b3:1017\tCX5\t16.x.1\tw\n",
 		FH "15b3:1017\tCX5\t16..1\tw\n",
 		FH "zzzz:1017\tCX5\t16.23.1020\tw\n",
+		/* Four characters but not four hex digits (found by
+		 * tests/fuzz/fuzz_tsv): each read as another device. */
+		FH " 5b3:1014\tCX4\t12.23.1020\tw\n",
+		FH "0x15:1017\tCX5\t16.23.1020\tw\n",
+		FH "15b3:101 \tCX5\t16.23.1020\tw\n",
+		FH "15b3:+101\tCX5\t16.23.1020\tw\n",
 	};
 	struct rd_fw_table t;
 	char err[256];

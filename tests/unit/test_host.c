@@ -4,6 +4,8 @@
 
 #include <sys/resource.h>
 
+#include "core/attr.h"
+#include "core/json.h"
 #include "probes/host.h"
 #include "probes/ib_sysfs.h"
 
@@ -279,6 +281,64 @@ static void test_meminfo_parse(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* Every error string is text, and the snapshot loads again. */
+static void assert_errors_are_text(const struct rd_snapshot *s)
+{
+	struct rd_snapshot b;
+	char err[256], *j;
+
+	for (size_t i = 0; i < s->n_errors; i++) {
+		const char *w = s->errors[i].where, *m = s->errors[i].message;
+
+		assert_int_equal(rd_text_check(w, strlen(w)), 0);
+		assert_int_equal(rd_text_check(m, strlen(m)), 0);
+	}
+	j = rd_snapshot_to_string(s, 0);
+	assert_non_null(j);
+	assert_int_equal(rd_snapshot_from_string(j, strlen(j), &b, err,
+						 sizeof(err)),
+			 0);
+	rd_snapshot_free(&b);
+	free(j);
+}
+
+/*
+ * Errors quote what was read: raw bytes, or a UTF-8 character cut in half
+ * by "%.32s", used to make the snapshot unloadable (found by
+ * tests/fuzz/fuzz_hostfiles).
+ */
+static void test_error_text_loads(void **state)
+{
+	struct rd_snapshot s;
+	char root[PATH_MAX], path[PATH_MAX];
+	FILE *f;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	rd_host_parse_meminfo("HugePages_Total: -8\x03\x1b[2J\n", "meminfo",
+			      &s);
+	assert_int_equal(s.n_errors, 1);
+	assert_non_null(strstr(s.errors[0].message, "-8??[2J"));
+	assert_errors_are_text(&s);
+	rd_snapshot_free(&s);
+
+	unit_tmpdir(root, sizeof(root));
+	/* A file name with an escape byte, a value cut inside "\xc3\xa9". */
+	snprintf(path, sizeof(path), "%s/a\x1b.conf", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("* soft memlock 1234567890123456789012345678901\xc3\xa9\n", f);
+	fclose(f);
+	rd_snapshot_init(&s);
+	assert_int_equal(rd_host_parse_limits(path, &s), 0);
+	assert_int_equal(s.n_errors, 1);
+	assert_non_null(strstr(s.errors[0].where, "/a?.conf:1"));
+	assert_non_null(strstr(s.errors[0].message, "8901?\""));
+	assert_errors_are_text(&s);
+	rd_snapshot_free(&s);
+	unit_rmtree(root);
+}
+
 static void test_cpulist(void **state)
 {
 	cpu_set_t set;
@@ -387,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_limits_file_edge_cases),
 		cmocka_unit_test(test_meminfo_parse),
+		cmocka_unit_test(test_error_text_loads),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_rdma_core_version),
 		cmocka_unit_test(test_container_hints),
