@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 #include "core/attr.h"
+#include "core/model.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -398,4 +400,55 @@ void rd_format_guid(uint64_t guid, char *buf, size_t size)
 	snprintf(buf, size, "%04x:%04x:%04x:%04x",
 		 (unsigned)(guid >> 48) & 0xffff, (unsigned)(guid >> 32) & 0xffff,
 		 (unsigned)(guid >> 16) & 0xffff, (unsigned)guid & 0xffff);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rd_dir_list(int dirfd, const char *rel, size_t max, char ***names,
+		size_t *n)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	DIR *dir;
+
+	*names = NULL;
+	*n = 0;
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	while ((de = readdir(dir)) && *n < max) {
+		char *name, **slot;
+
+		if (de->d_name[0] == '.')
+			continue;
+		name = strdup(de->d_name);
+		if (!name)
+			break;
+		slot = RD_PUSH(*names, *n);
+		if (!slot) {
+			free(name);
+			break;
+		}
+		*slot = name;
+	}
+	closedir(dir);
+	if (*n > 1)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}
+
+void rd_dir_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

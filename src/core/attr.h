@@ -53,6 +53,15 @@ int rd_parse_guid(const char *s, uint64_t *out);
 void rd_format_gid(const uint8_t gid[16], char *buf, size_t size);
 void rd_format_guid(uint64_t guid, char *buf, size_t size);
 
+/*
+ * The entries of directory rel under dirfd (AT_FDCWD: rel is a path),
+ * dot files skipped, sorted by name, at most max of them (a hostile tree
+ * cannot make the list unbounded). 0 or -errno; free with rd_dir_free().
+ */
+int rd_dir_list(int dirfd, const char *rel, size_t max, char ***names,
+		size_t *n);
+void rd_dir_free(char **names, size_t n);
+
 /* Remove leading and trailing blanks in place; returns s. */
 char *rd_strtrim(char *s);
 

@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,45 +36,6 @@ bool rd_netdev_name_ok(const char *name)
 		if (name[i] == '/' || name[i] <= ' ' || name[i] > '~')
 			return false;
 	return true;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-static int list_dir(const char *path, char ***names, size_t *n)
-{
-	struct dirent *de;
-	DIR *dir = opendir(path);
-
-	*names = NULL;
-	*n = 0;
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir)) && *n < MAX_ENTRIES) {
-		char **slot;
-
-		if (de->d_name[0] == '.')
-			continue;
-		slot = RD_PUSH(*names, *n);
-		if (!slot)
-			break;
-		*slot = strdup(de->d_name);
-		if (!*slot)
-			(*n)--;
-	}
-	closedir(dir);
-	if (*n > 1)
-		qsort(*names, *n, sizeof(**names), cmp_name);
-	return 0;
 }
 
 static int read_u64(struct rd_snapshot *s, const char *path, uint64_t max,
@@ -102,7 +64,7 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 	char path[PATH_MAX], key[16];
 	char **names;
 	size_t nn;
-	int r = list_dir(dir, &names, &nn);
+	int r = rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &names, &nn);
 
 	if (r < 0) {
 		if (r != -ENOENT)
@@ -122,7 +84,7 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 		if (read_u64(s, path, 1, &v) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 }
 
 /* Every other numeric file of roce_np/ and roce_rp/ as "roce_xx/name". */
@@ -134,7 +96,7 @@ static void read_params(struct rd_snapshot *s, const char *dir,
 	size_t nn;
 	struct stat st;
 
-	if (list_dir(dir, &names, &nn) < 0)
+	if (rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &names, &nn) < 0)
 		return;
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t v;
@@ -147,7 +109,7 @@ static void read_params(struct rd_snapshot *s, const char *dir,
 		if (read_u64(s, path, UINT64_MAX, &v) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 }
 
 static void read_ecn(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
@@ -245,7 +207,7 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	if (rd_path(root, sizeof(root), ctx->roots->sysfs,
 		    "/kernel/config/rdma_cm") < 0)
 		return;
-	r = list_dir(root, &devs, &nd);
+	r = rd_dir_list(AT_FDCWD, root, MAX_ENTRIES, &devs, &nd);
 	if (r < 0) {
 		/* configfs not mounted or rdma_cm not loaded: nothing set. */
 		if (r != -ENOENT)
@@ -254,7 +216,7 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s/ports", root, devs[i]);
-		if (list_dir(dir, &ports, &np) < 0)
+		if (rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &ports, &np) < 0)
 			continue;
 		for (size_t j = 0; j < np; j++) {
 			char pdir[sizeof(dir) + 300];
@@ -269,9 +231,9 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 			}
 			read_cm_port(s, pdir, devs[i], port);
 		}
-		free_names(ports, np);
+		rd_dir_free(ports, np);
 	}
-	free_names(devs, nd);
+	rd_dir_free(devs, nd);
 }
 
 int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)

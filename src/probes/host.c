@@ -39,46 +39,6 @@
 
 /* ---- small helpers ---- */
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* Sorted entries of a directory, skipping dot files; -errno if unreadable. */
-static int list_dir(const char *path, char ***names, size_t *n)
-{
-	struct dirent *de;
-	DIR *dir = opendir(path);
-
-	*names = NULL;
-	*n = 0;
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir)) && *n < MAX_DIR_ENTRIES) {
-		char **slot;
-
-		if (de->d_name[0] == '.')
-			continue;
-		slot = RD_PUSH(*names, *n);
-		if (!slot)
-			break;
-		*slot = strdup(de->d_name);
-		if (!*slot)
-			(*n)--;
-	}
-	closedir(dir);
-	if (*n > 1)
-		qsort(*names, *n, sizeof(**names), cmp_name);
-	return 0;
-}
-
 static bool path_exists(const char *path)
 {
 	struct stat st;
@@ -519,7 +479,7 @@ static void read_limits(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	if (rd_path(dir, sizeof(dir), ctx->roots->etc, "/security/limits.d") <
 	    0)
 		return;
-	r = list_dir(dir, &names, &nn);
+	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
 	if (r < 0) {
 		if (r != -ENOENT)
 			rd_snapshot_error(s, SRC, dir, r, NULL);
@@ -538,7 +498,7 @@ static void read_limits(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		if (r < 0)
 			rd_snapshot_error(s, SRC, path, r, NULL);
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 }
 
 /* ---- memory ---- */
@@ -639,7 +599,7 @@ static void read_numa_nodes(const struct rd_probe_ctx *ctx,
 	if (rd_path(dir, sizeof(dir), ctx->roots->sysfs,
 		    "/devices/system/node") < 0)
 		return;
-	r = list_dir(dir, &names, &nn);
+	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
 	if (r < 0) {
 		/* No directory: a kernel without NUMA. Guess nothing. */
 		if (r != -ENOENT)
@@ -653,7 +613,7 @@ static void read_numa_nodes(const struct rd_probe_ctx *ctx,
 		    rd_parse_u64(names[i] + 4, 10, &v) == 0)
 			count++;
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 	if (count)
 		s->host.numa_nodes = rd_u64(count);
 }
@@ -833,14 +793,14 @@ static void read_devnodes(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 
 	if (rd_path(dir, sizeof(dir), ctx->roots->dev, "/infiniband") < 0)
 		return;
-	r = list_dir(dir, &names, &nn);
+	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
 	if (r < 0 && r != -ENOENT)
 		rd_snapshot_error(s, SRC, dir, r, NULL);
 	for (size_t i = 0; r == 0 && i < nn; i++)
 		if (devnode_name_ok(names[i]))
 			add_devnode(s, dir, names[i]);
 	if (r == 0)
-		free_names(names, nn);
+		rd_dir_free(names, nn);
 	/* What the kernel offers must be here too: list the missing ones. */
 	for (size_t i = 0; i < s->n_devices; i++)
 		if (s->devices[i].uverbs)

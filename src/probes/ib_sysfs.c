@@ -416,55 +416,6 @@ static int port_pread(struct port_cache *pc, enum port_attr a, char *buf,
 	return r < 0 ? (int)r : 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* List a directory's entries (sorted), skipping dot files. */
-static int list_dir(int dirfd, const char *rel, char ***names, size_t *n)
-{
-	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *dir;
-
-	*names = NULL;
-	*n = 0;
-	if (fd < 0)
-		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	while ((de = readdir(dir))) {
-		char **slot;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (*n >= MAX_DIR_ENTRIES)
-			break;
-		slot = RD_PUSH(*names, *n);
-		if (!slot)
-			break;
-		*slot = strdup(de->d_name);
-		if (!*slot)
-			(*n)--;
-	}
-	closedir(dir);
-	if (*n > 1)
-		qsort(*names, *n, sizeof(**names), cmp_name);
-	return 0;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 /* Open every counter file of a directory once; later refreshes only pread. */
 static void scan_counters(struct rd_snapshot *s, int pdirfd, const char *pbase,
 			  const char *sub, struct attr_fd **fds, size_t *n)
@@ -474,7 +425,7 @@ static void scan_counters(struct rd_snapshot *s, int pdirfd, const char *pbase,
 	int subfd, r;
 	char w[1024];
 
-	r = list_dir(pdirfd, sub, &names, &nn);
+	r = rd_dir_list(pdirfd, sub, MAX_DIR_ENTRIES, &names, &nn);
 	if (r < 0) {
 		if (r != -ENOENT) {
 			where(w, sizeof(w), pbase, sub);
@@ -504,7 +455,7 @@ static void scan_counters(struct rd_snapshot *s, int pdirfd, const char *pbase,
 	}
 	if (subfd >= 0)
 		close(subfd);
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 }
 
 static void read_counters(struct rd_snapshot *s, const char *pbase,
@@ -543,7 +494,7 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 	size_t nn;
 	char buf[256], rel[96];
 
-	if (list_dir(pdirfd, "gids", &names, &nn) < 0)
+	if (rd_dir_list(pdirfd, "gids", MAX_DIR_ENTRIES, &names, &nn) < 0)
 		return;
 	for (size_t i = 0; i < nn; i++) {
 		uint8_t raw[16];
@@ -585,7 +536,7 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 			slow->gids[j - 1] = t;
 		}
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 }
 
 static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
@@ -809,7 +760,7 @@ static bool collect_ports(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 
 	/* Port numbers are stable for a device's lifetime: list them once. */
 	if (dc->n_ports == 0) {
-		r = list_dir(dc->dirfd, "ports", &names, &nn);
+		r = rd_dir_list(dc->dirfd, "ports", MAX_DIR_ENTRIES, &names, &nn);
 		if (r < 0) {
 			where(w, sizeof(w), base, "ports");
 			rd_snapshot_error(s, SRC, w, r, NULL);
@@ -842,7 +793,7 @@ static bool collect_ports(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 				dc->n_ports--;
 			}
 		}
-		free_names(names, nn);
+		rd_dir_free(names, nn);
 		if (dc->n_ports > 1)
 			qsort(dc->ports, dc->n_ports, sizeof(*dc->ports),
 			      cmp_port);
@@ -958,7 +909,7 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		probe_ib_sysfs_cache_free(&local);
 		return 0;
 	}
-	r = list_dir(classfd, ".", &names, &nn);
+	r = rd_dir_list(classfd, ".", MAX_DIR_ENTRIES, &names, &nn);
 	if (r < 0)
 		rd_snapshot_error(s, SRC, classdir, r, NULL);
 	for (size_t i = 0; r == 0 && i < nn; i++) {
@@ -1006,7 +957,7 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 				dc->seen = false;
 		}
 	}
-	free_names(names, nn);
+	rd_dir_free(names, nn);
 	close(classfd);
 	prune(cache->ib_sysfs);
 	probe_ib_sysfs_cache_free(&local);
