@@ -8,16 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-	const char *net;
-	const char *ib;
-} rdma_of_net[] = {
-	{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" },
-	{ "bnxt_en", "bnxt_re" },   { "qede", "qedr" },
-	{ "ice", "irdma" },	    { "i40e", "irdma" },
-	{ "cxgb4", "iw_cxgb4" },    { "hns3", "hns_roce_hw_v2" },
-};
-
 static void want_module(struct diag_ctx *x, struct rd_result *r,
 			const char *name, bool essential, const char **fail,
 			const char **warn)
@@ -57,14 +47,10 @@ DIAG_CHECK(check_driver_modules)
 	want_module(&x, r, "ib_core", true, &fail, &warn);
 	want_module(&x, r, "ib_uverbs", true, &fail, &warn);
 	for (size_t i = 0; i < s->n_pci; i++) {
-		const struct rd_pci *p = &s->pci[i];
+		const char *ib = diag_rdma_module_of(s->pci[i].driver);
 
-		for (size_t k = 0; p->driver && k < sizeof(rdma_of_net) /
-						      sizeof(rdma_of_net[0]);
-		     k++)
-			if (strcmp(p->driver, rdma_of_net[k].net) == 0)
-				want_module(&x, r, rdma_of_net[k].ib, true, &fail,
-					    &warn);
+		if (ib)
+			want_module(&x, r, ib, true, &fail, &warn);
 	}
 	for (size_t i = 0; i < s->n_devices; i++)
 		if (diag_device_is_soft(&s->devices[i]))

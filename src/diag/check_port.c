@@ -27,17 +27,6 @@ enum {
 	PH_PHYTEST,
 };
 
-/* RDMA drivers per PCI network driver: the guide's story 4.2 generalised. */
-static const struct {
-	const char *net;
-	const char *ib;
-} vendor_modules[] = {
-	{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" },
-	{ "bnxt_en", "bnxt_re" },   { "qede", "qedr" },
-	{ "ice", "irdma" },	    { "i40e", "irdma" },
-	{ "cxgb4", "iw_cxgb4" },    { "hns3", "hns_roce_hw_v2" },
-};
-
 static bool port_active(const struct rd_port *p)
 {
 	return p->state_num.ok &&
@@ -106,39 +95,29 @@ static void tree_no_device(struct diag_ctx *x)
 	/* A NIC whose RDMA half is not loaded (mlx5_core without mlx5_ib). */
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const struct rd_pci *p = &s->pci[i];
+		const char *ib = diag_rdma_module_of(p->driver);
 
-		for (size_t k = 0; p->driver && k < sizeof(vendor_modules) /
-						      sizeof(vendor_modules[0]);
-		     k++) {
-			if (strcmp(p->driver, vendor_modules[k].net) != 0)
-				continue;
-			diag_ev(x, r, "PCI function", "libpci",
-				"%s driver %s", p->bdf ? p->bdf : "?",
-				p->driver);
-			if (diag_module(s, vendor_modules[k].ib) !=
-			    DIAG_MOD_ABSENT)
-				continue;
-			diag_ev(x, r, "module", "/sys/module", "%s not loaded",
-				vendor_modules[k].ib);
-			diag_step(x, r, RD_FAIL,
-				  "%s drives %s but %s is not loaded",
-				  p->driver, p->bdf ? p->bdf : "a NIC",
-				  vendor_modules[k].ib);
-			diag_verdict(x, r, RD_FAIL, "module_missing",
-				     "no RDMA device: %s is bound to %s but %s is not loaded",
-				     p->driver, p->bdf ? p->bdf : "a NIC",
-				     vendor_modules[k].ib);
-			diag_next(x, r,
-				  "load %s, then check dmesg for \"mlx5_ib\"/firmware errors",
-				  vendor_modules[k].ib);
-			struct rd_fixup *f = diag_fix(
-				x, r, RD_FIX_MODPROBE, false, false,
-				"loads the RDMA driver; nothing stops",
-				"modprobe %s", vendor_modules[k].ib);
-			if (f && !(f->arg = strdup(vendor_modules[k].ib)))
-				x->err = -ENOMEM;
-			return;
-		}
+		if (!ib)
+			continue;
+		diag_ev(x, r, "PCI function", "libpci", "%s driver %s",
+			p->bdf ? p->bdf : "?", p->driver);
+		if (diag_module(s, ib) != DIAG_MOD_ABSENT)
+			continue;
+		diag_ev(x, r, "module", "/sys/module", "%s not loaded", ib);
+		diag_step(x, r, RD_FAIL, "%s drives %s but %s is not loaded",
+			  p->driver, p->bdf ? p->bdf : "a NIC", ib);
+		diag_verdict(x, r, RD_FAIL, "module_missing",
+			     "no RDMA device: %s is bound to %s but %s is not loaded",
+			     p->driver, p->bdf ? p->bdf : "a NIC", ib);
+		diag_next(x, r,
+			  "load %s, then check dmesg for \"mlx5_ib\"/firmware errors",
+			  ib);
+		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
+					      "loads the RDMA driver; nothing stops",
+					      "modprobe %s", ib);
+		if (f && !(f->arg = strdup(ib)))
+			x->err = -ENOMEM;
+		return;
 	}
 	if (core == DIAG_MOD_ABSENT || uverbs == DIAG_MOD_ABSENT) {
 		const char *m = uverbs == DIAG_MOD_ABSENT ? "ib_uverbs" :

@@ -104,6 +104,27 @@ bool diag_device_is_soft(const struct rd_device *d)
 			   strncmp(d->name, "siw", 3) == 0);
 }
 
+/* RDMA drivers per PCI network driver: the guide's story 4.2 generalised. */
+static const struct {
+	const char *net;
+	const char *ib;
+} rdma_of_net[] = {
+	{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" },
+	{ "bnxt_en", "bnxt_re" },   { "qede", "qedr" },
+	{ "ice", "irdma" },	    { "i40e", "irdma" },
+	{ "cxgb4", "iw_cxgb4" },    { "hns3", "hns_roce_hw_v2" },
+};
+
+const char *diag_rdma_module_of(const char *net_driver)
+{
+	for (size_t k = 0; net_driver &&
+			   k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
+	     k++)
+		if (strcmp(net_driver, rdma_of_net[k].net) == 0)
+			return rdma_of_net[k].ib;
+	return NULL;
+}
+
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 {
 	const struct rd_module *m;

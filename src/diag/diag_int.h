@@ -61,6 +61,8 @@ bool diag_device_is_soft(const struct rd_device *d);
 enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 /* Module state; UNKNOWN when the snapshot has no module data at all. */
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);
+/* The RDMA module paired with a PCI network driver (mlx5_core -> mlx5_ib). */
+const char *diag_rdma_module_of(const char *net_driver);
 
 /* The RoCE priority: DCB APP entry for UDP 4791, else 3. */
 uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app);
