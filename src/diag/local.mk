@@ -8,7 +8,6 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/data.c src/diag/data.h
 src_librdmadiag_a_SOURCES += \
 	src/diag/fixup.c src/diag/journal.c src/diag/journal.h
-src_librdmadiag_a_SOURCES += src/cmd/check.c src/cmd/fix.c
 
 if HAVE_CMOCKA
 DIAG_TESTS = tests/unit/test_diag_port tests/unit/test_diag_checks \

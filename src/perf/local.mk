@@ -6,8 +6,7 @@ src_librdmadiag_a_SOURCES += \
 	src/perf/gid.c src/perf/gid.h \
 	src/perf/verbs.c src/perf/verbs.h \
 	src/perf/perf.h src/perf/session.c \
-	src/perf/bw.c src/perf/lat.c src/perf/report.c \
-	src/perf/cmd_perf.c
+	src/perf/bw.c src/perf/lat.c src/perf/report.c
 if HAVE_CMOCKA
 PERF_UNIT_TESTS = tests/unit/test_perf_oob tests/unit/test_perf_stats \
 	tests/unit/test_perf_gid

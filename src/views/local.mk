@@ -8,8 +8,7 @@ src_librdmadiag_a_SOURCES += \
 	src/views/view_counters.c src/views/view_qos.c \
 	src/views/view_checklist.c src/views/view_tests.c \
 	src/views/view_help.c \
-	src/core/recording.c src/core/recording.h \
-	src/cmd/console.c
+	src/views/text_snapshot.c src/views/text_snapshot.h
 
 if HAVE_CMOCKA
 VIEWS_TESTS = tests/unit/test_layout tests/unit/test_recording \

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One way to print text that came from outside the program (sysfs,
+ * netlink, a file, a journal, a peer): control bytes (C0, DEL, C1) and
+ * invalid UTF-8 are written as visible escapes, never sent to a terminal.
+ *
+ *   rd_esc      "a\x1b[2Jb" -> a\x1b[2Jb      (backslash doubled: \\)
+ *   rd_shquote  "e$(reboot)" -> 'e$(reboot)'  (a word a shell reads back
+ *                                              as exactly the input)
+ *
+ * Every command printed for a person to copy builds its words with
+ * rd_shquote; every other outside string goes through rd_esc.
+ */
+#ifndef RD_CORE_ESCAPE_H
+#define RD_CORE_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Escape s into dst (always NUL-terminated when size > 0) and return the
+ * length the whole escaped text needs, as snprintf does. NULL prints "".
+ * Printable ASCII and valid UTF-8 other than C1 controls pass unchanged;
+ * '\\' becomes "\\\\", '\n' "\\n", '\t' "\\t", any other control byte or
+ * byte of invalid UTF-8 "\\xNN".
+ */
+size_t rd_esc(char *dst, size_t size, const char *s);
+
+/* The escaped text of s, malloc'd (NULL only when out of memory). */
+char *rd_esc_dup(const char *s);
+
+/*
+ * The escaped text of s in one of a few rotating per-thread buffers, for
+ * use as a printf argument: valid until RD_ESC_SLOTS more calls in the same
+ * thread. Text longer than RD_ESC_MAX ends with "...".
+ */
+#define RD_ESC_SLOTS 8
+#define RD_ESC_MAX 1024
+const char *rd_esc_tmp(const char *s);
+
+/* fputs of the escaped text; returns what fputs returns. */
+int rd_fputs_esc(const char *s, FILE *f);
+
+/* True when s (len bytes) is valid UTF-8 with no control byte at all. */
+bool rd_text_clean(const char *s, size_t len);
+
+/*
+ * Quote s as one POSIX shell word into dst and return the length needed
+ * (as rd_esc). Safe words ([A-Za-z0-9_@%+=:,./-], not empty) are left
+ * bare; others are put in single quotes with ' written '\''. A word with
+ * control bytes or invalid UTF-8 is written in bash's $'...' form with
+ * \xNN escapes, so nothing invisible reaches the terminal or the shell.
+ */
+size_t rd_shquote(char *dst, size_t size, const char *s);
+
+/* rd_shquote into a rotating per-thread buffer, as rd_esc_tmp. */
+const char *rd_shquote_tmp(const char *s);
+
+#endif

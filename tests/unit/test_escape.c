@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+#include "unit.h"
+
+#include "core/escape.h"
+
+static void expect_esc(const char *in, const char *want)
+{
+	char buf[256];
+	size_t n = rd_esc(buf, sizeof(buf), in);
+
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_esc(void **state)
+{
+	(void)state;
+	expect_esc("mlx5_0", "mlx5_0");
+	expect_esc(NULL, "");
+	expect_esc("a\x1b[2Jb", "a\\x1b[2Jb");
+	expect_esc("1.0\n  PASS", "1.0\\n  PASS");
+	expect_esc("t\tab", "t\\tab");
+	expect_esc("back\\slash", "back\\\\slash");
+	expect_esc("\x7f", "\\x7f");
+	/* C1 CSI as UTF-8 (U+009B) is a control: escaped byte by byte. */
+	expect_esc("x\xc2\x9by", "x\\xc2\\x9by");
+	/* Valid UTF-8 passes: an em dash and a CJK character. */
+	expect_esc("a\xe2\x80\x94\xe4\xb8\xad", "a\xe2\x80\x94\xe4\xb8\xad");
+	/* Invalid UTF-8: overlong, surrogate, truncated. */
+	expect_esc("\xc0\xaf", "\\xc0\\xaf");
+	expect_esc("\xed\xa0\x80", "\\xed\\xa0\\x80");
+	expect_esc("ok\xe2\x80", "ok\\xe2\\x80");
+}
+
+static void test_esc_truncates_and_sizes(void **state)
+{
+	char small[5];
+	char big[3000];
+
+	(void)state;
+	assert_int_equal(rd_esc(small, sizeof(small), "\x1b\x1b"), 8);
+	assert_string_equal(small, "\\x1b");
+	assert_int_equal(rd_esc(NULL, 0, "abc"), 3);
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	const char *t = rd_esc_tmp(big);
+	assert_int_equal(strlen(t), RD_ESC_MAX);
+	assert_string_equal(t + RD_ESC_MAX - 3, "...");
+	char *d = rd_esc_dup("\x01");
+	assert_string_equal(d, "\\x01");
+	free(d);
+}
+
+static void test_text_clean(void **state)
+{
+	(void)state;
+	assert_true(rd_text_clean("plain text", 10));
+	assert_true(rd_text_clean("\xe2\x80\x94", 3));
+	assert_false(rd_text_clean("a\nb", 3));
+	assert_false(rd_text_clean("a\tb", 3));
+	assert_false(rd_text_clean("\xc2\x9b", 2));
+	assert_false(rd_text_clean("\xff", 1));
+	assert_false(rd_text_clean("a\0b", 3));
+}
+
+static void expect_q(const char *in, const char *want)
+{
+	char buf[256];
+
+	assert_int_equal(rd_shquote(buf, sizeof(buf), in), strlen(want));
+	assert_string_equal(buf, want);
+}
+
+static void test_shquote(void **state)
+{
+	(void)state;
+	expect_q("ens1f0np0", "ens1f0np0");
+	expect_q("/proc/sys/vm/nr_hugepages", "/proc/sys/vm/nr_hugepages");
+	expect_q("e$(reboot)", "'e$(reboot)'");
+	expect_q("", "''");
+	expect_q("it's", "'it'\\''s'");
+	expect_q("a b;c|d&e`f`", "'a b;c|d&e`f`'");
+	expect_q("e\x1b]0;x\x07", "$'e\\x1b]0;x\\x07'");
+	expect_q("q'\n", "$'q\\'\\n'");
+	assert_string_equal(rd_shquote_tmp("x y"), "'x y'");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_esc),
+		cmocka_unit_test(test_esc_truncates_and_sizes),
+		cmocka_unit_test(test_text_clean),
+		cmocka_unit_test(test_shquote),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
