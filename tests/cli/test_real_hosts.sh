@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `rdmadiag check` on hosts nobody on this project built: each
 # tests/fixtures/real-*/ holds a snapshot transcribed from public output of
-# a real machine (snapshot.json, read with --load) or a sysfs tree (sys/,
+# a real machine, either as a snapshot (snapshot.json, read with --load)
+# or as a tree (tree/sys, tree/dev, built by the fixture's make-tree.sh and
 # read with --root), and an expected-verdicts file written by hand from
 # what the source concluded about that machine. Never regenerate it from
 # the program.
@@ -26,6 +27,8 @@ command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; e
 
 # FIXTURE CHECK TARGET | reason the program disagrees with the source
 known_failures=(
+	"real-cx6dx-roce-lag user.uverbs mlx5_bond_0|under --root the device node is stored with the root prefix and never matched, so /dev/infiniband/uverbs0 is reported unchecked"
+	"real-cx6dx-roce-lag user.uverbs mlx5_bond_1|under --root the device node is stored with the root prefix and never matched, so /dev/infiniband/uverbs1 is reported unchecked"
 	"real-mlnx-qos-pfc-0267 qos.pfc mlx5_0/1|RoCE is assumed on priority 3; with trust dscp and rdma_cm ToS 0 its DSCP 0 maps to priority 0, which has PFC (as have 2, 6 and 7)"
 )
 
@@ -49,15 +52,15 @@ for dir in "$fix"/real-*/; do
 	exp="$dir/expected-verdicts"
 	[ -f "$exp" ] || { echo "FAIL $name: no expected-verdicts"; fail=$((fail + 1)); continue; }
 	[ -f "$dir/README.md" ] || { echo "FAIL $name: no README.md citing the source"; fail=$((fail + 1)); }
-	if [ -f "$dir/snapshot.json" ]; then
-		out=$("$bin" check --json --window 0 --load "$dir/snapshot.json" 2>&1)
-	elif [ -d "$dir/sys" ]; then
-		out=$("$bin" check --json --window 0 --root "$dir" 2>&1)
-	else
-		echo "FAIL $name: neither snapshot.json nor sys/"
+	forms=()
+	[ -f "$dir/snapshot.json" ] && forms+=(--load "$dir/snapshot.json")
+	[ -d "$dir/tree/sys" ] && forms+=(--root "$dir/tree")
+	if [ ${#forms[@]} -ne 2 ]; then
+		echo "FAIL $name: needs exactly one of snapshot.json or tree/sys"
 		fail=$((fail + 1))
 		continue
 	fi
+	out=$("$bin" check --json --window 0 "${forms[@]}" 2>&1)
 	rc=$?
 	# 0-2 are verdicts; 3 means the check could not run at all.
 	if [ $rc -gt 2 ]; then
