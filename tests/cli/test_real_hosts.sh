@@ -50,6 +50,8 @@ seen=0
 for dir in "$fix"/real-*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
+	# Shared helpers of the fixtures' make-tree.sh, not a host.
+	[ "$name" = real-lib ] && continue
 	exp="$dir/expected-verdicts"
 	[ -f "$exp" ] || { echo "FAIL $name: no expected-verdicts"; fail=$((fail + 1)); continue; }
 	[ -f "$dir/README.md" ] || { echo "FAIL $name: no README.md citing the source"; fail=$((fail + 1)); }
