@@ -83,7 +83,7 @@ const char *diag_port_netdev_name(const struct rd_snapshot *s,
 		const struct rd_netdev *n = &s->netdevs[i];
 
 		if (n->name && n->rdma_device &&
-		    strcmp(n->rdma_device, d->name) == 0 &&
+		    strcmp(n->rdma_device, d->name) == 0 && !n->lower &&
 		    (!n->rdma_port.ok || n->rdma_port.v == p->port))
 			return n->name;
 	}
@@ -138,25 +138,6 @@ enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 	if (!m->loaded.ok)
 		return DIAG_MOD_UNKNOWN;
 	return m->loaded.v ? DIAG_MOD_LOADED : DIAG_MOD_ABSENT;
-}
-
-uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app)
-{
-	/* IEEE 802.1Q selector 3: UDP/DCCP port; 4791 is RoCE v2. */
-	for (size_t i = 0; n && i < n->dcb.n_apps; i++) {
-		const struct rd_dcb_app *a = &n->dcb.apps[i];
-
-		if (a->selector.ok && a->selector.v == 3 && a->protocol.ok &&
-		    a->protocol.v == 4791 && a->priority.ok &&
-		    a->priority.v < 8) {
-			if (from_app)
-				*from_app = true;
-			return a->priority.v;
-		}
-	}
-	if (from_app)
-		*from_app = false;
-	return 3;
 }
 
 int diag_cpulist_parse(const char *s, uint64_t set[16])

@@ -115,6 +115,19 @@ static void test_pfc(void **state)
 
 	dcb->supported = rd_bool(true);
 	dcb->pfc_en = rd_u64(0);
+	/* No trust mode, no APP table: the priority is not guessed. */
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	/* The APP table names RoCE v2's priority; pause state still unread. */
+	snap_app(&s.netdevs[0], 3, 4791, 3);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	s.netdevs[0].ethtool.rx_pause = rd_bool(false);
+	s.netdevs[0].ethtool.tx_pause = rd_bool(false);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_off");
 	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
@@ -131,13 +144,8 @@ static void test_pfc(void **state)
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_WARN, "pfc_extra_prio");
 	rd_results_free(&res);
 
-	/* An APP entry moves RoCE to priority 4: 0x08 is now wrong. */
-	struct rd_dcb_app *a = RD_PUSH(dcb->apps, dcb->n_apps);
-
-	assert_non_null(a);
-	a->selector = rd_u64(3);
-	a->protocol = rd_u64(4791);
-	a->priority = rd_u64(4);
+	/* The APP entry moves RoCE to priority 4: 0x08 is now wrong. */
+	dcb->apps[0].priority = rd_u64(4);
 	dcb->pfc_en = rd_u64(0x08);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_wrong_prio");
@@ -154,6 +162,8 @@ static void test_ecn(void **state)
 	(void)state;
 	one_roce(&s, "0000:3b:00.0");
 	e = &s.netdevs[0].ecn;
+	s.netdevs[0].dcb.trust = rd_strdup("dscp");
+	snap_app(&s.netdevs[0], 5, 26, 3);
 	run_only(&s, NULL, "qos.ecn", &res);
 	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_UNKNOWN, "no_data");
 	rd_results_free(&res);
