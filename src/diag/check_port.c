@@ -558,22 +558,26 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu)
 	return 0;
 }
 
+/* port.mtu judges RoCE ports, port.ib_mtu InfiniBand ports. */
 DIAG_CHECK(check_port_mtu)
 {
 	DIAG_CTX(x);
 	char tgt[128];
+	bool want_eth = strcmp(c->id, "port.ib_mtu") != 0;
 
 	for (size_t i = 0; i < s->n_devices; i++) {
 		const struct rd_device *d = &s->devices[i];
 
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r =
-				usable_start(&x, d, p, false, tgt, sizeof(tgt));
+			struct rd_result *r;
 			const struct rd_netdev *n;
 			const struct rd_verbs_port *v = &p->verbs;
 			uint64_t cap, act, fit = 0;
 
+			if (diag_port_is_eth(p) != want_eth)
+				continue;
+			r = usable_start(&x, d, p, false, tgt, sizeof(tgt));
 			if (!r)
 				continue;
 			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
@@ -584,7 +588,11 @@ DIAG_CHECK(check_port_mtu)
 			if (v->max_mtu.ok)
 				diag_ev(&x, r, "max_mtu", "ibv_query_port",
 					"%" PRIu64, v->max_mtu.v);
-			if (!diag_port_is_eth(p)) {
+			if (!want_eth) {
+				diag_why(&x, r,
+					 "The subnet manager sets an InfiniBand port's "
+					 "MTU (partition mtu); below the port's maximum, "
+					 "every message is cut into more packets.");
 				if (!v->active_mtu.ok) {
 					diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 						     "%s: active MTU not read (no verbs data)",

@@ -28,6 +28,8 @@ const struct rd_check rd_checks[] = {
 	{ "port.rocev2_gid", "RoCE v2 GID for an IPv4 address", "port",
 	  RD_LAYER_NETCFG, check_port_rocev2_gid },
 	{ "port.mtu", "RoCE MTU", "port", RD_LAYER_NETCFG, check_port_mtu },
+	{ "port.ib_mtu", "InfiniBand MTU set by the subnet manager", "port",
+	  RD_LAYER_NETCFG, check_port_mtu },
 	{ "qos.pfc", "PFC on the RoCE priority", "qos", RD_LAYER_NETCFG,
 	  check_qos_pfc },
 	{ "qos.ecn", "ECN (DCQCN) for RoCE", "qos", RD_LAYER_NETCFG,

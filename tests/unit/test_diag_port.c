@@ -261,6 +261,36 @@ static void test_mtu(void **state)
 	assert_int_equal(diag_roce_mtu(100), 0);
 }
 
+/* Check ids apply to their link layer: no RoCE MTU on an IB port. */
+static void test_mtu_by_link_layer(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_2", "0000:5e:00.0");
+	p = snap_port(d, 1, 4, 5, "InfiniBand", NULL);
+	p->verbs.active_mtu = rd_u64(2048);
+	p->verbs.max_mtu = rd_u64(4096);
+	run_only(&s, NULL, "port", &res);
+	for (size_t i = 0; i < res.n; i++)
+		assert_string_not_equal(res.v[i].check_id, "port.mtu");
+	expect_verdict(&res, "port.ib_mtu", "mlx5_2", 1, RD_WARN, "mtu_low");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	healthy(&s);
+	run_only(&s, NULL, "port", &res);
+	for (size_t i = 0; i < res.n; i++)
+		assert_string_not_equal(res.v[i].check_id, "port.ib_mtu");
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_gid(void **state)
 {
 	struct rd_snapshot s;
@@ -356,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_no_device_module),
 		cmocka_unit_test(test_no_device_rxe),
 		cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_mtu_by_link_layer),
 		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_filter_sort_json),
 	};
