@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The check table, in the guide's layer order, and the lookups checks share. */
+/* The check table, hardware layer first, and the lookups checks share. */
 #include "config.h"
 #include "diag/diag_int.h"
 
@@ -106,7 +106,7 @@ bool diag_device_is_soft(const struct rd_device *d)
 			   strncmp(d->name, "siw", 3) == 0);
 }
 
-/* RDMA drivers per PCI network driver: the guide's story 4.2 generalised. */
+/* RDMA drivers per PCI network driver (mlx5_core alone gives no RDMA device). */
 static const struct {
 	const char *net;
 	const char *ib;
