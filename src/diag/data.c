@@ -361,6 +361,15 @@ rd_counter_info_find(const struct rd_counter_table *t, const char *source,
 	return NULL;
 }
 
+bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
+				const char *source, const char *name)
+{
+	const struct rd_counter_info *ci =
+		t ? rd_counter_info_find(t, source, name) : NULL;
+
+	return ci && ci->bad_when_rising;
+}
+
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
 				       uint64_t vendor, uint64_t device)
 {

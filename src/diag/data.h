@@ -56,6 +56,13 @@ void rd_fw_table_free(struct rd_fw_table *t);
 const struct rd_counter_info *
 rd_counter_info_find(const struct rd_counter_table *t, const char *source,
 		     const char *name);
+/*
+ * Whether a rising counter means trouble: the table's bad_when_rising,
+ * false for counters the table does not list (or no table). The one
+ * answer for the counters screen and the counter check alike.
+ */
+bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
+				const char *source, const char *name);
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
 				       uint64_t vendor, uint64_t device);
 

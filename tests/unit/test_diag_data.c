@@ -75,6 +75,27 @@ static void test_real_files(void **state)
 	assert_null(rd_fw_min_find(f, 0x8086, 0x1017));
 }
 
+/* One answer to "is rising bad": the table's, for screen and check. */
+static void test_bad_when_rising(void **state)
+{
+	const struct rd_counter_table *c = rd_data_counters();
+
+	(void)state;
+	assert_non_null(c);
+	assert_true(rd_counter_bad_when_rising(c, "counters", "symbol_error"));
+	assert_true(rd_counter_bad_when_rising(c, "ethtool",
+					       "rx_prio3_discards"));
+	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+						"rx_prio3_pause"));
+	assert_false(rd_counter_bad_when_rising(c, "hw_counters",
+						"np_cnp_sent"));
+	/* A name that merely looks like an error is not judged. */
+	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+						"rx_xsk_err_made_up"));
+	assert_false(rd_counter_bad_when_rising(NULL, "counters",
+						"symbol_error"));
+}
+
 static void test_bad_counters(void **state)
 {
 	static const struct {
@@ -182,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_files),
+		cmocka_unit_test(test_bad_when_rising),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
 		cmocka_unit_test(test_missing_file),
