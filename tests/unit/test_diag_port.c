@@ -98,6 +98,29 @@ static void test_no_carrier(void **state)
 	assert_non_null(strstr(r->summary, "cable issue"));
 	assert_null(r->fix);	/* a cable cannot be fixed from here */
 	rd_results_free(&res);
+
+	/* The NIC's reason picks the next step: autoneg is not "no cable". */
+	s.netdevs[0].ethtool.ext_state_num = rd_u64(4);	/* no cable */
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "no cable"));
+	assert_non_null(strstr(r->next_step, "connect the cable"));
+	rd_results_free(&res);
+	s.netdevs[0].ethtool.ext_state_num = rd_u64(0);	/* autoneg */
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "autonegotiation"));
+	assert_null(strstr(r->next_step, "cable"));
+	assert_non_null(strstr(r->next_step, "switch port is enabled"));
+	/* DEV in the table became the netdev's name. */
+	assert_non_null(strstr(r->next_step, "ethtool --show-fec eth2"));
+	rd_results_free(&res);
+	s.netdevs[0].ethtool.ext_substate_num = rd_u64(5);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "FEC mismatch"));
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
