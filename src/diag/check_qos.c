@@ -74,9 +74,9 @@ static void qos_evidence(struct diag_ctx *x, struct rd_result *r,
 		diag_ev(x, r, "CNP DSCP", "/sys/class/net/X/ecn/roce_np/cnp_dscp",
 			"%d (congestion notifications, not data)", m->cnp_dscp);
 	if (m->chain[0])
-		diag_ev(x, r, "RoCE priority", "derived", "%s", m->chain);
+		diag_ev(x, r, "RoCE priority", "QoS model", "%s", m->chain);
 	if (m->ambiguous || m->prio < 0)
-		diag_ev(x, r, "RoCE priority", "derived", "%s: %s",
+		diag_ev(x, r, "RoCE priority", "QoS model", "%s: %s",
 			m->ambiguous ? "not one priority" : "not known",
 			m->why[0] ? m->why : "no mapping to judge");
 }
@@ -205,12 +205,23 @@ static void pfc_candidates(struct diag_ctx *x, struct rd_result *r,
 		else if (l == RD_QOS_LL_UNKNOWN)
 			unknown |= 1u << i;
 		rd_qos_dscps_of(n, i, dscps, sizeof(dscps));
-		diag_ev(x, r, "candidate priority", "derived", "%d%s%s%s: %s",
+		diag_ev(x, r, "candidate priority", "QoS model", "%d%s%s%s: %s",
 			i, dscps[0] ? " (DSCP " : "", dscps, dscps[0] ? ")" : "",
 			ll_name(l));
 	}
 	rd_qos_prio_list(safe, ok, sizeof(ok));
 	rd_qos_prio_list(m->candidates & ~safe, bad, sizeof(bad));
+	if (safe == m->candidates && !m->pfc_en) {
+		diag_verdict(x, r, RD_WARN, "global_pause",
+			     "%s: PFC off, global pause on: every priority RoCE may use (%s) "
+			     "is lossless, but a pause stops all traffic of the port, not just RoCE",
+			     nd, ok);
+		diag_next(x, r,
+			  "to pause only RoCE: turn global pause off (ethtool -A %s rx off tx off) "
+			  "and enable PFC on RoCE's priority, here and on the switch port",
+			  nd);
+		return;
+	}
 	if (safe == m->candidates) {
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "%s: every priority RoCE may use (%s) is lossless",
