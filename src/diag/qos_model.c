@@ -147,6 +147,12 @@ static void tagging(const struct rd_snapshot *s, const struct rd_port *p,
 			m->tagged = true;
 			if (!m->vlan)
 				m->vlan = v->name;
+		} else if (!rd_snapshot_netdev(s, g)) {
+			/* Tagged or not, nobody read it: say so, never guess. */
+			m->unread_upper = g;
+		} else {
+			/* macvlan, ipvlan: their frames leave untagged. */
+			m->untagged = true;
 		}
 	}
 	if (any)
@@ -231,6 +237,12 @@ static void derive_pcp(const struct rd_snapshot *s, const struct rd_netdev *n,
 	const struct rd_netdev *v =
 		m->vlan ? vlan_upper(s, n->name, m->vlan) : NULL;
 
+	if (m->unread_upper) {
+		snprintf(m->why, sizeof(m->why),
+			 "RoCE GIDs are on %s, which was not read: its VLAN tag and egress map are not known",
+			 m->unread_upper);
+		return;
+	}
 	if (!m->tagged) {
 		add(m->chain, sizeof(m->chain),
 		    "trust pcp -> RoCE leaves %s untagged -> no PCP -> priority 0",

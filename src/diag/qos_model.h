@@ -34,6 +34,7 @@ struct rd_qos_model {
 	bool tagged;		/* RoCE GIDs on a VLAN device */
 	bool untagged;		/* RoCE GIDs on the netdev itself */
 	const char *vlan;	/* the VLAN device carrying tagged RoCE */
+	const char *unread_upper;	/* a GID's netdev the snapshot lacks */
 	bool app4791;		/* APP table maps UDP 4791 */
 	int prio;		/* the derived priority, -1 when not one */
 	bool ambiguous;		/* the application picks among candidates */

@@ -12,7 +12,7 @@
 
 enum apps { NO_APPS, DSCP26_TO_5, DSCP_FULL, DSCP26_3_CNP48_6, UDP4791_4,
 	    DSCP10_TO_1 };
-enum vlan { UNTAGGED, VLAN_ONLY, VLAN_AND_UNTAGGED };
+enum vlan { UNTAGGED, VLAN_ONLY, VLAN_AND_UNTAGGED, VLAN_UNREAD };
 #define UNREAD (-1)
 
 struct qos_case {
@@ -81,6 +81,11 @@ static const struct qos_case cases[] = {
 	  0x08, 0, -1, 0x09, true, NULL, RD_WARN, "prio_ambiguous", NULL },
 	{ "trust pcp, tagged and untagged GIDs", "pcp", NO_APPS, 106,
 	  VLAN_AND_UNTAGGED, 0x09, 0, -1, 0x09, true, NULL, RD_PASS, "ok", NULL },
+	{ "trust pcp, GIDs on an upper device not read", "pcp", NO_APPS, 106,
+	  VLAN_UNREAD, 0x08, 0, -1, 0, false, NULL, RD_UNKNOWN, "no_data",
+	  NULL },
+	{ "trust dscp does not care about tagging", "dscp", DSCP26_TO_5, 106,
+	  VLAN_UNREAD, 0x20, 0, 5, 0x20, false, NULL, RD_PASS, "ok", NULL },
 	{ "no trust mode, UDP 4791 APP entry", NULL, UDP4791_4, UNREAD, UNTAGGED,
 	  0x10, 0, 4, 0x10, false, "APP table UDP 4791 -> priority 4", RD_PASS,
 	  "ok", NULL },
@@ -145,7 +150,9 @@ static void build(const struct qos_case *c, struct rd_snapshot *s)
 	}
 	if (c->vlan == UNTAGGED || c->vlan == VLAN_AND_UNTAGGED)
 		snap_gid(p, 1, "RoCE v2", gid4, "eth2");
-	if (c->vlan != UNTAGGED) {
+	if (c->vlan == VLAN_UNREAD)
+		snap_gid(p, 3, "RoCE v2", gid4, "eth2.200");
+	if (c->vlan == VLAN_ONLY || c->vlan == VLAN_AND_UNTAGGED) {
 		struct rd_netdev *v = snap_netdev(s, "eth2.100", true, true, 9000);
 
 		/* snap_netdev may move the array: n is not used after this. */
