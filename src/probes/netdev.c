@@ -461,21 +461,25 @@ static bool same_pci(const struct rd_snapshot *s, const struct rd_netdev *d,
 static bool vlan_of_port(const struct rd_snapshot *s, struct rd_netdev *all,
 			 size_t n, struct rd_netdev *v, const char **dev)
 {
+	const struct rd_netdev *lower = NULL;
 	uint64_t port;
 
 	if (!v->kind || strcmp(v->kind, "vlan") != 0 || !v->link_ifindex.ok)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (&all[i] == v || !all[i].name || !all[i].ifindex.ok ||
-		    all[i].ifindex.v != v->link_ifindex.v)
-			continue;
-		if (!rdma_owner(s, &all[i], dev, &port))
-			return false;
-		set_str(&v->lower, all[i].name);
-		set_str(&v->rdma_device, *dev);
-		return true;
-	}
-	return false;
+	/* The lower may be parsed but not kept yet, or kept already. */
+	for (size_t i = 0; i < n && !lower; i++)
+		if (&all[i] != v && all[i].name && all[i].ifindex.ok &&
+		    all[i].ifindex.v == v->link_ifindex.v)
+			lower = &all[i];
+	for (size_t i = 0; i < s->n_netdevs && !lower; i++)
+		if (s->netdevs[i].name && s->netdevs[i].ifindex.ok &&
+		    s->netdevs[i].ifindex.v == v->link_ifindex.v)
+			lower = &s->netdevs[i];
+	if (!lower || !rdma_owner(s, lower, dev, &port))
+		return false;
+	set_str(&v->lower, lower->name);
+	set_str(&v->rdma_device, *dev);
+	return true;
 }
 
 /* Move the link data into the snapshot's entry for that name. */
@@ -596,6 +600,51 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 	}
 }
 
+/*
+ * Keep the parsed links that matter: the netdevs of RDMA ports, those on
+ * an RDMA device's PCI function, the VLANs stacked on a port's netdev,
+ * or every interface when there is no RDMA device at all.
+ */
+void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
+		    struct rd_netdev *nd, size_t n)
+{
+	bool any_pci = false;
+
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].pci_bdf)
+			any_pci = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *dev = NULL;
+		uint64_t port = 0;
+		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
+
+		/*
+		 * No RDMA device at all: every interface is a candidate for
+		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
+		 */
+		if (s->n_devices == 0) {
+			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
+				sysfs_parent(ctx, &nd[i]);
+				adopt(s, &nd[i]);
+			}
+			continue;
+		}
+		if (!on_port && vlan_of_port(s, nd, n, &nd[i], &dev)) {
+			adopt(s, &nd[i]);
+			continue;
+		}
+		if (!on_port && !any_pci)
+			continue;
+		sysfs_parent(ctx, &nd[i]);
+		if (!on_port && !same_pci(s, &nd[i], &dev))
+			continue;
+		set_str(&nd[i].rdma_device, dev);
+		if (on_port)
+			nd[i].rdma_port = rd_u64(port);
+		adopt(s, &nd[i]);
+	}
+}
+
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
@@ -603,7 +652,6 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
-	bool any_pci = false;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK) {
@@ -643,39 +691,7 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		rd_snapshot_error(s, SRC, "address dump", r, NULL);
 		goto drop_socket;
 	}
-	for (size_t i = 0; i < s->n_devices; i++)
-		if (s->devices[i].pci_bdf)
-			any_pci = true;
-	for (size_t i = 0; i < n; i++) {
-		const char *dev = NULL;
-		uint64_t port = 0;
-		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
-
-		/*
-		 * No RDMA device at all: every interface is a candidate for
-		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
-		 */
-		if (s->n_devices == 0) {
-			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
-				sysfs_parent(ctx, &nd[i]);
-				adopt(s, &nd[i]);
-			}
-			continue;
-		}
-		if (!on_port && vlan_of_port(s, nd, n, &nd[i], &dev)) {
-			adopt(s, &nd[i]);
-			continue;
-		}
-		if (!on_port && !any_pci)
-			continue;
-		sysfs_parent(ctx, &nd[i]);
-		if (!on_port && !same_pci(s, &nd[i], &dev))
-			continue;
-		set_str(&nd[i].rdma_device, dev);
-		if (on_port)
-			nd[i].rdma_port = rd_u64(port);
-		adopt(s, &nd[i]);
-	}
+	rd_netdev_keep(ctx, s, nd, n);
 	goto out;
 
 drop_socket:
