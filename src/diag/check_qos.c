@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Lossless RoCE: PFC, ECN, the RoCE v2 port, rdma_cm's RoCE mode. */
 #include "config.h"
+#include "core/escape.h"
 #include "diag/diag_int.h"
 #include "diag/qos_model.h"
 
@@ -101,7 +102,7 @@ static void pfc_fix(struct diag_ctx *x, struct rd_result *r, const char *nd,
 	struct rd_fixup *f = diag_fix(
 		x, r, RD_FIX_PFC, true, true,
 		"changes flow control on the port; the switch must match or pause frames are ignored",
-		"dcb pfc set dev %s prio-pfc %d:on", nd, prio);
+		"dcb pfc set dev %s prio-pfc %d:on", rd_shquote_tmp(nd), prio);
 
 	if (f) {
 		f->value = (uint64_t)prio;
@@ -149,7 +150,7 @@ static void pfc_single(struct diag_ctx *x, struct rd_result *r,
 		diag_next(x, r,
 			  "extra lossless priorities spread pause storms; "
 			  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
-			  nd);
+			  rd_shquote_tmp(nd));
 		return;
 	case RD_QOS_BY_PAUSE:
 		diag_verdict(x, r, RD_WARN, "global_pause",
@@ -159,7 +160,7 @@ static void pfc_single(struct diag_ctx *x, struct rd_result *r,
 		diag_next(x, r,
 			  "to pause only RoCE: turn global pause off (ethtool -A %s rx off tx off) "
 			  "and enable PFC on priority %d, here and on the switch port",
-			  nd, prio);
+			  rd_shquote_tmp(nd), prio);
 		return;
 	case RD_QOS_LOSSY:
 		if (en)
@@ -219,7 +220,7 @@ static void pfc_candidates(struct diag_ctx *x, struct rd_result *r,
 		diag_next(x, r,
 			  "to pause only RoCE: turn global pause off (ethtool -A %s rx off tx off) "
 			  "and enable PFC on RoCE's priority, here and on the switch port",
-			  nd);
+			  rd_shquote_tmp(nd));
 		return;
 	}
 	if (safe == m->candidates) {
@@ -472,7 +473,7 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 		  "enable roce_np and roce_rp for priority %s "
 		  "(echo 1 > /sys/class/net/%s/ecn/roce_np/enable/P and "
 		  ".../roce_rp/enable/P), and ECN marking on the switch",
-		  offl, nd);
+		  offl, rd_shquote_tmp(nd));
 }
 
 DIAG_CHECK(check_qos_ecn)
