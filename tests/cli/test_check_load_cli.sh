@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `rdmadiag check --load`: a snapshot or a recording as evidence. A
-# recording is judged on its last frame (or --frame N), its counters over
-# the whole recording; evidence says which file, frame and time it is from.
+# `rdmadiag check` on evidence that is not this host: --load of a snapshot
+# or a recording (judged on its last frame or --frame N, its counters over
+# the whole recording; evidence says which file, frame and time it is
+# from), and --root of a fixture tree.
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
@@ -89,6 +90,17 @@ head -n 3 "$demo" >"$tmp/cut.jsonl"
 printf '{"oops"\n' >>"$tmp/cut.jsonl"
 msg=$("$bin" check --load "$tmp/cut.jsonl" 2>&1)
 [ $? -eq 3 ] && grep -q 'frame 4' <<<"$msg" && ok "broken last frame: refused" || bad "broken frame: $msg"
+
+# Under --root the device nodes are read from ROOT/dev: a missing uverbs
+# node of the fixture host is a FAIL, not UNKNOWN.
+out=$("$bin" check --json --root "$fix/cx6dx-roce-port-down" --only user.uverbs 2>&1)
+if jq -e '[.[] | {device, verdict, cause}] == [
+	{device: "mlx5_1", verdict: "FAIL", cause: "uverbs_missing"},
+	{device: "mlx5_0", verdict: "PASS", cause: "ok"}]' <<<"$out" >/dev/null; then
+	ok "--root: user.uverbs judged from ROOT/dev"
+else
+	bad "--root user.uverbs: $(head -c 300 <<<"$out")"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
