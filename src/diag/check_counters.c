@@ -41,7 +41,7 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		uint64_t delta;
 		double span, rate;
 
-		if (!ci || !ci->bad_when_rising)
+		if (!rd_counter_bad_when_rising(t, group, c->v[i].name))
 			continue;
 		w->watched++;
 		ser = get(x, scope, port, group, c->v[i].name);

@@ -48,8 +48,16 @@ DIAG_CHECK(check_driver_modules)
 	want_module(&x, r, "ib_uverbs", true, &fail, &warn);
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const char *ib = diag_rdma_module_of(s->pci[i].driver);
+		bool seen = false;
 
-		if (ib)
+		/* Two ports of one NIC are two functions, one module. */
+		for (size_t j = 0; ib && j < i; j++) {
+			const char *e = diag_rdma_module_of(s->pci[j].driver);
+
+			if (e && strcmp(e, ib) == 0)
+				seen = true;
+		}
+		if (ib && !seen)
 			want_module(&x, r, ib, true, &fail, &warn);
 	}
 	for (size_t i = 0; i < s->n_devices; i++)
@@ -197,13 +205,22 @@ DIAG_CHECK(check_user_provider)
 	return diag_done(&x);
 }
 
+/*
+ * The node of a host path ("/dev/infiniband/uverbs0"). Under --root the
+ * probe stores ROOT/dev/...: compare with the root prefix stripped.
+ */
 static const struct rd_devnode *devnode(const struct rd_host *hs,
 					const char *path)
 {
-	for (size_t i = 0; path && i < hs->n_devnodes; i++)
-		if (hs->devnodes[i].path &&
-		    strcmp(hs->devnodes[i].path, path) == 0)
+	size_t want = path ? strlen(path) : 0;
+
+	for (size_t i = 0; path && i < hs->n_devnodes; i++) {
+		const char *p = hs->devnodes[i].path;
+		size_t len = p ? strlen(p) : 0;
+
+		if (p && len >= want && strcmp(p + len - want, path) == 0)
 			return &hs->devnodes[i];
+	}
 	return NULL;
 }
 
@@ -252,10 +269,15 @@ DIAG_CHECK(check_user_uverbs)
 				     "%s: %s not checked", d->name, path);
 			continue;
 		}
-		diag_ev(&x, r, "device node", path, "%s, mode %04" PRIo64 "%s%s",
-			n->exists.v ? "present" : "missing", n->mode.v,
-			n->readable.ok && !n->readable.v ? ", not readable" : "",
-			n->writable.ok && !n->writable.v ? ", not writable" : "");
+		if (!n->exists.v)
+			diag_ev(&x, r, "device node", n->path, "missing");
+		else
+			diag_ev(&x, r, "device node", n->path,
+				"present, mode %04" PRIo64 "%s%s", n->mode.v,
+				n->readable.ok && !n->readable.v ?
+					", not readable" : "",
+				n->writable.ok && !n->writable.v ?
+					", not writable" : "");
 		if (!n->exists.v)
 			diag_verdict(&x, r, RD_FAIL, "uverbs_missing",
 				     "%s: %s is missing", d->name, path);

@@ -25,9 +25,11 @@ DIAG_CHECK(check_fw_version)
 			continue;
 		r = diag_new(&x, d->name, 0, NULL);
 		diag_why(&x, r,
-			 "Old firmware lacks features the driver expects (the "
-			 "guide: ConnectX-5 needs 16.23 or later for full DCB/PFC; "
-			 "its '16.23 for CX6' is wrong, ConnectX-6 firmware is 20.x).");
+			 "Old firmware lacks features the driver expects "
+			 "(ConnectX-5 needs 16.23 or later for full DCB/PFC). "
+			 "The firmware's major number names the family: 16.x is "
+			 "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
+			 "ConnectX-5 minimum never applies to a ConnectX-6.");
 		if (d->fw_ver)
 			diag_ev(&x, r, "fw_ver", "/sys/class/infiniband/<dev>/fw_ver",
 				"%s", d->fw_ver);

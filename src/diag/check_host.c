@@ -258,7 +258,7 @@ DIAG_CHECK(check_host_container)
 	diag_why(&x, r,
 		 "In a container RDMA needs /dev/infiniband passed in, "
 		 "CAP_IPC_LOCK or a high memlock limit, and the host's "
-		 "modules (the guide's story 4.5).");
+		 "modules: a container cannot load kernel modules itself.");
 	if (!hs->container) {
 		diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 			     "container detection not read");
@@ -321,9 +321,9 @@ DIAG_CHECK(check_host_udp_buffers)
 	struct rd_result *r = diag_new(&x, NULL, 0, NULL);
 
 	diag_why(&x, r,
-		 "Hardware RoCE does not use socket buffers (the guide's "
-		 "story 4.4 tuned them in vain); they matter only to TCP/UDP "
-		 "traffic and Soft-RoCE.");
+		 "Hardware RoCE does not use socket buffers: the NIC moves "
+		 "the data, so raising net.core.rmem_* does not speed it up. "
+		 "They matter only to TCP/UDP traffic and Soft-RoCE.");
 	if (!hs->rmem_default.ok && !hs->rmem_max.ok) {
 		diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 			     "net.core.rmem_* not read");

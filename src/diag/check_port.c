@@ -4,7 +4,9 @@
  * ACTIVE port unusable (GID, MTU, rate, P_Key).
  */
 #include "config.h"
+#include "core/escape.h"
 #include "diag/diag_int.h"
+#include "diag/data.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -174,6 +176,45 @@ static void tree_no_device(struct diag_ctx *x)
 		  "module is loaded; dmesg shows probe errors");
 }
 
+
+/*
+ * The NIC's own link-down reason (ethtool LINKSTATE ext_state/substate)
+ * through data/link_ext_state.tsv: its summary and the next step that
+ * fits it. False when the NIC gave no reason or the table lacks it.
+ */
+static bool link_down_reason(struct diag_ctx *x, struct rd_result *r,
+			     const char *tgt, const char *ndname,
+			     const struct rd_netdev *n)
+{
+	const struct rd_link_ext *e;
+	char next[512];
+	size_t off = 0;
+
+	if (!n || !n->ethtool.ext_state_num.ok)
+		return false;
+	e = rd_link_ext_find(rd_data_link_ext(),
+			     (unsigned)n->ethtool.ext_state_num.v,
+			     n->ethtool.ext_substate_num.ok ?
+				     (unsigned)n->ethtool.ext_substate_num.v : 0);
+	if (!e)
+		return false;
+	diag_verdict(x, r, RD_FAIL, "no_carrier", "%s DOWN: %s has no carrier: %s",
+		     tgt, ndname, e->summary);
+	/* DEV in the table stands for the netdev, quoted for a shell. */
+	for (const char *p = e->next_step; *p && off < sizeof(next) - 1;) {
+		if (strncmp(p, "DEV", 3) == 0) {
+			off += (size_t)snprintf(next + off, sizeof(next) - off,
+						"%s", rd_shquote_tmp(ndname));
+			p += 3;
+		} else {
+			next[off++] = *p++;
+		}
+	}
+	next[off < sizeof(next) ? off : sizeof(next) - 1] = '\0';
+	diag_next(x, r, "%s", next);
+	return true;
+}
+
 static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		     const struct rd_device *d, const struct rd_port *p,
 		     const char *tgt)
@@ -247,18 +288,20 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 				"ethtool netlink LINKSTATE", "%" PRIu64,
 				n->ethtool.link_down_events.v);
 		diag_step(x, r, RD_FAIL, "%s is up but has no carrier", ndname);
+		diag_why(x, r,
+			 "The netdev is up but sees no link partner, so the "
+			 "port stays DOWN/Polling.");
+		if (link_down_reason(x, r, tgt, ndname, n))
+			return;
 		diag_verdict(x, r, RD_FAIL, "no_carrier",
 			     "%s DOWN: %s has no carrier%s%s — cable, module or switch port",
 			     tgt, ndname, reason ? ": " : "",
 			     reason ? reason : "");
-		diag_why(x, r,
-			 "The netdev is up but sees no link partner, so the "
-			 "port stays DOWN/Polling.");
 		diag_next(x, r,
 			  "check the cable and transceiver (ethtool -m %s), the "
 			  "peer or switch port state, and autonegotiation/speed "
 			  "on both ends",
-			  ndname);
+			  rd_shquote_tmp(ndname));
 		return;
 	}
 	if (!admin_known && !carrier_known) {
@@ -558,22 +601,26 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu)
 	return 0;
 }
 
+/* port.mtu judges RoCE ports, port.ib_mtu InfiniBand ports. */
 DIAG_CHECK(check_port_mtu)
 {
 	DIAG_CTX(x);
 	char tgt[128];
+	bool want_eth = strcmp(c->id, "port.ib_mtu") != 0;
 
 	for (size_t i = 0; i < s->n_devices; i++) {
 		const struct rd_device *d = &s->devices[i];
 
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r =
-				usable_start(&x, d, p, false, tgt, sizeof(tgt));
+			struct rd_result *r;
 			const struct rd_netdev *n;
 			const struct rd_verbs_port *v = &p->verbs;
 			uint64_t cap, act, fit = 0;
 
+			if (diag_port_is_eth(p) != want_eth)
+				continue;
+			r = usable_start(&x, d, p, false, tgt, sizeof(tgt));
 			if (!r)
 				continue;
 			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
@@ -584,7 +631,11 @@ DIAG_CHECK(check_port_mtu)
 			if (v->max_mtu.ok)
 				diag_ev(&x, r, "max_mtu", "ibv_query_port",
 					"%" PRIu64, v->max_mtu.v);
-			if (!diag_port_is_eth(p)) {
+			if (!want_eth) {
+				diag_why(&x, r,
+					 "The subnet manager sets an InfiniBand port's "
+					 "MTU (partition mtu); below the port's maximum, "
+					 "every message is cut into more packets.");
 				if (!v->active_mtu.ok) {
 					diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 						     "%s: active MTU not read (no verbs data)",

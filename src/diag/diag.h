@@ -22,7 +22,7 @@ struct json_object;
 /* Ordered by severity so results sort worst first. */
 enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
 
-/* The guide's order: hardware up to the host. */
+/* Layers from the hardware up to the host configuration. */
 enum rd_layer {
 	RD_LAYER_HW,
 	RD_LAYER_DRIVER,
@@ -132,7 +132,7 @@ void rd_diag_opts_init(struct rd_diag_opts *o);
 int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 		const struct rd_diag_opts *o, struct rd_results *out);
 void rd_results_free(struct rd_results *r);
-/* By layer in the guide's order, worst first within a layer; stable. */
+/* By layer, hardware first, worst first within a layer; stable. */
 void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);

@@ -64,9 +64,6 @@ enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);
 /* The RDMA module paired with a PCI network driver (mlx5_core -> mlx5_ib). */
 const char *diag_rdma_module_of(const char *net_driver);
 
-/* The RoCE priority: DCB APP entry for UDP 4791, else 3. */
-uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app);
-
 /* Parse "0-3,8,10-11" into a bit set of up to 1024 CPUs; -EINVAL. */
 int diag_cpulist_parse(const char *s, uint64_t set[16]);
 

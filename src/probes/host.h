@@ -2,7 +2,7 @@
 /*
  * The host around the NICs: kernel, locked-memory limits and capabilities,
  * limits.conf, hugepages, NUMA, affinity, containers, /dev/infiniband and
- * the sysctls the guide talks about.
+ * the sysctls people tune for RDMA.
  */
 #ifndef RD_PROBES_HOST_H
 #define RD_PROBES_HOST_H

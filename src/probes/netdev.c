@@ -50,12 +50,19 @@ static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_PERM_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 1,
 				.maxlen = NETDEV_MAX_HWADDR },
 	[IFLA_LINKINFO] = { .type = NLA_NESTED },
+	[IFLA_LINK] = { .type = NLA_U32 },
 	[IFLA_PARENT_DEV_NAME] = { .type = NLA_STRING, .maxlen = 256 },
 	[IFLA_PARENT_DEV_BUS_NAME] = { .type = NLA_STRING, .maxlen = 64 },
 };
 
 static struct nla_policy linkinfo_policy[IFLA_INFO_MAX + 1] = {
 	[IFLA_INFO_KIND] = { .type = NLA_STRING, .maxlen = 64 },
+	[IFLA_INFO_DATA] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy vlan_policy[IFLA_VLAN_MAX + 1] = {
+	[IFLA_VLAN_ID] = { .type = NLA_U16 },
+	[IFLA_VLAN_EGRESS_QOS] = { .type = NLA_NESTED },
 };
 
 static struct nla_policy addr_policy[IFA_MAX + 1] = {
@@ -123,6 +130,43 @@ static void format_hw(struct nlattr *a, char **dst)
 	set_str(dst, buf);
 }
 
+/*
+ * A VLAN device's id and egress map (skb priority -> PCP, what
+ * `ip link add ... egress-qos-map` sets): IFLA_VLAN_QOS_MAPPING entries.
+ */
+static int vlan_from_data(struct nlattr *data, struct rd_netdev *d)
+{
+	struct nlattr *tb[IFLA_VLAN_MAX + 1], *m;
+	int r, rem;
+
+	r = rd_nla_parse_nested(tb, IFLA_VLAN_MAX, data, vlan_policy);
+	if (r < 0)
+		return r;
+	if (tb[IFLA_VLAN_ID])
+		d->vlan_id = rd_u64(nla_get_u16(tb[IFLA_VLAN_ID]) & 0xfff);
+	if (!tb[IFLA_VLAN_EGRESS_QOS])
+		return 0;
+	nla_for_each_nested(m, tb[IFLA_VLAN_EGRESS_QOS], rem) {
+		struct ifla_vlan_qos_mapping q;
+		char key[16];
+
+		if (nla_type(m) != IFLA_VLAN_QOS_MAPPING)
+			continue;
+		if (nla_len(m) < (int)sizeof(q))
+			return -EBADMSG;
+		memcpy(&q, nla_data(m), sizeof(q));
+		/* to is a PCP (0-7); skb priorities above 7 never come from a ToS. */
+		if (q.to > 7)
+			return -EBADMSG;
+		if (q.from > 7)
+			continue;
+		snprintf(key, sizeof(key), "prio%u", q.from);
+		if (!rd_counters_add(&d->vlan_egress, key, rd_u64(q.to)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 {
 	struct nlattr *tb[IFLA_MAX + 1];
@@ -179,7 +223,14 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 		t = nl_text(li[IFLA_INFO_KIND]);
 		if (t)
 			set_str(&d->kind, t);
+		if (t && strcmp(t, "vlan") == 0 && li[IFLA_INFO_DATA]) {
+			r = vlan_from_data(li[IFLA_INFO_DATA], d);
+			if (r < 0)
+				return r;
+		}
 	}
+	if (tb[IFLA_LINK])
+		d->link_ifindex = rd_u64(nla_get_u32(tb[IFLA_LINK]));
 	t = nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
 	if (t && strcmp(t, "pci") == 0) {
 		t = nl_text(tb[IFLA_PARENT_DEV_NAME]);
@@ -403,6 +454,34 @@ static bool same_pci(const struct rd_snapshot *s, const struct rd_netdev *d,
 	return false;
 }
 
+/*
+ * A VLAN device stacked on an RDMA port's netdev: RoCE over that VLAN
+ * carries its egress map's PCP, so the QoS model needs it.
+ */
+static bool vlan_of_port(const struct rd_snapshot *s, struct rd_netdev *all,
+			 size_t n, struct rd_netdev *v, const char **dev)
+{
+	const struct rd_netdev *lower = NULL;
+	uint64_t port;
+
+	if (!v->kind || strcmp(v->kind, "vlan") != 0 || !v->link_ifindex.ok)
+		return false;
+	/* The lower may be parsed but not kept yet, or kept already. */
+	for (size_t i = 0; i < n && !lower; i++)
+		if (&all[i] != v && all[i].name && all[i].ifindex.ok &&
+		    all[i].ifindex.v == v->link_ifindex.v)
+			lower = &all[i];
+	for (size_t i = 0; i < s->n_netdevs && !lower; i++)
+		if (s->netdevs[i].name && s->netdevs[i].ifindex.ok &&
+		    s->netdevs[i].ifindex.v == v->link_ifindex.v)
+			lower = &s->netdevs[i];
+	if (!lower || !rdma_owner(s, lower, dev, &port))
+		return false;
+	set_str(&v->lower, lower->name);
+	set_str(&v->rdma_device, *dev);
+	return true;
+}
+
 /* Move the link data into the snapshot's entry for that name. */
 static void adopt(struct rd_snapshot *s, struct rd_netdev *d)
 {
@@ -521,6 +600,51 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 	}
 }
 
+/*
+ * Keep the parsed links that matter: the netdevs of RDMA ports, those on
+ * an RDMA device's PCI function, the VLANs stacked on a port's netdev,
+ * or every interface when there is no RDMA device at all.
+ */
+void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
+		    struct rd_netdev *nd, size_t n)
+{
+	bool any_pci = false;
+
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].pci_bdf)
+			any_pci = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *dev = NULL;
+		uint64_t port = 0;
+		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
+
+		/*
+		 * No RDMA device at all: every interface is a candidate for
+		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
+		 */
+		if (s->n_devices == 0) {
+			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
+				sysfs_parent(ctx, &nd[i]);
+				adopt(s, &nd[i]);
+			}
+			continue;
+		}
+		if (!on_port && vlan_of_port(s, nd, n, &nd[i], &dev)) {
+			adopt(s, &nd[i]);
+			continue;
+		}
+		if (!on_port && !any_pci)
+			continue;
+		sysfs_parent(ctx, &nd[i]);
+		if (!on_port && !same_pci(s, &nd[i], &dev))
+			continue;
+		set_str(&nd[i].rdma_device, dev);
+		if (on_port)
+			nd[i].rdma_port = rd_u64(port);
+		adopt(s, &nd[i]);
+	}
+}
+
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
@@ -528,7 +652,6 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
-	bool any_pci = false;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK) {
@@ -568,35 +691,7 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		rd_snapshot_error(s, SRC, "address dump", r, NULL);
 		goto drop_socket;
 	}
-	for (size_t i = 0; i < s->n_devices; i++)
-		if (s->devices[i].pci_bdf)
-			any_pci = true;
-	for (size_t i = 0; i < n; i++) {
-		const char *dev = NULL;
-		uint64_t port = 0;
-		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
-
-		/*
-		 * No RDMA device at all: every interface is a candidate for
-		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
-		 */
-		if (s->n_devices == 0) {
-			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
-				sysfs_parent(ctx, &nd[i]);
-				adopt(s, &nd[i]);
-			}
-			continue;
-		}
-		if (!on_port && !any_pci)
-			continue;
-		sysfs_parent(ctx, &nd[i]);
-		if (!on_port && !same_pci(s, &nd[i], &dev))
-			continue;
-		set_str(&nd[i].rdma_device, dev);
-		if (on_port)
-			nd[i].rdma_port = rd_u64(port);
-		adopt(s, &nd[i]);
-	}
+	rd_netdev_keep(ctx, s, nd, n);
 	goto out;
 
 drop_socket:

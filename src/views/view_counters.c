@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <curses.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,39 +42,10 @@ static struct {
 	char sel_group[16];
 } cs = { .sort = SORT_RATE };
 
-/* Names that count something going wrong, when the table does not say. */
-static bool error_name(const char *n)
-{
-	static const char *const pats[] = {
-		"*err*",
-		"*discard*",
-		"*drop*",
-		"*out_of_buffer*",
-		"*out_of_sequence*",
-		"*timeout*",
-		"*retry_exceeded*",
-		"*nak*",
-		"*symbol*",
-		"*link_downed*",
-		"*integrity*",
-		"*duplicate_request*",
-		"*implied_nak*",
-		"*local_ack_timeout*",
-	};
-
-	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-		if (fnmatch(pats[i], n, 0) == 0)
-			return true;
-	return false;
-}
-
+/* data/counters.tsv decides, as it does for the counters.errors check. */
 static bool is_bad_kind(const char *group, const char *name)
 {
-	const struct rd_counter_table *t = rd_data_counters();
-	const struct rd_counter_info *info =
-		t ? rd_counter_info_find(t, group, name) : NULL;
-
-	return info ? info->bad_when_rising : error_name(name);
+	return rd_counter_bad_when_rising(rd_data_counters(), group, name);
 }
 
 static void push(struct ui *ui, const char *group, const struct rd_counter *c,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The data/counters.tsv and data/firmware.tsv loaders on arbitrary text.
+ * The data/counters.tsv, firmware.tsv and link_ext_state.tsv loaders on
+ * arbitrary text.
  * The first byte picks the table; the rest is the file.
  *
  * Every row loaded must be found again by the lookups the checks use, and
@@ -102,6 +103,26 @@ static void counters(const char *text)
 	rd_counter_table_free(&t);
 }
 
+static void link_ext(const char *text)
+{
+	struct rd_link_ext_table t;
+	char err[512];
+
+	if (rd_link_ext_tsv_parse("link_ext_state.tsv", text, &t, err,
+				  sizeof(err)) < 0)
+		return;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct rd_link_ext *e = &t.v[i];
+		const struct rd_link_ext *f = rd_link_ext_find(
+			&t, e->state, e->substate < 0 ? 0 : (unsigned)e->substate);
+
+		/* Rows are unique: each is found as itself. */
+		if (f != e || !e->summary[0] || !e->next_step[0])
+			abort();
+	}
+	rd_link_ext_table_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text;
@@ -113,8 +134,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	if (data[0] & 1)
+	if (data[0] % 3 == 1)
 		firmware(text);
+	else if (data[0] % 3 == 2)
+		link_ext(text);
 	else
 		counters(text);
 	free(text);

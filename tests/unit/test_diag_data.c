@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* data/counters.tsv and data/firmware.tsv: the real files and bad input. */
+/* The data/ tables: the real files and bad input. */
 #include "config.h"
 
 #include "unit.h"
+
+#include <linux/ethtool.h>
 
 #include "diag/data.h"
 #include "diag/diag_int.h"
@@ -73,6 +75,125 @@ static void test_real_files(void **state)
 	m = rd_fw_min_find(f, 0x15b3, 0x1017);
 	assert_int_equal(strncmp(m->min_fw, "16.23.", 6), 0);
 	assert_null(rd_fw_min_find(f, 0x8086, 0x1017));
+}
+
+/*
+ * Every link-down reason the kernel UAPI defines has its row, named after
+ * its enumerator: the values come from <linux/ethtool.h>, not from us.
+ */
+#define LX(state, sub, name) { (state), (sub), #name }
+static const struct {
+	unsigned state, sub;
+	const char *name;
+} uapi_link_ext[] = {
+#define S(x) LX(ETHTOOL_LINK_EXT_STATE_##x, 0, ETHTOOL_LINK_EXT_STATE_##x)
+	S(AUTONEG), S(LINK_TRAINING_FAILURE), S(LINK_LOGICAL_MISMATCH),
+	S(BAD_SIGNAL_INTEGRITY), S(NO_CABLE), S(CABLE_ISSUE), S(EEPROM_ISSUE),
+	S(CALIBRATION_FAILURE), S(POWER_BUDGET_EXCEEDED), S(OVERHEAT),
+	S(MODULE),
+#undef S
+#define U(st, x) LX(ETHTOOL_LINK_EXT_STATE_##st, \
+		    ETHTOOL_LINK_EXT_SUBSTATE_##x, ETHTOOL_LINK_EXT_SUBSTATE_##x)
+	U(AUTONEG, AN_NO_PARTNER_DETECTED), U(AUTONEG, AN_ACK_NOT_RECEIVED),
+	U(AUTONEG, AN_NEXT_PAGE_EXCHANGE_FAILED),
+	U(AUTONEG, AN_NO_PARTNER_DETECTED_FORCE_MODE),
+	U(AUTONEG, AN_FEC_MISMATCH_DURING_OVERRIDE), U(AUTONEG, AN_NO_HCD),
+	U(LINK_TRAINING_FAILURE, LT_KR_FRAME_LOCK_NOT_ACQUIRED),
+	U(LINK_TRAINING_FAILURE, LT_KR_LINK_INHIBIT_TIMEOUT),
+	U(LINK_TRAINING_FAILURE, LT_KR_LINK_PARTNER_DID_NOT_SET_RECEIVER_READY),
+	U(LINK_TRAINING_FAILURE, LT_REMOTE_FAULT),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_ACQUIRE_BLOCK_LOCK),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_ACQUIRE_AM_LOCK),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_GET_ALIGN_STATUS),
+	U(LINK_LOGICAL_MISMATCH, LLM_FC_FEC_IS_NOT_LOCKED),
+	U(LINK_LOGICAL_MISMATCH, LLM_RS_FEC_IS_NOT_LOCKED),
+	U(BAD_SIGNAL_INTEGRITY, BSI_LARGE_NUMBER_OF_PHYSICAL_ERRORS),
+	U(BAD_SIGNAL_INTEGRITY, BSI_UNSUPPORTED_RATE),
+	U(BAD_SIGNAL_INTEGRITY, BSI_SERDES_REFERENCE_CLOCK_LOST),
+	U(BAD_SIGNAL_INTEGRITY, BSI_SERDES_ALOS),
+	U(CABLE_ISSUE, CI_UNSUPPORTED_CABLE),
+	U(CABLE_ISSUE, CI_CABLE_TEST_FAILURE),
+	U(MODULE, MODULE_CMIS_NOT_READY),
+#undef U
+};
+
+static void test_link_ext_table(void **state)
+{
+	const struct rd_link_ext_table *t = rd_data_link_ext();
+	struct rd_link_ext_table bad;
+	char err[256];
+
+	(void)state;
+	if (!t)
+		fail_msg("%s", rd_data_error());
+	for (size_t i = 0; i < sizeof(uapi_link_ext) / sizeof(uapi_link_ext[0]);
+	     i++) {
+		const struct rd_link_ext *e = rd_link_ext_find(
+			t, uapi_link_ext[i].state, uapi_link_ext[i].sub);
+
+		if (!e || e->substate != (uapi_link_ext[i].sub ?
+						  (int)uapi_link_ext[i].sub : -1) ||
+		    strcmp(e->uapi_name, uapi_link_ext[i].name) != 0)
+			fail_msg("data/link_ext_state.tsv lacks %s (%u/%u)",
+				 uapi_link_ext[i].name, uapi_link_ext[i].state,
+				 uapi_link_ext[i].sub);
+	}
+	/* Nothing the UAPI does not define. */
+	assert_int_equal(t->n, sizeof(uapi_link_ext) / sizeof(uapi_link_ext[0]));
+	/* An unknown substate falls back to its state's row. */
+	assert_int_equal(rd_link_ext_find(t, ETHTOOL_LINK_EXT_STATE_AUTONEG, 99)
+				 ->substate,
+			 -1);
+	assert_null(rd_link_ext_find(t, 200, 0));
+	assert_null(rd_link_ext_find(NULL, 0, 0));
+
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "0\t-\tA\ts\tn\n0\t-\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "x.tsv:3: state 0 substate - listed twice"));
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "0\t0\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "substate \"0\""));
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "x1\t-\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "1\t2\tA\t\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+}
+
+/* One answer to "is rising bad": the table's, for screen and check. */
+static void test_bad_when_rising(void **state)
+{
+	const struct rd_counter_table *c = rd_data_counters();
+
+	(void)state;
+	assert_non_null(c);
+	assert_true(rd_counter_bad_when_rising(c, "counters", "symbol_error"));
+	assert_true(rd_counter_bad_when_rising(c, "ethtool",
+					       "rx_prio3_discards"));
+	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+						"rx_prio3_pause"));
+	assert_false(rd_counter_bad_when_rising(c, "hw_counters",
+						"np_cnp_sent"));
+	/* A name that merely looks like an error is not judged. */
+	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+						"rx_xsk_err_made_up"));
+	assert_false(rd_counter_bad_when_rising(NULL, "counters",
+						"symbol_error"));
 }
 
 static void test_bad_counters(void **state)
@@ -182,6 +303,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_files),
+		cmocka_unit_test(test_bad_when_rising),
+		cmocka_unit_test(test_link_ext_table),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
 		cmocka_unit_test(test_missing_file),
