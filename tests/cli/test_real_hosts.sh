@@ -27,10 +27,7 @@ command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; e
 
 # FIXTURE CHECK TARGET | reason the program disagrees with the source
 known_failures=(
-	"real-cx6dx-roce-lag user.uverbs mlx5_bond_0|under --root the device node is stored with the root prefix and never matched, so /dev/infiniband/uverbs0 is reported unchecked"
-	"real-cx6dx-roce-lag user.uverbs mlx5_bond_1|under --root the device node is stored with the root prefix and never matched, so /dev/infiniband/uverbs1 is reported unchecked"
 	"real-cx7-ib-cx6dx-down port.state mlx5_1/1|from sysfs alone the netdev of a RoCE port whose GID table is empty is not found (the PCI function's net/ directory names it), so a port that is down is reported UNKNOWN"
-	"real-mlnx-qos-pfc-0267 qos.pfc mlx5_0/1|RoCE is assumed on priority 3; with trust dscp and rdma_cm ToS 0 its DSCP 0 maps to priority 0, which has PFC (as have 2, 6 and 7)"
 )
 
 known_reason() {	# known_reason FIXTURE CHECK TARGET
