@@ -451,7 +451,7 @@ static void test_every_counter_described(void **state)
 	seen_free();
 }
 
-static void test_words_and_bytes(void **state)
+static void test_row_order_and_units(void **state)
 {
 	static const char *const words[] = { "port_xmit_data",
 					      "port_rcv_data" };
@@ -467,6 +467,14 @@ static void test_words_and_bytes(void **state)
 				 words[i], ci->meaning);
 	}
 	/* Specific rows come before the catch-all ones that would hide them. */
+	for (size_t i = 0; i < g_table.n; i++) {
+		const struct rd_counter_info *r = &g_table.v[i];
+
+		if (strpbrk(r->name, "*?[") == NULL &&
+		    rd_counter_info_find(&g_table, r->source, r->name) != r)
+			fail_msg("%s/%s: an earlier pattern hides this row",
+				 r->source, r->name);
+	}
 	ci = rd_counter_info_find(&g_table, "ethtool", "rx_prio3_bytes");
 	assert_non_null(strstr(ci->meaning, "priority"));
 	ci = rd_counter_info_find(&g_table, "ethtool", "tx0_tso_inner_packets");
@@ -542,7 +550,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_counter_described),
-		cmocka_unit_test(test_words_and_bytes),
+		cmocka_unit_test(test_row_order_and_units),
 		cmocka_unit_test(test_missing_row_is_caught),
 	};
 
