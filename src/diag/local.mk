@@ -37,4 +37,9 @@ tests_unit_test_qos_model_LDADD = $(UNIT_LDADD)
 tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/unit.h
 tests_unit_test_journal_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_journal_LDADD = $(UNIT_LDADD)
+DIAG_TESTS += tests/unit/test_counters_tsv
+tests_unit_test_counters_tsv_SOURCES = tests/unit/test_counters_tsv.c \
+	tests/unit/unit.h
+tests_unit_test_counters_tsv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_counters_tsv_LDADD = $(UNIT_LDADD)
 endif
