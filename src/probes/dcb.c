@@ -218,16 +218,11 @@ int rd_dcb_request(struct nl_sock *sk, int cmd, const char *ifname,
 
 /* ---- the probe ---- */
 
-void probe_dcb_cache_free(struct rd_probe_cache *cache)
+static void dcb_state_clear(void *state)
 {
-	struct dcb_cache *c = cache ? cache->slot[RD_SLOT_DCB] : NULL;
+	struct dcb_cache *c = state;
 
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_DCB] = NULL;
+	rd_nl_close(&c->sk);
 }
 
 /* Mellanox's out-of-tree driver shows the trust mode as a file. */
@@ -271,10 +266,8 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
 		snprintf(where, sizeof(where), "%s ieee", d->name);
 		rd_snapshot_error(s, SRC, where, r, NULL);
 		(void)rd_str_set(&dcb->reason, "DCB state could not be read");
-		if (r == -ETIMEDOUT || r == -EBADMSG) {
-			nl_socket_free(c->sk);
-			c->sk = NULL;
-		}
+		if (r == -ETIMEDOUT || r == -EBADMSG)
+			rd_nl_close(&c->sk);
 		return;
 	}
 	if (!dcb->trust) {
@@ -296,24 +289,16 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
 
 int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct dcb_cache local = { 0 }, *c;
+	struct dcb_cache local, *c;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK)
 		return 0;
 	if (s->n_netdevs == 0)
 		return 0;
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_DCB];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			ctx->cache->slot[RD_SLOT_DCB] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_DCB, &local);
+	if (!c)
+		return -ENOMEM;
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		if (!s->netdevs[i].name)
 			continue;
@@ -327,7 +312,13 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 		collect_one(ctx, c, s, &s->netdevs[i]);
 	}
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_DCB, c);
 	return 0;
 }
+
+const struct rd_probe probe_dcb = {
+	.name = "dcb",
+	.collect = probe_dcb_collect,
+	.state_size = sizeof(struct dcb_cache),
+	.state_clear = dcb_state_clear,
+};

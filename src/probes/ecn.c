@@ -269,3 +269,8 @@ int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	read_rdma_cm(ctx, s);
 	return 0;
 }
+
+const struct rd_probe probe_ecn = {
+	.name = "ecn",
+	.collect = probe_ecn_collect,
+};

@@ -871,3 +871,8 @@ int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	read_sysctls(ctx, s);
 	return 0;
 }
+
+const struct rd_probe probe_host = {
+	.name = "host",
+	.collect = probe_host_collect,
+};

@@ -81,7 +81,7 @@ struct dev_cache {
 	bool seen;
 };
 
-struct rd_ib_sysfs_cache {
+struct ib_sysfs_cache {
 	struct dev_cache *devs;
 	size_t n_devs;
 };
@@ -162,17 +162,15 @@ static void dev_cache_clear(struct dev_cache *dc)
 	dc->name = NULL;
 }
 
-void probe_ib_sysfs_cache_free(struct rd_probe_cache *cache)
+static void ib_sysfs_state_clear(void *state)
 {
-	struct rd_ib_sysfs_cache *c = cache ? cache->ib_sysfs : NULL;
+	struct ib_sysfs_cache *c = state;
 
-	if (!c)
-		return;
 	for (size_t i = 0; i < c->n_devs; i++)
 		dev_cache_clear(&c->devs[i]);
 	free(c->devs);
-	free(c);
-	cache->ib_sysfs = NULL;
+	c->devs = NULL;
+	c->n_devs = 0;
 }
 
 /* Path of dirfd-relative name for error messages. */
@@ -814,7 +812,7 @@ static bool collect_ports(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 
 /* ---- devices ---- */
 
-static struct dev_cache *dev_cache_get(struct rd_ib_sysfs_cache *c,
+static struct dev_cache *dev_cache_get(struct ib_sysfs_cache *c,
 				       const char *name, const struct stat *st)
 {
 	struct dev_cache *dc;
@@ -863,7 +861,7 @@ static void copy_static(struct rd_device *d, const struct rd_device *st)
 	set_str(&d->uverbs_dev, st->uverbs_dev);
 }
 
-static void prune(struct rd_ib_sysfs_cache *c)
+static void prune(struct ib_sysfs_cache *c)
 {
 	size_t j = 0;
 
@@ -883,18 +881,15 @@ static void prune(struct rd_ib_sysfs_cache *c)
 int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)
 {
-	struct rd_probe_cache local = { 0 };
-	struct rd_probe_cache *cache = ctx->cache ? ctx->cache : &local;
+	struct ib_sysfs_cache local, *c;
 	char classdir[PATH_MAX], base[PATH_MAX];
 	char **names;
 	size_t nn;
 	int classfd, r;
 
-	if (!cache->ib_sysfs) {
-		cache->ib_sysfs = calloc(1, sizeof(*cache->ib_sysfs));
-		if (!cache->ib_sysfs)
-			return -ENOMEM;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_IB_SYSFS, &local);
+	if (!c)
+		return -ENOMEM;
 	r = rd_path(classdir, sizeof(classdir), ctx->roots->sysfs,
 		    "/class/infiniband");
 	if (r < 0)
@@ -905,8 +900,8 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		/* No class directory: no RDMA core loaded, hence no devices. */
 		if (r != -ENOENT)
 			rd_snapshot_error(s, SRC, classdir, r, NULL);
-		prune(cache->ib_sysfs);
-		probe_ib_sysfs_cache_free(&local);
+		prune(c);
+		rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 		return 0;
 	}
 	r = rd_dir_list(classfd, ".", MAX_DIR_ENTRIES, &names, &nn);
@@ -928,7 +923,7 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 			rd_snapshot_error(s, SRC, base, ENOTDIR, NULL);
 			continue;
 		}
-		dc = dev_cache_get(cache->ib_sysfs, names[i], &st);
+		dc = dev_cache_get(c, names[i], &st);
 		if (!dc)
 			break;
 		dc->seen = true;
@@ -959,7 +954,14 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	}
 	rd_dir_free(names, nn);
 	close(classfd);
-	prune(cache->ib_sysfs);
-	probe_ib_sysfs_cache_free(&local);
+	prune(c);
+	rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 	return 0;
 }
+
+const struct rd_probe probe_ib_sysfs = {
+	.name = "ib_sysfs",
+	.collect = probe_ib_sysfs_collect,
+	.state_size = sizeof(struct ib_sysfs_cache),
+	.state_clear = ib_sysfs_state_clear,
+};

@@ -228,15 +228,9 @@ static void kmod_cache_clear(struct kmod_cache *c)
 	c->ok = false;
 }
 
-void probe_kmod_cache_free(struct rd_probe_cache *cache)
+static void kmod_state_clear(void *state)
 {
-	struct kmod_cache *c = cache ? cache->slot[RD_SLOT_KMOD] : NULL;
-
-	if (!c)
-		return;
-	kmod_cache_clear(c);
-	free(c);
-	cache->slot[RD_SLOT_KMOD] = NULL;
+	kmod_cache_clear(state);
 }
 
 /* Append copies of n modules to dst's list; false when out of memory. */
@@ -261,15 +255,10 @@ static int collect_modules(const struct rd_probe_ctx *ctx,
 
 int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct kmod_cache *c = NULL;
+	struct kmod_cache *c = rd_probe_state(ctx, RD_PROBE_KMOD, NULL);
 	size_t first = s->n_modules;
 	int r;
 
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_KMOD];
-		if (!c && (c = calloc(1, sizeof(*c))))
-			ctx->cache->slot[RD_SLOT_KMOD] = c;
-	}
 	if (c && rd_probe_cache_fresh(ctx, c->tick, c->ok)) {
 		if (copy_modules(&s->modules, &s->n_modules, c->mods, c->n)) {
 			if (c->ofed.ok)
@@ -289,6 +278,13 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	return r;
 }
+
+const struct rd_probe probe_kmod = {
+	.name = "kmod",
+	.collect = probe_kmod_collect,
+	.state_size = sizeof(struct kmod_cache),
+	.state_clear = kmod_state_clear,
+};
 
 static int collect_modules(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)

@@ -63,20 +63,6 @@ static struct nla_policy addr_policy[IFA_MAX + 1] = {
 	[IFA_LOCAL] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
 };
 
-static const char *nl_text(struct nlattr *a)
-{
-	const char *s;
-	size_t n;
-
-	if (!a)
-		return NULL;
-	s = nla_data(a);
-	n = strnlen(s, (size_t)nla_len(a));
-	if (n == 0 || rd_text_check(s, n) < 0)
-		return NULL;
-	return s;
-}
-
 static void set_str(char **dst, const char *v)
 {
 	(void)rd_str_set(dst, v);
@@ -136,7 +122,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	r = rd_nlmsg_parse(nlh, sizeof(ifi), tb, IFLA_MAX, link_policy);
 	if (r < 0)
 		return r;
-	name = nl_text(tb[IFLA_IFNAME]);
+	name = rd_nl_text(tb[IFLA_IFNAME]);
 	if (!name || ifi.ifi_index <= 0)
 		return -EBADMSG;
 	set_str(&d->name, name);
@@ -176,13 +162,13 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 					linkinfo_policy);
 		if (r < 0)
 			return r;
-		t = nl_text(li[IFLA_INFO_KIND]);
+		t = rd_nl_text(li[IFLA_INFO_KIND]);
 		if (t)
 			set_str(&d->kind, t);
 	}
-	t = nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
+	t = rd_nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
 	if (t && strcmp(t, "pci") == 0) {
-		t = nl_text(tb[IFLA_PARENT_DEV_NAME]);
+		t = rd_nl_text(tb[IFLA_PARENT_DEV_NAME]);
 		if (t)
 			set_str(&d->pci_bdf, t);
 	}
@@ -290,16 +276,11 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 
 /* ---- the probe ---- */
 
-void probe_netdev_cache_free(struct rd_probe_cache *cache)
+static void netdev_state_clear(void *state)
 {
-	struct netdev_cache *c = cache ? cache->slot[RD_SLOT_NETDEV] : NULL;
+	struct netdev_cache *c = state;
 
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_NETDEV] = NULL;
+	rd_nl_close(&c->sk);
 }
 
 int rd_netdev_dump(struct nl_sock *sk, int type, struct rd_nl_buf *out)
@@ -524,7 +505,7 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
-	struct netdev_cache local = { 0 }, *c;
+	struct netdev_cache local, *c;
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
@@ -535,17 +516,9 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		collect_sysfs(ctx, s);
 		return 0;
 	}
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_NETDEV];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			ctx->cache->slot[RD_SLOT_NETDEV] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_NETDEV, &local);
+	if (!c)
+		return -ENOMEM;
 	if (!c->sk) {
 		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
 		if (r < 0) {
@@ -600,12 +573,17 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 	goto out;
 
 drop_socket:
-	nl_socket_free(c->sk);
-	c->sk = NULL;
+	rd_nl_close(&c->sk);
 out:
 	rd_nl_buf_free(&b);
 	rd_netdev_free_array(nd, n);
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_NETDEV, c);
 	return 0;
 }
+
+const struct rd_probe probe_netdev = {
+	.name = "netdev",
+	.collect = probe_netdev_collect,
+	.state_size = sizeof(struct netdev_cache),
+	.state_clear = netdev_state_clear,
+};

@@ -38,6 +38,9 @@ int rd_nl_buf_append(struct rd_nl_buf *b, const void *p, size_t n);
  */
 int rd_nl_open(int protocol, struct nl_sock **out);
 
+/* Free *sk if open and forget it (a later refresh opens afresh). */
+void rd_nl_close(struct nl_sock **sk);
+
 /*
  * Send msg (port and sequence are filled in) and collect every reply
  * message with the request's sequence number until the kernel says done.
@@ -78,6 +81,12 @@ int rd_nlmsg_parse(struct nlmsghdr *nlh, int hdrlen, struct nlattr **tb,
 		   int maxtype, const struct nla_policy *policy);
 
 /* A libnl error code as the closest -errno. */
+/*
+ * A string attribute as text we are willing to store: NUL-terminated
+ * within the attribute, not empty, and passing rd_text_check; else NULL.
+ */
+const char *rd_nl_text(const struct nlattr *a);
+
 int rd_nl_errno(int nlerr);
 
 /* Read a whole file (fixtures, captures) into a buffer; 0 or -errno. */

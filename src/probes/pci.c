@@ -89,11 +89,6 @@ static void pci_on_debug(char *msg, ...)
 
 /* ---- cache ---- */
 
-static int cache_slot(void)
-{
-	return RD_SLOT_PCI;
-}
-
 static void kept_clear(struct pci_cache *c)
 {
 	for (size_t i = 0; i < c->n_kept; i++)
@@ -121,10 +116,10 @@ static bool copy_pci(struct rd_pci **dst, size_t *dn, const struct rd_pci *src,
 	return true;
 }
 
-static void pci_cache_destroy(struct pci_cache *c)
+static void pci_state_clear(void *state)
 {
-	if (!c)
-		return;
+	struct pci_cache *c = state;
+
 	kept_clear(c);
 	if (c->pacc)
 		pci_cleanup(c->pacc);
@@ -134,17 +129,9 @@ static void pci_cache_destroy(struct pci_cache *c)
 		free(c->vpd[i].sn);
 	}
 	free(c->vpd);
-	free(c);
-}
-
-void probe_pci_cache_free(struct rd_probe_cache *cache)
-{
-	int slot = cache_slot();
-
-	if (!cache || slot < 0)
-		return;
-	pci_cache_destroy(cache->slot[slot]);
-	cache->slot[slot] = NULL;
+	c->pacc = NULL;
+	c->vpd = NULL;
+	c->n_vpd = 0;
 }
 
 static struct pci_access *pacc_get(struct pci_cache *c, const char *sysfs,
@@ -755,26 +742,20 @@ static int cmp_name(const void *x, const void *y)
 
 int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct pci_cache *c;
+	struct pci_cache local, *c;
 	struct pci_access *a;
 	char devsdir[PATH_MAX];
 	char **names = NULL;
 	size_t nn = 0;
 	struct dirent *de;
-	int slot = ctx->cache ? cache_slot() : -1;
 	size_t first;
 	int r, devsfd;
 	DIR *dir;
 
-	c = slot >= 0 ? ctx->cache->slot[slot] : NULL;
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		if (slot >= 0)
-			ctx->cache->slot[slot] = c;
-	}
-	if (slot >= 0 && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
+	c = rd_probe_state(ctx, RD_PROBE_PCI, &local);
+	if (!c)
+		return -ENOMEM;
+	if (ctx->cache && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
 	    copy_pci(&s->pci, &s->n_pci, c->kept, c->n_kept))
 		return 0;
 	first = s->n_pci;
@@ -817,7 +798,7 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	free(names);
 	close(devsfd);
-	if (slot >= 0) {
+	if (ctx->cache) {
 		kept_clear(c);
 		if (copy_pci(&c->kept, &c->n_kept, s->pci + first,
 			     s->n_pci - first)) {
@@ -826,7 +807,13 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 	}
 out:
-	if (slot < 0)
-		pci_cache_destroy(c);
+	rd_probe_state_done(ctx, RD_PROBE_PCI, c);
 	return r;
 }
+
+const struct rd_probe probe_pci = {
+	.name = "pci",
+	.collect = probe_pci_collect,
+	.state_size = sizeof(struct pci_cache),
+	.state_clear = pci_state_clear,
+};

@@ -152,15 +152,9 @@ static void cache_clear(struct verbs_cache *c)
 	c->valid = false;
 }
 
-void probe_verbs_cache_free(struct rd_probe_cache *cache)
+static void verbs_state_clear(void *state)
 {
-	struct verbs_cache *c = cache ? cache->slot[RD_SLOT_VERBS] : NULL;
-
-	if (!c)
-		return;
-	cache_clear(c);
-	free(c);
-	cache->slot[RD_SLOT_VERBS] = NULL;
+	cache_clear(state);
 }
 
 static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
@@ -225,19 +219,14 @@ static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
 
 int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct verbs_cache *c = NULL;
+	struct verbs_cache *c = rd_probe_state(ctx, RD_PROBE_VERBS, NULL);
 	struct ibv_device **list;
 	int n = 0;
 
 	if ((ctx->flags & RD_PROBE_NO_VERBS) || s->n_devices == 0)
 		return 0;
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_VERBS];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			ctx->cache->slot[RD_SLOT_VERBS] = c;
-		}
-		if (c && c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
+	if (c) {
+		if (c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
 		    ctx->tick >= c->tick && ctx->tick - c->tick < RD_VERBS_EVERY &&
 		    cache_serve(c, s))
 			return 0;
@@ -277,3 +266,10 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		cache_store(c, s, ctx->tick);
 	return 0;
 }
+
+const struct rd_probe probe_verbs = {
+	.name = "verbs",
+	.collect = probe_verbs_collect,
+	.state_size = sizeof(struct verbs_cache),
+	.state_clear = verbs_state_clear,
+};
