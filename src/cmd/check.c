@@ -134,21 +134,18 @@ static void sleep_seconds(double s)
 static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		   struct rd_history *h)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+	struct rd_probe_cache *cache = rd_probe_cache_new();
 	struct timespec t0, t;
+	uint64_t tick = 0;
 	int r;
 
-	ctx.cache = rd_probe_cache_new();
-	if (!ctx.cache)
+	if (!cache)
 		return -ENOMEM;
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		double left;
 
-		rd_snapshot_init(s);
-		r = rd_probe_all(&ctx, s);
+		r = rd_snapshot_take(&cli->roots, cache, tick, 0, s);
 		if (r < 0)
 			break;
 		r = rd_history_add(h, s);
@@ -161,11 +158,11 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 			break;
 		rd_snapshot_free(s);
 		sleep_seconds(left < 1.0 ? left : 1.0);
-		ctx.tick++;
+		tick++;
 	}
 	if (r < 0)
 		rd_snapshot_free(s);
-	rd_probe_cache_free(ctx.cache);
+	rd_probe_cache_free(cache);
 	return r;
 }
 

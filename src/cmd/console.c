@@ -186,7 +186,8 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+	struct rd_probe_cache *cache;
+	uint64_t tick = 0;
 	struct sigaction sa = { .sa_handler = capture_on_signal };
 	const char *out = NULL;
 	double seconds = 60, interval = 1, start, next;
@@ -238,17 +239,15 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		capture_usage(stderr);
 		return 2;
 	}
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	ctx.cache = rd_probe_cache_new();
-	if (!ctx.cache) {
+	cache = rd_probe_cache_new();
+	if (!cache) {
 		cli_error(cli, "out of memory");
 		return 1;
 	}
 	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "we");
 	if (!f) {
 		cli_error(cli, "%s: %s", out, strerror(errno));
-		rd_probe_cache_free(ctx.cache);
+		rd_probe_cache_free(cache);
 		return 1;
 	}
 	sigemptyset(&sa.sa_mask);
@@ -258,13 +257,10 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 	while (!capture_stop) {
 		struct rd_snapshot s;
 
-		rd_snapshot_init(&s);
-		r = rd_probe_all(&ctx, &s);
-		ctx.tick++;
+		r = rd_snapshot_take(&cli->roots, cache, tick++, 0, &s);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
 				  cli->roots.sysfs, strerror(-r));
-			rd_snapshot_free(&s);
 			break;
 		}
 		r = rd_recording_append(f, &s);
@@ -297,7 +293,7 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "%s: %s", out, strerror(errno));
 		r = -EIO;
 	}
-	rd_probe_cache_free(ctx.cache);
+	rd_probe_cache_free(cache);
 	fprintf(stderr, "rdmadiag: captured %zu snapshot%s to %s\n", frames,
 		frames == 1 ? "" : "s", out);
 	return r < 0 ? 1 : 0;

@@ -50,12 +50,7 @@ static void undo_usage(FILE *f)
 
 static int take(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	rd_snapshot_init(s);
-	return rd_probe_all(&ctx, s);
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s);
 }
 
 static bool same_target(const struct rd_result *r, const char *dev,

@@ -104,16 +104,7 @@ static int parse_num(struct rd_cli *cli, const char *opt, const char *arg,
 
 static bool take_snapshot(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	rd_snapshot_init(s);
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	if (rd_probe_all(&ctx, s) < 0) {
-		rd_snapshot_free(s);
-		return false;
-	}
-	return true;
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s) == 0;
 }
 
 static const struct rd_port *snap_port(const struct rd_snapshot *s,

@@ -54,11 +54,9 @@ static size_t count_counters(const struct rd_snapshot *s)
  * Syscalls are counted from outside (tests/bench/refresh.sh runs this
  * under strace), so the loop does nothing but probe.
  */
-static int run_bench(struct rd_cli *cli, unsigned flags, long n)
+static int run_bench(struct rd_cli *cli, long n)
 {
 	struct rd_probe_cache *cache = rd_probe_cache_new();
-	struct rd_probe_ctx ctx = { .roots = &cli->roots, .cache = cache,
-				    .flags = flags };
 	double best = 1e9, t0, c0, total;
 	size_t counters = 0, devices = 0, ports = 0, errors = 0;
 	struct rusage ru;
@@ -71,11 +69,8 @@ static int run_bench(struct rd_cli *cli, unsigned flags, long n)
 		struct rd_snapshot s;
 		double a = now_s(CLOCK_MONOTONIC), b;
 
-		rd_snapshot_init(&s);
-		ctx.tick = (uint64_t)i;
-		if (rd_probe_all(&ctx, &s) < 0) {
+		if (rd_snapshot_take(&cli->roots, cache, (uint64_t)i, 0, &s) < 0) {
 			cli_error(cli, "cannot take a snapshot: %s", cli->roots.sysfs);
-			rd_snapshot_free(&s);
 			rd_probe_cache_free(cache);
 			return 1;
 		}
@@ -171,10 +166,7 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 	}
 
 	if (bench >= 0)
-		return run_bench(cli, cli->roots.redirected ?
-					      RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS :
-					      0,
-				 bench);
+		return run_bench(cli, bench);
 	if (load) {
 		char err[512];
 
@@ -184,16 +176,10 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 			return 1;
 		}
 	} else {
-		struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-		if (cli->roots.redirected)
-			ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-		rd_snapshot_init(&s);
-		r = rd_probe_all(&ctx, &s);
+		r = rd_snapshot_take(&cli->roots, NULL, 0, 0, &s);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
 				  cli->roots.sysfs, strerror(-r));
-			rd_snapshot_free(&s);
 			return 1;
 		}
 	}

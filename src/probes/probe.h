@@ -85,6 +85,18 @@ extern const struct rd_probe *const rd_probes[RD_PROBE_COUNT];
 int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 
 /*
+ * Take one snapshot, the way every command and the console do: s is
+ * initialised here and left empty on failure. cache: kept state of a
+ * repeating caller (NULL: one shot); tick: its refresh number; flags:
+ * extra RD_PROBE_* flags. Under a redirected root (fixtures, a copied
+ * tree) only files are read: no netlink, no libibverbs. Returns 0, or
+ * -errno from rd_probe_all.
+ */
+int rd_snapshot_take(const struct rd_roots *roots,
+		     struct rd_probe_cache *cache, uint64_t tick,
+		     unsigned flags, struct rd_snapshot *s);
+
+/*
  * The state a probe works with: its kept block in ctx->cache (allocated
  * and initialised on first use), or, for a one-shot ctx, local (size
  * rd_probes[id]->state_size), initialised here. NULL when out of memory,

@@ -112,3 +112,23 @@ int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	return 0;
 }
+
+int rd_snapshot_take(const struct rd_roots *roots,
+		     struct rd_probe_cache *cache, uint64_t tick,
+		     unsigned flags, struct rd_snapshot *s)
+{
+	struct rd_probe_ctx ctx = {
+		.roots = roots, .cache = cache, .flags = flags, .tick = tick,
+	};
+	int r;
+
+	if (roots->redirected)
+		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
+	rd_snapshot_init(s);
+	r = rd_probe_all(&ctx, s);
+	if (r < 0) {
+		rd_snapshot_free(s);
+		rd_snapshot_init(s);
+	}
+	return r;
+}
