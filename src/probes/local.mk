@@ -15,10 +15,6 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/host.c src/probes/host.h \
 	src/probes/ecn.c src/probes/ecn.h \
 	src/probes/verbs.c src/probes/verbs.h
-# Records the kernel's raw netlink answers for tests/fixtures/netlink.
-check_PROGRAMS += tests/tools/nl_capture
-tests_tools_nl_capture_SOURCES = tests/tools/nl_capture.c
-tests_tools_nl_capture_LDADD = src/librdmadiag.a $(RD_LIBS)
 if HAVE_CMOCKA
 PROBE_FILE_TESTS = tests/unit/test_pci tests/unit/test_kmod \
 	tests/unit/test_host tests/unit/test_ecn tests/unit/test_verbs
