@@ -88,61 +88,56 @@ DIAG_CHECK(check_counters_errors)
 	DIAG_CTX(x);
 	const struct rd_counter_table *t = rd_data_counters();
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_device *d = tg.d;
+		const struct rd_port *p = tg.p;
+		const char *nd = diag_port_netdev_name(s, d, p);
+		const struct rd_netdev *n =
+			nd ? rd_snapshot_netdev(s, nd) : NULL;
+		struct worst w = { .v = RD_PASS };
+		struct rd_result *r;
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			const char *nd = diag_port_netdev_name(s, d, p);
-			const struct rd_netdev *n =
-				nd ? rd_snapshot_netdev(s, nd) : NULL;
-			struct worst w = { .v = RD_PASS };
-			struct rd_result *r;
-
-			if (!diag_wants(&x, d->name, p->port))
-				continue;
-			r = diag_new(&x, d->name, p->port, nd);
-			diag_why(&x, r,
-				 "Error counters that keep rising point at the "
-				 "cable, congestion (no PFC/ECN) or retransmissions.");
-			if (!t) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "counter table not loaded: %s",
-					     rd_data_error() ? rd_data_error() : "?");
-				continue;
-			}
-			if (!h) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-					     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
-					     d->name, p->port);
-				continue;
-			}
-			judge(&x, r, &w, t, "counters", &p->counters, get_port,
-			      d->name, p->port);
-			judge(&x, r, &w, t, "hw_counters", &p->hw_counters,
-			      get_port, d->name, p->port);
-			if (n)
-				judge(&x, r, &w, t, "ethtool", &n->ethtool.stats,
-				      get_netdev, nd, 0);
-			if (w.watched == 0) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s/%" PRIu64 ": no known error counters read",
-					     d->name, p->port);
-			} else if (w.samples == 0) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-					     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
-					     d->name, p->port);
-			} else if (w.v == RD_PASS) {
-				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s/%" PRIu64 ": none of %zu error counters rising",
-					     d->name, p->port, w.watched);
-			} else {
-				diag_verdict(&x, r, w.v, "error_counter_rising",
-					     "%s/%" PRIu64 ": %s rising at %.3g/s",
-					     d->name, p->port, w.name, w.rate);
-				if (w.hint && *w.hint)
-					diag_next(&x, r, "%s", w.hint);
-			}
+		r = diag_new_target(&x, &tg, nd);
+		diag_why(&x, r,
+			 "Error counters that keep rising point at the "
+			 "cable, congestion (no PFC/ECN) or retransmissions.");
+		if (!t) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "counter table not loaded: %s",
+				     rd_data_error() ? rd_data_error() : "?");
+			continue;
+		}
+		if (!h) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+				     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
+				     d->name, p->port);
+			continue;
+		}
+		judge(&x, r, &w, t, "counters", &p->counters, get_port,
+		      d->name, p->port);
+		judge(&x, r, &w, t, "hw_counters", &p->hw_counters,
+		      get_port, d->name, p->port);
+		if (n)
+			judge(&x, r, &w, t, "ethtool", &n->ethtool.stats,
+			      get_netdev, nd, 0);
+		if (w.watched == 0) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s/%" PRIu64 ": no known error counters read",
+				     d->name, p->port);
+		} else if (w.samples == 0) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+				     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
+				     d->name, p->port);
+		} else if (w.v == RD_PASS) {
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s/%" PRIu64 ": none of %zu error counters rising",
+				     d->name, p->port, w.watched);
+		} else {
+			diag_verdict(&x, r, w.v, "error_counter_rising",
+				     "%s/%" PRIu64 ": %s rising at %.3g/s",
+				     d->name, p->port, w.name, w.rate);
+			if (w.hint && *w.hint)
+				diag_next(&x, r, "%s", w.hint);
 		}
 	}
 	return diag_done(&x);
