@@ -57,6 +57,21 @@ struct rd_counters {
 	size_t n;
 };
 
+/*
+ * Where a counter comes from. The name is the one JSON, the history keys
+ * and data/counters.tsv use.
+ */
+enum rd_counter_group {
+	RD_CTR_PORT,		/* "counters": IB PMA, ports/N/counters */
+	RD_CTR_HW,		/* "hw_counters": driver counters of a port */
+	RD_CTR_ETHTOOL,		/* "ethtool": statistics of the port's netdev */
+	RD_CTR_GROUPS
+};
+
+const char *rd_counter_group_name(enum rd_counter_group g);
+/* The group of that name; -1 when there is none. */
+int rd_counter_group_find(const char *name);
+
 enum rd_fkind {
 	RD_F_END = 0,
 	RD_F_STR,	/* char *, NULL = absent */
