@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "ecn"
 #define MAX_ENTRIES 1024
@@ -36,25 +37,6 @@ bool rd_netdev_name_ok(const char *name)
 		if (name[i] == '/' || name[i] <= ' ' || name[i] > '~')
 			return false;
 	return true;
-}
-
-static int read_u64(struct rd_snapshot *s, const char *path, uint64_t max,
-		    uint64_t *out)
-{
-	char buf[64];
-	ssize_t r = rd_attr_read(path, buf, sizeof(buf));
-
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, path, (int)r, NULL);
-		return (int)r;
-	}
-	if (rd_parse_u64(buf, 10, out) < 0 || *out > max) {
-		rd_snapshot_error(s, SRC, path, EINVAL,
-				  "unexpected value \"%.64s\"", buf);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* enable/<prio> files: prio 0..7, value 0 or 1. */
@@ -81,7 +63,8 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 			continue;
 		}
 		snprintf(key, sizeof(key), "prio%u", (unsigned)prio);
-		if (read_u64(s, path, 1, &v) == 0)
+		if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false, 1,
+				      &v, true) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
 	rd_dir_free(names, nn);
@@ -106,7 +89,8 @@ static void read_params(struct rd_snapshot *s, const char *dir,
 		    stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		snprintf(key, sizeof(key), "%s/%s", prefix, names[i]);
-		if (read_u64(s, path, UINT64_MAX, &v) == 0)
+		if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false,
+				      UINT64_MAX, &v, true) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
 	rd_dir_free(names, nn);
@@ -193,7 +177,8 @@ static void read_cm_port(struct rd_snapshot *s, const char *dir,
 		rd_snapshot_error(s, SRC, path, (int)r, NULL);
 	}
 	snprintf(path, sizeof(path), "%s/default_roce_tos", dir);
-	if (read_u64(s, path, 255, &tos) == 0)
+	if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false, 255, &tos,
+			      true) == 0)
 		c->default_roce_tos = rd_u64(tos);
 }
 

@@ -29,6 +29,7 @@
 #include <linux/mempolicy.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "host"
 #define LIMITS_MAX_LINES 100000
@@ -44,19 +45,6 @@ static bool path_exists(const char *path)
 	struct stat st;
 
 	return lstat(path, &st) == 0;
-}
-
-/* A one-line text file under a root; absent files are not errors. */
-static int read_text(struct rd_snapshot *s, const char *path, char *buf,
-		     size_t size)
-{
-	ssize_t r = rd_attr_read(path, buf, size);
-
-	if (r >= 0)
-		return 0;
-	if (r != -ENOENT)
-		rd_snapshot_error(s, SRC, path, (int)r, NULL);
-	return (int)r;
 }
 
 static void bad_value(struct rd_snapshot *s, const char *where,
@@ -88,7 +76,8 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	/* procfs first: a fixture carries these, and so does a live host. */
 	if (rd_path(path, sizeof(path), ctx->roots->proc,
 		    "/sys/kernel/hostname") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) == 0) {
 		if (word_ok(buf))
 			(void)rd_str_set(&h->hostname, buf);
 		else
@@ -96,7 +85,8 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	if (rd_path(path, sizeof(path), ctx->roots->proc,
 		    "/sys/kernel/osrelease") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) == 0) {
 		if (word_ok(buf))
 			(void)rd_str_set(&h->kernel, buf);
 		else
@@ -824,7 +814,8 @@ static void read_sysctl_u64(const struct rd_probe_ctx *ctx,
 	uint64_t v;
 
 	if (rd_path(path, sizeof(path), ctx->roots->proc, "/sys/%s", rel) < 0 ||
-	    read_text(s, path, buf, sizeof(buf)) < 0)
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) < 0)
 		return;
 	if (rd_parse_u64(buf, 10, &v) == 0)
 		*out = rd_u64(v);
@@ -839,7 +830,8 @@ static void read_sysctls(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 
 	if (rd_path(path, sizeof(path), ctx->roots->proc,
 		    "/sys/net/ipv4/tcp_ecn") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_s64(buf, 10, &v) == 0 && v >= 0 && v <= 255)
 			s->host.tcp_ecn = rd_s64(v);
 		else

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "ib_sysfs"
 #define RD_STATIC_EVERY 30
@@ -179,22 +180,6 @@ static void where(char *buf, size_t size, const char *base, const char *rel)
 	snprintf(buf, size, "%s/%s", base, rel);
 }
 
-/* Read an attribute relative to dirfd; record failures unless optional. */
-static int read_rel(struct rd_snapshot *s, int dirfd, const char *base,
-		    const char *rel, char *buf, size_t size, bool optional)
-{
-	ssize_t r = rd_attr_read_at(dirfd, rel, buf, size);
-	char w[1024];
-
-	if (r >= 0)
-		return 0;
-	if (optional && (r == -ENOENT))
-		return (int)r;
-	where(w, sizeof(w), base, rel);
-	rd_snapshot_error(s, SRC, w, (int)r, NULL);
-	return (int)r;
-}
-
 static void bad_value(struct rd_snapshot *s, const char *base,
 		      const char *rel, int err, const char *text)
 {
@@ -272,19 +257,6 @@ int rd_parse_rate(const char *text, double *gbps, char *width, size_t wlen,
 
 /* ---- static device data ---- */
 
-static void read_link_base(int dirfd, const char *rel, char **dst)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dirfd, rel, target, sizeof(target) - 1);
-	const char *b;
-
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	set_str(dst, b ? b + 1 : target);
-}
-
 static bool looks_like_bdf(const char *s)
 {
 	unsigned a, b, c, d;
@@ -342,7 +314,8 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	d->node_guid.ok = false;
 	d->sys_image_guid.ok = false;
 
-	if (read_rel(s, dc->dirfd, base, "node_type", buf, sizeof(buf), false) == 0) {
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
+			  sizeof(buf), false) == 0) {
 		if (rd_parse_state_line(buf, &v) == 0) {
 			d->node_type_num = rd_u64(v);
 			set_str(&d->node_type, rd_node_type_name(v));
@@ -350,37 +323,40 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			bad_value(s, base, "node_type", EINVAL, buf);
 		}
 	}
-	if (read_rel(s, dc->dirfd, base, "node_guid", buf, sizeof(buf), false) == 0) {
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_guid", buf,
+			  sizeof(buf), false) == 0) {
 		if (rd_parse_guid(buf, &v) == 0)
 			d->node_guid = rd_u64(v);
 		else
 			bad_value(s, base, "node_guid", EINVAL, buf);
 	}
-	if (read_rel(s, dc->dirfd, base, "sys_image_guid", buf, sizeof(buf), true) == 0) {
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "sys_image_guid", buf,
+			  sizeof(buf), true) == 0) {
 		if (rd_parse_guid(buf, &v) == 0)
 			d->sys_image_guid = rd_u64(v);
 		else
 			bad_value(s, base, "sys_image_guid", EINVAL, buf);
 	}
-	if (read_rel(s, dc->dirfd, base, "fw_ver", buf, sizeof(buf), true) == 0)
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "fw_ver", buf, sizeof(buf),
+			  true) == 0)
 		set_str(&d->fw_ver, buf);
-	if (read_rel(s, dc->dirfd, base, "hca_type", buf, sizeof(buf), true) == 0)
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "hca_type", buf, sizeof(buf),
+			  true) == 0)
 		set_str(&d->hca_type, buf);
-	if (read_rel(s, dc->dirfd, base, "board_id", buf, sizeof(buf), true) == 0)
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "board_id", buf, sizeof(buf),
+			  true) == 0)
 		set_str(&d->board_id, buf);
-	if (read_rel(s, dc->dirfd, base, "node_desc", buf, sizeof(buf), true) == 0)
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_desc", buf,
+			  sizeof(buf), true) == 0)
 		set_str(&d->node_desc, buf);
 
 	/* The parent device: a PCI function for hardware, none for rxe/siw. */
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dc->dirfd, "device", target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
-		const char *b = strrchr(target, '/');
-		b = b ? b + 1 : target;
-		if (looks_like_bdf(b))
-			set_str(&d->pci_bdf, b);
-		read_link_base(dc->dirfd, "device/driver", &d->driver);
+	if (rd_probe_link_name(dc->dirfd, "device", buf, sizeof(buf)) == 0) {
+		if (looks_like_bdf(buf))
+			set_str(&d->pci_bdf, buf);
+		if (rd_probe_link_name(dc->dirfd, "device/driver", buf,
+				       sizeof(buf)) == 0)
+			set_str(&d->driver, buf);
 	}
 	if (!d->driver) {
 		/* Software devices name their driver in the device name. */
@@ -503,7 +479,8 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 		if (rd_parse_u64(names[i], 10, &idx) < 0)
 			continue;
 		snprintf(rel, sizeof(rel), "gids/%s", names[i]);
-		if (read_rel(s, pdirfd, pbase, rel, buf, sizeof(buf), false) < 0)
+		if (rd_probe_read(s, SRC, pdirfd, pbase, rel, buf, sizeof(buf),
+				  false) < 0)
 			continue;
 		if (rd_parse_gid(buf, raw) < 0) {
 			bad_value(s, pbase, rel, EINVAL, buf);
@@ -547,9 +524,11 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	rd_model_free(slow_port_fields, p);
 	gids_free(&p->gids, &p->n_gids);
 	p->pkey0.ok = false;
-	if (read_rel(s, pc->dirfd, pbase, "link_layer", buf, sizeof(buf), false) == 0)
+	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
+			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
-	if (read_rel(s, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf), true) == 0) {
+	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_u64(buf, 16, &v) == 0 && v <= 0xffff)
 			p->pkey0 = rd_u64(v);
 		else

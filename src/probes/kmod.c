@@ -18,6 +18,7 @@
 #include <libkmod.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "kmod"
 
@@ -42,22 +43,6 @@ static struct rd_module *module_entry(struct rd_snapshot *s, const char *name)
 		return NULL;
 	}
 	return m;
-}
-
-/* A text attribute of /sys/module/NAME; absent files are not errors. */
-static int read_attr(struct rd_snapshot *s, int dirfd, const char *base,
-		     const char *file, char *buf, size_t size)
-{
-	ssize_t r = rd_attr_read_at(dirfd, file, buf, size);
-	char w[PATH_MAX];
-
-	if (r >= 0)
-		return 0;
-	if (r != -ENOENT) {
-		snprintf(w, sizeof(w), "%s/%s", base, file);
-		rd_snapshot_error(s, SRC, w, (int)r, NULL);
-	}
-	return (int)r;
 }
 
 static bool word_ok(const char *s, size_t max)
@@ -109,7 +94,8 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 		m->builtin = rd_bool(true);
 	} else {
 		m->builtin = rd_bool(false);
-		if (read_attr(s, fd, base, "initstate", buf, sizeof(buf)) ==
+		if (rd_probe_read(s, SRC, fd, base, "initstate", buf,
+				  sizeof(buf), true) ==
 		    0) {
 			if (strcmp(buf, "live") == 0 ||
 			    strcmp(buf, "coming") == 0 ||
@@ -119,19 +105,22 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 				bad(s, base, "initstate", buf);
 		}
 	}
-	if (read_attr(s, fd, base, "version", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "version", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_text_check(buf, strlen(buf)) == 0 && buf[0])
 			(void)rd_str_set(&m->version, buf);
 		else
 			bad(s, base, "version", buf);
 	}
-	if (read_attr(s, fd, base, "srcversion", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "srcversion", buf, sizeof(buf),
+			  true) == 0) {
 		if (word_ok(buf, 64))
 			(void)rd_str_set(&m->srcversion, buf);
 		else
 			bad(s, base, "srcversion", buf);
 	}
-	if (read_attr(s, fd, base, "refcnt", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "refcnt", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_u64(buf, 10, &v) == 0)
 			m->refcnt = rd_u64(v);
 		else

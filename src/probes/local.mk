@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 src_librdmadiag_a_SOURCES += \
 	src/probes/probe.h src/probes/probes.c \
+	src/probes/read.c src/probes/read.h \
 	src/probes/ib_sysfs.c src/probes/ib_sysfs.h
 src_librdmadiag_a_SOURCES += \
 	src/probes/nl_util.c src/probes/nl_util.h \
@@ -17,7 +18,8 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/verbs.c src/probes/verbs.h
 if HAVE_CMOCKA
 PROBE_FILE_TESTS = tests/unit/test_pci tests/unit/test_kmod \
-	tests/unit/test_host tests/unit/test_ecn tests/unit/test_verbs
+	tests/unit/test_host tests/unit/test_ecn tests/unit/test_verbs \
+	tests/unit/test_probe_read
 check_PROGRAMS += $(PROBE_FILE_TESTS)
 TESTS += $(PROBE_FILE_TESTS)
 tests_unit_test_pci_SOURCES = tests/unit/test_pci.c tests/unit/unit.h
@@ -35,6 +37,9 @@ tests_unit_test_ecn_LDADD = $(UNIT_LDADD)
 tests_unit_test_verbs_SOURCES = tests/unit/test_verbs.c tests/unit/unit.h
 tests_unit_test_verbs_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_verbs_LDADD = $(UNIT_LDADD)
+tests_unit_test_probe_read_SOURCES = tests/unit/test_probe_read.c tests/unit/unit.h
+tests_unit_test_probe_read_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_probe_read_LDADD = $(UNIT_LDADD)
 endif
 if HAVE_CMOCKA
 NL_UNIT_TESTS = tests/unit/test_rdma_nl tests/unit/test_netdev \

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "core/attr.h"
 #include "probes/nl_util.h"
+#include "probes/read.h"
 
 #define SRC "netdev"
 #define NETDEV_MAX_LINKS 65536
@@ -312,37 +314,25 @@ out:
 /* The netdev's parent device, driver and bus address from sysfs. */
 static void sysfs_parent(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *b;
-	ssize_t n;
+	char path[PATH_MAX], name[256];
 
 	if (!d->pci_bdf &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			unsigned dom, bus, dev, fn;
-			char tail;
+		    "/class/net/%s/device", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0) {
+		unsigned dom, bus, dev, fn;
+		char tail;
 
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			b = b ? b + 1 : target;
-			if (sscanf(b, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
-				   &tail) == 4 &&
-			    strlen(b) == 12)
-				set_str(&d->pci_bdf, b);
-		}
+		if (sscanf(name, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
+			   &tail) == 4 &&
+		    strlen(name) == 12)
+			set_str(&d->pci_bdf, name);
 	}
 	if (!d->driver &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device/driver", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			set_str(&d->driver, b ? b + 1 : target);
-		}
-	}
+		    "/class/net/%s/device/driver", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0)
+		set_str(&d->driver, name);
 	/* Virtual devices have no parent: their kind names the driver. */
 	if (!d->driver && d->kind)
 		set_str(&d->driver, d->kind);

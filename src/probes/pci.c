@@ -28,6 +28,7 @@
 #include <pci/pci.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "pci"
 #define MAX_DIR_ENTRIES 65536
@@ -413,42 +414,6 @@ bool rd_pci_is_rdma_nic(unsigned vendor, unsigned device, unsigned class_id,
 
 /* ---- reading one function ---- */
 
-static int read_hex(struct rd_snapshot *s, int dirfd, const char *base,
-		    const char *name, uint64_t max, uint64_t *out,
-		    bool optional)
-{
-	char buf[64], w[PATH_MAX];
-	ssize_t r = rd_attr_read_at(dirfd, name, buf, sizeof(buf));
-
-	snprintf(w, sizeof(w), "%s/%s", base, name);
-	if (r < 0) {
-		if (!(optional && r == -ENOENT))
-			rd_snapshot_error(s, SRC, w, (int)r, NULL);
-		return (int)r;
-	}
-	if (rd_parse_u64(buf, 0, out) < 0 || *out > max) {
-		rd_snapshot_error(s, SRC, w, EINVAL,
-				  "unexpected value \"%.64s\"", buf);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void read_link_name(int dirfd, const char *rel, char **dst)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dirfd, rel, target, sizeof(target) - 1);
-	const char *b;
-
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	b = b ? b + 1 : target;
-	if (*b && rd_text_check(b, strlen(b)) == 0)
-		(void)rd_str_set(dst, b);
-}
-
 /* "0-17,36-53": digits, commas and dashes only. */
 static bool cpulist_valid(const char *s)
 {
@@ -673,7 +638,7 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 	char base[PATH_MAX];
 	unsigned bdf[4];
 	uint64_t vendor, device, class_id, v;
-	char *driver = NULL;
+	char *driver = NULL, link[256];
 	const char *rdma;
 	struct rd_pci *p;
 	int dirfd, r;
@@ -691,11 +656,15 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 		return;
 	}
 	rdma = rdma_device_of(s, name);
-	if (read_hex(s, dirfd, base, "vendor", 0xffff, &vendor, false) < 0 ||
-	    read_hex(s, dirfd, base, "device", 0xffff, &device, false) < 0 ||
-	    read_hex(s, dirfd, base, "class", 0xffffff, &class_id, false) < 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "vendor", true, 0xffff,
+			      &vendor, false) < 0 ||
+	    rd_probe_read_u64(s, SRC, dirfd, base, "device", true, 0xffff,
+			      &device, false) < 0 ||
+	    rd_probe_read_u64(s, SRC, dirfd, base, "class", true, 0xffffff,
+			      &class_id, false) < 0)
 		goto out;
-	read_link_name(dirfd, "driver", &driver);
+	if (rd_probe_link_name(dirfd, "driver", link, sizeof(link)) == 0)
+		(void)rd_str_set(&driver, link);
 	if (!rdma && !rd_pci_is_rdma_nic((unsigned)vendor, (unsigned)device,
 					 (unsigned)class_id, driver))
 		goto out;
@@ -710,9 +679,11 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 	p->driver = driver;
 	driver = NULL;
 	(void)rd_str_set(&p->rdma_device, rdma);
-	if (read_hex(s, dirfd, base, "subsystem_vendor", 0xffff, &v, true) == 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_vendor", true,
+			      0xffff, &v, true) == 0)
 		p->subsys_vendor_id = rd_u64(v);
-	if (read_hex(s, dirfd, base, "subsystem_device", 0xffff, &v, true) == 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_device", true,
+			      0xffff, &v, true) == 0)
 		p->subsys_device_id = rd_u64(v);
 	read_numa(s, dirfd, base, p);
 
