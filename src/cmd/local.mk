@@ -7,7 +7,4 @@ src_librdmadiag_a_SOURCES += \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
-tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/unit.h
-tests_unit_test_cli_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_cli_LDADD = $(UNIT_LDADD)
 endif

@@ -316,9 +316,6 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	return 0;
 }
 
-const struct rd_probe probe_dcb = {
-	.name = "dcb",
-	.collect = probe_dcb_collect,
-	.state_size = sizeof(struct dcb_cache),
-	.state_clear = dcb_state_clear,
-};
+const struct rd_probe probe_dcb =
+	RD_PROBE_ROW("dcb", probe_dcb_collect, struct dcb_cache,
+		     NULL, dcb_state_clear);

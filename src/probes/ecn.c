@@ -255,7 +255,5 @@ int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	return 0;
 }
 
-const struct rd_probe probe_ecn = {
-	.name = "ecn",
-	.collect = probe_ecn_collect,
-};
+const struct rd_probe probe_ecn =
+	RD_PROBE_ROW_STATELESS("ecn", probe_ecn_collect);

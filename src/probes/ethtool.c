@@ -817,10 +817,6 @@ int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 	return 0;
 }
 
-const struct rd_probe probe_ethtool = {
-	.name = "ethtool",
-	.collect = probe_ethtool_collect,
-	.state_size = sizeof(struct ethtool_cache),
-	.state_init = ethtool_state_init,
-	.state_clear = ethtool_state_clear,
-};
+const struct rd_probe probe_ethtool =
+	RD_PROBE_ROW("ethtool", probe_ethtool_collect, struct ethtool_cache,
+		     ethtool_state_init, ethtool_state_clear);

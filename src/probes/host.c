@@ -864,7 +864,5 @@ int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	return 0;
 }
 
-const struct rd_probe probe_host = {
-	.name = "host",
-	.collect = probe_host_collect,
-};
+const struct rd_probe probe_host =
+	RD_PROBE_ROW_STATELESS("host", probe_host_collect);

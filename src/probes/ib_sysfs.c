@@ -938,9 +938,6 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	return 0;
 }
 
-const struct rd_probe probe_ib_sysfs = {
-	.name = "ib_sysfs",
-	.collect = probe_ib_sysfs_collect,
-	.state_size = sizeof(struct ib_sysfs_cache),
-	.state_clear = ib_sysfs_state_clear,
-};
+const struct rd_probe probe_ib_sysfs =
+	RD_PROBE_ROW("ib_sysfs", probe_ib_sysfs_collect, struct ib_sysfs_cache,
+		     NULL, ib_sysfs_state_clear);

@@ -268,12 +268,9 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	return r;
 }
 
-const struct rd_probe probe_kmod = {
-	.name = "kmod",
-	.collect = probe_kmod_collect,
-	.state_size = sizeof(struct kmod_cache),
-	.state_clear = kmod_state_clear,
-};
+const struct rd_probe probe_kmod =
+	RD_PROBE_ROW("kmod", probe_kmod_collect, struct kmod_cache,
+		     NULL, kmod_state_clear);
 
 static int collect_modules(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)

@@ -17,49 +17,10 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/ecn.c src/probes/ecn.h \
 	src/probes/verbs.c src/probes/verbs.h
 if HAVE_CMOCKA
-PROBE_FILE_TESTS = tests/unit/test_pci tests/unit/test_kmod \
-	tests/unit/test_host tests/unit/test_ecn tests/unit/test_verbs \
-	tests/unit/test_probe_read
-check_PROGRAMS += $(PROBE_FILE_TESTS)
-TESTS += $(PROBE_FILE_TESTS)
-tests_unit_test_pci_SOURCES = tests/unit/test_pci.c tests/unit/unit.h
-tests_unit_test_pci_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_pci_LDADD = $(UNIT_LDADD)
-tests_unit_test_kmod_SOURCES = tests/unit/test_kmod.c tests/unit/unit.h
-tests_unit_test_kmod_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_kmod_LDADD = $(UNIT_LDADD)
-tests_unit_test_host_SOURCES = tests/unit/test_host.c tests/unit/unit.h
-tests_unit_test_host_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_host_LDADD = $(UNIT_LDADD)
-tests_unit_test_ecn_SOURCES = tests/unit/test_ecn.c tests/unit/unit.h
-tests_unit_test_ecn_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_ecn_LDADD = $(UNIT_LDADD)
-tests_unit_test_verbs_SOURCES = tests/unit/test_verbs.c tests/unit/unit.h
-tests_unit_test_verbs_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_verbs_LDADD = $(UNIT_LDADD)
-tests_unit_test_probe_read_SOURCES = tests/unit/test_probe_read.c tests/unit/unit.h
-tests_unit_test_probe_read_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_probe_read_LDADD = $(UNIT_LDADD)
-endif
-if HAVE_CMOCKA
-NL_UNIT_TESTS = tests/unit/test_rdma_nl tests/unit/test_netdev \
-	tests/unit/test_ethtool tests/unit/test_dcb
-check_PROGRAMS += $(NL_UNIT_TESTS)
-TESTS += $(NL_UNIT_TESTS)
-tests_unit_test_rdma_nl_SOURCES = tests/unit/test_rdma_nl.c \
-	tests/unit/nl_build.h tests/unit/unit.h
-tests_unit_test_rdma_nl_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_rdma_nl_LDADD = $(UNIT_LDADD)
-tests_unit_test_netdev_SOURCES = tests/unit/test_netdev.c \
-	tests/unit/nl_build.h tests/unit/unit.h
-tests_unit_test_netdev_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_netdev_LDADD = $(UNIT_LDADD)
-tests_unit_test_ethtool_SOURCES = tests/unit/test_ethtool.c \
-	tests/unit/nl_build.h tests/unit/unit.h
-tests_unit_test_ethtool_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_ethtool_LDADD = $(UNIT_LDADD)
-tests_unit_test_dcb_SOURCES = tests/unit/test_dcb.c \
-	tests/unit/nl_build.h tests/unit/unit.h
-tests_unit_test_dcb_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_dcb_LDADD = $(UNIT_LDADD)
+PROBE_TESTS = tests/unit/test_pci tests/unit/test_kmod tests/unit/test_host \
+	tests/unit/test_ecn tests/unit/test_verbs tests/unit/test_probe_read \
+	tests/unit/test_rdma_nl tests/unit/test_netdev tests/unit/test_ethtool \
+	tests/unit/test_dcb
+check_PROGRAMS += $(PROBE_TESTS)
+TESTS += $(PROBE_TESTS)
 endif

@@ -571,9 +571,6 @@ out:
 	return 0;
 }
 
-const struct rd_probe probe_netdev = {
-	.name = "netdev",
-	.collect = probe_netdev_collect,
-	.state_size = sizeof(struct netdev_cache),
-	.state_clear = netdev_state_clear,
-};
+const struct rd_probe probe_netdev =
+	RD_PROBE_ROW("netdev", probe_netdev_collect, struct netdev_cache,
+		     NULL, netdev_state_clear);

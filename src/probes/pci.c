@@ -782,9 +782,6 @@ out:
 	return r;
 }
 
-const struct rd_probe probe_pci = {
-	.name = "pci",
-	.collect = probe_pci_collect,
-	.state_size = sizeof(struct pci_cache),
-	.state_clear = pci_state_clear,
-};
+const struct rd_probe probe_pci =
+	RD_PROBE_ROW("pci", probe_pci_collect, struct pci_cache,
+		     NULL, pci_state_clear);

@@ -74,6 +74,11 @@ struct rd_probe {
 	void (*state_clear)(void *state);	/* releases what it holds */
 };
 
+/* A probe's row: its kept state's type and init/clear (NULL: none). */
+#define RD_PROBE_ROW(name, collect, type, init, clear) \
+	{ name, collect, sizeof(type), init, clear }
+#define RD_PROBE_ROW_STATELESS(name, collect) { name, collect, 0, NULL, NULL }
+
 /*
  * The probe table, in the order probes run: each probe file defines its
  * row (const struct rd_probe probe_X) and this table points at it.

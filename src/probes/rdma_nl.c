@@ -648,9 +648,6 @@ out:
 	return r;
 }
 
-const struct rd_probe probe_rdma_nl = {
-	.name = "rdma_nl",
-	.collect = probe_rdma_nl_collect,
-	.state_size = sizeof(struct rdma_nl_cache),
-	.state_clear = rdma_nl_state_clear,
-};
+const struct rd_probe probe_rdma_nl =
+	RD_PROBE_ROW("rdma_nl", probe_rdma_nl_collect, struct rdma_nl_cache,
+		     NULL, rdma_nl_state_clear);

@@ -267,9 +267,6 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	return 0;
 }
 
-const struct rd_probe probe_verbs = {
-	.name = "verbs",
-	.collect = probe_verbs_collect,
-	.state_size = sizeof(struct verbs_cache),
-	.state_clear = verbs_state_clear,
-};
+const struct rd_probe probe_verbs =
+	RD_PROBE_ROW("verbs", probe_verbs_collect, struct verbs_cache,
+		     NULL, verbs_state_clear);
