@@ -46,13 +46,9 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 	char path[PATH_MAX], key[16];
 	char **names;
 	size_t nn;
-	int r = rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &names, &nn);
 
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	if (rd_probe_list(s, SRC, dir, MAX_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t prio, v;
 
@@ -187,18 +183,13 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	char root[PATH_MAX], dir[PATH_MAX + 512];
 	char **devs, **ports;
 	size_t nd, np;
-	int r;
 
 	if (rd_path(root, sizeof(root), ctx->roots->sysfs,
 		    "/kernel/config/rdma_cm") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, root, MAX_ENTRIES, &devs, &nd);
-	if (r < 0) {
-		/* configfs not mounted or rdma_cm not loaded: nothing set. */
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, root, r, NULL);
+	/* Absent: configfs not mounted or rdma_cm not loaded; nothing set. */
+	if (rd_probe_list(s, SRC, root, MAX_ENTRIES, &devs, &nd) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s/ports", root, devs[i]);
 		if (rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &ports, &np) < 0)

@@ -469,12 +469,8 @@ static void read_limits(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	if (rd_path(dir, sizeof(dir), ctx->roots->etc, "/security/limits.d") <
 	    0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	/* pam_limits reads only *.conf there, in name order. */
 	for (size_t i = 0; i < nn; i++) {
 		size_t l = strlen(names[i]);
@@ -584,18 +580,13 @@ static void read_numa_nodes(const struct rd_probe_ctx *ctx,
 	char **names;
 	size_t nn;
 	uint64_t count = 0;
-	int r;
 
 	if (rd_path(dir, sizeof(dir), ctx->roots->sysfs,
 		    "/devices/system/node") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0) {
-		/* No directory: a kernel without NUMA. Guess nothing. */
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	/* No directory: a kernel without NUMA. Guess nothing. */
+	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t v;
 
@@ -783,9 +774,7 @@ static void read_devnodes(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 
 	if (rd_path(dir, sizeof(dir), ctx->roots->dev, "/infiniband") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0 && r != -ENOENT)
-		rd_snapshot_error(s, SRC, dir, r, NULL);
+	r = rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn);
 	for (size_t i = 0; r == 0 && i < nn; i++)
 		if (devnode_name_ok(names[i]))
 			add_devnode(s, dir, names[i]);

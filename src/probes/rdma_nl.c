@@ -111,26 +111,35 @@ static int dev_from_attrs(struct nlattr **tb, struct rd_device *d)
 	return 0;
 }
 
+/*
+ * The next message of a dump, which must answer cmd, its attributes
+ * parsed into tb: 1, 0 at the end, or -errno (-EBADMSG: another message).
+ */
+static int next_nldev(struct rd_nl_iter *it, int cmd, struct nlattr **tb)
+{
+	struct nlmsghdr *nlh;
+	int r = rd_nl_next(it, &nlh);
+
+	if (r <= 0)
+		return r;
+	if (nlh->nlmsg_type != NLDEV_TYPE(cmd))
+		return -EBADMSG;
+	r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX, nldev_policy);
+	return r < 0 ? r : 1;
+}
+
 int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
 			     struct rd_device **devs, size_t *n)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_GET, tb)) > 0) {
 		struct rd_device tmp = { 0 }, *d;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r == 0)
-			r = dev_from_attrs(tb, &tmp);
+		r = dev_from_attrs(tb, &tmp);
 		if (r < 0) {
 			rd_model_free(rd_device_fields, &tmp);
 			break;
@@ -203,23 +212,14 @@ int rd_rdma_nl_parse_ports(const void *bytes, size_t len,
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_PORT_GET, tb)) > 0) {
 		struct rd_device *d;
 		struct rd_port *p = NULL;
 		uint32_t num;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_PORT_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r < 0)
-			break;
 		if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
 		    !tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
 			r = -EBADMSG;
@@ -260,22 +260,13 @@ int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct nlattr *lt[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_STAT_GET, tb)) > 0) {
 		struct nlattr *e;
 		int rem;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_STAT_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r < 0)
-			break;
 		if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 			continue;
 		r = rd_nla_parse_nested(lt, RDMA_NLDEV_ATTR_MAX,

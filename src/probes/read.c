@@ -59,6 +59,16 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 	return 0;
 }
 
+int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
+		  size_t max, char ***names, size_t *n)
+{
+	int r = rd_dir_list(AT_FDCWD, path, max, names, n);
+
+	if (r < 0 && r != -ENOENT)
+		record(s, src, NULL, path, r, NULL);
+	return r;
+}
+
 int rd_probe_link_name(int dirfd, const char *rel, char *name, size_t size)
 {
 	char target[PATH_MAX];

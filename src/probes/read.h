@@ -31,6 +31,14 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 		      uint64_t max, uint64_t *out, bool optional);
 
 /*
+ * The entries of the directory path (rd_dir_list, at most max; free with
+ * rd_dir_free). A failure other than an absent directory is recorded as
+ * source src. Returns 0 or -errno.
+ */
+int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
+		  size_t max, char ***names, size_t *n);
+
+/*
  * The last component of the symbolic link rel under dirfd (AT_FDCWD: a
  * path) into name, when it is non-empty text that rd_text_check accepts.
  * Returns 0, -errno of readlink, or -EINVAL (empty, too long, not text).
