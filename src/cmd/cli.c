@@ -22,38 +22,25 @@ void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_common_option(struct rd_cli *cli, int opt, const char *arg)
+/* The root options: a path read in place of /sys, /proc, /dev, /etc. */
+static int set_root(struct rd_cli *cli, const char *arg, void *dst)
 {
-	char *dst;
-
-	switch (opt) {
-	case CLI_OPT_SYSFS_ROOT:
-		dst = cli->roots.sysfs;
-		break;
-	case CLI_OPT_PROC_ROOT:
-		dst = cli->roots.proc;
-		break;
-	case CLI_OPT_DEV_ROOT:
-		dst = cli->roots.dev;
-		break;
-	case CLI_OPT_ETC_ROOT:
-		dst = cli->roots.etc;
-		break;
-	case CLI_OPT_ROOT:
-		if (rd_roots_under(&cli->roots, arg) < 0) {
-			cli_error(cli, "invalid path \"%s\"", arg ? arg : "");
-			return -1;
-		}
-		return 1;
-	default:
-		return 0;
-	}
 	if (rd_roots_set(dst, arg) < 0) {
 		cli_error(cli, "invalid path \"%s\"", arg ? arg : "");
 		return -1;
 	}
 	cli->roots.redirected = true;
-	return 1;
+	return 0;
+}
+
+/* --root DIR: all four under one tree. */
+static int set_all_roots(struct rd_cli *cli, const char *arg, void *dst)
+{
+	if (rd_roots_under(dst, arg) < 0) {
+		cli_error(cli, "invalid path \"%s\"", arg ? arg : "");
+		return -1;
+	}
+	return 0;
 }
 
 /* getopt's value for row i of a table without a short letter. */
@@ -122,11 +109,15 @@ static int store(struct rd_cli *cli, const char *cmd, const struct cli_opt *o,
 int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 	      void (*usage)(FILE *f), int argc, char **argv)
 {
-	static const struct option common[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
+	const struct cli_opt common[] = {
+		CLI_CALL("sysfs-root", 0, cli->roots.sysfs, set_root),
+		CLI_CALL("proc-root", 0, cli->roots.proc, set_root),
+		CLI_CALL("dev-root", 0, cli->roots.dev, set_root),
+		CLI_CALL("etc-root", 0, cli->roots.etc, set_root),
+		CLI_CALL("root", 0, &cli->roots, set_all_roots),
 	};
 	const size_t n_common = sizeof(common) / sizeof(common[0]);
+	struct cli_opt *all;
 	struct option *lo;
 	char shorts[128] = "h";
 	size_t n = 0, ns = 1;
@@ -134,45 +125,46 @@ int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 
 	while (opts[n].name)
 		n++;
-	lo = calloc(n + n_common + 1, sizeof(*lo));
-	if (!lo) {
+	all = calloc(n + n_common, sizeof(*all));
+	lo = calloc(n + n_common + 2, sizeof(*lo));
+	if (!all || !lo) {
+		free(all);
+		free(lo);
 		cli_error(cli, "out of memory");
 		return CLI_BAD;
 	}
+	memcpy(all, opts, n * sizeof(*all));
+	memcpy(all + n, common, sizeof(common));
+	n += n_common;
 	for (size_t i = 0; i < n; i++) {
-		bool arg = opts[i].kind != CLI_KIND_FLAG;
+		bool arg = all[i].kind != CLI_KIND_FLAG;
 
-		lo[i] = (struct option){ opts[i].name,
+		lo[i] = (struct option){ all[i].name,
 					 arg ? required_argument : no_argument,
 					 NULL,
-					 opts[i].key ? opts[i].key :
-						       CLI_ROW_VAL + (int)i };
-		if (opts[i].key && ns + 3 < sizeof(shorts)) {
-			shorts[ns++] = (char)opts[i].key;
+					 all[i].key ? all[i].key :
+						      CLI_ROW_VAL + (int)i };
+		if (all[i].key && ns + 3 < sizeof(shorts)) {
+			shorts[ns++] = (char)all[i].key;
 			if (arg)
 				shorts[ns++] = ':';
 		}
 	}
 	shorts[ns] = '\0';
-	memcpy(lo + n, common, sizeof(common));
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	optind = 1;
 	while (r == 0 && (opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		const struct cli_opt *o = NULL;
 
-		r = cli_common_option(cli, opt, optarg);
-		if (r != 0) {
-			r = r > 0 ? 0 : CLI_BAD;
-			continue;
-		}
 		if (opt == 'h') {
 			usage(stdout);
 			r = CLI_HELP;
 			break;
 		}
 		for (size_t i = 0; i < n && !o; i++)
-			if (opt == (opts[i].key ? opts[i].key :
-						  CLI_ROW_VAL + (int)i))
-				o = &opts[i];
+			if (opt == (all[i].key ? all[i].key :
+						 CLI_ROW_VAL + (int)i))
+				o = &all[i];
 		if (!o) {
 			usage(stderr);
 			r = CLI_BAD;
@@ -182,6 +174,7 @@ int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 			r = CLI_BAD;
 	}
 	free(lo);
+	free(all);
 	return r < 0 ? r : optind;
 }
 

@@ -15,28 +15,11 @@ struct rd_cli {
 	const char *prog;
 };
 
-/* Long options every subcommand accepts (values above any short option). */
-enum {
-	CLI_OPT_SYSFS_ROOT = 0x1000,
-	CLI_OPT_PROC_ROOT,
-	CLI_OPT_DEV_ROOT,
-	CLI_OPT_ETC_ROOT,
-	CLI_OPT_ROOT,
-};
-#define CLI_COMMON_LONGOPTS                                               \
-	{ "sysfs-root", required_argument, NULL, CLI_OPT_SYSFS_ROOT },    \
-	{ "proc-root", required_argument, NULL, CLI_OPT_PROC_ROOT },      \
-	{ "dev-root", required_argument, NULL, CLI_OPT_DEV_ROOT },        \
-	{ "etc-root", required_argument, NULL, CLI_OPT_ETC_ROOT },        \
-	{ "root", required_argument, NULL, CLI_OPT_ROOT }
-
-/* Handle a common option: 1 handled, 0 not ours, -1 bad value (printed). */
-int cli_common_option(struct rd_cli *cli, int opt, const char *arg);
-
 /*
  * A command's options as a table: one row per option, written with the
  * macros below, ended by CLI_END. cli_parse() adds the common options
- * (the roots) and -h/--help, parses, range-checks and stores each value.
+ * (--sysfs-root, --proc-root, --dev-root, --etc-root, --root) and
+ * -h/--help, parses, range-checks and stores each value.
  */
 enum cli_kind {
 	CLI_KIND_FLAG,		/* bool, set to true */

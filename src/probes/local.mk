@@ -1,21 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# The probe table and its helpers; netlink sources; then files and
+# libraries (PCI, kernel modules, host limits, ECN, verbs).
 src_librdmadiag_a_SOURCES += \
-	src/probes/probe.h src/probes/probes.c \
-	src/probes/read.c src/probes/read.h \
-	src/probes/ib_sysfs.c src/probes/ib_sysfs.h
-src_librdmadiag_a_SOURCES += \
-	src/probes/nl_util.c src/probes/nl_util.h \
-	src/probes/rdma_nl.c src/probes/rdma_nl.h \
-	src/probes/netdev.c src/probes/netdev.h \
-	src/probes/ethtool.c src/probes/ethtool.h \
-	src/probes/dcb.c src/probes/dcb.h
-# Files and libraries: PCI, kernel modules, host limits, ECN, verbs.
-src_librdmadiag_a_SOURCES += \
-	src/probes/pci.c src/probes/pci.h \
-	src/probes/kmod.c src/probes/kmod.h \
-	src/probes/host.c src/probes/host.h \
-	src/probes/ecn.c src/probes/ecn.h \
-	src/probes/verbs.c src/probes/verbs.h
+	src/probes/probe.h src/probes/probes.c src/probes/read.c \
+	src/probes/read.h src/probes/nl_util.c src/probes/nl_util.h \
+	src/probes/ib_sysfs.c src/probes/ib_sysfs.h src/probes/rdma_nl.c \
+	src/probes/rdma_nl.h src/probes/netdev.c src/probes/netdev.h \
+	src/probes/ethtool.c src/probes/ethtool.h src/probes/dcb.c \
+	src/probes/dcb.h src/probes/pci.c src/probes/pci.h src/probes/kmod.c \
+	src/probes/kmod.h src/probes/host.c src/probes/host.h \
+	src/probes/ecn.c src/probes/ecn.h src/probes/verbs.c \
+	src/probes/verbs.h
 if HAVE_CMOCKA
 PROBE_TESTS = tests/unit/test_pci tests/unit/test_kmod tests/unit/test_host \
 	tests/unit/test_ecn tests/unit/test_verbs tests/unit/test_probe_read \
