@@ -202,26 +202,12 @@ int rd_parse_state_line(const char *text, uint64_t *num)
 int rd_parse_rate(const char *text, double *gbps, char *width, size_t wlen,
 		  char *speed, size_t slen)
 {
-	char num[32], unit[16], rest[128];
-	const char *p = text;
-	size_t i = 0;
-	int r;
+	char unit[16], rest[128];
+	const char *p;
+	size_t i;
 
-	while (*p == ' ')
-		p++;
-	while ((p[i] >= '0' && p[i] <= '9') || p[i] == '.') {
-		if (i + 1 >= sizeof(num))
-			return -EINVAL;
-		num[i] = p[i];
-		i++;
-	}
-	num[i] = '\0';
-	if (i == 0)
+	if (rd_probe_lead_number(text, gbps, &p) < 0 || *gbps < 0)
 		return -EINVAL;
-	r = rd_parse_double(num, gbps);
-	if (r < 0 || *gbps < 0)
-		return -EINVAL;
-	p += i;
 	while (*p == ' ')
 		p++;
 	i = 0;

@@ -228,22 +228,10 @@ double rd_pcie_speed_gts(unsigned code)
 
 int rd_pci_parse_link_speed(const char *text, double *gts)
 {
-	char num[16];
-	size_t i = 0;
-	const char *p = text;
+	const char *p;
 
-	while (*p == ' ')
-		p++;
-	while ((p[i] >= '0' && p[i] <= '9') || p[i] == '.') {
-		if (i + 1 >= sizeof(num))
-			return -EINVAL;
-		num[i] = p[i];
-		i++;
-	}
-	num[i] = '\0';
-	if (i == 0 || rd_parse_double(num, gts) < 0 || *gts <= 0 || *gts > 128)
+	if (rd_probe_lead_number(text, gts, &p) < 0 || *gts <= 0 || *gts > 128)
 		return -EINVAL;
-	p += i;
 	if (strncmp(p, " GT/s", 5) != 0)
 		return -EINVAL;
 	p += 5;

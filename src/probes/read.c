@@ -59,6 +59,26 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 	return 0;
 }
 
+int rd_probe_lead_number(const char *text, double *v, const char **end)
+{
+	char num[32];
+	size_t i = 0;
+
+	while (*text == ' ')
+		text++;
+	while ((text[i] >= '0' && text[i] <= '9') || text[i] == '.') {
+		if (i + 1 >= sizeof(num))
+			return -EINVAL;
+		num[i] = text[i];
+		i++;
+	}
+	num[i] = '\0';
+	if (i == 0 || rd_parse_double(num, v) < 0)
+		return -EINVAL;
+	*end = text + i;
+	return 0;
+}
+
 int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
 		  size_t max, char ***names, size_t *n)
 {

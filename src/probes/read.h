@@ -31,6 +31,12 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 		      uint64_t max, uint64_t *out, bool optional);
 
 /*
+ * The decimal number ("25", "8.0") text starts with, after spaces, as a
+ * double; *end is the text after it. -EINVAL when there is none.
+ */
+int rd_probe_lead_number(const char *text, double *v, const char **end);
+
+/*
  * The entries of the directory path (rd_dir_list, at most max; free with
  * rd_dir_free). A failure other than an absent directory is recorded as
  * source src. Returns 0 or -errno.

@@ -97,11 +97,31 @@ static void test_link_name(void **state)
 	unit_rmtree(dir);
 }
 
+static void test_lead_number(void **state)
+{
+	const char *end;
+	double v;
+
+	(void)state;
+	assert_int_equal(rd_probe_lead_number("  8.0 GT/s", &v, &end), 0);
+	assert_true(v > 7.99 && v < 8.01);
+	assert_string_equal(end, " GT/s");
+	assert_int_equal(rd_probe_lead_number("100 Gb/sec (4X EDR)", &v, &end), 0);
+	assert_true(v > 99.9 && v < 100.1);
+	assert_int_equal(rd_probe_lead_number("Gb/sec", &v, &end), -EINVAL);
+	assert_int_equal(rd_probe_lead_number("", &v, &end), -EINVAL);
+	assert_int_equal(rd_probe_lead_number("1.2.3", &v, &end), -EINVAL);
+	assert_int_equal(rd_probe_lead_number(
+				 "123456789012345678901234567890123 x", &v, &end),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_records),
 		cmocka_unit_test(test_link_name),
+		cmocka_unit_test(test_lead_number),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
