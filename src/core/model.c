@@ -50,6 +50,33 @@ int rd_counter_group_find(const char *name)
 	return -1;
 }
 
+void rd_model_free_array(const struct rd_field *fields, void **items,
+			 size_t *n, size_t size)
+{
+	for (size_t i = 0; i < *n; i++)
+		rd_model_free(fields, (char *)*items + i * size);
+	free(*items);
+	*items = NULL;
+	*n = 0;
+}
+
+int rd_model_dup_array(const struct rd_field *fields, void **items,
+		       size_t *n, const void *src, size_t count, size_t size)
+{
+	for (size_t i = 0; i < count; i++) {
+		void *dst = rd_array_push(items, n, size);
+
+		if (!dst)
+			return -ENOMEM;
+		if (rd_model_dup(fields, dst, (const char *)src + i * size,
+				 size) < 0) {
+			(*n)--;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 char *rd_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;

@@ -141,6 +141,16 @@ int rd_model_dup(const struct rd_field *fields, void *dst, const void *src,
 /* Free everything a struct described by fields owns (not the struct itself). */
 void rd_model_free(const struct rd_field *fields, void *obj);
 
+/* Free n size-byte structs at *items and the array; *items NULL, *n 0. */
+void rd_model_free_array(const struct rd_field *fields, void **items,
+			 size_t *n, size_t size);
+/*
+ * Append deep copies of n size-byte structs at src to the array *items of
+ * *n. 0, or -ENOMEM with the copies made so far kept.
+ */
+int rd_model_dup_array(const struct rd_field *fields, void **items,
+		       size_t *n, const void *src, size_t count, size_t size);
+
 /* strdup that tolerates NULL. */
 char *rd_strdup(const char *s);
 /* Replace *dst with a copy of s (NULL clears). 0 or -ENOMEM. */

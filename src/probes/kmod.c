@@ -209,11 +209,8 @@ struct kmod_cache {
 
 static void kmod_cache_clear(struct kmod_cache *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		rd_model_free(rd_module_fields, &c->mods[i]);
-	free(c->mods);
-	c->mods = NULL;
-	c->n = 0;
+	rd_model_free_array(rd_module_fields, (void **)&c->mods, &c->n,
+			    sizeof(*c->mods));
 	c->ok = false;
 }
 
@@ -226,17 +223,8 @@ static void kmod_state_clear(void *state)
 static bool copy_modules(struct rd_module **dst, size_t *dn,
 			 const struct rd_module *src, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct rd_module *m = RD_PUSH(*dst, *dn);
-
-		if (!m)
-			return false;
-		if (rd_model_dup(rd_module_fields, m, &src[i], sizeof(*m)) < 0) {
-			(*dn)--;
-			return false;
-		}
-	}
-	return true;
+	return rd_model_dup_array(rd_module_fields, (void **)dst, dn, src, n,
+				  sizeof(*src)) == 0;
 }
 
 static int collect_modules(const struct rd_probe_ctx *ctx,

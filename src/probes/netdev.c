@@ -72,9 +72,7 @@ static void set_str(char **dst, const char *v)
 
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		rd_model_free(rd_netdev_fields, &nd[i]);
-	free(nd);
+	rd_model_free_array(rd_netdev_fields, (void **)&nd, &n, sizeof(*nd));
 }
 
 const char *rd_netdev_scope_name(unsigned scope, char *buf, size_t size)

@@ -92,11 +92,8 @@ static void pci_on_debug(char *msg, ...)
 
 static void kept_clear(struct pci_cache *c)
 {
-	for (size_t i = 0; i < c->n_kept; i++)
-		rd_model_free(rd_pci_fields, &c->kept[i]);
-	free(c->kept);
-	c->kept = NULL;
-	c->n_kept = 0;
+	rd_model_free_array(rd_pci_fields, (void **)&c->kept, &c->n_kept,
+			    sizeof(*c->kept));
 	c->kept_ok = false;
 }
 
@@ -104,17 +101,8 @@ static void kept_clear(struct pci_cache *c)
 static bool copy_pci(struct rd_pci **dst, size_t *dn, const struct rd_pci *src,
 		     size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct rd_pci *p = RD_PUSH(*dst, *dn);
-
-		if (!p)
-			return false;
-		if (rd_model_dup(rd_pci_fields, p, &src[i], sizeof(*p)) < 0) {
-			(*dn)--;
-			return false;
-		}
-	}
-	return true;
+	return rd_model_dup_array(rd_pci_fields, (void **)dst, dn, src, n,
+				  sizeof(*src)) == 0;
 }
 
 static void pci_state_clear(void *state)

@@ -67,9 +67,8 @@ static struct nla_policy hwc_entry_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
 
 void rd_rdma_nl_free_devices(struct rd_device *devs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		rd_model_free(rd_device_fields, &devs[i]);
-	free(devs);
+	rd_model_free_array(rd_device_fields, (void **)&devs, &n,
+			    sizeof(*devs));
 }
 
 static struct rd_device *find_by_index(struct rd_device *devs, size_t n,

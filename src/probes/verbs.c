@@ -144,11 +144,8 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 
 static void cache_clear(struct verbs_cache *c)
 {
-	for (size_t i = 0; i < c->n_devs; i++)
-		rd_model_free(rd_device_fields, &c->devs[i]);
-	free(c->devs);
-	c->devs = NULL;
-	c->n_devs = 0;
+	rd_model_free_array(rd_device_fields, (void **)&c->devs, &c->n_devs,
+			    sizeof(*c->devs));
 	c->valid = false;
 }
 
