@@ -64,10 +64,7 @@ static int one_reply(const void *bytes, size_t len, int cmd,
 	struct dcbmsg dm;
 	int r;
 
-	rd_nl_iter_init(it, bytes, len);
-	r = rd_nl_next(it, &nlh);
-	if (r == 0)
-		return -ENODATA;
+	r = rd_nl_first(it, bytes, len, &nlh);
 	if (r < 0)
 		return r;
 	if (nlh->nlmsg_type != RTM_GETDCB ||

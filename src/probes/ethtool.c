@@ -219,10 +219,7 @@ static int one_reply(const void *bytes, size_t len, int reply_cmd,
 	struct genlmsghdr g;
 	int r;
 
-	rd_nl_iter_init(it, bytes, len);
-	r = rd_nl_next(it, &nlh);
-	if (r == 0)
-		return -ENODATA;
+	r = rd_nl_first(it, bytes, len, &nlh);
 	if (r < 0)
 		return r;
 	if (nlh->nlmsg_type < NLMSG_MIN_TYPE ||

@@ -127,6 +127,16 @@ err_sk:
 	return r;
 }
 
+int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
+		struct nlmsghdr **nlh)
+{
+	int r;
+
+	rd_nl_iter_init(it, bytes, len);
+	r = rd_nl_next(it, nlh);
+	return r == 0 ? -ENODATA : r;
+}
+
 void rd_nl_close(struct nl_sock **sk)
 {
 	if (*sk)

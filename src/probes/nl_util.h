@@ -65,6 +65,10 @@ struct rd_nl_iter {
 void rd_nl_iter_init(struct rd_nl_iter *it, const void *bytes, size_t len);
 int rd_nl_next(struct rd_nl_iter *it, struct nlmsghdr **nlh);
 void rd_nl_iter_end(struct rd_nl_iter *it);
+/* Start it on bytes and take the first message: 1, -ENODATA when there is
+ * none, or -errno. End with rd_nl_iter_end() in every case. */
+int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
+		struct nlmsghdr **nlh);
 
 /*
  * Validate and index attributes: every attribute must lie entirely within
