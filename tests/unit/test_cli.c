@@ -142,14 +142,14 @@ static void test_bad_values(void **state)
 	assert_int_equal(o.port, 0);	/* nothing stored from a bad value */
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_values_stored),
+	cmocka_unit_test(test_common_options),
+	cmocka_unit_test(test_help_and_unknown),
+	cmocka_unit_test(test_bad_values),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values_stored),
-		cmocka_unit_test(test_common_options),
-		cmocka_unit_test(test_help_and_unknown),
-		cmocka_unit_test(test_bad_values),
-	};
-
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
