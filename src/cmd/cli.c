@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "core/escape.h"
 
 void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 {
@@ -26,7 +27,8 @@ void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 static int set_root(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_roots_set(dst, arg) < 0) {
-		cli_error(cli, "invalid path \"%s\"", arg ? arg : "");
+		cli_error(cli, "invalid path \"%s\"",
+			  rd_esc_tmp(arg ? arg : ""));
 		return -1;
 	}
 	cli->roots.redirected = true;
@@ -37,7 +39,8 @@ static int set_root(struct rd_cli *cli, const char *arg, void *dst)
 static int set_all_roots(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_roots_under(dst, arg) < 0) {
-		cli_error(cli, "invalid path \"%s\"", arg ? arg : "");
+		cli_error(cli, "invalid path \"%s\"",
+			  rd_esc_tmp(arg ? arg : ""));
 		return -1;
 	}
 	return 0;
@@ -84,8 +87,8 @@ static int store_number(struct rd_cli *cli, const char *cmd,
 	}
 	opt_label(o, label, sizeof(label));
 	cli_error(cli, "%s%s%s \"%s\" is not a number in %.15g..%.15g%s%s",
-		  cmd ? cmd : "", cmd ? ": " : "", label, arg, o->lo, o->hi,
-		  o->unit ? " " : "", o->unit ? o->unit : "");
+		  cmd ? cmd : "", cmd ? ": " : "", label, rd_esc_tmp(arg), o->lo,
+		  o->hi, o->unit ? " " : "", o->unit ? o->unit : "");
 	return -1;
 }
 

@@ -12,6 +12,7 @@
 
 #include "cmd/cli.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/snapshot.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
@@ -97,7 +98,8 @@ static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
 	else if (strcmp(arg, "read") == 0 && !o->lat)
 		o->op = PERF_OP_READ;
 	else {
-		cli_error(cli, "--op: \"%s\" is not one of %s", arg,
+		cli_error(cli, "--op: \"%s\" is not one of %s",
+			  rd_esc_tmp(arg),
 			  o->lat ? "send, write" : "write, read, send");
 		return -1;
 	}
