@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,24 @@ static void find_uverbs(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	(void)s;
 }
 
+/* Device attributes read as they are: GUIDs, then optional text. */
+static const struct {
+	const char *file;
+	size_t off;
+	bool optional;
+} guids[] = {
+	{ "node_guid", offsetof(struct rd_device, node_guid), false },
+	{ "sys_image_guid", offsetof(struct rd_device, sys_image_guid), true },
+};
+static const struct {
+	const char *file;
+	size_t off;
+} texts[] = {
+	{ "fw_ver", offsetof(struct rd_device, fw_ver) },
+	{ "hca_type", offsetof(struct rd_device, hca_type) },
+	{ "board_id", offsetof(struct rd_device, board_id) },
+	{ "node_desc", offsetof(struct rd_device, node_desc) },
+};
 static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			struct dev_cache *dc, const char *base)
 {
@@ -309,32 +328,19 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			bad_value(s, base, "node_type", EINVAL, buf);
 		}
 	}
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_guid", buf,
-			  sizeof(buf), false) == 0) {
+	for (size_t i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
+		if (rd_probe_read(s, SRC, dc->dirfd, base, guids[i].file, buf,
+				  sizeof(buf), guids[i].optional) < 0)
+			continue;
 		if (rd_parse_guid(buf, &v) == 0)
-			d->node_guid = rd_u64(v);
+			*(struct rd_ou64 *)((char *)d + guids[i].off) = rd_u64(v);
 		else
-			bad_value(s, base, "node_guid", EINVAL, buf);
+			bad_value(s, base, guids[i].file, EINVAL, buf);
 	}
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "sys_image_guid", buf,
-			  sizeof(buf), true) == 0) {
-		if (rd_parse_guid(buf, &v) == 0)
-			d->sys_image_guid = rd_u64(v);
-		else
-			bad_value(s, base, "sys_image_guid", EINVAL, buf);
-	}
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "fw_ver", buf, sizeof(buf),
-			  true) == 0)
-		set_str(&d->fw_ver, buf);
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "hca_type", buf, sizeof(buf),
-			  true) == 0)
-		set_str(&d->hca_type, buf);
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "board_id", buf, sizeof(buf),
-			  true) == 0)
-		set_str(&d->board_id, buf);
-	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_desc", buf,
-			  sizeof(buf), true) == 0)
-		set_str(&d->node_desc, buf);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (rd_probe_read(s, SRC, dc->dirfd, base, texts[i].file, buf,
+				  sizeof(buf), true) == 0)
+			set_str((char **)((char *)d + texts[i].off), buf);
 
 	/* The parent device: a PCI function for hardware, none for rxe/siw. */
 	if (rd_probe_link_name(dc->dirfd, "device", buf, sizeof(buf)) == 0) {
