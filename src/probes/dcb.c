@@ -24,10 +24,6 @@
 #define MAX_APPS 1024
 #define NO_DCB "driver has no DCB support"
 
-struct dcb_cache {
-	struct nl_sock *sk;
-};
-
 static struct nla_policy top_policy[DCB_ATTR_MAX + 1] = {
 	[DCB_ATTR_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
 	[DCB_ATTR_IEEE] = { .type = NLA_NESTED },
@@ -215,13 +211,6 @@ int rd_dcb_request(struct nl_sock *sk, int cmd, const char *ifname,
 
 /* ---- the probe ---- */
 
-static void dcb_state_clear(void *state)
-{
-	struct dcb_cache *c = state;
-
-	rd_nl_close(&c->sk);
-}
-
 /* Mellanox's out-of-tree driver shows the trust mode as a file. */
 static void trust_file(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 {
@@ -239,7 +228,7 @@ static void trust_file(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 	(void)rd_str_set(&d->dcb.trust_source, path);
 }
 
-static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
+static void collect_one(const struct rd_probe_ctx *ctx, struct rd_nl_state *c,
 			struct rd_snapshot *s, struct rd_netdev *d)
 {
 	struct rd_dcb *dcb = &d->dcb;
@@ -286,7 +275,7 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
 
 int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct dcb_cache local, *c;
+	struct rd_nl_state local, *c;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK)
@@ -314,5 +303,5 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 }
 
 const struct rd_probe probe_dcb =
-	RD_PROBE_ROW("dcb", probe_dcb_collect, struct dcb_cache,
-		     NULL, dcb_state_clear);
+	RD_PROBE_ROW("dcb", probe_dcb_collect, struct rd_nl_state,
+		     NULL, rd_nl_state_clear);

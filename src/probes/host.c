@@ -72,23 +72,23 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	struct rd_host *h = &s->host;
 	char path[PATH_MAX], buf[512];
 	struct utsname u;
+	const struct {
+		const char *file;
+		char **dst;
+	} words[] = {
+		{ "/sys/kernel/hostname", &h->hostname },
+		{ "/sys/kernel/osrelease", &h->kernel },
+	};
 
 	/* procfs first: a fixture carries these, and so does a live host. */
-	if (rd_path(path, sizeof(path), ctx->roots->proc,
-		    "/sys/kernel/hostname") == 0 &&
-	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
-			  true) == 0) {
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (rd_path(path, sizeof(path), ctx->roots->proc, "%s",
+			    words[i].file) < 0 ||
+		    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf,
+				  sizeof(buf), true) < 0)
+			continue;
 		if (word_ok(buf))
-			(void)rd_str_set(&h->hostname, buf);
-		else
-			bad_value(s, path, buf);
-	}
-	if (rd_path(path, sizeof(path), ctx->roots->proc,
-		    "/sys/kernel/osrelease") == 0 &&
-	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
-			  true) == 0) {
-		if (word_ok(buf))
-			(void)rd_str_set(&h->kernel, buf);
+			(void)rd_str_set(words[i].dst, buf);
 		else
 			bad_value(s, path, buf);
 	}

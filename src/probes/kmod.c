@@ -207,16 +207,13 @@ struct kmod_cache {
 	bool ok;
 };
 
-static void kmod_cache_clear(struct kmod_cache *c)
+static void kmod_state_clear(void *state)
 {
+	struct kmod_cache *c = state;
+
 	rd_model_free_array(rd_module_fields, (void **)&c->mods, &c->n,
 			    sizeof(*c->mods));
 	c->ok = false;
-}
-
-static void kmod_state_clear(void *state)
-{
-	kmod_cache_clear(state);
 }
 
 /* Append copies of n modules to dst's list; false when out of memory. */
@@ -245,7 +242,7 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	r = collect_modules(ctx, s);
 	if (c) {
-		kmod_cache_clear(c);
+		kmod_state_clear(c);
 		if (copy_modules(&c->mods, &c->n, s->modules + first,
 				 s->n_modules - first)) {
 			c->ofed = s->host.mlnx_ofed;

@@ -33,10 +33,6 @@
 /* Longest link-layer address (MAX_ADDR_LEN in the kernel). */
 #define NETDEV_MAX_HWADDR 32
 
-struct netdev_cache {
-	struct nl_sock *sk;
-};
-
 static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
 	[IFLA_MTU] = { .type = NLA_U32 },
@@ -276,13 +272,6 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 
 /* ---- the probe ---- */
 
-static void netdev_state_clear(void *state)
-{
-	struct netdev_cache *c = state;
-
-	rd_nl_close(&c->sk);
-}
-
 int rd_netdev_dump(struct nl_sock *sk, int type, struct rd_nl_buf *out)
 {
 	struct nl_msg *m = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_DUMP);
@@ -493,7 +482,7 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
-	struct netdev_cache local, *c;
+	struct rd_nl_state local, *c;
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
@@ -570,5 +559,5 @@ out:
 }
 
 const struct rd_probe probe_netdev =
-	RD_PROBE_ROW("netdev", probe_netdev_collect, struct netdev_cache,
-		     NULL, netdev_state_clear);
+	RD_PROBE_ROW("netdev", probe_netdev_collect, struct rd_nl_state,
+		     NULL, rd_nl_state_clear);

@@ -144,6 +144,11 @@ void rd_nl_close(struct nl_sock **sk)
 	*sk = NULL;
 }
 
+void rd_nl_state_clear(void *state)
+{
+	rd_nl_close(&((struct rd_nl_state *)state)->sk);
+}
+
 const char *rd_nl_text(const struct nlattr *a)
 {
 	const char *s;

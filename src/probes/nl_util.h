@@ -41,6 +41,12 @@ int rd_nl_open(int protocol, struct nl_sock **out);
 /* Free *sk if open and forget it (a later refresh opens afresh). */
 void rd_nl_close(struct nl_sock **sk);
 
+/* The kept state of a probe that keeps only its netlink socket. */
+struct rd_nl_state {
+	struct nl_sock *sk;
+};
+void rd_nl_state_clear(void *state);
+
 /*
  * Send msg (port and sequence are filled in) and collect every reply
  * message with the request's sequence number until the kernel says done.

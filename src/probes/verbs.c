@@ -142,16 +142,13 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	ibv_close_device(c);
 }
 
-static void cache_clear(struct verbs_cache *c)
+static void verbs_state_clear(void *state)
 {
+	struct verbs_cache *c = state;
+
 	rd_model_free_array(rd_device_fields, (void **)&c->devs, &c->n_devs,
 			    sizeof(*c->devs));
 	c->valid = false;
-}
-
-static void verbs_state_clear(void *state)
-{
-	cache_clear(state);
 }
 
 static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
@@ -173,7 +170,7 @@ static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
 static void cache_store(struct verbs_cache *c, const struct rd_snapshot *s,
 			uint64_t tick)
 {
-	cache_clear(c);
+	verbs_state_clear(c);
 	for (size_t i = 0; i < s->n_devices; i++) {
 		const struct rd_device *d = &s->devices[i];
 		struct rd_device *e = RD_PUSH(c->devs, c->n_devs);
