@@ -140,21 +140,18 @@ static void sleep_seconds(double s)
 static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		   struct rd_history *h)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+	struct rd_probe_cache *cache = rd_probe_cache_new();
 	struct timespec t0, t;
+	uint64_t tick = 0;
 	int r;
 
-	ctx.cache = rd_probe_cache_new();
-	if (!ctx.cache)
+	if (!cache)
 		return -ENOMEM;
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		double left;
 
-		rd_snapshot_init(s);
-		r = rd_probe_all(&ctx, s);
+		r = rd_snapshot_take(&cli->roots, cache, tick, 0, s);
 		if (r < 0)
 			break;
 		r = rd_history_add(h, s);
@@ -167,11 +164,11 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 			break;
 		rd_snapshot_free(s);
 		sleep_seconds(left < 1.0 ? left : 1.0);
-		ctx.tick++;
+		tick++;
 	}
 	if (r < 0)
 		rd_snapshot_free(s);
-	rd_probe_cache_free(ctx.cache);
+	rd_probe_cache_free(cache);
 	return r;
 }
 
@@ -431,47 +428,8 @@ static void label_evidence(struct rd_results *res, const char *label)
 		}
 }
 
-static int parse_u64_opt(struct rd_cli *cli, const char *name, const char *v,
-			 uint64_t max, uint64_t *out)
-{
-	if (rd_parse_u64(v, 10, out) < 0 || *out > max) {
-		cli_error(cli, "check: %s \"%s\" is not a number up to %" PRIu64,
-			  name, v, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int cmd_check(struct rd_cli *cli, int argc, char **argv)
 {
-	enum {
-		OPT_JSON = 1,
-		OPT_DEVICE,
-		OPT_PORT,
-		OPT_ONLY,
-		OPT_STRICT,
-		OPT_WINDOW,
-		OPT_LOAD,
-		OPT_HUGE,
-		OPT_NUMA,
-		OPT_FRAME,
-	};
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "load", required_argument, NULL, OPT_LOAD },
-		{ "hugepages", required_argument, NULL, OPT_HUGE },
-		{ "numa-node", required_argument, NULL, OPT_NUMA },
-		{ "frame", required_argument, NULL, OPT_FRAME },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rd_diag_opts o;
 	struct rd_snapshot s;
 	struct rd_history h;
@@ -480,80 +438,29 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	const char *load = NULL;
 	struct loaded ld = { .label = "" };
 	double window = 2.0;
-	uint64_t u, frame = 0;
-	int opt, r, rc;
+	uint64_t frame = 0;
+	int r, rc;
 
 	rd_diag_opts_init(&o);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return EXIT_RUN_ERROR;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_DEVICE:
-			o.device = optarg;
-			break;
-		case OPT_PORT:
-			if (parse_u64_opt(cli, "--port", optarg, 255, &o.port) ||
-			    o.port == 0) {
-				if (o.port == 0)
-					cli_error(cli, "check: ports start at 1");
-				return EXIT_RUN_ERROR;
-			}
-			break;
-		case OPT_ONLY:
-			o.only_area = optarg;
-			break;
-		case OPT_STRICT:
-			strict = true;
-			break;
-		case OPT_WINDOW:
-			if (rd_parse_double(optarg, &window) < 0 || window < 0 ||
-			    window > 3600) {
-				cli_error(cli,
-					  "check: --window \"%s\" is not 0..3600 seconds",
-					  optarg);
-				return EXIT_RUN_ERROR;
-			}
-			break;
-		case OPT_LOAD:
-			load = optarg;
-			break;
-		case OPT_FRAME:
-			if (parse_u64_opt(cli, "--frame", optarg,
-					  RD_RECORDING_FRAMES_MAX, &frame) ||
-			    frame == 0) {
-				if (frame == 0)
-					cli_error(cli, "check: frames start at 1");
-				return EXIT_RUN_ERROR;
-			}
-			break;
-		case OPT_HUGE:
-			if (parse_u64_opt(cli, "--hugepages", optarg,
-					  UINT64_C(1) << 40, &o.hugepages_wanted))
-				return EXIT_RUN_ERROR;
-			break;
-		case OPT_NUMA:
-			if (parse_u64_opt(cli, "--numa-node", optarg, 4095, &u))
-				return EXIT_RUN_ERROR;
-			o.numa_node_wanted = (int)u;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			check_usage(stdout);
-			return 0;
-		default:
-			check_usage(stderr);
-			return EXIT_RUN_ERROR;
-		}
-	}
+	const struct cli_opt opts[] = {
+		CLI_FLAG("json", 0, &json),
+		CLI_TEXT("device", 0, &o.device),
+		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TEXT("only", 0, &o.only_area),
+		CLI_FLAG("strict", 0, &strict),
+		CLI_SECONDS("window", 0, &window, 0, 3600),
+		CLI_TEXT("load", 0, &load),
+		CLI_U64("frame", 0, &frame, 1, RD_RECORDING_FRAMES_MAX),
+		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
+		CLI_INT("numa-node", 0, &o.numa_node_wanted, 0, 4095),
+		CLI_FLAG("verbose", 'v', &verbose),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "check", opts, check_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
+	optind = r;
 	if (optind < argc) {
 		cli_error(cli, "check: unexpected argument \"%s\"", argv[optind]);
 		return EXIT_RUN_ERROR;

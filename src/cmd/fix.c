@@ -50,12 +50,7 @@ static void undo_usage(FILE *f)
 
 static int take(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	rd_snapshot_init(s);
-	return rd_probe_all(&ctx, s);
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s);
 }
 
 static bool same_target(const struct rd_result *r, const char *dev,
@@ -135,17 +130,6 @@ static int verify(struct rd_cli *cli, const struct rd_diag_opts *o,
 
 int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_DEVICE = 1, OPT_PORT, OPT_YES, OPT_JOURNAL, OPT_HUGE };
-	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "yes", no_argument, NULL, OPT_YES },
-		{ "journal", required_argument, NULL, OPT_JOURNAL },
-		{ "hugepages", required_argument, NULL, OPT_HUGE },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rd_diag_opts o;
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
@@ -154,48 +138,22 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	bool yes = false;
 	size_t nfix = 0;
 	char msg[1024];
-	int opt, r, rc;
+	int r, rc;
 
 	rd_diag_opts_init(&o);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "hy", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return FIX_USAGE;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_DEVICE:
-			o.device = optarg;
-			break;
-		case OPT_PORT:
-			if (rd_parse_u64(optarg, 10, &o.port) < 0 || !o.port ||
-			    o.port > 255) {
-				cli_error(cli, "fix: bad --port \"%s\"", optarg);
-				return FIX_USAGE;
-			}
-			break;
-		case 'y':
-		case OPT_YES:
-			yes = true;
-			break;
-		case OPT_JOURNAL:
-			journal = optarg;
-			break;
-		case OPT_HUGE:
-			if (rd_parse_u64(optarg, 10, &o.hugepages_wanted) < 0) {
-				cli_error(cli, "fix: bad --hugepages \"%s\"", optarg);
-				return FIX_USAGE;
-			}
-			break;
-		case 'h':
-			fix_usage(stdout);
-			return 0;
-		default:
-			fix_usage(stderr);
-			return FIX_USAGE;
-		}
-	}
+	const struct cli_opt opts[] = {
+		CLI_TEXT("device", 0, &o.device),
+		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_FLAG("yes", 'y', &yes),
+		CLI_TEXT("journal", 0, &journal),
+		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "fix", opts, fix_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : FIX_USAGE;
+	optind = r;
 	if (optind + 1 != argc) {
 		fix_usage(stderr);
 		return FIX_USAGE;
@@ -303,35 +261,20 @@ static int list_journal(struct rd_cli *cli, const char *journal)
 
 int cmd_undo(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_JOURNAL = 1, OPT_LIST };
-	static const struct option longopts[] = {
-		{ "journal", required_argument, NULL, OPT_JOURNAL },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *journal = NULL, *entry = NULL;
 	bool list = false;
 	char msg[1024];
-	int opt, r;
+	const struct cli_opt opts[] = {
+		CLI_TEXT("journal", 0, &journal),
+		CLI_FLAG("list", 0, &list),
+		CLI_END,
+	};
+	int r;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_JOURNAL:
-			journal = optarg;
-			break;
-		case OPT_LIST:
-			list = true;
-			break;
-		case 'h':
-			undo_usage(stdout);
-			return 0;
-		default:
-			undo_usage(stderr);
-			return FIX_USAGE;
-		}
-	}
+	r = cli_parse(cli, "undo", opts, undo_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : FIX_USAGE;
+	optind = r;
 	if (optind < argc)
 		entry = argv[optind++];
 	if (optind < argc) {

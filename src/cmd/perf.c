@@ -12,6 +12,7 @@
 
 #include "cmd/cli.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/snapshot.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
@@ -86,34 +87,53 @@ static void perf_usage(FILE *f, bool lat)
 		   "interrupted\n");
 }
 
-static int parse_num(struct rd_cli *cli, const char *opt, const char *arg,
-		     uint64_t lo, uint64_t hi, uint64_t *out)
+static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
+{
+	struct perf_opts *o = dst;
+
+	if (strcmp(arg, "write") == 0)
+		o->op = PERF_OP_WRITE;
+	else if (strcmp(arg, "send") == 0)
+		o->op = PERF_OP_SEND;
+	else if (strcmp(arg, "read") == 0 && !o->lat)
+		o->op = PERF_OP_READ;
+	else {
+		cli_error(cli, "--op: \"%s\" is not one of %s",
+			  rd_esc_tmp(arg),
+			  o->lat ? "send, write" : "write, read, send");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_mtu(struct rd_cli *cli, const char *arg, void *dst)
 {
 	uint64_t v;
 
-	if (rd_parse_u64(arg, 0, &v) < 0 || v < lo || v > hi) {
-		cli_error(cli, "%s: \"%s\" is not a number in %llu..%llu", opt,
-			  arg, (unsigned long long)lo, (unsigned long long)hi);
+	if (rd_parse_u64(arg, 0, &v) < 0 || v < 256 || v > 4096 ||
+	    perf_mtu_enum((unsigned)v) < 0) {
+		cli_error(cli, "-m: use 256, 512, 1024, 2048 or 4096");
 		return -1;
 	}
-	*out = v;
+	*(unsigned *)dst = (unsigned)v;
 	return 0;
+}
+
+static void bw_usage(FILE *f)
+{
+	perf_usage(f, false);
+}
+
+static void lat_usage(FILE *f)
+{
+	perf_usage(f, true);
 }
 
 /* ---- checks before the test, counters around it ---- */
 
 static bool take_snapshot(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	rd_snapshot_init(s);
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	if (rd_probe_all(&ctx, s) < 0) {
-		rd_snapshot_free(s);
-		return false;
-	}
-	return true;
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s) == 0;
 }
 
 static const struct rd_port *snap_port(const struct rd_snapshot *s,
@@ -578,48 +598,6 @@ out_snap:
 
 static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 {
-	enum {
-		OPT_OP = 0x2000,
-		OPT_GBITS,
-		OPT_LOOPBACK,
-		OPT_BIND,
-		OPT_TIMEOUT,
-		OPT_JSON,
-		OPT_PROGRESS,
-		OPT_INTERVAL,
-		OPT_NO_COUNTERS,
-	};
-	static const struct option longopts[] = {
-		{ "op", required_argument, NULL, OPT_OP },
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "ib-port", required_argument, NULL, 'i' },
-		{ "gid-index", required_argument, NULL, 'x' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "size", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "iters", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "mtu", required_argument, NULL, 'm' },
-		{ "inline_size", required_argument, NULL, 'I' },
-		{ "cq-mod", required_argument, NULL, 'Q' },
-		{ "qp-timeout", required_argument, NULL, 'u' },
-		{ "qp", required_argument, NULL, 'q' },
-		{ "tx-depth", required_argument, NULL, 't' },
-		{ "rx-depth", required_argument, NULL, 'r' },
-		{ "bidirectional", no_argument, NULL, 'b' },
-		{ "report_gbits", no_argument, NULL, OPT_GBITS },
-		{ "report-histogram", no_argument, NULL, 'H' },
-		{ "loopback", no_argument, NULL, OPT_LOOPBACK },
-		{ "bind", required_argument, NULL, OPT_BIND },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "progress-fd", required_argument, NULL, OPT_PROGRESS },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct perf_opts o = {
 		.lat = lat,
 		.op = lat ? PERF_OP_SEND : PERF_OP_WRITE,
@@ -636,164 +614,59 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		.progress_fd = -1,
 		.interval_ms = 1000,
 	};
-	bool have_size = false, have_iters = false, have_cqmod = false;
+	bool have_size, have_iters, have_cqmod;
+	unsigned port, qp_timeout, cq_mod = 0;
 	bool loopback = false, no_counters = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sigaction old_int, old_term, old_pipe;
 	struct sigaction ign = { .sa_handler = SIG_IGN };
-	uint64_t v;
-	int opt, r, rc;
-	const char *shorts = lat ? "d:i:x:p:s:an:D:m:I:Q:u:Hh"
-				 : "d:i:x:p:s:an:D:m:I:Q:u:q:t:r:bh";
+	int r, rc;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_OP:
-			if (strcmp(optarg, "write") == 0)
-				o.op = PERF_OP_WRITE;
-			else if (strcmp(optarg, "send") == 0)
-				o.op = PERF_OP_SEND;
-			else if (strcmp(optarg, "read") == 0 && !lat)
-				o.op = PERF_OP_READ;
-			else {
-				cli_error(cli, "--op: \"%s\" is not one of %s",
-					  optarg,
-					  lat ? "send, write"
-					      : "write, read, send");
-				return 2;
-			}
-			break;
-		case 'd':
-			o.dev = optarg;
-			break;
-		case 'i':
-			if (parse_num(cli, "-i", optarg, 1, 255, &v) < 0)
-				return 2;
-			o.ib_port = (unsigned)v;
-			break;
-		case 'x':
-			if (parse_num(cli, "-x", optarg, 0, 255, &v) < 0)
-				return 2;
-			o.gid_index = (int)v;
-			break;
-		case 'p':
-			if (parse_num(cli, "-p", optarg, 1, 65535, &v) < 0)
-				return 2;
-			o.port = (uint16_t)v;
-			break;
-		case 's':
-			if (parse_num(cli, "-s", optarg, 1, 1u << 30, &v) < 0)
-				return 2;
-			o.size = v;
-			have_size = true;
-			break;
-		case 'a':
-			o.all_sizes = true;
-			break;
-		case 'n':
-			if (parse_num(cli, "-n", optarg, 5, 1ull << 40, &v) < 0)
-				return 2;
-			o.iters = v;
-			have_iters = true;
-			break;
-		case 'D':
-			if (parse_num(cli, "-D", optarg, 1, 86400, &v) < 0)
-				return 2;
-			o.duration = (unsigned)v;
-			break;
-		case 'm':
-			if (parse_num(cli, "-m", optarg, 256, 4096, &v) < 0 ||
-			    perf_mtu_enum((unsigned)v) < 0) {
-				cli_error(cli, "-m: use 256, 512, 1024, 2048 "
-					       "or 4096");
-				return 2;
-			}
-			o.mtu = (unsigned)v;
-			break;
-		case 'I':
-			if (parse_num(cli, "-I", optarg, 0, 1024, &v) < 0)
-				return 2;
-			o.inline_size = (int)v;
-			break;
-		case 'Q':
-			if (parse_num(cli, "-Q", optarg, 1, 1024, &v) < 0)
-				return 2;
-			o.cq_mod = (unsigned)v;
-			have_cqmod = true;
-			break;
-		case 'u':
-			if (parse_num(cli, "-u", optarg, 0, 31, &v) < 0)
-				return 2;
-			o.qp_timeout = (uint8_t)v;
-			break;
-		case 'q':
-			if (parse_num(cli, "-q", optarg, 1, 1024, &v) < 0)
-				return 2;
-			o.nqp = (unsigned)v;
-			break;
-		case 't':
-			if (parse_num(cli, "-t", optarg, 1, 16384, &v) < 0)
-				return 2;
-			o.tx_depth = (unsigned)v;
-			break;
-		case 'r':
-			if (parse_num(cli, "-r", optarg, 1, 16384, &v) < 0)
-				return 2;
-			o.rx_depth = (unsigned)v;
-			break;
-		case 'b':
-			o.bidir = true;
-			break;
-		case 'H':
-			o.histogram = true;
-			break;
-		case OPT_GBITS:
-			o.gbits = true;
-			break;
-		case OPT_LOOPBACK:
-			loopback = true;
-			break;
-		case OPT_BIND:
-			o.bind_addr = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_num(cli, "--timeout", optarg, 100, 3600000,
-				      &v) < 0)
-				return 2;
-			o.timeout_ms = (int)v;
-			break;
-		case OPT_JSON:
-			o.json = true;
-			break;
-		case OPT_PROGRESS:
-			if (parse_num(cli, "--progress-fd", optarg, 0, INT_MAX,
-				      &v) < 0)
-				return 2;
-			o.progress_fd = (int)v;
-			break;
-		case OPT_INTERVAL:
-			if (parse_num(cli, "--interval", optarg, 50, 3600000,
-				      &v) < 0)
-				return 2;
-			o.interval_ms = (unsigned)v;
-			break;
-		case OPT_NO_COUNTERS:
-			no_counters = true;
-			break;
-		case 'h':
-			perf_usage(stdout, lat);
-			return 0;
-		default:
-			perf_usage(stderr, lat);
-			return 2;
-		}
-	}
+	/* Latency tests have no -q/-t/-r/-b letters; the long names stay. */
+	const struct cli_opt opts[] = {
+		CLI_CALL("op", 0, &o, parse_op),
+		CLI_TEXT("ib-dev", 'd', &o.dev),
+		CLI_UINT("ib-port", 'i', &o.ib_port, 1, 255),
+		CLI_INT("gid-index", 'x', &o.gid_index, 0, 255),
+		CLI_UINT("port", 'p', &port, 1, 65535),
+		CLI_U64("size", 's', &o.size, 1, 1u << 30),
+		CLI_FLAG("all", 'a', &o.all_sizes),
+		CLI_U64("iters", 'n', &o.iters, 5, 1099511627776.0),
+		CLI_UINT("duration", 'D', &o.duration, 1, 86400),
+		CLI_CALL("mtu", 'm', &o.mtu, parse_mtu),
+		CLI_INT("inline_size", 'I', &o.inline_size, 0, 1024),
+		CLI_UINT("cq-mod", 'Q', &cq_mod, 1, 1024),
+		CLI_UINT("qp-timeout", 'u', &qp_timeout, 0, 31),
+		CLI_UINT("qp", lat ? 0 : 'q', &o.nqp, 1, 1024),
+		CLI_UINT("tx-depth", lat ? 0 : 't', &o.tx_depth, 1, 16384),
+		CLI_UINT("rx-depth", lat ? 0 : 'r', &o.rx_depth, 1, 16384),
+		CLI_FLAG("bidirectional", lat ? 0 : 'b', &o.bidir),
+		CLI_FLAG("report_gbits", 0, &o.gbits),
+		CLI_FLAG("report-histogram", 'H', &o.histogram),
+		CLI_FLAG("loopback", 0, &loopback),
+		CLI_TEXT("bind", 0, &o.bind_addr),
+		CLI_INT("timeout", 0, &o.timeout_ms, 100, 3600000),
+		CLI_FLAG("json", 0, &o.json),
+		CLI_INT("progress-fd", 0, &o.progress_fd, 0, INT_MAX),
+		CLI_UINT("interval", 0, &o.interval_ms, 50, 3600000),
+		CLI_FLAG("no-counters", 0, &no_counters),
+		CLI_END,
+	};
+
+	port = o.port;
+	qp_timeout = o.qp_timeout;
+	r = cli_parse(cli, lat ? "lat" : "bw", opts, lat ? lat_usage : bw_usage,
+		      argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
+	o.port = (uint16_t)port;
+	o.qp_timeout = (uint8_t)qp_timeout;
+	have_size = o.size != 0;
+	have_iters = o.iters != 0;
+	have_cqmod = cq_mod != 0;
+	if (have_cqmod)
+		o.cq_mod = cq_mod;
 	if (optind < argc)
 		o.host = argv[optind++];
 	if (optind < argc) {

@@ -130,13 +130,11 @@ DIAG_CHECK(check_dev_cq_size)
 {
 	DIAG_CTX(x);
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "A CQ smaller than the outstanding work requests "
 			 "overflows. The limit is the device attribute max_cqe; "
@@ -169,13 +167,11 @@ DIAG_CHECK(check_user_provider)
 {
 	DIAG_CTX(x);
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "libibverbs needs a provider library (libmlx5, librxe, "
 			 "...) matching the kernel driver; without it the device "
@@ -229,14 +225,12 @@ DIAG_CHECK(check_user_uverbs)
 	DIAG_CTX(x);
 	char path[256];
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_devnode *n;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "Verbs programs talk to the kernel through "
 			 "/dev/infiniband/uverbsN; missing or unreadable, every "

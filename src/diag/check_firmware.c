@@ -14,16 +14,14 @@ DIAG_CHECK(check_fw_version)
 	DIAG_CTX(x);
 	const struct rd_fw_table *t = rd_data_firmware();
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_pci *p;
 		const struct rd_fw_min *m;
 		struct rd_result *r;
 		char id[16];
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "Old firmware lacks features the driver expects "
 			 "(ConnectX-5 needs 16.23 or later for full DCB/PFC). "

@@ -159,17 +159,15 @@ DIAG_CHECK(check_host_numa)
 	DIAG_CTX(x);
 	const struct rd_host *hs = &s->host;
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(s, d->pci_bdf) :
 						      NULL;
 		struct rd_result *r;
 		uint64_t aff[16], local[16];
 		int64_t node;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "A process on the far NUMA node crosses the socket "
 			 "interconnect for every DMA, costing bandwidth and "

@@ -353,7 +353,7 @@ static bool cnp_rising(struct diag_ctx *x, const struct rd_device *d,
 		return false;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct rd_series *ser = rd_history_port(
-			x->h, d->name, p->port, "hw_counters", names[i]);
+			x->h, d->name, p->port, RD_CTR_HW, names[i]);
 		uint64_t delta;
 		double span;
 

@@ -132,14 +132,14 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 	struct rd_counter_info *ci;
 	bool bad;
 	double warn, fail;
+	int group;
 
 	if (!*col[0]) {
 		snprintf(why, wl, "empty counter name");
 		return -EINVAL;
 	}
-	if (strcmp(col[1], "counters") != 0 &&
-	    strcmp(col[1], "hw_counters") != 0 &&
-	    strcmp(col[1], "ethtool") != 0) {
+	group = rd_counter_group_find(col[1]);
+	if (group < 0) {
 		snprintf(why, wl,
 			 "source \"%s\" is not counters, hw_counters or ethtool",
 			 col[1]);
@@ -175,10 +175,10 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 	ci->warn_rate = warn;
 	ci->fail_rate = fail;
 	ci->name = strdup(col[0]);
-	ci->source = strdup(col[1]);
+	ci->group = (enum rd_counter_group)group;
 	ci->meaning = strdup(col[2]);
 	ci->hint = strdup(col[6]);
-	if (!ci->name || !ci->source || !ci->meaning || !ci->hint)
+	if (!ci->name || !ci->meaning || !ci->hint)
 		return -ENOMEM;
 	return 0;
 }
@@ -449,7 +449,6 @@ void rd_counter_table_free(struct rd_counter_table *t)
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].name);
-		free(t->v[i].source);
 		free(t->v[i].meaning);
 		free(t->v[i].hint);
 	}
@@ -473,23 +472,23 @@ void rd_fw_table_free(struct rd_fw_table *t)
 }
 
 const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t, const char *source,
-		     const char *name)
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name)
 {
 	if (!t || !name)
 		return NULL;
 	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->v[i].source, source) == 0 &&
+		if (t->v[i].group == group &&
 		    fnmatch(t->v[i].name, name, 0) == 0)
 			return &t->v[i];
 	return NULL;
 }
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
-				const char *source, const char *name)
+				enum rd_counter_group group, const char *name)
 {
 	const struct rd_counter_info *ci =
-		t ? rd_counter_info_find(t, source, name) : NULL;
+		t ? rd_counter_info_find(t, group, name) : NULL;
 
 	return ci && ci->bad_when_rising;
 }

@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/model.h"
+
 struct rd_counter_info {
 	char *name;		/* fnmatch pattern: "rx_prio[0-7]_pause" */
-	char *source;		/* "counters", "hw_counters", "ethtool" */
+	enum rd_counter_group group;
 	char *meaning;
 	bool bad_when_rising;
 	double warn_rate;	/* per second; rising above it gives WARN */
@@ -78,17 +80,17 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 void rd_counter_table_free(struct rd_counter_table *t);
 void rd_fw_table_free(struct rd_fw_table *t);
 
-/* The first row matching (source, counter name); NULL when none. */
+/* The first row matching (group, counter name); NULL when none. */
 const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t, const char *source,
-		     const char *name);
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name);
 /*
  * Whether a rising counter means trouble: the table's bad_when_rising,
  * false for counters the table does not list (or no table). The one
  * answer for the counters screen and the counter check alike.
  */
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
-				const char *source, const char *name);
+				enum rd_counter_group group, const char *name);
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
 				       uint64_t vendor, uint64_t device);
 

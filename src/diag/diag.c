@@ -233,6 +233,48 @@ bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port)
 	return true;
 }
 
+bool diag_next_port(const struct diag_ctx *x, struct diag_target *t)
+{
+	for (; t->dev < x->s->n_devices; t->dev++, t->port = 0) {
+		const struct rd_device *d = &x->s->devices[t->dev];
+
+		while (t->port < d->n_ports) {
+			const struct rd_port *p = &d->ports[t->port++];
+
+			if (!diag_wants(x, d->name, p->port))
+				continue;
+			t->d = d;
+			t->p = p;
+			snprintf(t->name, sizeof(t->name), "%s/%" PRIu64,
+				 d->name ? d->name : "?", p->port);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool diag_next_device(const struct diag_ctx *x, struct diag_target *t)
+{
+	while (t->dev < x->s->n_devices) {
+		const struct rd_device *d = &x->s->devices[t->dev++];
+
+		if (!diag_wants(x, d->name, 0))
+			continue;
+		t->d = d;
+		t->p = NULL;
+		snprintf(t->name, sizeof(t->name), "%s", d->name ? d->name : "?");
+		return true;
+	}
+	return false;
+}
+
+struct rd_result *diag_new_target(struct diag_ctx *x,
+				  const struct diag_target *t,
+				  const char *netdev)
+{
+	return diag_new(x, t->d->name, t->p ? t->p->port : 0, netdev);
+}
+
 void rd_diag_opts_init(struct rd_diag_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -50,6 +50,26 @@ void diag_fix_free(struct rd_fixup *f);
 /* Does the --device/--port filter keep this target? */
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port);
 
+/*
+ * The devices or ports a check walks, in snapshot order, as the
+ * --device/--port filter keeps them:
+ *	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);)
+ *		... tg.d, tg.p, tg.name ("mlx5_0/1") ...
+ * diag_next_device() gives devices (tg.p NULL, tg.name "mlx5_0").
+ */
+struct diag_target {
+	const struct rd_device *d;
+	const struct rd_port *p;
+	char name[128];
+	size_t dev, port;	/* the walk's position: start at zero */
+};
+bool diag_next_port(const struct diag_ctx *x, struct diag_target *t);
+bool diag_next_device(const struct diag_ctx *x, struct diag_target *t);
+/* diag_new() for the target the walk is at. */
+struct rd_result *diag_new_target(struct diag_ctx *x,
+				  const struct diag_target *t,
+				  const char *netdev);
+
 /* The netdev behind a RoCE port: port field, GID attrs, then netdev table. */
 const char *diag_port_netdev_name(const struct rd_snapshot *s,
 				  const struct rd_device *d,

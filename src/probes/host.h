@@ -13,6 +13,7 @@
 #include "probes/probe.h"
 
 int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+extern const struct rd_probe probe_host;
 
 /*
  * Parse one pam_limits file: memlock lines go to s->host.limits, malformed

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,16 +25,13 @@
 
 #include "core/attr.h"
 #include "probes/nl_util.h"
+#include "probes/read.h"
 
 #define SRC "netdev"
 #define NETDEV_MAX_LINKS 65536
 #define NETDEV_MAX_ADDRS 1024
 /* Longest link-layer address (MAX_ADDR_LEN in the kernel). */
 #define NETDEV_MAX_HWADDR 32
-
-struct netdev_cache {
-	struct nl_sock *sk;
-};
 
 static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
@@ -70,20 +68,6 @@ static struct nla_policy addr_policy[IFA_MAX + 1] = {
 	[IFA_LOCAL] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
 };
 
-static const char *nl_text(struct nlattr *a)
-{
-	const char *s;
-	size_t n;
-
-	if (!a)
-		return NULL;
-	s = nla_data(a);
-	n = strnlen(s, (size_t)nla_len(a));
-	if (n == 0 || rd_text_check(s, n) < 0)
-		return NULL;
-	return s;
-}
-
 static void set_str(char **dst, const char *v)
 {
 	(void)rd_str_set(dst, v);
@@ -91,9 +75,7 @@ static void set_str(char **dst, const char *v)
 
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		rd_model_free(rd_netdev_fields, &nd[i]);
-	free(nd);
+	rd_model_free_array(rd_netdev_fields, (void **)&nd, &n, sizeof(*nd));
 }
 
 const char *rd_netdev_scope_name(unsigned scope, char *buf, size_t size)
@@ -180,7 +162,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	r = rd_nlmsg_parse(nlh, sizeof(ifi), tb, IFLA_MAX, link_policy);
 	if (r < 0)
 		return r;
-	name = nl_text(tb[IFLA_IFNAME]);
+	name = rd_nl_text(tb[IFLA_IFNAME]);
 	if (!name || ifi.ifi_index <= 0)
 		return -EBADMSG;
 	set_str(&d->name, name);
@@ -220,7 +202,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 					linkinfo_policy);
 		if (r < 0)
 			return r;
-		t = nl_text(li[IFLA_INFO_KIND]);
+		t = rd_nl_text(li[IFLA_INFO_KIND]);
 		if (t)
 			set_str(&d->kind, t);
 		if (t && strcmp(t, "vlan") == 0 && li[IFLA_INFO_DATA]) {
@@ -231,9 +213,9 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	}
 	if (tb[IFLA_LINK])
 		d->link_ifindex = rd_u64(nla_get_u32(tb[IFLA_LINK]));
-	t = nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
+	t = rd_nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
 	if (t && strcmp(t, "pci") == 0) {
-		t = nl_text(tb[IFLA_PARENT_DEV_NAME]);
+		t = rd_nl_text(tb[IFLA_PARENT_DEV_NAME]);
 		if (t)
 			set_str(&d->pci_bdf, t);
 	}
@@ -341,18 +323,6 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 
 /* ---- the probe ---- */
 
-void probe_netdev_cache_free(struct rd_probe_cache *cache)
-{
-	struct netdev_cache *c = cache ? cache->slot[RD_SLOT_NETDEV] : NULL;
-
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_NETDEV] = NULL;
-}
-
 int rd_netdev_dump(struct nl_sock *sk, int type, struct rd_nl_buf *out)
 {
 	struct nl_msg *m = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_DUMP);
@@ -382,37 +352,25 @@ out:
 /* The netdev's parent device, driver and bus address from sysfs. */
 static void sysfs_parent(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *b;
-	ssize_t n;
+	char path[PATH_MAX], name[256];
 
 	if (!d->pci_bdf &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			unsigned dom, bus, dev, fn;
-			char tail;
+		    "/class/net/%s/device", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0) {
+		unsigned dom, bus, dev, fn;
+		char tail;
 
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			b = b ? b + 1 : target;
-			if (sscanf(b, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
-				   &tail) == 4 &&
-			    strlen(b) == 12)
-				set_str(&d->pci_bdf, b);
-		}
+		if (sscanf(name, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
+			   &tail) == 4 &&
+		    strlen(name) == 12)
+			set_str(&d->pci_bdf, name);
 	}
 	if (!d->driver &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device/driver", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			set_str(&d->driver, b ? b + 1 : target);
-		}
-	}
+		    "/class/net/%s/device/driver", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0)
+		set_str(&d->driver, name);
 	/* Virtual devices have no parent: their kind names the driver. */
 	if (!d->driver && d->kind)
 		set_str(&d->driver, d->kind);
@@ -648,7 +606,7 @@ void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
-	struct netdev_cache local = { 0 }, *c;
+	struct rd_nl_state local, *c;
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
@@ -658,17 +616,9 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		collect_sysfs(ctx, s);
 		return 0;
 	}
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_NETDEV];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			ctx->cache->slot[RD_SLOT_NETDEV] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_NETDEV, &local);
+	if (!c)
+		return -ENOMEM;
 	if (!c->sk) {
 		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
 		if (r < 0) {
@@ -695,12 +645,14 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 	goto out;
 
 drop_socket:
-	nl_socket_free(c->sk);
-	c->sk = NULL;
+	rd_nl_close(&c->sk);
 out:
 	rd_nl_buf_free(&b);
 	rd_netdev_free_array(nd, n);
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_NETDEV, c);
 	return 0;
 }
+
+const struct rd_probe probe_netdev =
+	RD_PROBE_ROW("netdev", probe_netdev_collect, struct rd_nl_state,
+		     NULL, rd_nl_state_clear);

@@ -9,7 +9,7 @@
 
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s);
-void probe_netdev_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_netdev;
 
 /*
  * RTM_NEWLINK messages (a link dump) into a netdev array owned by the

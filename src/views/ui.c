@@ -357,24 +357,13 @@ static int take_snapshot(struct ui *ui, bool fresh)
 	int r;
 
 	if (ui->o.source == UI_LIVE) {
-		struct rd_probe_ctx ctx = {
-			.roots = ui->o.roots,
-			.cache = ui->cache,
-			.tick = ui->tick++,
-		};
-
-		if (ui->o.roots->redirected)
-			ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 		/* A refresh key or a fix-up wants what is true now. */
-		if (fresh)
-			ctx.flags |= RD_PROBE_FRESH;
-		rd_snapshot_init(&s);
-		r = rd_probe_all(&ctx, &s);
+		r = rd_snapshot_take(ui->o.roots, ui->cache, ui->tick++,
+				     fresh ? RD_PROBE_FRESH : 0, &s);
 		if (r < 0) {
 			snprintf(ui->source_err, sizeof(ui->source_err),
 				 "cannot take a snapshot: %s: %s",
 				 ui->o.roots->sysfs, strerror(-r));
-			rd_snapshot_free(&s);
 			return r;
 		}
 	} else {

@@ -229,7 +229,7 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 		const struct rd_counter *c =
 			rd_counters_find(&p->hw_counters, cnp[i]);
 		const struct rd_series *s = rd_history_port(
-			&ui->hist, d->name, p->port, "hw_counters", cnp[i]);
+			&ui->hist, d->name, p->port, RD_CTR_HW, cnp[i]);
 		char v[24] = "N/A", r[24] = "-";
 		double rate;
 

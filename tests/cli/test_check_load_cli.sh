@@ -50,7 +50,7 @@ fi
 msg=$("$bin" check --load "$demo" --frame 61 2>&1)
 [ $? -eq 3 ] && grep -q 'has 60 frames' <<<"$msg" && ok "--frame 61: refused" || bad "--frame 61: $msg"
 msg=$("$bin" check --load "$demo" --frame 0 2>&1)
-[ $? -eq 3 ] && grep -q 'frames start at 1' <<<"$msg" && ok "--frame 0: refused" || bad "--frame 0: $msg"
+[ $? -eq 3 ] && grep -q -- '--frame "0" is not a number in 1\.\.' <<<"$msg" && ok "--frame 0: refused" || bad "--frame 0: $msg"
 snap="$fix/cx6dx-roce-port-down/snapshot.golden.json"
 msg=$("$bin" check --load "$snap" --frame 2 2>&1)
 [ $? -eq 3 ] && grep -q 'needs a recording' <<<"$msg" && ok "--frame on a snapshot: refused" || bad "--frame on a snapshot: $msg"

@@ -90,7 +90,7 @@ static void counters(const char *text)
 	for (size_t i = 0; i < t.n; i++) {
 		const struct rd_counter_info *c = &t.v[i];
 
-		if (!c->name || !c->name[0] || !c->source || !c->meaning ||
+		if (!c->name || !c->name[0] || !c->meaning ||
 		    !c->hint)
 			abort();
 		if (c->warn_rate < 0 && c->bad_when_rising)
@@ -98,7 +98,7 @@ static void counters(const char *text)
 		if (c->fail_rate >= 0 && c->warn_rate >= 0 &&
 		    c->fail_rate < c->warn_rate)
 			abort();
-		(void)rd_counter_info_find(&t, c->source, c->name);
+		(void)rd_counter_info_find(&t, c->group, c->name);
 	}
 	rd_counter_table_free(&t);
 }

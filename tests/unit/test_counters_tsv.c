@@ -23,6 +23,18 @@ struct seen {
 	char *origin; /* where it was first seen, for the message */
 };
 
+
+/* The group a source name ("counters", "hw_counters", "ethtool") stands for. */
+static enum rd_counter_group grp(const char *source)
+{
+	for (int g = 0; g < RD_CTR_GROUPS; g++)
+		if (strcmp(rd_counter_group_name((enum rd_counter_group)g),
+			   source) == 0)
+			return (enum rd_counter_group)g;
+	fail_msg("unknown counter source \"%s\"", source);
+	return RD_CTR_PORT;
+}
+
 static struct seen *g_seen;
 static size_t g_n_seen;
 
@@ -394,7 +406,7 @@ static size_t undescribed(const struct rd_counter_table *t, FILE *out)
 	for (size_t i = 0; i < g_n_seen; i++) {
 		const struct seen *s = &g_seen[i];
 		const struct rd_counter_info *ci =
-			rd_counter_info_find(t, s->source, s->name);
+			rd_counter_info_find(t, grp(s->source), s->name);
 
 		if (!ci || !ci->meaning[0]) {
 			fprintf(out,
@@ -460,7 +472,7 @@ static void test_row_order_and_units(void **state)
 	(void)state;
 	load_table();
 	for (size_t i = 0; i < COUNT(words); i++) {
-		ci = rd_counter_info_find(&g_table, "counters", words[i]);
+		ci = rd_counter_info_find(&g_table, grp("counters"), words[i]);
 		assert_non_null(ci);
 		if (!strstr(ci->meaning, "4-byte words"))
 			fail_msg("%s: \"%s\" does not say 4-byte words",
@@ -471,17 +483,17 @@ static void test_row_order_and_units(void **state)
 		const struct rd_counter_info *r = &g_table.v[i];
 
 		if (strpbrk(r->name, "*?[") == NULL &&
-		    rd_counter_info_find(&g_table, r->source, r->name) != r)
+		    rd_counter_info_find(&g_table, grp(rd_counter_group_name(r->group)), r->name) != r)
 			fail_msg("%s/%s: an earlier pattern hides this row",
-				 r->source, r->name);
+				 rd_counter_group_name(r->group), r->name);
 	}
-	ci = rd_counter_info_find(&g_table, "ethtool", "rx_prio3_bytes");
+	ci = rd_counter_info_find(&g_table, grp("ethtool"), "rx_prio3_bytes");
 	assert_non_null(strstr(ci->meaning, "priority"));
-	ci = rd_counter_info_find(&g_table, "ethtool", "tx0_tso_inner_packets");
+	ci = rd_counter_info_find(&g_table, grp("ethtool"), "tx0_tso_inner_packets");
 	assert_non_null(strstr(ci->meaning, "inner"));
-	ci = rd_counter_info_find(&g_table, "ethtool", "rx_queue_0_xdp_tx");
+	ci = rd_counter_info_find(&g_table, grp("ethtool"), "rx_queue_0_xdp_tx");
 	assert_non_null(strstr(ci->meaning, "veth"));
-	ci = rd_counter_info_find(&g_table, "ethtool",
+	ci = rd_counter_info_find(&g_table, grp("ethtool"),
 				  "rx_vport_rdma_unicast_bytes");
 	assert_non_null(strstr(ci->meaning, "RDMA"));
 	/* Normal traffic and working flow control never count as bad. */
@@ -497,7 +509,7 @@ static void test_row_order_and_units(void **state)
 		{ "counters", "port_xmit_data" },
 	};
 	for (size_t i = 0; i < COUNT(normal); i++) {
-		ci = rd_counter_info_find(&g_table, normal[i].src,
+		ci = rd_counter_info_find(&g_table, grp(normal[i].src),
 					  normal[i].name);
 		assert_non_null(ci);
 		assert_false(ci->bad_when_rising);

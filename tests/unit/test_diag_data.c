@@ -28,45 +28,54 @@ static void test_real_files(void **state)
 		fail_msg("%s", rd_data_error());
 	/* Every counter CHECKS.md D names is described. */
 	static const struct {
-		const char *src, *name;
+		enum rd_counter_group src;
+		const char *name;
 		bool bad;
 	} want[] = {
-		{ "counters", "link_downed", true },
-		{ "counters", "symbol_error", true },
-		{ "counters", "port_rcv_errors", true },
-		{ "counters", "port_xmit_discards", true },
-		{ "counters", "port_xmit_wait", false },
-		{ "hw_counters", "out_of_buffer", true },
-		{ "hw_counters", "out_of_sequence", true },
-		{ "hw_counters", "packet_seq_err", true },
-		{ "hw_counters", "implied_nak_seq_err", true },
-		{ "hw_counters", "local_ack_timeout_err", true },
-		{ "hw_counters", "rnr_nak_retry_err", true },
-		{ "hw_counters", "duplicate_request", true },
-		{ "hw_counters", "np_cnp_sent", false },
-		{ "hw_counters", "rp_cnp_handled", false },
-		{ "ethtool", "rx_discards_phy", true },
-		{ "ethtool", "rx_out_of_buffer", true },
-		{ "ethtool", "rx_prio3_pause", false },
-		{ "ethtool", "tx_prio7_pause", false },
-		{ "ethtool", "tx_pause_storm_error_events", true },
-		{ "ethtool", "link_down_events_phy", true },
-		{ "ethtool", "rx_crc_errors_phy", true },
-		{ "ethtool", "rx_symbol_err_phy", true },
-		{ "ethtool", "rx_vport_rdma_unicast_bytes", false },
-		{ "hw_counters", "sent_pkts", false },
-		{ "hw_counters", "rcvd_pkts", false },
-		{ "hw_counters", "retry_exceeded_err", true },
-		{ "hw_counters", "completer_retry_err", true },
-		{ "hw_counters", "rcvd_seq_err", true },
+		{ RD_CTR_PORT, "link_downed", true },
+		{ RD_CTR_PORT, "symbol_error", true },
+		{ RD_CTR_PORT, "port_rcv_errors", true },
+		{ RD_CTR_PORT, "port_xmit_discards", true },
+		{ RD_CTR_PORT, "port_xmit_wait", false },
+		{ RD_CTR_HW, "out_of_buffer", true },
+		{ RD_CTR_HW, "out_of_sequence", true },
+		{ RD_CTR_HW, "packet_seq_err", true },
+		{ RD_CTR_HW, "implied_nak_seq_err", true },
+		{ RD_CTR_HW, "local_ack_timeout_err", true },
+		{ RD_CTR_HW, "rnr_nak_retry_err", true },
+		{ RD_CTR_HW, "duplicate_request", true },
+		{ RD_CTR_HW, "np_cnp_sent", false },
+		{ RD_CTR_HW, "rp_cnp_handled", false },
+		{ RD_CTR_ETHTOOL, "rx_discards_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_out_of_buffer", true },
+		{ RD_CTR_ETHTOOL, "rx_prio3_pause", false },
+		{ RD_CTR_ETHTOOL, "tx_prio7_pause", false },
+		{ RD_CTR_ETHTOOL, "tx_pause_storm_error_events", true },
+		{ RD_CTR_ETHTOOL, "link_down_events_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_crc_errors_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_symbol_err_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_vport_rdma_unicast_bytes", false },
+		{ RD_CTR_HW, "sent_pkts", false },
+		{ RD_CTR_HW, "rcvd_pkts", false },
+		{ RD_CTR_HW, "retry_exceeded_err", true },
+		{ RD_CTR_HW, "completer_retry_err", true },
+		{ RD_CTR_HW, "rcvd_seq_err", true },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		ci = rd_counter_info_find(c, want[i].src, want[i].name);
 		if (!ci)
-			fail_msg("%s/%s missing", want[i].src, want[i].name);
+			fail_msg("%s/%s missing", rd_counter_group_name(want[i].src),
+				 want[i].name);
 		assert_int_equal(ci->bad_when_rising, want[i].bad);
 	}
-	assert_null(rd_counter_info_find(c, "ethtool", "rx_prio8_pause"));
+	assert_null(rd_counter_info_find(c, RD_CTR_ETHTOOL, "rx_prio8_pause"));
+	/* A group's name finds the group; others find none. */
+	for (int g = 0; g < RD_CTR_GROUPS; g++)
+		assert_int_equal(rd_counter_group_find(
+					 rd_counter_group_name((enum rd_counter_group)g)),
+				 g);
+	assert_int_equal(rd_counter_group_find("Counters"), -1);
+	assert_int_equal(rd_counter_group_find(NULL), -1);
 	/* Every ConnectX id the brief lists has a minimum. */
 	static const uint64_t ids[] = { 0x1013, 0x1015, 0x1017, 0x1019,
 					0x101b, 0x101d, 0x101f, 0x1021 };
@@ -182,17 +191,17 @@ static void test_bad_when_rising(void **state)
 
 	(void)state;
 	assert_non_null(c);
-	assert_true(rd_counter_bad_when_rising(c, "counters", "symbol_error"));
-	assert_true(rd_counter_bad_when_rising(c, "ethtool",
+	assert_true(rd_counter_bad_when_rising(c, RD_CTR_PORT, "symbol_error"));
+	assert_true(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
 					       "rx_prio3_discards"));
-	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
 						"rx_prio3_pause"));
-	assert_false(rd_counter_bad_when_rising(c, "hw_counters",
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_HW,
 						"np_cnp_sent"));
 	/* A name that merely looks like an error is not judged. */
-	assert_false(rd_counter_bad_when_rising(c, "ethtool",
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
 						"rx_xsk_err_made_up"));
-	assert_false(rd_counter_bad_when_rising(NULL, "counters",
+	assert_false(rd_counter_bad_when_rising(NULL, RD_CTR_PORT,
 						"symbol_error"));
 }
 

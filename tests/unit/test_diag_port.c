@@ -398,6 +398,61 @@ static void test_filter_sort_json(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* The walk over ports and devices follows the --device/--port filter. */
+static void test_target_walk(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_diag_opts o;
+	struct diag_ctx x = { .s = &s, .o = &o };
+	struct rd_device *d;
+	char seen[256];
+
+	(void)state;
+	rd_snapshot_init(&s);
+	rd_diag_opts_init(&o);
+	d = snap_dev(&s, "mlx5_0", "0000:3b:00.0");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	snap_port(d, 2, 1, 3, "Ethernet", "eth3");
+	snap_dev(&s, "mlx5_1", "0000:3b:00.1");	/* no ports */
+	d = snap_dev(&s, "rxe0", NULL);
+	snap_port(d, 1, 4, 5, "Ethernet", "veth0");
+
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		assert_true(tg.p->port == 1 || tg.p->port == 2);
+		strcat(seen, tg.name);
+		strcat(seen, " ");
+	}
+	assert_string_equal(seen, "mlx5_0/1 mlx5_0/2 rxe0/1 ");
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		assert_null(tg.p);
+		strcat(seen, tg.name);
+		strcat(seen, " ");
+	}
+	assert_string_equal(seen, "mlx5_0 mlx5_1 rxe0 ");
+
+	o.port = 2;
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);)
+		strcat(seen, tg.name);
+	assert_string_equal(seen, "mlx5_0/2");
+	o.port = 0;
+	o.device = "rxe0";
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);)
+		strcat(seen, tg.name);
+	assert_string_equal(seen, "rxe0");
+	o.device = "mlx5_9";
+	{
+		struct diag_target tg = { 0 };
+
+		assert_false(diag_next_port(&x, &tg));
+		assert_false(diag_next_device(&x, &tg));
+	}
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_mtu_by_link_layer),
 		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_filter_sort_json),
+		cmocka_unit_test(test_target_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
