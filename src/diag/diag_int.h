@@ -63,6 +63,8 @@ enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);
 /* The RDMA module paired with a PCI network driver (mlx5_core -> mlx5_ib). */
 const char *diag_rdma_module_of(const char *net_driver);
+/* Is module the RDMA half of one of those drivers (mlx5_ib, irdma, ...)? */
+bool diag_is_rdma_nic_module(const char *module);
 
 /* The RoCE priority: DCB APP entry for UDP 4791, else 3. */
 uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app);

@@ -6,13 +6,10 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/check_driver.c src/diag/check_firmware.c \
 	src/diag/check_counters.c \
 	src/diag/data.c src/diag/data.h
-src_librdmadiag_a_SOURCES += \
-	src/diag/fixup.c src/diag/journal.c src/diag/journal.h
 
 if HAVE_CMOCKA
 DIAG_TESTS = tests/unit/test_diag_port tests/unit/test_diag_checks \
-	tests/unit/test_diag_data tests/unit/test_diag_golden \
-	tests/unit/test_journal
+	tests/unit/test_diag_data tests/unit/test_diag_golden
 check_PROGRAMS += $(DIAG_TESTS)
 TESTS += $(DIAG_TESTS)
 tests_unit_test_diag_port_SOURCES = tests/unit/test_diag_port.c \
@@ -29,7 +26,4 @@ tests_unit_test_diag_data_LDADD = $(UNIT_LDADD)
 tests_unit_test_diag_golden_SOURCES = tests/unit/test_diag_golden.c tests/unit/unit.h
 tests_unit_test_diag_golden_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_diag_golden_LDADD = $(UNIT_LDADD)
-tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/unit.h
-tests_unit_test_journal_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_journal_LDADD = $(UNIT_LDADD)
 endif
