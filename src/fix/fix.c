@@ -110,6 +110,26 @@ void rd_fix_bind(struct rd_fixup *f, const struct rd_snapshot *s)
 
 /* ---- shared steps ---- */
 
+/*
+ * A message cut short by its buffer may end inside a UTF-8 character:
+ * drop the partial character so nothing invalid reaches a terminal.
+ */
+static char *tidy(char *s)
+{
+	size_t n = strlen(s), start = n;
+
+	while (start > 0 && ((unsigned char)s[start - 1] & 0xc0) == 0x80)
+		start--;
+	if (start > 0 && (unsigned char)s[start - 1] >= 0xc0) {
+		unsigned char c = (unsigned char)s[start - 1];
+		size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+
+		if (n - (start - 1) < want)
+			s[start - 1] = '\0';
+	}
+	return s;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -162,7 +182,7 @@ static int change(const struct rd_fix_host *h, const struct rd_fix_ops *k,
 
 	r = rd_journal_append_apply(jf, e, err, sizeof(err));
 	if (r < 0) {
-		snprintf(msg, ml, "not changed: %s", err);
+		snprintf(msg, ml, "not changed: %s", tidy(err));
 		return r;
 	}
 	r = h->apply(h, k, t, e->after, err, sizeof(err));
@@ -177,13 +197,14 @@ static int change(const struct rd_fix_host *h, const struct rd_fix_ops *k,
 	}
 	if (r < 0)
 		snprintf(res, sizeof(res), "failed: %s",
-			 err[0] ? err : strerror(-r));
+			 err[0] ? tidy(err) : strerror(-r));
 	else
 		snprintf(res, sizeof(res), "ok");
+	tidy(res);
 	if (rd_journal_append_result(jf, e->id, res, got[0] ? got : NULL, err,
 				     sizeof(err)) < 0 && r == 0) {
 		snprintf(msg, ml, "%s done, but the result was not journalled: %s",
-			 rd_esc_tmp(e->command), err);
+			 rd_esc_tmp(e->command), tidy(err));
 		return 0;
 	}
 	if (r < 0)
@@ -210,13 +231,13 @@ static int open_journal(const char *path, struct rd_journal_file *jf,
 	}
 	if (r < 0)
 		snprintf(msg, ml, "not changed: %s",
-			 err[0] ? err : strerror(-r));
+			 err[0] ? tidy(err) : strerror(-r));
 	return r;
 }
 
 /* ---- apply ---- */
 
-int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
+static int engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 			const char *journal, unsigned confirm_within,
 			struct rd_fix_done *done, char *msg, size_t ml)
 {
@@ -248,7 +269,7 @@ int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 	r = h->read(h, k, &t, before, sizeof(before), err, sizeof(err));
 	if (r < 0) {
 		snprintf(msg, ml, "not changed: cannot read the current state: %s",
-			 err);
+			 tidy(err));
 		goto out;
 	}
 	r = k->target_value(f, before, after, sizeof(after));
@@ -257,7 +278,7 @@ int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 	if (r == 0 && k->revertible)
 		r = k->check(&t, before, err, sizeof(err));
 	if (r < 0) {
-		snprintf(msg, ml, "not changed: %s", err[0] ? err : "bad fix-up");
+		snprintf(msg, ml, "not changed: %s", err[0] ? tidy(err) : "bad fix-up");
 		r = -EINVAL;
 		goto out;
 	}
@@ -269,7 +290,7 @@ int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 	}
 	r = h->validate(h, k, &t, after, err, sizeof(err));
 	if (r < 0) {
-		snprintf(msg, ml, "not changed: %s", err);
+		snprintf(msg, ml, "not changed: %s", tidy(err));
 		goto out;
 	}
 	k->command(&t, after, cmd, sizeof(cmd));
@@ -305,7 +326,7 @@ static int undo_refuse(char *msg, size_t ml, const struct rd_journal_entry *t,
 	return -EINVAL;
 }
 
-int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
+static int engine_undo(const struct rd_fix_host *h, const char *journal,
 		       const char *entry, bool timer_only, char *msg,
 		       size_t ml)
 {
@@ -366,14 +387,14 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 	if (!produced_by(k, t->check)) {
 		snprintf(why, sizeof(why), "check %s does not make %s changes",
 			 rd_esc_tmp(t->check), k->name);
-		r = undo_refuse(msg, ml, t, why);
+		r = undo_refuse(msg, ml, t, tidy(why));
 		goto out;
 	}
 	tg = (struct rd_fix_target){ t->arg, t->arg2, t->ifindex };
 	if (!t->arg || !t->before || !t->after ||
 	    k->check(&tg, t->before, err, sizeof(err)) < 0 ||
 	    k->check(&tg, t->after, err, sizeof(err)) < 0) {
-		r = undo_refuse(msg, ml, t, err[0] ? err : "target or values missing");
+		r = undo_refuse(msg, ml, t, err[0] ? tidy(err) : "target or values missing");
 		goto out;
 	}
 	if (t->result && strcmp(t->result, "ok") != 0) {
@@ -382,8 +403,8 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 	}
 	r = h->read(h, k, &tg, live, sizeof(live), err, sizeof(err));
 	if (r < 0) {
-		snprintf(why, sizeof(why), "cannot read the current state: %s", err);
-		r = undo_refuse(msg, ml, t, why);
+		snprintf(why, sizeof(why), "cannot read the current state: %s", tidy(err));
+		r = undo_refuse(msg, ml, t, tidy(why));
 		goto out;
 	}
 	interrupted = !t->result;
@@ -405,13 +426,13 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 		snprintf(why, sizeof(why),
 			 "%s is %s, but the change left %s: something else changed it since",
 			 rd_esc_tmp(t->arg), rd_esc_tmp(live), rd_esc_tmp(t->after));
-		r = undo_refuse(msg, ml, t, why);
+		r = undo_refuse(msg, ml, t, tidy(why));
 		r = -ESTALE;
 		goto out;
 	}
 	r = h->validate(h, k, &tg, t->before, err, sizeof(err));
 	if (r < 0) {
-		r = undo_refuse(msg, ml, t, err);
+		r = undo_refuse(msg, ml, t, tidy(err));
 		goto out;
 	}
 	k->command(&tg, t->before, cmd, sizeof(cmd));
@@ -436,6 +457,26 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 out:
 	rd_journal_free(&j);
 	rd_journal_close(&jf);
+	return r;
+}
+
+int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
+			const char *journal, unsigned confirm_within,
+			struct rd_fix_done *done, char *msg, size_t ml)
+{
+	int r = engine_apply(h, f, journal, confirm_within, done, msg, ml);
+
+	tidy(msg);
+	return r;
+}
+
+int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
+		       const char *entry, bool timer_only, char *msg,
+		       size_t ml)
+{
+	int r = engine_undo(h, journal, entry, timer_only, msg, ml);
+
+	tidy(msg);
 	return r;
 }
 
@@ -467,13 +508,14 @@ int rd_fix_confirm(const char *journal, const char *id, char *msg, size_t ml)
 		snprintf(msg, ml, "entry %s was already confirmed", rd_esc_tmp(id));
 	} else if ((r = rd_journal_append_confirm(&jf, t->id, err,
 						  sizeof(err))) < 0) {
-		snprintf(msg, ml, "not confirmed: %s", err);
+		snprintf(msg, ml, "not confirmed: %s", tidy(err));
 	} else {
 		snprintf(msg, ml, "kept: %s (entry %s)", rd_esc_tmp(t->command),
 			 rd_esc_tmp(t->id));
 	}
 	rd_journal_free(&j);
 	rd_journal_close(&jf);
+	tidy(msg);
 	return r;
 }
 
@@ -541,6 +583,7 @@ int rd_fixup_apply(const struct rd_fixup *f, const struct rd_fix_opts *o,
 	if (why) {
 		snprintf(msg, ml, "not applied: %s; the command is: %s", why,
 			 f && f->command ? rd_esc_tmp(f->command) : "-");
+		tidy(msg);
 		return -EPERM;
 	}
 	r = rd_fix_engine_apply(&rd_fix_live_host, f, journal,
@@ -554,6 +597,7 @@ int rd_fixup_apply(const struct rd_fixup *f, const struct rd_fix_opts *o,
 				   sizeof(m2));
 		snprintf(msg, ml, "reverted: the rollback timer could not start (%s)",
 			 m2);
+		tidy(msg);
 		return -ECHILD;
 	}
 	if (done)

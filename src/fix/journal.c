@@ -282,8 +282,10 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 	char *line, *p = text;
 	int r = 0;
 
-	if (!tok)
+	if (!tok) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	if (memchr(text, '\0', len)) {
 		snprintf(err, errlen, "journal %s is corrupt: NUL byte",
 			 rd_esc_tmp(path));
@@ -561,16 +563,21 @@ int rd_journal_load(struct rd_journal_file *jf, struct rd_journal *j,
 	memset(j, 0, sizeof(*j));
 	if (jf->fd < 0)
 		return 0;
-	if (fstat(jf->fd, &st) < 0)
-		return -errno;
+	if (fstat(jf->fd, &st) < 0) {
+		snprintf(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
+			 strerror(errno));
+		return -EIO;
+	}
 	if ((uint64_t)st.st_size > RD_JOURNAL_MAX) {
 		snprintf(err, errlen, "journal %s is larger than %u MiB; refused",
 			 rd_esc_tmp(jf->path), RD_JOURNAL_MAX >> 20);
 		return -EFBIG;
 	}
 	text = malloc((size_t)st.st_size + 1);
-	if (!text)
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	while (len < (size_t)st.st_size) {
 		ssize_t n = pread(jf->fd, text + len, (size_t)st.st_size - len,
 				  (off_t)len);
@@ -617,22 +624,33 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 	const char *txt = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t len, off = 0;
-	char *buf;
+	struct stat st;
+	char *buf, last;
 	int r = 0;
 
-	if (!txt)
+	if (!txt) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	if (jf->fd < 0) {
 		snprintf(err, errlen, "journal %s is not open for writing",
 			 rd_esc_tmp(jf->path));
 		return -EBADF;
 	}
 	len = strlen(txt);
-	buf = malloc(len + 1);
-	if (!buf)
+	buf = malloc(len + 2);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
-	memcpy(buf, txt, len);
+	}
+	/* A hand-edited journal may lack its final newline: add it first. */
+	if (fstat(jf->fd, &st) == 0 && st.st_size > 0 &&
+	    pread(jf->fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+		buf[off++] = '\n';
+	memcpy(buf + off, txt, len);
+	len += off;
 	buf[len++] = '\n';
+	off = 0;
 	/* One write per line so a reader never sees half of one. */
 	while (off < len) {
 		ssize_t n = write(jf->fd, buf + off, len - off);

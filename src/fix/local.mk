@@ -11,7 +11,8 @@ src_librdmadiag_a_SOURCES += \
 if HAVE_CMOCKA
 FIX_TESTS = tests/unit/test_journal tests/unit/test_fix
 check_PROGRAMS += $(FIX_TESTS)
-TESTS += $(FIX_TESTS)
+TESTS += $(FIX_TESTS) tests/unit/test_fix_nonroot.sh
+EXTRA_DIST += tests/unit/test_fix_nonroot.sh
 tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/unit.h
 tests_unit_test_journal_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_journal_LDADD = $(UNIT_LDADD)

@@ -56,16 +56,22 @@ static bool allowed(const struct mock_change *c)
 	return false;	/* modprobe and anything else: never */
 }
 
+static void fail(const char *what, const char *detail)
+{
+	fprintf(stderr, "property broken: %s: %s\n", what, detail);
+	abort();
+}
+
 static void check_msg(const char *msg)
 {
 	if (!rd_text_clean(msg, strlen(msg)))
-		abort();
+		fail("control bytes in a message", msg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const mtu[] = { "1500", "9000", "1400", "68" };
-	char path[128], msg[1024], err[512];
+	char path[128], msg[1024], err[512] = "";
 	struct rd_journal j;
 	struct mock_host mh;
 	uint8_t pick;
@@ -116,13 +122,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rd_journal_free(&j);
 		/* What undo appended keeps the journal readable. */
 		if (rd_journal_read(path, &j, err, sizeof(err)) < 0)
-			abort();
+			fail("journal unreadable after undo", err);
 		rd_journal_free(&j);
 	} else {
 		check_msg(err);
 	}
 	for (size_t i = 0; i < mh.n_log; i++)
 		if (!allowed(&mh.log[i]))
-			abort();
+			fail("change outside the allowlist", mh.log[i].arg);
 	return 0;
 }

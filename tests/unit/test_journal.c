@@ -199,6 +199,23 @@ static void test_corrupt(void **state)
 		    "{\"type\":\"result\",\"id\":\"a\",\"result\":\"ok\",\"after\":\"1\"}\n");
 	assert_int_equal(rd_journal_read(path, &j, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, ":3"));
+	/* A hand-edited file without its last newline still takes lines. */
+	put_journal("{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
+		    "\"kind\":\"link_mtu\",\"command\":\"x\"}");
+	{
+		struct rd_journal_file jf;
+
+		assert_int_equal(rd_journal_open(path, RD_JOURNAL_WRITE, &jf, err,
+						 sizeof(err)),
+				 0);
+		assert_int_equal(rd_journal_append_result(&jf, "a", "ok", NULL,
+							  err, sizeof(err)),
+				 0);
+		rd_journal_close(&jf);
+	}
+	assert_int_equal(rd_journal_read(path, &j, err, sizeof(err)), 0);
+	assert_string_equal(j.v[0].result, "ok");
+	rd_journal_free(&j);
 }
 
 static void expect_refused(const char *p, enum rd_journal_mode mode,
