@@ -528,13 +528,16 @@ int rd_fix_confirm(const char *journal, const char *id, char *msg, size_t ml)
 static int start_timer(const char *journal, const char *id, double deadline)
 {
 	pid_t pid = fork();
-	int st;
+	int st = 0, r;
 
 	if (pid < 0)
 		return -errno;
 	if (pid > 0) {
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		while ((r = (int)waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 			;
+		/* With SIGCHLD ignored the child is reaped for us: no status. */
+		if (r < 0)
+			return errno == ECHILD ? 0 : -errno;
 		return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
 	}
 	if (setsid() < 0)
