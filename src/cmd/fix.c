@@ -363,6 +363,8 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		return FIX_NOT_APPLIED;
 	}
 	rc = verify(cli, &o, id, pick->device, pick->port);
+	if (within && done.id[0] && done.confirm_by <= 0)
+		printf("no rollback timer: this change cannot be undone\n");
 	if (done.confirm_by > 0) {
 		if (isatty(STDIN_FILENO) && ask_keep(&done)) {
 			r = rd_fix_confirm(journal, done.id, msg, sizeof(msg));

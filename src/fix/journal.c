@@ -500,10 +500,11 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 					O_NOFOLLOW | O_CLOEXEC,
 				0600);
 		created = jf->fd >= 0;
+		/* Non-blocking: a FIFO or device in its place must not hang us. */
 		if (jf->fd < 0 && errno == EEXIST)
 			jf->fd = openat(jf->dirfd, jf->name,
 					O_RDWR | O_APPEND | O_NOFOLLOW |
-						O_CLOEXEC | O_NOCTTY);
+						O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	} else {
 		jf->fd = openat(jf->dirfd, jf->name,
 				O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |

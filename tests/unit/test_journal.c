@@ -282,6 +282,14 @@ static void test_file_rules(void **state)
 	expect_refused(path, RD_JOURNAL_READ, "writable by group or others");
 	chmod(dir, 0700);
 
+	/* A FIFO in its place: refused at once, for reading and writing. */
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	expect_refused(path, RD_JOURNAL_READ, "not a regular file");
+	expect_refused(path, RD_JOURNAL_WRITE, "not a regular file");
+	unlink(path);
+	put_journal("");
+
 	/* A missing directory above the journal's is not made. */
 	snprintf(p, sizeof(p), "%s/a/b/journal.jsonl", dir);
 	expect_refused(p, RD_JOURNAL_WRITE, "missing");
