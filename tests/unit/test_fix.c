@@ -13,6 +13,8 @@
 
 #include <time.h>
 
+#include "cmd/cli.h"
+#include "core/escape.h"
 #include "core/roots.h"
 #include "test_fix_mock.h"
 
@@ -450,6 +452,79 @@ static void test_real_kinds(void **state)
 			 -EINVAL);
 }
 
+/* ---- the commands: what they print ---- */
+
+/* Run a command with stdout and stderr in a file; its text in out. */
+static int run_cmd(int (*cmd)(struct rd_cli *, int, char **), char **argv,
+		   char *out, size_t len)
+{
+	struct rd_cli cli = { .prog = "rdmadiag" };
+	char file[PATH_MAX];
+	int argc = 0, saved[2], fd, r;
+	ssize_t n;
+
+	while (argv[argc])
+		argc++;
+	snprintf(file, sizeof(file), "%s/out.txt", dir);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	saved[0] = dup(1);
+	saved[1] = dup(2);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	rd_roots_init(&cli.roots);
+	r = cmd(&cli, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved[0], 1);
+	dup2(saved[1], 2);
+	close(saved[0]);
+	close(saved[1]);
+	n = pread(fd, out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return r;
+}
+
+static void test_list_escaped(void **state)
+{
+	char *argv[] = { "undo", "--list", "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	put_journal("{\"type\":\"apply\",\"id\":\"e1\\u001b[2J\",\"user\":\"r\\u009bq\","
+		    "\"check\":\"port.mtu\",\"kind\":\"link_mtu\",\"arg\":\"veth0\","
+		    "\"command\":\"ip link set dev veth0 mtu 9000\\u001b]0;owned\\u0007\","
+		    "\"before\":\"1500\\n  PASS\",\"after\":\"9000\",\"undoable\":true}\n");
+	assert_int_equal(run_cmd(cmd_undo, argv, out, sizeof(out)), 0);
+	/* One line, every control byte (C0, C1 as UTF-8) shown escaped. */
+	assert_true(rd_text_clean(out, strlen(out) - 1));
+	assert_non_null(strstr(out, "e1\\x1b[2J"));
+	assert_non_null(strstr(out, "9000\\x1b]0;owned\\x07"));
+	assert_non_null(strstr(out, "1500\\n  PASS"));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_non_null(strstr(out, "no result (interrupted)"));
+}
+
+static void test_fix_dry_run(void **state)
+{
+	char root[PATH_MAX];
+	char *argv[] = { "fix", "port.mtu", "--root", root, "--yes",
+			 "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/rxe0-healthy", RD_FIXTURES);
+	/* The fixture's veth0 has MTU 1500: a fix-up, shown, not applied. */
+	assert_int_equal(run_cmd(cmd_fix, argv, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "command: ip link set dev veth0 mtu 9000"));
+	assert_non_null(strstr(out, "dry run, not applied: the reading comes from redirected roots"));
+	/* Nothing was journalled, so nothing was changed. */
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +536,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timer, setup, teardown),
 		cmocka_unit_test(test_real_kinds),
+		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
