@@ -127,6 +127,16 @@ const char *diag_rdma_module_of(const char *net_driver)
 	return NULL;
 }
 
+bool diag_is_rdma_nic_module(const char *module)
+{
+	for (size_t k = 0; module &&
+			   k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
+	     k++)
+		if (strcmp(module, rdma_of_net[k].ib) == 0)
+			return true;
+	return false;
+}
+
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 {
 	const struct rd_module *m;

@@ -69,6 +69,7 @@ struct rd_fixup {
 	uint64_t value;		/* MTU, priority, sysctl value */
 	char *device;		/* target as shown in the journal */
 	uint64_t port;
+	uint64_t ifindex;	/* of the netdev named, from the reading (rd_fix_bind) */
 };
 
 struct rd_result {
@@ -140,17 +141,6 @@ const char *rd_layer_name(enum rd_layer l);
 struct json_object *rd_results_to_json(const struct rd_results *r);
 struct json_object *rd_result_to_json(const struct rd_result *r);
 
-/*
- * Fix-ups. Apply needs root; the journal entry (with the value being
- * replaced) is written before the change. msg receives a line for people.
- * 0, or -errno (-EPERM not root, -EBADMSG corrupt journal, ...).
- */
-int rd_fixup_apply(const struct rd_fixup *f, const char *journal_path,
-		   char *msg, size_t msglen);
-/* Restore the before-value of the last (entry NULL) or named entry. */
-int rd_fixup_undo(const char *journal_path, const char *entry, char *msg,
-		  size_t msglen);
-/* RDMADIAG_JOURNAL (ignored when set-uid) or /var/lib/rdmadiag/journal.jsonl */
-const char *rd_journal_default_path(void);
+/* Applying and undoing fix-ups: src/fix/fix.h. */
 
 #endif

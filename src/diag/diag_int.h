@@ -83,6 +83,8 @@ enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);
 /* The RDMA module paired with a PCI network driver (mlx5_core -> mlx5_ib). */
 const char *diag_rdma_module_of(const char *net_driver);
+/* Is module the RDMA half of one of those drivers (mlx5_ib, irdma, ...)? */
+bool diag_is_rdma_nic_module(const char *module);
 
 /* Parse "0-3,8,10-11" into a bit set of up to 1024 CPUs; -EINVAL. */
 int diag_cpulist_parse(const char *s, uint64_t set[16]);

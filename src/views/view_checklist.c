@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fix/fix.h"
 #include "views/ui.h"
 
 struct key {
@@ -231,8 +232,9 @@ static void checklist_draw(struct ui *ui)
 static int do_apply(struct ui *ui, void *arg)
 {
 	char msg[512] = "";
-	int r = rd_fixup_apply(&ck.fix, rd_journal_default_path(), msg,
-			       sizeof(msg));
+	struct rd_fix_opts fo = { .roots = ui->o.roots,
+				  .from_recording = ui->o.source != UI_LIVE };
+	int r = rd_fixup_apply(&ck.fix, &fo, NULL, msg, sizeof(msg));
 
 	if (r < 0) {
 		ui_msg(ui, W_BANNER_BAD, "fix-up failed: %s",
@@ -247,8 +249,7 @@ static int do_apply(struct ui *ui, void *arg)
 static int do_undo(struct ui *ui, void *arg)
 {
 	char msg[512] = "";
-	int r = rd_fixup_undo(rd_journal_default_path(), NULL, msg,
-			      sizeof(msg));
+	int r = rd_fixup_undo(NULL, NULL, msg, sizeof(msg));
 
 	ui_msg(ui, r < 0 ? W_BANNER_BAD : W_BANNER_OK, "%s%s",
 	       r < 0 ? "undo failed: " : "", msg[0] ? msg : "done");
@@ -283,6 +284,8 @@ static int ask_fix(struct ui *ui)
 		return UI_REDO_DRAW;
 	}
 	hold_fix(r->fix);
+	if (ui->have_snap)
+		rd_fix_bind(&ck.fix, &ui->snap);
 	key_of(r, &ck.applied);
 	if (why) {
 		ui_dialog_open(ui, "Fix-up not available", NULL, NULL, NULL);
