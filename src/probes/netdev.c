@@ -503,6 +503,44 @@ static bool netdev_name_ok(const char *n)
 }
 
 /*
+ * The netdev of an Ethernet port whose GID table names none (a port that
+ * never came up has no GID 0): the PCI function's net/ directory, and
+ * when it holds several, the one whose dev_port is the port's number - 1.
+ */
+static bool netdev_of_function(const struct rd_probe_ctx *ctx,
+			       const struct rd_device *rd,
+			       const struct rd_port *p, char *out, size_t len)
+{
+	char path[PATH_MAX], buf[32];
+	char **names = NULL;
+	size_t n = 0;
+	bool found = false;
+
+	if (!rd->name || !p->link_layer ||
+	    strcmp(p->link_layer, "Ethernet") != 0 ||
+	    rd_path(path, sizeof(path), ctx->roots->sysfs,
+		    "/class/infiniband/%s/device/net", rd->name) < 0 ||
+	    rd_dir_list(AT_FDCWD, path, 64, &names, &n) < 0)
+		return false;
+	for (size_t i = 0; i < n && !found; i++) {
+		uint64_t dp;
+
+		if (!netdev_name_ok(names[i]))
+			continue;
+		if (n > 1 &&
+		    (rd_path(path, sizeof(path), ctx->roots->sysfs,
+			     "/class/infiniband/%s/device/net/%s/dev_port",
+			     rd->name, names[i]) < 0 ||
+		     rd_attr_read(path, buf, sizeof(buf)) <= 0 ||
+		     rd_parse_u64(buf, 10, &dp) < 0 || dp + 1 != p->port))
+			continue;
+		found = (size_t)snprintf(out, len, "%s", names[i]) < len;
+	}
+	rd_dir_free(names, n);
+	return found;
+}
+
+/*
  * Without netlink (a fixture tree, or a recorded host) the same link facts
  * come from /sys/class/net: enough for the port checks to reason about
  * admin state, carrier and MTU.
@@ -518,14 +556,19 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 			struct rd_netdev d = { 0 };
 			char path[PATH_MAX], buf[128];
 			struct rd_ou64 flags, carrier;
+			char fn[IFNAMSIZ];
+			const char *name = p->netdev;
 
-			if (!netdev_name_ok(p->netdev) ||
-			    rd_snapshot_netdev(s, p->netdev) ||
+			if (!netdev_name_ok(name) &&
+			    netdev_of_function(ctx, rd, p, fn, sizeof(fn)))
+				name = fn;
+			if (!netdev_name_ok(name) ||
+			    rd_snapshot_netdev(s, name) ||
 			    rd_path(path, sizeof(path), ctx->roots->sysfs,
-				    "/class/net/%s/ifindex", p->netdev) < 0 ||
+				    "/class/net/%s/ifindex", name) < 0 ||
 			    access(path, F_OK) != 0)
 				continue;
-			set_str(&d.name, p->netdev);
+			set_str(&d.name, name);
 			set_str(&d.rdma_device, rd->name);
 			d.rdma_port = rd_u64(p->port);
 			d.ifindex = sysfs_u64(ctx, s, d.name, "ifindex", 10);

@@ -27,7 +27,6 @@ command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; e
 
 # FIXTURE CHECK TARGET | reason the program disagrees with the source
 known_failures=(
-	"real-cx7-ib-cx6dx-down port.state mlx5_1/1|from sysfs alone the netdev of a RoCE port whose GID table is empty is not found (the PCI function's net/ directory names it), so a port that is down is reported UNKNOWN"
 )
 
 known_reason() {	# known_reason FIXTURE CHECK TARGET
