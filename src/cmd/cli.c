@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 #include "cmd/cli.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,11 +12,16 @@
 void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
 
+	/* Messages quote paths, names and arguments: escape the whole line. */
 	fprintf(stderr, "%s: ", cli && cli->prog ? cli->prog : "rdmadiag");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	rd_fputs_esc(msg ? msg : "(message lost: out of memory)", stderr);
+	free(msg);
 	fputc('\n', stderr);
 }
 

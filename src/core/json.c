@@ -2,10 +2,12 @@
 #include "config.h"
 #include "core/json.h"
 #include "core/attr.h"
+#include "core/print.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,7 @@ static struct json_object *counters_json(const struct rd_counters *c)
 	struct json_object *o = json_object_new_object();
 
 	for (size_t i = 0; o && i < c->n; i++)
-		json_object_object_add(o, c->v[i].name,
+		json_object_object_add(o, rd_print_json_text(c->v[i].name),
 				       c->v[i].value.ok ?
 					       json_object_new_uint64(c->v[i].value.v) :
 					       NULL);
@@ -40,7 +42,7 @@ static struct json_object *field_json(const struct rd_field *f, const char *p)
 	switch (f->kind) {
 	case RD_F_STR: {
 		const char *s = *(char *const *)p;
-		return s ? json_object_new_string(s) : NULL;
+		return s ? json_object_new_string(rd_print_json_text(s)) : NULL;
 	}
 	case RD_F_PU64:
 		return json_object_new_uint64(*(const uint64_t *)p);
@@ -54,7 +56,9 @@ static struct json_object *field_json(const struct rd_field *f, const char *p)
 	}
 	case RD_F_DBL: {
 		const struct rd_odbl *v = (const void *)p;
-		return v->ok ? json_object_new_double(v->v) : NULL;
+		/* JSON has no Infinity or NaN: such a value is absent. */
+		return v->ok && isfinite(v->v) ? json_object_new_double(v->v) :
+						 NULL;
 	}
 	case RD_F_BOOL: {
 		const struct rd_obool *v = (const void *)p;

@@ -131,7 +131,7 @@ static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 			diag_next(x, r,
 				  "extra lossless priorities spread pause storms; "
 				  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
-				  nd);
+				  rd_shquote_tmp(nd));
 		}
 		return;
 	}
@@ -146,7 +146,8 @@ static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 	struct rd_fixup *f = diag_fix(
 		x, r, RD_FIX_PFC, true, true,
 		"changes flow control on the port; the switch must match or pause frames are ignored",
-		"dcb pfc set dev %s prio-pfc %" PRIu64 ":on", nd, prio);
+		"dcb pfc set dev %s prio-pfc %" PRIu64 ":on",
+		rd_shquote_tmp(nd), prio);
 	if (f) {
 		f->value = prio;
 		if (!(f->arg = strdup(nd)))
@@ -260,7 +261,7 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 		  "enable roce_np and roce_rp for priority %" PRIu64
 		  " (echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%" PRIu64
 		  " and .../roce_rp/enable/%" PRIu64 "), and ECN marking on the switch",
-		  prio, nd, prio, prio);
+		  prio, rd_shquote_tmp(nd), prio, prio);
 }
 
 DIAG_CHECK(check_qos_ecn)
