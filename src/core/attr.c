@@ -372,6 +372,17 @@ int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
 	return 0;
 }
 
+int rd_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* n groups of exactly 4 hex digits separated by ':' */
 static int parse_groups(const char *s, int n, uint16_t *g)
 {
@@ -379,12 +390,11 @@ static int parse_groups(const char *s, int n, uint16_t *g)
 		unsigned v = 0;
 
 		for (int k = 0; k < 4; k++, s++) {
-			int c = (unsigned char)*s;
+			int h = rd_hex_digit(*s);
 
-			if (!isxdigit(c))
+			if (h < 0)
 				return -EINVAL;
-			v = v * 16 + (unsigned)(isdigit(c) ? c - '0' :
-					 tolower(c) - 'a' + 10);
+			v = v * 16 + (unsigned)h;
 		}
 		g[i] = (uint16_t)v;
 		if (i < n - 1) {

@@ -58,6 +58,8 @@ int rd_parse_double(const char *s, double *out);
 int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
 			const char **rest);
 
+/* The value of one hex digit, or -1. */
+int rd_hex_digit(char c);
 /* "fe80:0000:...:0001" (8 groups of 4 hex digits) into 16 bytes. */
 int rd_parse_gid(const char *s, uint8_t gid[16]);
 /* "0002:c903:0042:6a40" (4 groups of 4 hex digits) into a u64. */

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/attr.h"
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -64,17 +66,6 @@ int perf_oob_keys_encode(const struct perf_oob_keys *k, bool with_gid,
 	return (int)want;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static const char *const key_names[] = {
 	"LID", "outstanding reads", "QPN", "PSN", "rkey", "address",
 };
@@ -110,7 +101,7 @@ int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
 		}
 		v[f] = 0;
 		for (int i = 0; i < w; i++) {
-			int h = hexval(buf[pos + i]);
+			int h = rd_hex_digit(buf[pos + i]);
 
 			if (h < 0)
 				return fail(err, errlen,
