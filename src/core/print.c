@@ -251,7 +251,9 @@ int rd_print_end(struct rd_printer *p)
 	if (!j)
 		return err ? err : -EINVAL;
 	txt = json_object_to_json_string_ext(
-		j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		j, (p->one_line ? JSON_C_TO_STRING_PLAIN :
+				  JSON_C_TO_STRING_PRETTY) |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!txt || fprintf(p->f, "%s\n", txt) < 0)
 		err = txt ? -EIO : -ENOMEM;
 	json_object_put(j);

@@ -27,6 +27,7 @@ struct rd_printer {
 	FILE *f;
 	bool json;
 	bool color;		/* text: colour escapes allowed */
+	bool one_line;		/* JSON: the whole document on one line */
 	int depth;
 	struct json_object *stack[RD_PRINT_DEPTH];
 	struct json_object *root;
