@@ -2,6 +2,7 @@
 /* rdmadiag bw / rdmadiag lat: perftest-compatible verbs tests. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
+#include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
 #include "probes/probe.h"
@@ -74,7 +76,9 @@ static void perf_usage(FILE *f, bool lat)
 	fprintf(f, "      --loopback        both ends on this port, no peer "
 		   "needed\n"
 		   "      --bind ADDR       server: listen on this IPv4 "
-		   "address only\n"
+		   "address (default: the\n"
+		   "                        IPv4 address of the port's netdev, "
+		   "else all)\n"
 		   "      --timeout MS      wait for each out-of-band message "
 		   "(5000)\n"
 		   "      --json            print the result as JSON\n"
@@ -123,6 +127,35 @@ static const struct rd_port *snap_port(const struct rd_snapshot *s,
 	const struct rd_device *d = rd_snapshot_device(s, dev);
 
 	return d ? rd_device_port(d, port) : NULL;
+}
+
+/*
+ * A server listens on the IPv4 address of the port's netdev unless --bind
+ * says otherwise; the banner says which address and why.
+ */
+static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
+			char *buf, size_t len)
+{
+	char why[256] = "the port state could not be read";
+	bool text = !o->json && !o->quiet;
+	FILE *f = text ? stdout : stderr;
+
+	if (o->bind_addr) {
+		fprintf(f, "%sListening on %s port %u (--bind)\n",
+			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
+			o->port);
+		return;
+	}
+	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
+				   sizeof(why)) == 0) {
+		o->bind_addr = buf;
+		fprintf(f, "%sListening on %s port %u, %s (--bind ADDR to choose)\n",
+			text ? " " : "rdmadiag: ", buf, o->port, why);
+		return;
+	}
+	fprintf(f, "%sListening on every IPv4 address, port %u: %s "
+		   "(--bind ADDR to listen on one)\n",
+		text ? " " : "rdmadiag: ", o->port, why);
 }
 
 /* Refuse a port that is not ACTIVE; 0 when the test may go on. */
@@ -220,6 +253,9 @@ static void print_header(const struct perf_session *s, const char *warn)
 	       !o->lat && o->bidir ? "Bidirectional " : "",
 	       o->lat ? "Latency" : "BW");
 	printf(" Dual-port       : OFF\t\tDevice         : %s\n", rd_esc_tmp(s->dev.name));
+	if (s->oob.peer[0])
+		printf(" Client          : %s (the only one: others are refused)\n",
+		       s->oob.peer);
 	printf(" Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
 	if (sender && !o->lat)
@@ -341,6 +377,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	uint64_t sizes[24];
 	char warn[300] = "";
 	char devname[IBV_SYSFS_NAME_MAX] = "";
+	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
 
 	if (o->all_sizes)
@@ -368,6 +405,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		fprintf(stderr, "rdmadiag: warning: cannot read the port "
 				"state; trying anyway\n");
 	}
+	if (o->role == PERF_SERVER)
+		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "core/escape.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -536,13 +537,17 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_port = htons(port) };
+	struct sockaddr_in peer = { 0 };
+	socklen_t plen = sizeof(peer);
+	char ip[INET_ADDRSTRLEN];
 	int64_t deadline = now_ms() + wait_ms;
 	int lfd, fd = -1, on = 1, r;
 
 	o->fd = -1;
 	o->client = false;
+	o->peer[0] = '\0';
 	if (bind_addr && inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1) {
-		oob_err(o, "invalid IPv4 address \"%s\"", bind_addr);
+		oob_err(o, "invalid IPv4 address \"%s\"", rd_esc_tmp(bind_addr));
 		return -EINVAL;
 	}
 	if (!bind_addr)
@@ -596,7 +601,7 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 			goto out;
 		}
 	}
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
 		oob_err(o, "accept: %s", strerror(errno));
@@ -604,8 +609,17 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 	}
 	set_keepalive(fd);
 	o->fd = fd;
+	if (peer.sin_family == AF_INET &&
+	    inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
+		snprintf(o->peer, sizeof(o->peer), "%s:%u", ip,
+			 ntohs(peer.sin_port));
 	r = 0;
 out:
+	/*
+	 * One peer per run: closing the listener now refuses any other
+	 * client (connection refused, or reset if it was queued) while the
+	 * first one's test goes on.
+	 */
 	close(lfd);
 	return r;
 }
