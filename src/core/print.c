@@ -19,13 +19,10 @@ void rd_print_begin(struct rd_printer *p, FILE *f, bool json)
 
 const char *rd_print_json_text(const char *s)
 {
+	/* json-c would write controls as \u001b: a reader gets them back raw. */
 	if (!s || rd_text_clean(s, strlen(s)))
 		return s;
-	/* Valid UTF-8 with controls is fine: json-c escapes C0 itself. */
-	for (const unsigned char *c = (const void *)s; *c; c++)
-		if (*c >= 0x80)
-			return rd_esc_tmp(s);
-	return s;
+	return rd_esc_tmp(s);
 }
 
 static void set_err(struct rd_printer *p, int e)

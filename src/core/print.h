@@ -8,9 +8,9 @@
  *
  * Text mode: the format is printed with every string argument escaped
  * (rd_esc). JSON mode: the value is added under key to the open object
- * or array; strings that are not valid UTF-8 are stored escaped, doubles
- * that are not finite become null. A NULL format prints nothing as text;
- * a NULL key adds nothing to JSON.
+ * or array; strings with control characters or invalid UTF-8 are stored
+ * escaped, doubles that are not finite become null. A NULL format prints
+ * nothing as text; a NULL key adds nothing to JSON.
  */
 #ifndef RD_CORE_PRINT_H
 #define RD_CORE_PRINT_H
@@ -71,8 +71,9 @@ void rd_print_text(struct rd_printer *p, const char *fmt, ...)
 void rd_print_color(struct rd_printer *p, const char *sgr);
 
 /*
- * A string safe for JSON output: s itself when it is valid UTF-8, else
- * its escaped form in a rotating buffer (as rd_esc_tmp).
+ * A string safe for JSON output: s itself when it is valid UTF-8 without
+ * control characters, else its escaped form (rd_esc) in a rotating buffer
+ * (as rd_esc_tmp), so no reader of the JSON gets a control byte back.
  */
 const char *rd_print_json_text(const char *s);
 

@@ -79,6 +79,9 @@ static void test_json_is_valid(void **state)
 	/* Invalid UTF-8 inside: the whole string is shown escaped. */
 	assert_string_equal(json_object_get_string(v), rd_esc_tmp(hostile));
 	assert_non_null(strstr(json_object_get_string(v), "\\xff"));
+	/* Valid UTF-8 with a control character is escaped too. */
+	assert_string_equal(rd_print_json_text("a\x1b[2Jb"), "a\\x1b[2Jb");
+	assert_string_equal(rd_print_json_text("caf\xc3\xa9"), "caf\xc3\xa9");
 	assert_true(json_object_object_get_ex(j, "inf", &v));
 	assert_null(v);
 	assert_true(json_object_object_get_ex(j, "nan", &v));
