@@ -88,17 +88,6 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 	return r;
 }
 
-static int parse_u64_opt(struct rd_cli *cli, const char *name, const char *v,
-			 uint64_t max, uint64_t *out)
-{
-	if (rd_parse_u64(v, 10, out) < 0 || *out > max) {
-		cli_error(cli, "check: %s \"%s\" is not a number up to %" PRIu64,
-			  name, v, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int cmd_check(struct rd_cli *cli, int argc, char **argv)
 {
 	enum {
@@ -154,12 +143,9 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			o.device = optarg;
 			break;
 		case OPT_PORT:
-			if (parse_u64_opt(cli, "--port", optarg, 255, &o.port) ||
-			    o.port == 0) {
-				if (o.port == 0)
-					cli_error(cli, "check: ports start at 1");
+			if (cli_number(cli, "check: --port", optarg, 1, 255,
+				       &o.port))
 				return EXIT_RUN_ERROR;
-			}
 			break;
 		case OPT_ONLY:
 			o.only_area = optarg;
@@ -168,24 +154,21 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			strict = true;
 			break;
 		case OPT_WINDOW:
-			if (rd_parse_double(optarg, &window) < 0 || window < 0 ||
-			    window > 3600) {
-				cli_error(cli,
-					  "check: --window \"%s\" is not 0..3600 seconds",
-					  optarg);
+			if (cli_seconds(cli, "check: --window", optarg, 0, 3600,
+					&window))
 				return EXIT_RUN_ERROR;
-			}
 			break;
 		case OPT_LOAD:
 			load = optarg;
 			break;
 		case OPT_HUGE:
-			if (parse_u64_opt(cli, "--hugepages", optarg,
-					  UINT64_C(1) << 40, &o.hugepages_wanted))
+			if (cli_number(cli, "check: --hugepages", optarg, 0,
+				       UINT64_C(1) << 40, &o.hugepages_wanted))
 				return EXIT_RUN_ERROR;
 			break;
 		case OPT_NUMA:
-			if (parse_u64_opt(cli, "--numa-node", optarg, 4095, &u))
+			if (cli_number(cli, "check: --numa-node", optarg, 0, 4095,
+				       &u))
 				return EXIT_RUN_ERROR;
 			o.numa_node_wanted = (int)u;
 			break;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 #include "cmd/cli.h"
+#include "core/attr.h"
 #include "core/escape.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +72,33 @@ bool cli_use_color(FILE *f)
 	if (!term || strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(fileno(f));
+}
+
+int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
+	       uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t v;
+
+	if (!arg || rd_parse_u64(arg, 0, &v) < 0 || v < lo || v > hi) {
+		cli_error(cli, "%s: \"%s\" is not a number in %" PRIu64 "..%" PRIu64,
+			  opt, arg ? arg : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
+		double lo, double hi, double *out)
+{
+	double v;
+
+	if (!arg || rd_parse_double(arg, &v) < 0 || !isfinite(v) || v < lo ||
+	    v > hi) {
+		cli_error(cli, "%s: \"%s\" is not %g..%g seconds", opt,
+			  arg ? arg : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

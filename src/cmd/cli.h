@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/roots.h"
@@ -31,6 +32,16 @@ enum {
 
 /* Handle a common option: 1 handled, 0 not ours, -1 bad value (printed). */
 int cli_common_option(struct rd_cli *cli, int opt, const char *arg);
+
+/*
+ * Number options: the whole argument must be the number (decimal, or hex
+ * with 0x; seconds may have a fraction) within lo..hi. 0, or -1 with the
+ * reason printed ("-p: "x" is not a number in 1..65535").
+ */
+int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
+	       uint64_t lo, uint64_t hi, uint64_t *out);
+int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
+		double lo, double hi, double *out);
 
 /* Colour on stdout: a TTY, NO_COLOR unset, TERM not dumb. */
 bool cli_use_color(FILE *f);

@@ -91,20 +91,6 @@ static void perf_usage(FILE *f, bool lat)
 		   "interrupted\n");
 }
 
-static int parse_num(struct rd_cli *cli, const char *opt, const char *arg,
-		     uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	uint64_t v;
-
-	if (rd_parse_u64(arg, 0, &v) < 0 || v < lo || v > hi) {
-		cli_error(cli, "%s: \"%s\" is not a number in %llu..%llu", opt,
-			  arg, (unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* ---- checks before the test, counters around it ---- */
 
 static bool take_snapshot(struct rd_cli *cli, struct rd_snapshot *s)
@@ -599,22 +585,22 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			o.dev = optarg;
 			break;
 		case 'i':
-			if (parse_num(cli, "-i", optarg, 1, 255, &v) < 0)
+			if (cli_number(cli, "-i", optarg, 1, 255, &v) < 0)
 				return 2;
 			o.ib_port = (unsigned)v;
 			break;
 		case 'x':
-			if (parse_num(cli, "-x", optarg, 0, 255, &v) < 0)
+			if (cli_number(cli, "-x", optarg, 0, 255, &v) < 0)
 				return 2;
 			o.gid_index = (int)v;
 			break;
 		case 'p':
-			if (parse_num(cli, "-p", optarg, 1, 65535, &v) < 0)
+			if (cli_number(cli, "-p", optarg, 1, 65535, &v) < 0)
 				return 2;
 			o.port = (uint16_t)v;
 			break;
 		case 's':
-			if (parse_num(cli, "-s", optarg, 1, 1u << 30, &v) < 0)
+			if (cli_number(cli, "-s", optarg, 1, 1u << 30, &v) < 0)
 				return 2;
 			o.size = v;
 			have_size = true;
@@ -623,18 +609,18 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			o.all_sizes = true;
 			break;
 		case 'n':
-			if (parse_num(cli, "-n", optarg, 5, 1ull << 40, &v) < 0)
+			if (cli_number(cli, "-n", optarg, 5, 1ull << 40, &v) < 0)
 				return 2;
 			o.iters = v;
 			have_iters = true;
 			break;
 		case 'D':
-			if (parse_num(cli, "-D", optarg, 1, 86400, &v) < 0)
+			if (cli_number(cli, "-D", optarg, 1, 86400, &v) < 0)
 				return 2;
 			o.duration = (unsigned)v;
 			break;
 		case 'm':
-			if (parse_num(cli, "-m", optarg, 256, 4096, &v) < 0 ||
+			if (cli_number(cli, "-m", optarg, 256, 4096, &v) < 0 ||
 			    perf_mtu_enum((unsigned)v) < 0) {
 				cli_error(cli, "-m: use 256, 512, 1024, 2048 "
 					       "or 4096");
@@ -643,33 +629,33 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			o.mtu = (unsigned)v;
 			break;
 		case 'I':
-			if (parse_num(cli, "-I", optarg, 0, 1024, &v) < 0)
+			if (cli_number(cli, "-I", optarg, 0, 1024, &v) < 0)
 				return 2;
 			o.inline_size = (int)v;
 			break;
 		case 'Q':
-			if (parse_num(cli, "-Q", optarg, 1, 1024, &v) < 0)
+			if (cli_number(cli, "-Q", optarg, 1, 1024, &v) < 0)
 				return 2;
 			o.cq_mod = (unsigned)v;
 			have_cqmod = true;
 			break;
 		case 'u':
-			if (parse_num(cli, "-u", optarg, 0, 31, &v) < 0)
+			if (cli_number(cli, "-u", optarg, 0, 31, &v) < 0)
 				return 2;
 			o.qp_timeout = (uint8_t)v;
 			break;
 		case 'q':
-			if (parse_num(cli, "-q", optarg, 1, 1024, &v) < 0)
+			if (cli_number(cli, "-q", optarg, 1, 1024, &v) < 0)
 				return 2;
 			o.nqp = (unsigned)v;
 			break;
 		case 't':
-			if (parse_num(cli, "-t", optarg, 1, 16384, &v) < 0)
+			if (cli_number(cli, "-t", optarg, 1, 16384, &v) < 0)
 				return 2;
 			o.tx_depth = (unsigned)v;
 			break;
 		case 'r':
-			if (parse_num(cli, "-r", optarg, 1, 16384, &v) < 0)
+			if (cli_number(cli, "-r", optarg, 1, 16384, &v) < 0)
 				return 2;
 			o.rx_depth = (unsigned)v;
 			break;
@@ -689,7 +675,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			o.bind_addr = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_num(cli, "--timeout", optarg, 100, 3600000,
+			if (cli_number(cli, "--timeout", optarg, 100, 3600000,
 				      &v) < 0)
 				return 2;
 			o.timeout_ms = (int)v;
@@ -698,13 +684,13 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 			o.json = true;
 			break;
 		case OPT_PROGRESS:
-			if (parse_num(cli, "--progress-fd", optarg, 0, INT_MAX,
+			if (cli_number(cli, "--progress-fd", optarg, 0, INT_MAX,
 				      &v) < 0)
 				return 2;
 			o.progress_fd = (int)v;
 			break;
 		case OPT_INTERVAL:
-			if (parse_num(cli, "--interval", optarg, 50, 3600000,
+			if (cli_number(cli, "--interval", optarg, 50, 3600000,
 				      &v) < 0)
 				return 2;
 			o.interval_ms = (unsigned)v;

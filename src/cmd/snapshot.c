@@ -144,14 +144,11 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 			load = optarg;
 			break;
 		case OPT_BENCH: {
-			char *end;
+			uint64_t n;
 
-			bench = strtol(optarg, &end, 10);
-			if (*end || bench < 0 || bench > 10000000) {
-				cli_error(cli, "--bench needs a count, not \"%s\"",
-					  optarg);
+			if (cli_number(cli, "--bench", optarg, 0, 10000000, &n))
 				return 2;
-			}
+			bench = (long)n;
 			break;
 		}
 		case 'v':
