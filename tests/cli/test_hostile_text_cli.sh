@@ -75,5 +75,42 @@ jq -e . "$out" >/dev/null && ok "snapshot --json: valid JSON" || bad "snapshot -
 [ $? -eq 1 ] && ! has_controls "$out" && grep -qF 'nomlx5_\x1b[2J1' "$out" &&
 	ok "error message: the path is escaped" || bad "error message: $(cat -v "$out")"
 
+# Input that is not a regular file, or too much of it, is refused quickly.
+mkfifo "$h/fifo"
+for args in "snapshot --load" "check --load"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$bin" $args "$h/fifo" >"$out" 2>&1
+	rc=$?
+	[ $rc -ne 124 ] && [ $rc -ne 0 ] && grep -q 'not a regular file' "$out" &&
+		ok "$args FIFO: refused without blocking" || bad "$args FIFO: rc=$rc $(cat "$out")"
+done
+if command -v script >/dev/null; then
+	timeout 10 script -qec "$bin --replay $h/fifo" /dev/null >"$out" 2>&1
+	rc=$?
+	[ $rc -ne 124 ] && grep -q 'not a regular file' "$out" &&
+		ok "--replay FIFO: refused before the console starts" ||
+		bad "--replay FIFO: rc=$rc $(head -c 300 "$out")"
+fi
+# 50,000 counters on one port: refused at once, in little memory.
+{
+	printf '{"schema_version":1,"devices":[{"name":"x","ports":[{"port":1,"hw_counters":{'
+	seq 1 50000 | sed 's/.*/"c&":&/' | paste -sd,
+	printf '}}]}]}\n'
+} >"$h/many.json"
+start=$(date +%s%N)
+"$bin" check --load "$h/many.json" >"$out" 2>&1
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc -eq 3 ] && grep -q 'hw_counters.*more than' "$out" && [ $ms -lt 5000 ] &&
+	ok "50,000 counters on a port: refused in ${ms} ms" || bad "many counters: rc=$rc ${ms} ms $(cat "$out")"
+# Numbers out of range and duplicate keys name the JSON path.
+printf '{"schema_version":1,"devices":[{"name":"x","ports":[{"port":99999999999}]}]}' >"$h/port.json"
+"$bin" snapshot --load "$h/port.json" >"$out" 2>&1
+grep -q 'devices\[0\].ports\[0\].port: 99999999999 is out of range' "$out" &&
+	ok "port 99999999999: refused with its path" || bad "port: $(cat "$out")"
+printf '{"schema_version":1,"time":1e400}' >"$h/inf.json"
+"$bin" snapshot --load "$h/inf.json" >"$out" 2>&1
+grep -q 'time: number is not finite' "$out" && ok "1e400: refused" || bad "1e400: $(cat "$out")"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
