@@ -77,8 +77,9 @@ static void perf_usage(FILE *f, bool lat)
 		   "needed\n"
 		   "      --bind ADDR       server: listen on this IPv4 "
 		   "address (default: the\n"
-		   "                        IPv4 address of the port's netdev, "
-		   "else all)\n"
+		   "                        IPv4 address of the port's netdev "
+		   "and 127.0.0.1,\n"
+		   "                        else every address)\n"
 		   "      --timeout MS      wait for each out-of-band message "
 		   "(5000)\n"
 		   "      --json            print the result as JSON\n"
@@ -134,8 +135,11 @@ static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
 	}
 	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
 				   sizeof(why)) == 0) {
+		/* Loopback too: reachable only from this host. */
 		o->bind_addr = buf;
-		fprintf(f, "%sListening on %s port %u, %s (--bind ADDR to choose)\n",
+		o->bind_addr2 = "127.0.0.1";
+		fprintf(f, "%sListening on %s and 127.0.0.1 port %u, %s "
+			   "(--bind ADDR to choose)\n",
 			text ? " " : "rdmadiag: ", buf, o->port, why);
 		return;
 	}

@@ -90,12 +90,13 @@ struct perf_oob {
 int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 		     int timeout_ms);
 /*
- * Listen on port at bind_addr (NULL: every IPv4 address), accept one client
- * and close the listener, so a second client is refused while the first
- * one's test runs. wait_ms < 0 waits until *o->stop.
+ * Listen on port at bind_addr (NULL: every IPv4 address) and, when given,
+ * at bind_addr2 as well; accept one client and close the listeners, so a
+ * second client is refused while the first one's test runs. wait_ms < 0
+ * waits until *o->stop.
  */
-int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
-		    int wait_ms);
+int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
+		    const char *bind_addr2, uint16_t port, int wait_ms);
 void perf_oob_close(struct perf_oob *o);
 
 /* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR

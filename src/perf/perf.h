@@ -26,7 +26,8 @@ struct perf_opts {
 	enum perf_op op;
 	enum perf_role role;
 	const char *host;
-	const char *bind_addr;
+	const char *bind_addr;	/* server: NULL = every IPv4 address */
+	const char *bind_addr2;	/* server: a second address (loopback) */
 	uint16_t port;
 	const char *dev;
 	unsigned ib_port;
