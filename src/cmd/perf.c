@@ -131,6 +131,7 @@ static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
 		fprintf(f, "%sListening on %s port %u (--bind)\n",
 			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
 			o->port);
+		fflush(f);
 		return;
 	}
 	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
@@ -141,11 +142,13 @@ static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
 		fprintf(f, "%sListening on %s and 127.0.0.1 port %u, %s "
 			   "(--bind ADDR to choose)\n",
 			text ? " " : "rdmadiag: ", buf, o->port, why);
+		fflush(f);	/* seen while waiting for the client */
 		return;
 	}
 	fprintf(f, "%sListening on every IPv4 address, port %u: %s "
 		   "(--bind ADDR to listen on one)\n",
 		text ? " " : "rdmadiag: ", o->port, why);
+	fflush(f);
 }
 
 /* Refuse a port that is not ACTIVE; 0 when the test may go on. */
