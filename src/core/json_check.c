@@ -35,6 +35,7 @@ struct frame {
 	bool object;
 	size_t members;
 	size_t first_key;	/* index of its first key in keys[] */
+	size_t arena_start;	/* where its keys start in the arena */
 	size_t key_off, key_len; /* current member's key (objects) */
 };
 
@@ -316,7 +317,6 @@ static int key_cmp(const void *a, const void *b, void *arena)
 {
 	const struct key *x = a, *y = b;
 
-
 	if (x->hash != y->hash)
 		return x->hash < y->hash ? -1 : 1;
 	if (x->len != y->len)
@@ -384,6 +384,7 @@ static int open_container(struct scan *s, bool object)
 	memset(f, 0, sizeof(*f));
 	f->object = object;
 	f->first_key = s->n_keys;
+	f->arena_start = s->arena_len;
 	f->key_off = s->arena_len;
 	return 0;
 }
@@ -397,9 +398,8 @@ static int close_container(struct scan *s)
 		r = check_dups(s, f);
 		if (r < 0)
 			return r;
-		s->arena_len = s->n_keys > f->first_key ?
-				       s->keys[f->first_key].off :
-				       s->arena_len;
+		/* Its keys are no longer needed; its parent's stay. */
+		s->arena_len = f->arena_start;
 		s->n_keys = f->first_key;
 	}
 	s->depth--;

@@ -215,6 +215,10 @@ static void test_refused_values(void **state)
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"a\","
 		       "\"n\\u0061me\":\"b\"}]}",
 		       -EINVAL, "devices[0]: duplicate key \"name\"");
+	/* A parent's key seen again after a child object with keys of its own. */
+	expect_refused("{\"schema_version\":1,\"host\":{\"x\":{\"a\":1,\"b\":2},"
+		       "\"y\":[{\"a\":1},{\"a\":2}],\"x\":3}}",
+		       -EINVAL, "host: duplicate key \"x\"");
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"rx\\u0000e0\"}]}",
 		       -EINVAL, "devices[0].name: a string holds a NUL character");
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\","
