@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +13,7 @@
 #include "core/escape.h"
 #include "core/json.h"
 #include "core/recording.h"
+#include "core/print.h"
 #include "diag/diag.h"
 #include "probes/probe.h"
 
@@ -44,87 +44,6 @@ static void check_usage(FILE *f)
 		"exit status: 0 all PASS (UNKNOWN allowed unless --strict),\n"
 		"             1 a WARN (or an UNKNOWN with --strict), 2 a FAIL,\n"
 		"             3 the check could not run (bad option, no snapshot)\n");
-}
-
-static const char *const layer_titles[RD_LAYER_COUNT] = {
-	"Hardware and firmware", "Kernel driver", "User-space library",
-	"Network configuration", "Ports",	  "Host",
-};
-
-static const char *verdict_color(enum rd_verdict v)
-{
-	switch (v) {
-	case RD_PASS:
-		return "\033[32m";
-	case RD_WARN:
-		return "\033[33m";
-	case RD_FAIL:
-		return "\033[1;31m";
-	default:
-		return "\033[36m";
-	}
-}
-
-static void print_result(FILE *f, const struct rd_result *r, bool color,
-			 bool verbose)
-{
-	bool detail = verbose || r->verdict != RD_PASS;
-
-	fprintf(f, "  %s%-7s%s %-18s %s\n", color ? verdict_color(r->verdict) : "",
-		rd_verdict_name(r->verdict), color ? "\033[0m" : "", r->check_id,
-		r->summary ? r->summary : "");
-	if (!detail)
-		return;
-	if (r->n_path > 1 || (verbose && r->n_path))
-		for (size_t i = 0; i < r->n_path; i++)
-			fprintf(f, "%28s %s %s\n", i ? "" : "path:",
-				i ? "->" : "  ", r->path[i].text);
-	for (size_t i = 0; i < r->n_evidence; i++) {
-		const struct rd_evidence *e = &r->evidence[i];
-
-		fprintf(f, "%28s %s: %s%s%s%s\n", i ? "" : "evidence:", e->what,
-			e->value, e->source[0] ? "  [" : "", e->source,
-			e->source[0] ? "]" : "");
-	}
-	if (verbose && r->why)
-		fprintf(f, "%28s %s\n", "why:", r->why);
-	if (r->verdict != RD_PASS && r->next_step)
-		fprintf(f, "%28s %s\n", "next:", r->next_step);
-	if (r->fix) {
-		fprintf(f, "%28s %s\n", "fix:", r->fix->command);
-		fprintf(f, "%28s rdmadiag fix %s", "", r->check_id);
-		if (r->device)
-			fprintf(f, " --device %s", r->device);
-		if (r->port)
-			fprintf(f, " --port %" PRIu64, r->port);
-		fputc('\n', f);
-	}
-}
-
-static void print_text(FILE *f, const struct rd_results *res, bool color,
-		       bool verbose)
-{
-	size_t count[4] = { 0 };
-
-	for (int l = 0; l < RD_LAYER_COUNT; l++) {
-		bool header = false;
-
-		for (size_t i = 0; i < res->n; i++) {
-			if ((int)res->v[i].layer != l)
-				continue;
-			if (!header) {
-				fprintf(f, "%s%s%s\n", color ? "\033[1m" : "",
-					layer_titles[l], color ? "\033[0m" : "");
-				header = true;
-			}
-			print_result(f, &res->v[i], color, verbose);
-		}
-	}
-	for (size_t i = 0; i < res->n; i++)
-		count[res->v[i].verdict & 3]++;
-	fprintf(f, "\n%zu results: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
-		res->n, count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
-		count[RD_PASS]);
 }
 
 static void sleep_seconds(double s)
@@ -231,8 +150,8 @@ static int port_nums_from_names(struct rd_cli *cli, const char *file,
 				if (!found) {
 					cli_error(cli,
 						  "%s: devices[%zu].ports[%zu].%s \"%s\" is not a port state and %s_num is missing",
-						  rd_esc_tmp(file), i, j, f[k].key,
-						  rd_esc_tmp(f[k].name), f[k].key);
+						  file, i, j, f[k].key,
+						  f[k].name, f[k].key);
 					return -EINVAL;
 				}
 			}
@@ -333,7 +252,7 @@ static int load_recording(struct rd_cli *cli, const char *file,
 
 	if (frame > rec->n) {
 		cli_error(cli, "%s has %zu frames: --frame %" PRIu64 " is out of range",
-			  rd_esc_tmp(file), rec->n, frame);
+			  file, rec->n, frame);
 		return -ERANGE;
 	}
 	/* Every stride-th frame before the judged one, then the judged one. */
@@ -358,7 +277,7 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			break;
 	}
 	if (r < 0) {
-		cli_error(cli, "%s: %s", rd_esc_tmp(file),
+		cli_error(cli, "%s: %s", file,
 			  r == -ENOMEM ? "out of memory" : err);
 		rd_snapshot_free(&first);
 		return r;
@@ -434,6 +353,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	struct rd_snapshot s;
 	struct rd_history h;
 	struct rd_results res = { 0 };
+	struct rd_printer pr;
 	bool json = false, strict = false, verbose = false;
 	const char *load = NULL;
 	struct loaded ld = { .label = "" };
@@ -521,23 +441,13 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	rd_results_sort(&res);
 	if (load)
 		label_evidence(&res, ld.label);
-	if (json) {
-		struct json_object *j = rd_results_to_json(&res);
-		const char *txt = j ? json_object_to_json_string_ext(
-					      j, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE) :
-				      NULL;
-
-		if (!txt) {
-			json_object_put(j);
-			cli_error(cli, "check: out of memory");
-			rc = EXIT_RUN_ERROR;
-			goto out;
-		}
-		fprintf(stdout, "%s\n", txt);
-		json_object_put(j);
-	} else {
-		print_text(stdout, &res, cli_use_color(stdout), verbose);
+	rd_print_begin(&pr, stdout, json);
+	pr.color = !json && cli_use_color(stdout);
+	rd_results_print(&pr, &res, verbose);
+	if (rd_print_end(&pr) < 0) {
+		cli_error(cli, "check: cannot write the results");
+		rc = EXIT_RUN_ERROR;
+		goto out;
 	}
 	switch (rd_results_worst(&res)) {
 	case RD_FAIL:

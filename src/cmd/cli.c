@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 #include "cmd/cli.h"
+#include "core/attr.h"
+#include "core/escape.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,11 +18,16 @@
 void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
 
+	/* Messages quote paths, names and arguments: escape the whole line. */
 	fprintf(stderr, "%s: ", cli && cli->prog ? cli->prog : "rdmadiag");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	rd_fputs_esc(msg ? msg : "(message lost: out of memory)", stderr);
+	free(msg);
 	fputc('\n', stderr);
 }
 
@@ -28,7 +36,7 @@ static int set_root(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_roots_set(dst, arg) < 0) {
 		cli_error(cli, "invalid path \"%s\"",
-			  rd_esc_tmp(arg ? arg : ""));
+			  arg ? arg : "");
 		return -1;
 	}
 	cli->roots.redirected = true;
@@ -40,7 +48,7 @@ static int set_all_roots(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_roots_under(dst, arg) < 0) {
 		cli_error(cli, "invalid path \"%s\"",
-			  rd_esc_tmp(arg ? arg : ""));
+			  arg ? arg : "");
 		return -1;
 	}
 	return 0;
@@ -60,36 +68,28 @@ static void opt_label(const struct cli_opt *o, char *buf, size_t size)
 static int store_number(struct rd_cli *cli, const char *cmd,
 			const struct cli_opt *o, const char *arg)
 {
-	char label[64];
+	char label[64], name[128];
 	uint64_t u;
 	double d;
-	int r;
 
-	if (o->kind == CLI_KIND_REAL) {
-		r = rd_parse_double(arg, &d);
-		if (r == 0 && isfinite(d) && d >= o->lo && d <= o->hi) {
-			*(double *)o->dst = d;
-			return 0;
-		}
-	} else {
-		bool hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
-
-		r = rd_parse_u64(hex ? arg + 2 : arg, hex ? 16 : 10, &u);
-		if (r == 0 && (double)u >= o->lo && (double)u <= o->hi) {
-			if (o->kind == CLI_KIND_U64)
-				*(uint64_t *)o->dst = u;
-			else if (o->kind == CLI_KIND_UINT)
-				*(unsigned *)o->dst = (unsigned)u;
-			else
-				*(int *)o->dst = (int)u;
-			return 0;
-		}
-	}
 	opt_label(o, label, sizeof(label));
-	cli_error(cli, "%s%s%s \"%s\" is not a number in %.15g..%.15g%s%s",
-		  cmd ? cmd : "", cmd ? ": " : "", label, rd_esc_tmp(arg), o->lo,
-		  o->hi, o->unit ? " " : "", o->unit ? o->unit : "");
-	return -1;
+	snprintf(name, sizeof(name), "%s%s%s", cmd ? cmd : "", cmd ? ": " : "",
+		 label);
+	if (o->kind == CLI_KIND_REAL) {
+		if (cli_seconds(cli, name, arg, o->lo, o->hi, &d) < 0)
+			return -1;
+		*(double *)o->dst = d;
+		return 0;
+	}
+	if (cli_number(cli, name, arg, (uint64_t)o->lo, (uint64_t)o->hi, &u) < 0)
+		return -1;
+	if (o->kind == CLI_KIND_U64)
+		*(uint64_t *)o->dst = u;
+	else if (o->kind == CLI_KIND_UINT)
+		*(unsigned *)o->dst = (unsigned)u;
+	else
+		*(int *)o->dst = (int)u;
+	return 0;
 }
 
 static int store(struct rd_cli *cli, const char *cmd, const struct cli_opt *o,
@@ -191,4 +191,36 @@ bool cli_use_color(FILE *f)
 	if (!term || strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(fileno(f));
+}
+
+int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
+	       uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	bool hex = arg && arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+	uint64_t v;
+
+	/* Decimal, or hexadecimal after 0x; a leading 0 is not octal. */
+	if (!arg || rd_parse_u64(hex ? arg + 2 : arg, hex ? 16 : 10, &v) < 0 ||
+	    v < lo || v > hi) {
+		cli_error(cli, "%s \"%s\" is not a number in %" PRIu64 "..%" PRIu64,
+			  opt, arg ? arg : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
+		double lo, double hi, double *out)
+{
+	double v;
+
+	if (!arg || rd_parse_double(arg, &v) < 0 || !isfinite(v) || v < lo ||
+	    v > hi) {
+		cli_error(cli, "%s \"%s\" is not %g..%g seconds", opt,
+			  arg ? arg : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -66,6 +66,16 @@ enum { CLI_HELP = -1, CLI_BAD = -2 };
 int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 	      void (*usage)(FILE *f), int argc, char **argv);
 
+/*
+ * Number options: the whole argument must be the number (decimal, or hex
+ * with 0x; seconds may have a fraction) within lo..hi. 0, or -1 with the
+ * reason printed ("-p: "x" is not a number in 1..65535").
+ */
+int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
+	       uint64_t lo, uint64_t hi, uint64_t *out);
+int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
+		double lo, double hi, double *out);
+
 /* Colour on stdout: a TTY, NO_COLOR unset, TERM not dumb. */
 bool cli_use_color(FILE *f);
 

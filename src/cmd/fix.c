@@ -290,7 +290,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	if (why) {
 		printf("dry run, not applied: %s\n", why);
 		cli_error(cli, "fix: not applied: %s. The command is: %s", why,
-			  rd_esc_tmp(pick->fix->command));
+			  pick->fix->command);
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
 	}

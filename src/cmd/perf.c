@@ -2,6 +2,7 @@
 /* rdmadiag bw / rdmadiag lat: perftest-compatible verbs tests. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
+#include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
 #include "probes/probe.h"
@@ -74,7 +76,10 @@ static void perf_usage(FILE *f, bool lat)
 	fprintf(f, "      --loopback        both ends on this port, no peer "
 		   "needed\n"
 		   "      --bind ADDR       server: listen on this IPv4 "
-		   "address only\n"
+		   "address (default: the\n"
+		   "                        IPv4 address of the port's netdev "
+		   "and 127.0.0.1,\n"
+		   "                        else every address)\n"
 		   "      --timeout MS      wait for each out-of-band message "
 		   "(5000)\n"
 		   "      --json            print the result as JSON\n"
@@ -99,7 +104,7 @@ static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
 		o->op = PERF_OP_READ;
 	else {
 		cli_error(cli, "--op: \"%s\" is not one of %s",
-			  rd_esc_tmp(arg),
+			  arg,
 			  o->lat ? "send, write" : "write, read, send");
 		return -1;
 	}
@@ -142,6 +147,41 @@ static const struct rd_port *snap_port(const struct rd_snapshot *s,
 	const struct rd_device *d = rd_snapshot_device(s, dev);
 
 	return d ? rd_device_port(d, port) : NULL;
+}
+
+/*
+ * A server listens on the IPv4 address of the port's netdev unless --bind
+ * says otherwise; the banner says which address and why.
+ */
+static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
+			char *buf, size_t len)
+{
+	char why[256] = "the port state could not be read";
+	bool text = !o->json && !o->quiet;
+	FILE *f = text ? stdout : stderr;
+
+	if (o->bind_addr) {
+		fprintf(f, "%sListening on %s port %u (--bind)\n",
+			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
+			o->port);
+		fflush(f);
+		return;
+	}
+	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
+				   sizeof(why)) == 0) {
+		/* Loopback too: reachable only from this host. */
+		o->bind_addr = buf;
+		o->bind_addr2 = "127.0.0.1";
+		fprintf(f, "%sListening on %s and 127.0.0.1 port %u, %s "
+			   "(--bind ADDR to choose)\n",
+			text ? " " : "rdmadiag: ", buf, o->port, why);
+		fflush(f);	/* seen while waiting for the client */
+		return;
+	}
+	fprintf(f, "%sListening on every IPv4 address, port %u: %s "
+		   "(--bind ADDR to listen on one)\n",
+		text ? " " : "rdmadiag: ", o->port, why);
+	fflush(f);
 }
 
 /* Refuse a port that is not ACTIVE; 0 when the test may go on. */
@@ -207,45 +247,6 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 			 active, max);
 }
 
-static void counter_deltas(FILE *f, bool json, const struct rd_counters *a,
-			   const struct rd_counters *b, bool *first)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		const struct rd_counter *c = &b->v[i];
-		const struct rd_counter *o = rd_counters_find(a, c->name);
-
-		if (!o || !o->value.ok || !c->value.ok ||
-		    o->value.v == c->value.v)
-			continue;
-		if (json)
-			fprintf(f, "%s\"%s\":%lld", *first ? "" : ",", c->name,
-				(long long)(c->value.v - o->value.v));
-		else
-			fprintf(f, "   %-32s %+lld\n", c->name,
-				(long long)(c->value.v - o->value.v));
-		*first = false;
-	}
-}
-
-static void print_counters(FILE *f, bool json, const struct rd_snapshot *s0,
-			   const struct rd_snapshot *s1, const char *dev,
-			   unsigned port)
-{
-	const struct rd_port *a = snap_port(s0, dev, port);
-	const struct rd_port *b = snap_port(s1, dev, port);
-	bool first = true;
-
-	if (!a || !b)
-		return;
-	if (!json)
-		fprintf(f, " Port counters that changed (%s port %u):\n", dev,
-			port);
-	counter_deltas(f, json, &a->counters, &b->counters, &first);
-	counter_deltas(f, json, &a->hw_counters, &b->hw_counters, &first);
-	if (!json && first)
-		fprintf(f, "   (none)\n");
-}
-
 /* ---- perftest-looking text ---- */
 
 static void print_keys(const struct perf_session *s, const char *side,
@@ -277,7 +278,10 @@ static void print_header(const struct perf_session *s, const char *warn)
 	printf("                    %s %s%s Test\n", perf_op_title(o->op),
 	       !o->lat && o->bidir ? "Bidirectional " : "",
 	       o->lat ? "Latency" : "BW");
-	printf(" Dual-port       : OFF\t\tDevice         : %s\n", s->dev.name);
+	printf(" Dual-port       : OFF\t\tDevice         : %s\n", rd_esc_tmp(s->dev.name));
+	if (s->oob.peer[0])
+		printf(" Client          : %s (the only one: others are refused)\n",
+		       s->oob.peer);
 	printf(" Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
 	if (sender && !o->lat)
@@ -298,9 +302,9 @@ static void print_header(const struct perf_session *s, const char *warn)
 	printf(" Data ex. method : %s\n",
 	       s->loopback ? "loopback (in process)" : "Ethernet");
 	if (s->gid_why[0])
-		printf(" GID choice      : %s\n", s->gid_why);
+		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
 	if (warn && warn[0])
-		printf(" Warning         : %s\n", warn);
+		printf(" Warning         : %s\n", rd_esc_tmp(warn));
 	printf(RESULT_LINE);
 	for (unsigned i = 0; i < o->nqp; i++)
 		print_keys(s, "local", &s->a.mine[i]);
@@ -360,81 +364,6 @@ static void print_histogram(const struct perf_lat_result *r)
 	}
 }
 
-/* ---- the JSON result ---- */
-
-static void json_result(FILE *f, const struct perf_session *s,
-			const struct perf_bw_result *bw, size_t nbw,
-			const struct perf_lat_result *lat, size_t nlat,
-			const char *warn, const struct rd_snapshot *s0,
-			const struct rd_snapshot *s1, const char *error)
-{
-	const struct perf_opts *o = s->o;
-	static const char *const roles[] = { "server", "client", "loopback" };
-
-	fprintf(f,
-		"{\"type\":\"result\",\"test\":\"%s\",\"op\":\"%s\","
-		"\"role\":\"%s\",\"ok\":%s",
-		o->lat ? "lat" : "bw", perf_op_name(o->op), roles[o->role],
-		error ? "false" : "true");
-	if (s->dev.name[0])
-		fprintf(f,
-			",\"device\":\"%s\",\"port\":%u,\"gid_index\":%d,"
-			"\"mtu\":%d,\"qps\":%u,\"bidirectional\":%s",
-			s->dev.name, s->dev.port, s->dev.gid_index,
-			perf_mtu_bytes(s->mtu), o->nqp,
-			o->bidir ? "true" : "false");
-	if (s->peer_version)
-		fprintf(f, ",\"peer_version\":\"%u.%02u\"",
-			s->peer_version / 100, s->peer_version % 100);
-	if (error) {
-		fputs(",\"error\":\"", f);
-		for (const char *c = error; *c; c++)
-			if (*c == '"' || *c == '\\')
-				fprintf(f, "\\%c", *c);
-			else if ((unsigned char)*c < 0x20)
-				fputc(' ', f);
-			else
-				fputc(*c, f);
-		fputc('"', f);
-	}
-	if (warn && warn[0])
-		fprintf(f, ",\"warning\":\"%s\"", warn);
-	fputs(",\"results\":[", f);
-	for (size_t i = 0; i < nbw; i++)
-		fprintf(f,
-			"%s{\"size\":%llu,\"iterations\":%llu,\"seconds\":%.6f,"
-			"\"bw_peak_mibps\":%.3f,\"bw_avg_mibps\":%.3f,"
-			"\"bw_peak_gbps\":%.6f,\"bw_avg_gbps\":%.6f,"
-			"\"msg_rate_mpps\":%.6f,\"from_peer\":%s}",
-			i ? "," : "", (unsigned long long)bw[i].size,
-			(unsigned long long)bw[i].iters, bw[i].seconds,
-			perf_bw_mib(bw[i].peak_bps, 1),
-			perf_bw_mib(bw[i].avg_bps, 1),
-			perf_bw_gbit(bw[i].peak_bps, 1),
-			perf_bw_gbit(bw[i].avg_bps, 1), bw[i].msg_rate_mpps,
-			bw[i].remote ? "true" : "false");
-	for (size_t i = 0; i < nlat; i++) {
-		const struct perf_lat_stats *st = &lat[i].st;
-
-		fprintf(f,
-			"%s{\"size\":%llu,\"iterations\":%llu,\"samples\":%zu,"
-			"\"t_min\":%.3f,\"t_max\":%.3f,\"t_typical\":%.3f,"
-			"\"t_avg\":%.3f,\"t_stdev\":%.3f,\"t_p99\":%.3f,"
-			"\"t_p999\":%.3f}",
-			i ? "," : "", (unsigned long long)lat[i].size,
-			(unsigned long long)lat[i].iters, lat[i].nsamples,
-			st->min, st->max, st->median, st->avg, st->stdev,
-			st->p99, st->p999);
-	}
-	fputc(']', f);
-	if (s0 && s1) {
-		fputs(",\"counters\":{", f);
-		print_counters(f, true, s0, s1, s->dev.name, s->dev.port);
-		fputc('}', f);
-	}
-	fputs("}\n", f);
-}
-
 static void emit_result(const struct perf_session *s,
 			const struct perf_bw_result *bw, size_t nbw,
 			const struct perf_lat_result *lat, size_t nlat,
@@ -444,15 +373,15 @@ static void emit_result(const struct perf_session *s,
 	const struct perf_opts *o = s->o;
 
 	if (o->json)
-		json_result(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
+		perf_result_json(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
 	if (o->progress_fd >= 0) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
 
 		if (m) {
-			json_result(m, s, bw, nbw, lat, nlat, warn, s0, s1,
-				    error);
+			perf_result_json(m, s, bw, nbw, lat, nlat, warn, s0,
+					 s1, error);
 			fclose(m);
 			if (buf && write(o->progress_fd, buf, len) < 0)
 				perror("rdmadiag: progress fd");
@@ -474,6 +403,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	uint64_t sizes[24];
 	char warn[300] = "";
 	char devname[IBV_SYSFS_NAME_MAX] = "";
+	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
 
 	if (o->all_sizes)
@@ -501,6 +431,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		fprintf(stderr, "rdmadiag: warning: cannot read the port "
 				"state; trying anyway\n");
 	}
+	if (o->role == PERF_SERVER)
+		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {
@@ -512,7 +444,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	if (have0)
 		mtu_warning(&s0, &s.dev, warn, sizeof(warn));
 	if (warn[0] && (o->json || o->quiet))
-		fprintf(stderr, "rdmadiag: warning: %s\n", warn);
+		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
 	if (!o->json && !o->quiet)
 		print_header(&s, warn);
 
@@ -566,7 +498,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stdout, false, &s0, &s1, s.dev.name, s.dev.port);
+		perf_counters_text(stdout, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, NULL);
 	rc = 0;
@@ -576,7 +508,7 @@ fail:
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stderr, false, &s0, &s1, s.dev.name, s.dev.port);
+		perf_counters_text(stderr, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;

@@ -81,7 +81,7 @@ DIAG_CHECK(check_driver_modules)
 	diag_next(&x, r, "load %s and check dmesg for errors", missing);
 	struct rd_fixup *f = diag_fix(&x, r, RD_FIX_MODPROBE, false, false,
 				      "loads a kernel module; nothing stops",
-				      "modprobe %s", missing);
+				      "modprobe %s", rd_shquote_tmp(missing));
 	if (f && !(f->arg = strdup(missing)))
 		x.err = -ENOMEM;
 	return diag_done(&x);

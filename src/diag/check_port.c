@@ -116,7 +116,7 @@ static void tree_no_device(struct diag_ctx *x)
 			  ib);
 		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
 					      "loads the RDMA driver; nothing stops",
-					      "modprobe %s", ib);
+					      "modprobe %s", rd_shquote_tmp(ib));
 		if (f && !(f->arg = strdup(ib)))
 			x->err = -ENOMEM;
 		return;
@@ -151,7 +151,8 @@ static void tree_no_device(struct diag_ctx *x)
 		struct rd_fixup *f = diag_fix(
 			x, r, RD_FIX_RXE_ADD, false, true,
 			"creates a Soft-RoCE device; existing traffic is not touched",
-			"rdma link add rxe0 type rxe netdev %s", n->name);
+			"rdma link add rxe0 type rxe netdev %s",
+			rd_shquote_tmp(n->name));
 		if (f && (!(f->arg = strdup("rxe0")) ||
 			  !(f->arg2 = strdup(n->name))))
 			x->err = -ENOMEM;
@@ -257,7 +258,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		struct rd_fixup *f = diag_fix(
 			x, r, RD_FIX_LINK_UP, false, true,
 			"brings the interface up; addresses and routes on it become active",
-			"ip link set dev %s up", ndname);
+			"ip link set dev %s up", rd_shquote_tmp(ndname));
 		if (f && !(f->arg = strdup(ndname)))
 			x->err = -ENOMEM;
 		return;
@@ -701,7 +702,8 @@ DIAG_CHECK(check_port_mtu)
 		struct rd_fixup *f = diag_fix(
 			&x, r, RD_FIX_LINK_MTU, true, true,
 			"peers and switch ports must carry the same MTU; some NICs flap the link",
-			"ip link set dev %s mtu %" PRIu64, r->netdev, want);
+			"ip link set dev %s mtu %" PRIu64,
+			rd_shquote_tmp(r->netdev), want);
 		if (f) {
 			f->value = want;
 			if (!(f->arg = strdup(r->netdev)))

@@ -73,7 +73,7 @@ static int parse_tsv(const char *name, const char *text,
 			line[--len] = '\0';
 		if (blank_or_comment(line))
 			continue;
-		if (rd_text_check(line, len) < 0) {
+		if (rd_text_check_lines(line, len) < 0) {
 			snprintf(err, errlen, "%s:%lu: not text", name, lineno);
 			r = -EINVAL;
 			break;

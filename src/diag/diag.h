@@ -18,6 +18,7 @@
 #include "core/snapshot.h"
 
 struct json_object;
+struct rd_printer;
 
 /* Ordered by severity so results sort worst first. */
 enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
@@ -138,6 +139,16 @@ void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
 const char *rd_layer_name(enum rd_layer l);
+/*
+ * The results through one writer (core/print.h): text as `rdmadiag check`
+ * prints it, or a JSON array of objects. Outside text is escaped, and the
+ * fix-up's command is printed with its shell quoting intact.
+ */
+void rd_results_print(struct rd_printer *p, const struct rd_results *r,
+		      bool verbose);
+void rd_result_print(struct rd_printer *p, const struct rd_result *r,
+		     bool verbose);
+/* The JSON form of the above, for callers that embed it. */
 struct json_object *rd_results_to_json(const struct rd_results *r);
 struct json_object *rd_result_to_json(const struct rd_result *r);
 

@@ -6,6 +6,7 @@
 #ifndef RD_DIAG_DIAG_INT_H
 #define RD_DIAG_DIAG_INT_H
 
+#include "core/escape.h"
 #include "diag/diag.h"
 
 /* Everything an evaluate function gets, passed as one value. */

@@ -360,7 +360,7 @@ static void limits_line(struct rd_snapshot *s, const char *path,
 	for (size_t len = strlen(line);
 	     len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r');)
 		line[--len] = '\0';
-	if (rd_text_check(line, strlen(line)) < 0) {
+	if (rd_text_check_lines(line, strlen(line)) < 0) {
 		rd_snapshot_error(s, SRC, where, EILSEQ, "line is not text");
 		return;
 	}
@@ -565,7 +565,7 @@ static void read_meminfo(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	buf = malloc(RD_ATTR_MAX + 1);
 	if (!buf)
 		return;
-	r = rd_attr_read(path, buf, RD_ATTR_MAX + 1);
+	r = rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1);
 	if (r >= 0)
 		rd_host_parse_meminfo(buf, path, s);
 	else
@@ -702,12 +702,12 @@ static void read_container(const struct rd_probe_ctx *ctx,
 	}
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/1/cgroup") == 0 &&
-	    rd_attr_read(path, buf, RD_ATTR_MAX + 1) >= 0)
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0)
 		kind = rd_container_from_cgroup(buf);
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/self/mountinfo") ==
 		    0 &&
-	    rd_attr_read(path, buf, RD_ATTR_MAX + 1) >= 0 &&
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0 &&
 	    rd_mountinfo_overlay_root(buf))
 		kind = "overlay-root";
 	(void)rd_str_set(&s->host.container, kind ? kind : "none");

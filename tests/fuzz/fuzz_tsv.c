@@ -19,6 +19,8 @@
 
 #include "diag/data.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static bool skipped(const char *l)
@@ -62,8 +64,10 @@ static void firmware(const char *text)
 	char err[512], id[64], want[16];
 
 	if (rd_firmware_tsv_parse("firmware.tsv", text, &t, err, sizeof(err)) <
-	    0)
+	    0) {
+		fuzz_assert_text(err, strlen(err));
 		return;
+	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct rd_fw_min *m = &t.v[i];
 
@@ -85,14 +89,20 @@ static void counters(const char *text)
 	char err[512];
 
 	if (rd_counters_tsv_parse("counters.tsv", text, &t, err, sizeof(err)) <
-	    0)
+	    0) {
+		fuzz_assert_text(err, strlen(err));
 		return;
+	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct rd_counter_info *c = &t.v[i];
 
 		if (!c->name || !c->name[0] || !c->meaning ||
 		    !c->hint)
 			abort();
+		/* The console prints these beside the counter. */
+		fuzz_assert_text(c->name, strlen(c->name));
+		fuzz_assert_text(c->meaning, strlen(c->meaning));
+		fuzz_assert_text(c->hint, strlen(c->hint));
 		if (c->warn_rate < 0 && c->bad_when_rising)
 			abort();
 		if (c->fail_rate >= 0 && c->warn_rate >= 0 &&
