@@ -15,6 +15,7 @@
 #include "core/json.h"
 #include "core/recording.h"
 #include "diag/diag.h"
+#include "fleet/nhc.h"
 #include "probes/probe.h"
 
 enum { EXIT_RUN_ERROR = 3 };
@@ -22,9 +23,13 @@ enum { EXIT_RUN_ERROR = 3 };
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag check [--json] [--device DEV] [--port N] [--only AREA]\n"
+		"usage: rdmadiag check [--json|--nhc] [--device DEV] [--port N] [--only AREA]\n"
 		"                      [--strict] [--window SECONDS] [--load FILE [--frame N]] [-v]\n"
-		"  --json            print the results as a JSON array\n"
+		"  --json            print the results as a JSON array (each with the\n"
+		"                    host name and the time of the snapshot)\n"
+		"  --nhc             one line of at most 80 bytes and exit status 0 OK\n"
+		"                    or 1 a FAIL (with --strict also a WARN or UNKNOWN),\n"
+		"                    as Slurm NHC and node-problem-detector read them\n"
 		"  --device DEV      only this RDMA device (host-wide checks still run)\n"
 		"  --port N          only this port number\n"
 		"  --only AREA       one area (port, qos, host, driver, dev, user, fw,\n"
@@ -455,6 +460,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		OPT_HUGE,
 		OPT_NUMA,
 		OPT_FRAME,
+		OPT_NHC,
 	};
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -467,6 +473,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		{ "hugepages", required_argument, NULL, OPT_HUGE },
 		{ "numa-node", required_argument, NULL, OPT_NUMA },
 		{ "frame", required_argument, NULL, OPT_FRAME },
+		{ "nhc", no_argument, NULL, OPT_NHC },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_COMMON_LONGOPTS,
@@ -476,7 +483,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	struct rd_snapshot s;
 	struct rd_history h;
 	struct rd_results res = { 0 };
-	bool json = false, strict = false, verbose = false;
+	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
 	struct loaded ld = { .label = "" };
 	double window = 2.0;
@@ -494,6 +501,9 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		switch (opt) {
 		case OPT_JSON:
 			json = true;
+			break;
+		case OPT_NHC:
+			nhc = true;
 			break;
 		case OPT_DEVICE:
 			o.device = optarg;
@@ -575,6 +585,10 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 
+	if (nhc && json) {
+		cli_error(cli, "check: --nhc and --json exclude each other");
+		return EXIT_RUN_ERROR;
+	}
 	if (frame && !load) {
 		cli_error(cli, "check: --frame needs --load FILE");
 		return EXIT_RUN_ERROR;
@@ -616,6 +630,11 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		label_evidence(&res, ld.label);
 	if (json) {
 		struct json_object *j = rd_results_to_json(&res);
+
+		if (j && rd_fleet_stamp(j, s.host.hostname, s.time.ok, s.time.v) < 0) {
+			json_object_put(j);
+			j = NULL;
+		}
 		const char *txt = j ? json_object_to_json_string_ext(
 					      j, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE) :
@@ -629,10 +648,15 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 		fprintf(stdout, "%s\n", txt);
 		json_object_put(j);
-	} else {
+	} else if (!nhc) {
 		print_text(stdout, &res, cli_use_color(stdout), verbose);
 	}
-	switch (rd_results_worst(&res)) {
+	if (nhc) {
+		char line[RD_NHC_LINE_MAX + 1];
+
+		rc = rd_nhc_line(&res, strict, line, sizeof(line));
+		printf("%s\n", line);
+	} else switch (rd_results_worst(&res)) {
 	case RD_FAIL:
 		rc = 2;
 		break;
