@@ -390,9 +390,12 @@ static int note_host_msg(void *arg, const char *name)
 
 	if (!h)
 		return a->f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
-	if (a->code >= 0)
+	/* The exit code says it all; other messages tell why, when nothing else does. */
+	if (a->code >= 0) {
 		h->exit_code = a->code;
-	if (!h->noise || a->code < 0) {
+		return 0;
+	}
+	if (!h->noise) {
 		char *m = esc_cut(a->msg, strlen(a->msg), 200);
 
 		if (!m)
@@ -781,6 +784,15 @@ static int finding_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->summary, y->summary);
 }
 
+/* Host names in natural order: host2 before host10. */
+static int host_idx_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rd_fleet *f = arg;
+
+	return strverscmp(f->hosts[*(const size_t *)a].name,
+			  f->hosts[*(const size_t *)b].name);
+}
+
 void rd_fleet_finish(struct rd_fleet *f)
 {
 	if (f->clush == 3)
@@ -801,21 +813,28 @@ void rd_fleet_finish(struct rd_fleet *f)
 			else
 				snprintf(msg, sizeof(msg), "%s", h->noise);
 			/* Text only, with no exit code: output, but not JSON. */
+			/*
+			 * check exits 1 and 2 after printing its results; 3
+			 * when it could not run, ssh 255, a shell 126/127.
+			 */
 			set_reason(h,
-				   h->exit_code > 0 || (h->exit_code < 0 &&
-							strstr(h->noise, "not resolved")) ?
+				   h->exit_code >= 3 || (h->exit_code < 0 &&
+							 strstr(h->noise, "not resolved")) ?
 					   RD_FLEET_NO_ANSWER :
 					   RD_FLEET_MALFORMED,
 				   msg);
-			if (h->state == RD_FLEET_MALFORMED && h->exit_code < 0) {
+			if (h->state == RD_FLEET_MALFORMED) {
 				snprintf(msg, sizeof(msg), "no JSON in its output: %s",
-					 h->noise);
+					 h->noise ? h->noise : "");
 				set_reason(h, RD_FLEET_MALFORMED, msg);
 			}
 		} else {
 			set_reason(h, RD_FLEET_NO_ANSWER, "no output");
 		}
 	}
+	for (size_t i = 0; i < f->n_findings; i++)
+		qsort_r(f->findings[i].hosts, f->findings[i].n_hosts,
+			sizeof(size_t), host_idx_cmp, f);
 	if (f->n_findings > 1)
 		qsort(f->findings, f->n_findings, sizeof(*f->findings),
 		      finding_cmp);

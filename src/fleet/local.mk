@@ -15,3 +15,8 @@ tests_unit_test_nhc_SOURCES = tests/unit/test_nhc.c tests/unit/unit.h
 tests_unit_test_nhc_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_nhc_LDADD = $(UNIT_LDADD)
 endif
+
+# Health-check plugin configurations: Slurm NHC, node-problem-detector.
+EXTRA_DIST += contrib/nhc/rdmadiag.nhc \
+	contrib/node-problem-detector/rdmadiag-plugin-monitor.json \
+	contrib/node-problem-detector/README.md

@@ -46,7 +46,7 @@ int rd_nhc_line(const struct rd_results *res, bool strict, char *buf,
 	problem = count[RD_FAIL] ||
 		  (strict && (count[RD_WARN] || count[RD_UNKNOWN]));
 	if (!top || top->verdict == RD_PASS) {
-		snprintf(buf, len, "OK: %zu checks PASS", count[RD_PASS]);
+		snprintf(buf, len, "OK: %zu PASS", count[RD_PASS]);
 		return 0;
 	}
 	/* Counts first: they survive the cut. */

@@ -53,7 +53,7 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 	char hosts[1024];
 
 	fprintf(out,
-		"%zu hosts: %zu answered (%zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS at worst), "
+		"%zu hosts: %zu answered (worst verdict: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS), "
 		"%zu with malformed output, %zu did not answer\n",
 		f->n_hosts, answered, count_worst(f, RD_FLEET_FAIL),
 		count_worst(f, RD_FLEET_WARN), count_worst(f, RD_FLEET_UNKNOWN),
@@ -62,7 +62,7 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 		count_state(f, RD_FLEET_NO_ANSWER));
 	if (f->n_findings) {
 		fprintf(out, "\nFindings, worst first (hosts with the same finding together):\n");
-		fprintf(out, "  %-7s %5s  %-18s %s\n", "VERDICT", "HOSTS", "CHECK",
+		fprintf(out, "  %-7s  %-18s %s\n", "VERDICT", "CHECK",
 			"FINDING");
 	}
 	for (size_t i = 0; i < f->n_findings; i++) {
@@ -74,10 +74,10 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 			break;
 		}
 		shown++;
-		fprintf(out, "  %-7s %5zu  %-18s %zu host%s: %s\n",
-			rd_fleet_verdict_name(x->verdict), x->n_hosts, x->check,
-			x->n_hosts, x->n_hosts == 1 ? "" : "s", x->summary);
-		fprintf(out, "  %-7s %5s  %-18s on %s\n", "", "", "",
+		fprintf(out, "  %-7s  %-18s %zu host%s: %s\n",
+			rd_fleet_verdict_name(x->verdict), x->check, x->n_hosts,
+			x->n_hosts == 1 ? "" : "s", x->summary);
+		fprintf(out, "  %-7s  %-18s on %s\n", "", "",
 			rd_fleet_host_list(f, x->hosts, x->n_hosts, hosts,
 					   sizeof(hosts)));
 	}

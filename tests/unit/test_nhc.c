@@ -27,7 +27,7 @@ static void test_ok(void **state)
 	(void)state;
 	results(&res, v, 2);
 	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 0);
-	assert_string_equal(line, "OK: 2 checks PASS");
+	assert_string_equal(line, "OK: 2 PASS");
 	assert_int_equal(rd_nhc_line(&res, true, line, sizeof(line)), 0);
 }
 
