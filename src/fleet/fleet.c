@@ -15,6 +15,10 @@
 #include "core/escape.h"
 #include "fleet/fleet.h"
 
+_Static_assert(RD_FLEET_INDEX > 2 * RD_FLEET_FINDINGS_MAX &&
+		       (RD_FLEET_INDEX & (RD_FLEET_INDEX - 1)) == 0,
+	       "the finding index must stay under half full");
+
 static const char *const verdict_names[4] = { "PASS", "UNKNOWN", "WARN",
 					      "FAIL" };
 
@@ -61,6 +65,7 @@ void rd_fleet_free(struct rd_fleet *f)
 	free(f->findings);
 	free(f->stray);
 	free(f->group);
+	free(f->index);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -149,14 +154,20 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 					       cause),
 				      summary);
 	struct rd_fleet_finding *x = NULL;
+	size_t slot = hash & (RD_FLEET_INDEX - 1);
 
-	for (size_t i = 0; i < f->n_findings && !x; i++) {
-		struct rd_fleet_finding *c = &f->findings[i];
+	if (!f->index && !(f->index = calloc(RD_FLEET_INDEX, sizeof(size_t))))
+		return -ENOMEM;
+	/* Open addressing: the cap keeps the table under half full. */
+	for (; f->index[slot]; slot = (slot + 1) & (RD_FLEET_INDEX - 1)) {
+		struct rd_fleet_finding *c = &f->findings[f->index[slot] - 1];
 
 		if (c->hash == hash && c->verdict == verdict &&
 		    strcmp(c->check, check) == 0 && strcmp(c->cause, cause) == 0 &&
-		    strcmp(c->summary, summary) == 0)
+		    strcmp(c->summary, summary) == 0) {
 			x = c;
+			break;
+		}
 	}
 	if (!x) {
 		if (f->n_findings >= RD_FLEET_FINDINGS_MAX) {
@@ -186,7 +197,7 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 		}
 		x->verdict = verdict;
 		x->hash = hash;
-		f->n_findings++;
+		f->index[slot] = ++f->n_findings;
 	}
 	if (x->n_hosts && x->hosts[x->n_hosts - 1] == hi)
 		return 0;
@@ -485,7 +496,7 @@ static void truncated(struct rd_fleet_host *h)
 static int end_group(struct rd_fleet *f)
 {
 	struct rd_fleet_host *first;
-	size_t fi;
+	size_t fi, *mine = NULL, n_mine = 0;
 	int r = 0;
 
 	if (f->clush != 3 || f->n_group == 0) {
@@ -496,6 +507,21 @@ static int end_group(struct rd_fleet *f)
 	first = &f->hosts[fi];
 	if (first->tok)
 		truncated(first);
+	/* The first host's findings were the last added to each. */
+	for (size_t i = 0; i < f->n_findings; i++) {
+		struct rd_fleet_finding *x = &f->findings[i];
+
+		if (x->n_hosts && x->hosts[x->n_hosts - 1] == fi) {
+			size_t *p = reallocarray(mine, n_mine + 1, sizeof(*mine));
+
+			if (!p) {
+				free(mine);
+				return -ENOMEM;
+			}
+			mine = p;
+			mine[n_mine++] = i;
+		}
+	}
 	for (size_t g = 1; g < f->n_group && r == 0; g++) {
 		struct rd_fleet_host *h = &f->hosts[f->group[g]];
 
@@ -513,18 +539,14 @@ static int end_group(struct rd_fleet *f)
 		h->time = first->time ? strdup(first->time) : NULL;
 		if (first->noise && !h->noise)
 			h->noise = strdup(first->noise);
-		for (size_t i = 0; i < f->n_findings && r == 0; i++) {
-			struct rd_fleet_finding *x = &f->findings[i];
+		for (size_t i = 0; i < n_mine && r == 0; i++) {
+			struct rd_fleet_finding *x = &f->findings[mine[i]];
 
-			for (size_t k = 0; k < x->n_hosts; k++)
-				if (x->hosts[k] == fi) {
-					r = add_finding(f, f->group[g],
-							x->verdict, x->check,
-							x->cause, x->summary);
-					break;
-				}
+			r = add_finding(f, f->group[g], x->verdict, x->check,
+					x->cause, x->summary);
 		}
 	}
+	free(mine);
 	/* A truncated group stays truncated in every host it names. */
 	f->n_group = 0;
 	f->clush = 0;

@@ -20,6 +20,7 @@
 #define RD_FLEET_INPUT_BYTES (512u << 20)
 #define RD_FLEET_LINE_MAX 65536
 #define RD_FLEET_NODESET_MAX 100000
+#define RD_FLEET_INDEX 65536	/* hash slots, a power of 2 > 2 * FINDINGS_MAX */
 
 enum rd_fleet_state {
 	RD_FLEET_NO_OUTPUT,	/* nothing seen yet (or only an exit line) */
@@ -60,6 +61,7 @@ struct rd_fleet {
 	size_t n_hosts, cap_hosts;
 	struct rd_fleet_finding *findings;
 	size_t n_findings, cap_findings;
+	size_t *index;			/* RD_FLEET_INDEX slots: finding + 1 */
 	size_t findings_dropped;	/* distinct findings beyond the cap */
 	size_t hosts_dropped;		/* hosts beyond RD_FLEET_HOSTS_MAX */
 	size_t bytes;			/* input read */
@@ -86,7 +88,7 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name);
  */
 int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name);
 
-/* One line of gathered output (without its newline). */
+/* One line of gathered output (without its newline, NUL at line[len]). */
 int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len);
 
 /* One host's whole output (a file of a directory). */

@@ -289,6 +289,33 @@ static void test_output(void **state)
 	rd_fleet_free(&f);
 }
 
+/* More distinct findings than the cap: counted, the rest still grouped. */
+static void test_findings_cap(void **state)
+{
+	size_t n = RD_FLEET_FINDINGS_MAX + 5, len = 0;
+	char *text = malloc(n * 80 + 16);
+	struct rd_fleet f;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)sprintf(text, "[");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len,
+				       "%s{\"check\":\"c\",\"verdict\":\"WARN\",\"summary\":\"s%zu\"}\n",
+				       i ? "," : "", i);
+	len += (size_t)sprintf(text + len, "]\n");
+	rd_fleet_init(&f);
+	assert_int_equal(rd_fleet_add_output(&f, "a", text, len), 0);
+	assert_int_equal(rd_fleet_add_output(&f, "b", text, len), 0);
+	rd_fleet_finish(&f);
+	assert_int_equal(f.n_findings, RD_FLEET_FINDINGS_MAX);
+	assert_int_equal(f.findings_dropped, 10);
+	assert_int_equal(f.findings[0].n_hosts, 2);
+	assert_int_equal(f.hosts[1].count[RD_FLEET_WARN], n);
+	free(text);
+	rd_fleet_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_nodeset),
 		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_findings_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
