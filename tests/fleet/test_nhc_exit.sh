@@ -49,7 +49,25 @@ fails=$("$bin" check --json --window 0 --root "$fix/cx6dx-roce-port-down" |
 npd="$src/contrib/node-problem-detector/rdmadiag-plugin-monitor.json"
 jq -e '.plugin == "custom" and (.rules[0].args | index("--nhc"))' "$npd" >/dev/null &&
 	ok "contrib NPD config parses and runs check --nhc" || bad "contrib NPD config"
-bash -n "$src/contrib/nhc/rdmadiag.nhc" && ok "contrib NHC check parses" || bad "contrib NHC check"
+# The NHC check, with NHC's die and dbg standing in as NHC defines them
+# (die CODE MESSAGE marks the node down with MESSAGE).
+nhc_run() {
+	bash -c 'died=""; die() { died="$2"; }; dbg() { :; }
+		RDMADIAG=$1; shift; . "$0"; check_rdmadiag "$@"; rc=$?
+		printf "%s|%s\n" "$rc" "$died"' "$src/contrib/nhc/rdmadiag.nhc" "$bin" "$@"
+}
+out=$(nhc_run --window 0 --root "$r" --only port.state)
+[ "$out" = "0|" ] && ok "NHC check: PASS leaves the node up" || bad "NHC check PASS: $out"
+out=$(nhc_run --window 0 --root "$r" --only user.uverbs)
+case $out in
+"1|check_rdmadiag: ERROR: 1 FAIL, 0 WARN, 0 UNKNOWN; user.uverbs rxe0:"*) ok "NHC check: FAIL marks the node down: ${out#1|}" ;;
+*) bad "NHC check FAIL: $out" ;;
+esac
+out=$(nhc_run --window 0 --root "$src/tests/nonexistent")
+case $out in
+"1|check_rdmadiag: rdmadiag could not run (exit status 3): rdmadiag: cannot take a snapshot"*) ok "NHC check: could not run marks the node down" ;;
+*) bad "NHC check no tree: $out" ;;
+esac
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
