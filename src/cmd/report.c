@@ -16,21 +16,31 @@ enum { REPORT_RUN_ERROR = 3 };
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag report [--json] [--hosts FILE] [--all] [DIR|FILE|-]\n"
-		"  reads many hosts' 'rdmadiag check --json' and prints the findings\n"
-		"  ranked across hosts, hosts with the same finding together, and\n"
-		"  the hosts that did not answer or whose output is malformed.\n"
+		"usage: rdmadiag report [--json] [--hosts FILE] [--all] "
+		"[DIR|FILE|-]\n"
+		"  reads many hosts' 'rdmadiag check --json' and prints the "
+		"findings\n"
+		"  ranked across hosts, hosts with the same finding together, "
+		"and\n"
+		"  the hosts that did not answer or whose output is "
+		"malformed.\n"
 		"  DIR               one file per host, named after the host\n"
 		"                    (a \".json\" ending is dropped)\n"
-		"  FILE, - (stdin)   gathered output: pdsh's \"host: line\" form with\n"
-		"                    its error lines (2>&1), or clush -b's groups\n"
-		"  --hosts FILE      the hosts that should answer, one name or node set\n"
-		"                    (host[01-16]) a line; missing ones are listed\n"
+		"  FILE, - (stdin)   gathered output: pdsh's \"host: line\" "
+		"form with\n"
+		"                    its error lines (2>&1), or clush -b's "
+		"groups\n"
+		"  --hosts FILE      the hosts that should answer, one name or "
+		"node set\n"
+		"                    (host[01-16]) a line; missing ones are "
+		"listed\n"
 		"  --all             every finding (default: the 40 worst)\n"
 		"  --json            print the report as JSON\n"
 		"exit status: 0 every host answered and none WARNs or FAILs,\n"
-		"             1 a WARN, or a host did not answer or its output is\n"
-		"             malformed, 2 a FAIL, 3 the report could not run\n");
+		"             1 a WARN, or a host did not answer or its output "
+		"is\n"
+		"             malformed, 2 a FAIL, 3 the report could not "
+		"run\n");
 }
 
 int cmd_report(struct rd_cli *cli, int argc, char **argv)
@@ -128,8 +138,8 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		rd_fleet_free(&f);
 		return REPORT_RUN_ERROR;
 	}
-	r = json ? rd_fleet_print_json(&f, stdout) :
-		   rd_fleet_print_text(&f, stdout, all ? 0 : 40);
+	r = json ? rd_fleet_print_json(&f, stdout)
+		 : rd_fleet_print_text(&f, stdout, all ? 0 : 40);
 	switch (rd_fleet_worst(&f)) {
 	case RD_FLEET_FAIL:
 		rc = 2;

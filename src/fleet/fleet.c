@@ -148,11 +148,12 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 		       const char *check, const char *cause,
 		       const char *summary)
 {
-	unsigned long hash = hash_str(hash_str(hash_str(14695981039346656037UL +
-							(unsigned long)verdict,
-							check),
-					       cause),
-				      summary);
+	unsigned long hash =
+		hash_str(hash_str(hash_str(14695981039346656037UL +
+						   (unsigned long)verdict,
+					   check),
+				  cause),
+			 summary);
 	struct rd_fleet_finding *x = NULL;
 	size_t slot = hash & (RD_FLEET_INDEX - 1);
 
@@ -163,7 +164,8 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 		struct rd_fleet_finding *c = &f->findings[f->index[slot] - 1];
 
 		if (c->hash == hash && c->verdict == verdict &&
-		    strcmp(c->check, check) == 0 && strcmp(c->cause, cause) == 0 &&
+		    strcmp(c->check, check) == 0 &&
+		    strcmp(c->cause, cause) == 0 &&
 		    strcmp(c->summary, summary) == 0) {
 			x = c;
 			break;
@@ -256,7 +258,8 @@ static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 		if (!json_object_is_type(o, json_type_object) || v < 0 ||
 		    !jstr(o, "check")) {
 			snprintf(msg, sizeof(msg),
-				 "element %zu of the array is not a check result",
+				 "element %zu of the array is not a check "
+				 "result",
 				 i + 1);
 			set_reason(h, RD_FLEET_MALFORMED, msg);
 			memset(h->count, 0, sizeof(h->count));
@@ -286,9 +289,9 @@ static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 		check = jesc(o, "check");
 		cause = jesc(o, "cause");
 		summary = jesc(o, "summary");
-		r = check && cause && summary ?
-			    add_finding(f, hi, v, check, cause, summary) :
-			    -ENOMEM;
+		r = check && cause && summary
+			    ? add_finding(f, hi, v, check, cause, summary)
+			    : -ENOMEM;
 		free(check);
 		free(cause);
 		free(summary);
@@ -401,7 +404,8 @@ static int note_host_msg(void *arg, const char *name)
 
 	if (!h)
 		return a->f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
-	/* The exit code says it all; other messages tell why, when nothing else does. */
+	/* The exit code says it all; other messages tell why, when nothing else
+	 * does. */
 	if (a->code >= 0) {
 		h->exit_code = a->code;
 		return 0;
@@ -487,7 +491,8 @@ static void truncated(struct rd_fleet_host *h)
 	json_tokener_free(h->tok);
 	h->tok = NULL;
 	snprintf(msg, sizeof(msg),
-		 "truncated: the JSON ends unfinished after %zu lines", h->lines);
+		 "truncated: the JSON ends unfinished after %zu lines",
+		 h->lines);
 	set_reason(h, RD_FLEET_MALFORMED, msg);
 	h->done = true;
 }
@@ -512,7 +517,8 @@ static int end_group(struct rd_fleet *f)
 		struct rd_fleet_finding *x = &f->findings[i];
 
 		if (x->n_hosts && x->hosts[x->n_hosts - 1] == fi) {
-			size_t *p = reallocarray(mine, n_mine + 1, sizeof(*mine));
+			size_t *p =
+				reallocarray(mine, n_mine + 1, sizeof(*mine));
 
 			if (!p) {
 				free(mine);
@@ -560,8 +566,9 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 
 	if (len && line[len - 1] == '\r')
 		len--;
-	if (strncmp(line, "pdsh@", 5) == 0 && (colon = memchr(line, ':', len)) &&
-	    colon + 1 < line + len && colon[1] == ' ')
+	if (strncmp(line, "pdsh@", 5) == 0 &&
+	    (colon = memchr(line, ':', len)) && colon + 1 < line + len &&
+	    colon[1] == ' ')
 		return tool_message(f, colon + 2);
 	if (len > 7 && strncmp(line, "clush: ", 7) == 0)
 		return tool_message(f, line + 7);
@@ -653,7 +660,8 @@ int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
 			first = false;
 			single = buf[sp] == '[' || buf[sp] == '{';
 			if (single) {
-				sh = rd_fleet_host(f, single_name ? single_name : "-");
+				sh = rd_fleet_host(f, single_name ? single_name
+								  : "-");
 				if (!sh) {
 					r = -ENOMEM;
 					break;
@@ -683,7 +691,8 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 	int r = 0;
 
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir), strerror(errno));
+		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir),
+			 strerror(errno));
 		return -errno;
 	}
 	while ((de = readdir(d))) {
@@ -704,7 +713,8 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 	}
 	/* Files in name order, so the report does not depend on readdir. */
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
+		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0;
+		     k--) {
 			char *t = names[k];
 
 			names[k] = names[k - 1];
@@ -742,7 +752,8 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		}
 		text = malloc((size_t)st.st_size + 1);
 		while (text && len < (size_t)st.st_size &&
-		       (got = read(fd, text + len, (size_t)st.st_size - len)) > 0)
+		       (got = read(fd, text + len, (size_t)st.st_size - len)) >
+			       0)
 			len += (size_t)got;
 		close(fd);
 		if (!text) {
@@ -834,19 +845,22 @@ void rd_fleet_finish(struct rd_fleet *f)
 					 h->noise ? h->noise : "");
 			else
 				snprintf(msg, sizeof(msg), "%s", h->noise);
-			/* Text only, with no exit code: output, but not JSON. */
+			/* Text only, with no exit code: output, but not JSON.
+			 */
 			/*
 			 * check exits 1 and 2 after printing its results; 3
 			 * when it could not run, ssh 255, a shell 126/127.
 			 */
 			set_reason(h,
 				   h->exit_code >= 3 || (h->exit_code < 0 &&
-							 strstr(h->noise, "not resolved")) ?
-					   RD_FLEET_NO_ANSWER :
-					   RD_FLEET_MALFORMED,
+							 strstr(h->noise,
+								"not resolved"))
+					   ? RD_FLEET_NO_ANSWER
+					   : RD_FLEET_MALFORMED,
 				   msg);
 			if (h->state == RD_FLEET_MALFORMED) {
-				snprintf(msg, sizeof(msg), "no JSON in its output: %s",
+				snprintf(msg, sizeof(msg),
+					 "no JSON in its output: %s",
 					 h->noise ? h->noise : "");
 				set_reason(h, RD_FLEET_MALFORMED, msg);
 			}

@@ -20,38 +20,38 @@
 #define RD_FLEET_INPUT_BYTES (512u << 20)
 #define RD_FLEET_LINE_MAX 65536
 #define RD_FLEET_NODESET_MAX 100000
-#define RD_FLEET_INDEX 65536	/* hash slots, a power of 2 > 2 * FINDINGS_MAX */
+#define RD_FLEET_INDEX 65536 /* hash slots, a power of 2 > 2 * FINDINGS_MAX */
 
 enum rd_fleet_state {
-	RD_FLEET_NO_OUTPUT,	/* nothing seen yet (or only an exit line) */
-	RD_FLEET_ANSWERED,	/* a complete check --json array */
-	RD_FLEET_MALFORMED,	/* output that is not, or not all, the array */
-	RD_FLEET_NO_ANSWER,	/* no JSON, and an error or exit code */
+	RD_FLEET_NO_OUTPUT, /* nothing seen yet (or only an exit line) */
+	RD_FLEET_ANSWERED,  /* a complete check --json array */
+	RD_FLEET_MALFORMED, /* output that is not, or not all, the array */
+	RD_FLEET_NO_ANSWER, /* no JSON, and an error or exit code */
 };
 
 /* Verdict ranks as check --json names them; -1 for none. */
 enum { RD_FLEET_PASS, RD_FLEET_UNKNOWN, RD_FLEET_WARN, RD_FLEET_FAIL };
 
 struct rd_fleet_host {
-	char *name;		/* escaped */
+	char *name; /* escaped */
 	enum rd_fleet_state state;
-	char *reason;		/* escaped: why malformed / not answering */
-	int exit_code;		/* from an "exited with exit code N" line, or -1 */
-	int worst;		/* RD_FLEET_* verdict, -1 none */
-	size_t count[4];	/* results per verdict */
-	char *reported;		/* the "host" of its results, escaped */
-	char *time;		/* the "time" of its results, escaped */
-	bool expected;		/* named by --hosts */
+	char *reason;	 /* escaped: why malformed / not answering */
+	int exit_code;	 /* from an "exited with exit code N" line, or -1 */
+	int worst;	 /* RD_FLEET_* verdict, -1 none */
+	size_t count[4]; /* results per verdict */
+	char *reported;	 /* the "host" of its results, escaped */
+	char *time;	 /* the "time" of its results, escaped */
+	bool expected;	 /* named by --hosts */
 	/* parsing state */
 	struct json_tokener *tok;
 	size_t bytes, lines;
-	bool done;		/* the array was complete (or refused) */
-	char *noise;		/* first non-JSON line, escaped */
+	bool done;   /* the array was complete (or refused) */
+	char *noise; /* first non-JSON line, escaped */
 };
 
 struct rd_fleet_finding {
 	int verdict;
-	char *check, *cause, *summary;	/* escaped */
+	char *check, *cause, *summary; /* escaped */
 	unsigned long hash;
 	size_t *hosts, n_hosts, cap;
 };
@@ -61,17 +61,17 @@ struct rd_fleet {
 	size_t n_hosts, cap_hosts;
 	struct rd_fleet_finding *findings;
 	size_t n_findings, cap_findings;
-	size_t *index;			/* RD_FLEET_INDEX slots: finding + 1 */
-	size_t findings_dropped;	/* distinct findings beyond the cap */
-	size_t hosts_dropped;		/* hosts beyond RD_FLEET_HOSTS_MAX */
-	size_t bytes;			/* input read */
-	bool input_cut;			/* stopped at RD_FLEET_INPUT_BYTES */
-	size_t stray_lines;		/* lines no host could be told for */
-	char *stray;			/* the first of them, escaped */
+	size_t *index;		 /* RD_FLEET_INDEX slots: finding + 1 */
+	size_t findings_dropped; /* distinct findings beyond the cap */
+	size_t hosts_dropped;	 /* hosts beyond RD_FLEET_HOSTS_MAX */
+	size_t bytes;		 /* input read */
+	bool input_cut;		 /* stopped at RD_FLEET_INPUT_BYTES */
+	size_t stray_lines;	 /* lines no host could be told for */
+	char *stray;		 /* the first of them, escaped */
 	/* clush -b group being read */
-	int clush;			/* 0 none, 1 header, 2 nodes read, 3 body */
+	int clush; /* 0 none, 1 header, 2 nodes read, 3 body */
 	size_t *group, n_group;
-	bool in_line;			/* a line longer than the buffer */
+	bool in_line; /* a line longer than the buffer */
 };
 
 void rd_fleet_init(struct rd_fleet *f);
@@ -102,7 +102,8 @@ int rd_fleet_add_output(struct rd_fleet *f, const char *host, const char *text,
 int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		      size_t errlen);
 
-/* A list of the hosts that should have answered (one name or node set per line). */
+/* A list of the hosts that should have answered (one name or node set per
+ * line). */
 int rd_fleet_read_host_list(struct rd_fleet *f, FILE *in);
 
 /* End of input: unfinished output becomes truncated; findings are ranked. */
@@ -131,7 +132,8 @@ char *rd_fleet_host_list(const struct rd_fleet *f, const size_t *idx, size_t n,
 			 char *buf, size_t len);
 
 /* Print the report as a table / as JSON. 0, or -errno. */
-int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings);
+int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
+			size_t max_findings);
 int rd_fleet_print_json(const struct rd_fleet *f, FILE *out);
 
 #endif

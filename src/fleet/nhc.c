@@ -58,8 +58,8 @@ int rd_nhc_line(const struct rd_results *res, bool strict, char *buf,
 	return problem ? 1 : 0;
 }
 
-int rd_fleet_stamp(struct json_object *results, const char *host,
-		   bool time_ok, double time)
+int rd_fleet_stamp(struct json_object *results, const char *host, bool time_ok,
+		   double time)
 {
 	char when[32] = "";
 	time_t t = (time_t)time;
@@ -71,8 +71,10 @@ int rd_fleet_stamp(struct json_object *results, const char *host,
 	n = json_object_array_length(results);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(results, i);
-		struct json_object *h = host ? json_object_new_string(host) : NULL;
-		struct json_object *w = when[0] ? json_object_new_string(when) : NULL;
+		struct json_object *h =
+			host ? json_object_new_string(host) : NULL;
+		struct json_object *w =
+			when[0] ? json_object_new_string(when) : NULL;
 
 		if ((host && !h) || (when[0] && !w) ||
 		    json_object_object_add(o, "host", h) < 0) {

@@ -34,7 +34,7 @@ int rd_nhc_line(const struct rd_results *res, bool strict, char *buf,
  * null when unknown). 0, or -ENOMEM.
  */
 struct json_object;
-int rd_fleet_stamp(struct json_object *results, const char *host,
-		   bool time_ok, double time);
+int rd_fleet_stamp(struct json_object *results, const char *host, bool time_ok,
+		   double time);
 
 #endif

@@ -20,7 +20,8 @@ static int expand(struct ns_walk *w, char *done, size_t dlen, const char *rest,
 
 /* One range "7", "01-03" of a bracket, each value through expand(). */
 static int expand_range(struct ns_walk *w, char *done, size_t dlen,
-			const char *r, size_t len, const char *rest, size_t rlen)
+			const char *r, size_t len, const char *rest,
+			size_t rlen)
 {
 	char lo_s[24], hi_s[24];
 	const char *dash = memchr(r, '-', len);

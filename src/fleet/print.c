@@ -46,14 +46,16 @@ static void print_state_hosts(const struct rd_fleet *f, FILE *out,
 	}
 }
 
-int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings)
+int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
+			size_t max_findings)
 {
 	size_t answered = count_state(f, RD_FLEET_ANSWERED);
 	size_t shown = 0;
 	char hosts[1024];
 
 	fprintf(out,
-		"%zu hosts: %zu answered (worst verdict: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS), "
+		"%zu hosts: %zu answered (worst verdict: %zu FAIL, %zu WARN, "
+		"%zu UNKNOWN, %zu PASS), "
 		"%zu with malformed output, %zu did not answer\n",
 		f->n_hosts, answered, count_worst(f, RD_FLEET_FAIL),
 		count_worst(f, RD_FLEET_WARN), count_worst(f, RD_FLEET_UNKNOWN),
@@ -61,7 +63,8 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 		count_state(f, RD_FLEET_MALFORMED),
 		count_state(f, RD_FLEET_NO_ANSWER));
 	if (f->n_findings) {
-		fprintf(out, "\nFindings, worst first (hosts with the same finding together):\n");
+		fprintf(out, "\nFindings, worst first (hosts with the same "
+			     "finding together):\n");
 		fprintf(out, "  %-7s  %-18s %s\n", "VERDICT", "CHECK",
 			"FINDING");
 	}
@@ -69,7 +72,8 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 		const struct rd_fleet_finding *x = &f->findings[i];
 
 		if (max_findings && shown == max_findings) {
-			fprintf(out, "  ... %zu more findings (--all shows them)\n",
+			fprintf(out,
+				"  ... %zu more findings (--all shows them)\n",
 				f->n_findings - shown);
 			break;
 		}
@@ -82,9 +86,12 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out, size_t max_findings
 					   sizeof(hosts)));
 	}
 	if (f->findings_dropped)
-		fprintf(out, "  (%zu more distinct findings not grouped: more than %d)\n",
+		fprintf(out,
+			"  (%zu more distinct findings not grouped: more than "
+			"%d)\n",
 			f->findings_dropped, RD_FLEET_FINDINGS_MAX);
-	print_state_hosts(f, out, RD_FLEET_NO_ANSWER, "Hosts that did not answer");
+	print_state_hosts(f, out, RD_FLEET_NO_ANSWER,
+			  "Hosts that did not answer");
 	print_state_hosts(f, out, RD_FLEET_MALFORMED,
 			  "Hosts whose output is malformed or truncated");
 	if (f->hosts_dropped)
@@ -128,7 +135,8 @@ static struct json_object *host_json(const struct rd_fleet_host *h)
 	r |= add(o, "state", json_object_new_string(states[h->state]));
 	if (h->worst >= 0)
 		r |= add(o, "worst",
-			 json_object_new_string(rd_fleet_verdict_name(h->worst)));
+			 json_object_new_string(
+				 rd_fleet_verdict_name(h->worst)));
 	else
 		json_object_object_add(o, "worst", NULL);
 	json_object_object_add(o, "reason", str_or_null(h->reason));
@@ -187,10 +195,12 @@ static struct json_object *report_json(const struct rd_fleet *f)
 		for (size_t k = 0; k < x->n_hosts && !r; k++)
 			if (json_object_array_add(
 				    hs, json_object_new_string(
-						f->hosts[x->hosts[k]].name)) < 0)
+						f->hosts[x->hosts[k]].name)) <
+			    0)
 				r = -ENOMEM;
 		r |= add(e, "verdict",
-			 json_object_new_string(rd_fleet_verdict_name(x->verdict)));
+			 json_object_new_string(
+				 rd_fleet_verdict_name(x->verdict)));
 		r |= add(e, "check", json_object_new_string(x->check));
 		r |= add(e, "cause", json_object_new_string(x->cause));
 		r |= add(e, "summary", json_object_new_string(x->summary));
@@ -221,7 +231,8 @@ static struct json_object *report_json(const struct rd_fleet *f)
 		 json_object_new_uint64(f->findings_dropped));
 	r |= add(o, "hosts_not_read", json_object_new_uint64(f->hosts_dropped));
 	r |= add(o, "input_cut", json_object_new_boolean(f->input_cut));
-	r |= add(o, "lines_without_host", json_object_new_uint64(f->stray_lines));
+	r |= add(o, "lines_without_host",
+		 json_object_new_uint64(f->stray_lines));
 	if (r) {
 		json_object_put(o);
 		return NULL;
@@ -236,8 +247,8 @@ int rd_fleet_print_json(const struct rd_fleet *f, FILE *out)
 
 	if (!o)
 		return -ENOMEM;
-	t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
+	t = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!t) {
 		json_object_put(o);
 		return -ENOMEM;

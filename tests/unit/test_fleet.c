@@ -29,21 +29,25 @@ static const char *const host_ok =
 
 static const char *const host_fail =
 	"[\n"
-	"  { \"check\": \"port.state\", \"verdict\": \"FAIL\", \"cause\": \"no_carrier\",\n"
+	"  { \"check\": \"port.state\", \"verdict\": \"FAIL\", \"cause\": "
+	"\"no_carrier\",\n"
 	"    \"summary\": \"mlx5_0/1 DOWN\" },\n"
-	"  { \"check\": \"qos.pfc\", \"verdict\": \"WARN\", \"cause\": \"pfc_off\",\n"
+	"  { \"check\": \"qos.pfc\", \"verdict\": \"WARN\", \"cause\": "
+	"\"pfc_off\",\n"
 	"    \"summary\": \"eth2: PFC off on priority 3\" }\n"
 	"]\n";
 
 /* Feed text as gathered output with "host: " before every line. */
-static void feed_prefixed(struct rd_fleet *f, const char *host, const char *text)
+static void feed_prefixed(struct rd_fleet *f, const char *host,
+			  const char *text)
 {
 	char line[512];
 
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		int n = snprintf(line, sizeof(line), "%s: %.*s", host, (int)len, p);
+		int n = snprintf(line, sizeof(line), "%s: %.*s", host, (int)len,
+				 p);
 
 		assert_int_equal(rd_fleet_feed_line(f, line, (size_t)n), 0);
 		p += len + (nl ? 1 : 0);
@@ -64,8 +68,8 @@ static void test_pdsh_grouping(void **state)
 	struct rd_fleet f;
 	static const char exit_line[] =
 		"pdsh@head: n4: rdmadiag exited with exit code 3";
-	static const char err_line[] =
-		"n4: rdmadiag: cannot take a snapshot: /sys: No such file or directory";
+	static const char err_line[] = "n4: rdmadiag: cannot take a snapshot: "
+				       "/sys: No such file or directory";
 
 	(void)state;
 	rd_fleet_init(&f);
@@ -73,7 +77,8 @@ static void test_pdsh_grouping(void **state)
 	feed_prefixed(&f, "n2", host_fail);
 	feed_prefixed(&f, "n3", host_ok);
 	assert_int_equal(rd_fleet_feed_line(&f, err_line, strlen(err_line)), 0);
-	assert_int_equal(rd_fleet_feed_line(&f, exit_line, strlen(exit_line)), 0);
+	assert_int_equal(rd_fleet_feed_line(&f, exit_line, strlen(exit_line)),
+			 0);
 	rd_fleet_finish(&f);
 	assert_int_equal(f.n_hosts, 4);
 	assert_int_equal(find(&f, "n1")->state, RD_FLEET_ANSWERED);
@@ -83,12 +88,14 @@ static void test_pdsh_grouping(void **state)
 	assert_int_equal(find(&f, "n2")->worst, RD_FLEET_FAIL);
 	assert_int_equal(find(&f, "n4")->state, RD_FLEET_NO_ANSWER);
 	assert_int_equal(find(&f, "n4")->exit_code, 3);
-	assert_non_null(strstr(find(&f, "n4")->reason, "cannot take a snapshot"));
+	assert_non_null(
+		strstr(find(&f, "n4")->reason, "cannot take a snapshot"));
 	/* FAIL first, then the WARN all three answering hosts share. */
 	assert_int_equal(f.n_findings, 2);
 	assert_int_equal(f.findings[0].verdict, RD_FLEET_FAIL);
 	assert_int_equal(f.findings[0].n_hosts, 1);
-	assert_string_equal(f.findings[1].summary, "eth2: PFC off on priority 3");
+	assert_string_equal(f.findings[1].summary,
+			    "eth2: PFC off on priority 3");
 	assert_int_equal(f.findings[1].n_hosts, 3);
 	assert_int_equal(rd_fleet_worst(&f), RD_FLEET_FAIL);
 	rd_fleet_free(&f);
@@ -112,9 +119,10 @@ static void test_pdsh_interleaved(void **state)
 			if (!**p)
 				continue;
 			nl = strchr(*p, '\n');
-			n = snprintf(line, sizeof(line), "%s: %.*s", k ? "b" : "a",
-				     (int)(nl - *p), *p);
-			assert_int_equal(rd_fleet_feed_line(&f, line, (size_t)n), 0);
+			n = snprintf(line, sizeof(line), "%s: %.*s",
+				     k ? "b" : "a", (int)(nl - *p), *p);
+			assert_int_equal(
+				rd_fleet_feed_line(&f, line, (size_t)n), 0);
 			*p = nl + 1;
 		}
 	}
@@ -142,11 +150,12 @@ static void test_clush_groups(void **state)
 	char *text = NULL;
 
 	(void)state;
-	assert_true(asprintf(&text,
-			     "clush: c9: exited with exit code 255\n"
-			     "---------------\nc[01-03,07] (4)\n---------------\n%s"
-			     "---------------\nc5\n---------------\n%s",
-			     host_ok, host_fail) > 0);
+	assert_true(
+		asprintf(&text,
+			 "clush: c9: exited with exit code 255\n"
+			 "---------------\nc[01-03,07] (4)\n---------------\n%s"
+			 "---------------\nc5\n---------------\n%s",
+			 host_ok, host_fail) > 0);
 	rd_fleet_init(&f);
 	feed_text(&f, text);
 	rd_fleet_finish(&f);
@@ -220,8 +229,8 @@ static void test_directory(void **state)
 	assert_int_equal(find(&f, "a4")->state, RD_FLEET_NO_ANSWER);
 	assert_string_equal(find(&f, "a4")->reason, "no output");
 	rd_fleet_free(&f);
-	assert_int_not_equal(rd_fleet_read_dir(&f, "/nonexistent/x", err,
-					       sizeof(err)), 0);
+	assert_int_not_equal(
+		rd_fleet_read_dir(&f, "/nonexistent/x", err, sizeof(err)), 0);
 	unit_rmtree(dir);
 }
 
@@ -250,7 +259,8 @@ static void test_nodeset(void **state)
 	assert_int_equal(rd_fleet_nodeset("n[1-", collect, buf), -EINVAL);
 	assert_int_equal(rd_fleet_nodeset("n[]", collect, buf), -EINVAL);
 	assert_int_equal(rd_fleet_nodeset("a,,b", collect, buf), -EINVAL);
-	assert_int_equal(rd_fleet_nodeset("n[1-9999999]", collect, buf), -E2BIG);
+	assert_int_equal(rd_fleet_nodeset("n[1-9999999]", collect, buf),
+			 -E2BIG);
 }
 
 static void test_output(void **state)
@@ -301,7 +311,8 @@ static void test_findings_cap(void **state)
 	len += (size_t)sprintf(text, "[");
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)sprintf(text + len,
-				       "%s{\"check\":\"c\",\"verdict\":\"WARN\",\"summary\":\"s%zu\"}\n",
+				       "%s{\"check\":\"c\",\"verdict\":"
+				       "\"WARN\",\"summary\":\"s%zu\"}\n",
 				       i ? "," : "", i);
 	len += (size_t)sprintf(text + len, "]\n");
 	rd_fleet_init(&f);

@@ -18,8 +18,12 @@ static void results(struct rd_results *res, struct rd_result *v, size_t n)
 static void test_ok(void **state)
 {
 	struct rd_result v[2] = {
-		{ .check_id = "port.state", .verdict = RD_PASS, .summary = "up" },
-		{ .check_id = "port.mtu", .verdict = RD_PASS, .summary = "4096" },
+		{ .check_id = "port.state",
+		  .verdict = RD_PASS,
+		  .summary = "up" },
+		{ .check_id = "port.mtu",
+		  .verdict = RD_PASS,
+		  .summary = "4096" },
 	};
 	struct rd_results res;
 	char line[RD_NHC_LINE_MAX + 1];
@@ -34,8 +38,12 @@ static void test_ok(void **state)
 static void test_warn_unknown(void **state)
 {
 	struct rd_result v[2] = {
-		{ .check_id = "port.mtu", .verdict = RD_WARN, .summary = "MTU 1024" },
-		{ .check_id = "qos.pfc", .verdict = RD_UNKNOWN, .summary = "n/a" },
+		{ .check_id = "port.mtu",
+		  .verdict = RD_WARN,
+		  .summary = "MTU 1024" },
+		{ .check_id = "qos.pfc",
+		  .verdict = RD_UNKNOWN,
+		  .summary = "n/a" },
 	};
 	struct rd_results res;
 	char line[RD_NHC_LINE_MAX + 1];
@@ -43,9 +51,11 @@ static void test_warn_unknown(void **state)
 	(void)state;
 	results(&res, v, 2);
 	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 0);
-	assert_string_equal(line, "OK: 0 FAIL, 1 WARN, 1 UNKNOWN; port.mtu MTU 1024");
+	assert_string_equal(line,
+			    "OK: 0 FAIL, 1 WARN, 1 UNKNOWN; port.mtu MTU 1024");
 	assert_int_equal(rd_nhc_line(&res, true, line, sizeof(line)), 1);
-	assert_string_equal(line, "ERROR: 0 FAIL, 1 WARN, 1 UNKNOWN; port.mtu MTU 1024");
+	assert_string_equal(
+		line, "ERROR: 0 FAIL, 1 WARN, 1 UNKNOWN; port.mtu MTU 1024");
 	/* Only an UNKNOWN: a problem with strict only. */
 	results(&res, v + 1, 1);
 	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 0);
@@ -58,21 +68,27 @@ static void test_fail_cut(void **state)
 	char sum[300];
 	struct rd_result v[2] = {
 		{ .check_id = "port.mtu", .verdict = RD_WARN, .summary = "x" },
-		{ .check_id = "port.state", .verdict = RD_FAIL, .summary = sum },
+		{ .check_id = "port.state",
+		  .verdict = RD_FAIL,
+		  .summary = sum },
 	};
 	struct rd_results res;
 	char line[RD_NHC_LINE_MAX + 1];
 
 	(void)state;
 	snprintf(sum, sizeof(sum), "mlx5_0/1 DOWN \x1b[31m%s",
-		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+		 "\xa9"
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+		 "\xa9"
+		 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+		 "\xa9");
 	results(&res, v, 2);
 	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 1);
 	assert_true(strlen(line) <= RD_NHC_LINE_MAX);
 	assert_true(strlen(line) >= RD_NHC_LINE_MAX - 1);
-	assert_non_null(strstr(line, "ERROR: 1 FAIL, 1 WARN, 0 UNKNOWN; port.state mlx5_0/1 DOWN \\x1b[31m"));
+	assert_non_null(strstr(line, "ERROR: 1 FAIL, 1 WARN, 0 UNKNOWN; "
+				     "port.state mlx5_0/1 DOWN \\x1b[31m"));
 	assert_null(strchr(line, '\x1b'));
 	/* Never half a character at the end. */
 	assert_true(((unsigned char)line[strlen(line) - 1] & 0xc0) != 0xc0);
