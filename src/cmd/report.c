@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "core/escape.h"
@@ -102,6 +103,12 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		if (r < 0)
 			snprintf(err, sizeof(err), "%s: %s", rd_esc_tmp(hosts),
 				 strerror(-r));
+	}
+	if (r == 0 && strcmp(in, "-") == 0 && isatty(STDIN_FILENO)) {
+		cli_error(cli, "report: give a directory or a file, or pipe "
+			       "gathered output in (see --help)");
+		rd_fleet_free(&f);
+		return REPORT_RUN_ERROR;
 	}
 	if (r == 0 && strcmp(in, "-") == 0) {
 		r = rd_fleet_read_stream(&f, stdin, NULL);

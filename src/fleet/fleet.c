@@ -890,26 +890,15 @@ int rd_fleet_worst(const struct rd_fleet *f)
 char *rd_fleet_host_list(const struct rd_fleet *f, const size_t *idx, size_t n,
 			 char *buf, size_t len)
 {
-	size_t off = 0;
+	const char **names = calloc(n ? n : 1, sizeof(*names));
 
-	if (!len)
+	if (!names) {
+		snprintf(buf, len, "%zu hosts", n);
 		return buf;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		const char *name = f->hosts[idx[i]].name;
-		char more[48];
-		size_t need = strlen(name) + (i ? 2 : 0);
-
-		snprintf(more, sizeof(more), "%s and %zu more", i ? "," : "",
-			 n - i);
-		/* Room for this name and, when others follow, the "more". */
-		if (off + need + (i + 1 < n ? strlen(more) + 16 : 0) >= len) {
-			if (off + strlen(more) < len)
-				memcpy(buf + off, more, strlen(more) + 1);
-			break;
-		}
-		off += (size_t)snprintf(buf + off, len - off, "%s%s",
-					i ? ", " : "", name);
 	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = f->hosts[idx[i]].name;
+	rd_fleet_fold(names, n, buf, len);
+	free(names);
 	return buf;
 }

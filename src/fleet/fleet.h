@@ -125,8 +125,15 @@ int rd_fleet_verdict_rank(const char *name);
 int rd_fleet_worst(const struct rd_fleet *f);
 
 /*
- * Host names of a finding (or of a list of host indices) joined by ", ",
- * shortened with "and N more" to fit len. Returns buf.
+ * names (in natural order, as strverscmp sorts them) folded into node sets
+ * joined by ",": "n[01-03,07],login1". Cut with ",... N more hosts" to fit
+ * len. Returns buf.
+ */
+char *rd_fleet_fold(const char *const *names, size_t n, char *buf, size_t len);
+
+/*
+ * Host names of a finding (or of a list of host indices) folded by
+ * rd_fleet_fold. Returns buf.
  */
 char *rd_fleet_host_list(const struct rd_fleet *f, const size_t *idx, size_t n,
 			 char *buf, size_t len);

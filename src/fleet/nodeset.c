@@ -126,3 +126,86 @@ int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 	}
 	return depth ? -EINVAL : 0;
 }
+
+/* name = head + digits at the end; the digits' offset (len when none). */
+static size_t digits_at(const char *name)
+{
+	size_t len = strlen(name), d = len;
+
+	while (d && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	/* Nine digits at most, so the value fits an unsigned long. */
+	return len - d > 9 || d == 0 ? len : d;
+}
+
+/* Width of a zero-padded number, or 0 when it is not padded. */
+static size_t pad_width(const char *num)
+{
+	return num[0] == '0' && num[1] ? strlen(num) : 0;
+}
+
+char *rd_fleet_fold(const char *const *names, size_t n, char *buf, size_t len)
+{
+	size_t off = 0, i = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	while (i < n) {
+		const char *name = names[i];
+		size_t d = digits_at(name), j = i + 1, w, more;
+		char item[4096];
+		size_t il = 0;
+
+		w = name[d] ? pad_width(name + d) : 0;
+		/* Names with the same head and the same padding fold. */
+		while (name[d] && j < n && digits_at(names[j]) == d &&
+		       strncmp(names[j], name, d) == 0 &&
+		       (w ? strlen(names[j] + d) == w
+			  : pad_width(names[j] + d) == 0))
+			j++;
+		if (j - i == 1) {
+			il = (size_t)snprintf(item, sizeof(item), "%s", name);
+		} else {
+			il = (size_t)snprintf(item, sizeof(item), "%.*s[",
+					      (int)d, name);
+			for (size_t k = i; k < j && il < sizeof(item);) {
+				unsigned long lo =
+					strtoul(names[k] + d, NULL, 10);
+				unsigned long hi = lo;
+				size_t m = k + 1;
+
+				while (m < j && strtoul(names[m] + d, NULL,
+							10) == hi + 1) {
+					hi++;
+					m++;
+				}
+				il += (size_t)snprintf(
+					item + il, sizeof(item) - il,
+					hi > lo ? "%s%0*lu-%0*lu" : "%s%0*lu",
+					k > i ? "," : "", (int)w, lo, (int)w,
+					hi);
+				k = m;
+			}
+			if (il < sizeof(item))
+				il += (size_t)snprintf(item + il,
+						       sizeof(item) - il, "]");
+		}
+		if (il >= sizeof(item))
+			il = sizeof(item) - 1;
+		/* Room for the item and, when more follow, the count of them.
+		 */
+		more = j < n ? (size_t)snprintf(NULL, 0, ",... %zu more hosts",
+						n - j)
+			     : 0;
+		if (off + (i ? 1 : 0) + il + more >= len) {
+			snprintf(buf + off, len - off, "%s... %zu more hosts",
+				 i ? "," : "", n - i);
+			break;
+		}
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? "," : "", item);
+		i = j;
+	}
+	return buf;
+}

@@ -263,6 +263,24 @@ static void test_nodeset(void **state)
 			 -E2BIG);
 }
 
+static void test_fold(void **state)
+{
+	const char *names[] = { "c01",	 "c02", "c03", "c07", "c10", "c9x",
+				"login", "n1",	"n2",  "n3",  "n5",  "z0" };
+	const char *pair[] = { "host1", "host3" };
+	char buf[256], small[40];
+
+	(void)state;
+	assert_string_equal(rd_fleet_fold(names, 12, buf, sizeof(buf)),
+			    "c[01-03,07,10],c9x,login,n[1-3,5],z0");
+	assert_string_equal(rd_fleet_fold(pair, 2, buf, sizeof(buf)),
+			    "host[1,3]");
+	assert_string_equal(rd_fleet_fold(names, 1, buf, sizeof(buf)), "c01");
+	/* Too long: cut, with the count of the hosts left out. */
+	rd_fleet_fold(names, 12, small, sizeof(small));
+	assert_string_equal(small, "c[01-03,07,10],c9x,... 6 more hosts");
+}
+
 static void test_output(void **state)
 {
 	struct json_object *j, *v;
@@ -282,7 +300,7 @@ static void test_output(void **state)
 	fclose(o);
 	assert_non_null(strstr(out, "3 hosts: 2 answered"));
 	assert_non_null(strstr(out, "2 hosts: eth2: PFC off on priority 3"));
-	assert_non_null(strstr(out, "on n1, n2"));
+	assert_non_null(strstr(out, "on n[1-2]"));
 	assert_non_null(strstr(out, "n3"));
 	free(out);
 	o = open_memstream(&out, &len);
@@ -336,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_bad_output),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_nodeset),
+		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_findings_cap),
 	};
