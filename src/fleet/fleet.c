@@ -594,6 +594,13 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 		if (strchr(set, ' '))
 			*strchr(set, ' ') = '\0';
 		f->n_group = 0;
+		/* dshbak -c puts pdsh's own lines under "pdsh@node". */
+		f->tool_group = strncmp(set, "pdsh@", 5) == 0;
+		if (f->tool_group) {
+			free(set);
+			f->clush = 2;
+			return 0;
+		}
 		r = rd_fleet_nodeset(set, add_group_host, f);
 		free(set);
 		if (r == -EINVAL || r == -E2BIG) {
@@ -606,6 +613,8 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 		f->clush = 2;
 		return r;
 	}
+	if (f->clush == 3 && f->tool_group)
+		return tool_message(f, line);
 	if (f->clush == 3 && f->n_group)
 		return host_line(f, &f->hosts[f->group[0]], line, len);
 	/* "host: text" (pdsh pads nothing; the host has no blank) */

@@ -71,6 +71,7 @@ struct rd_fleet {
 	/* clush -b group being read */
 	int clush; /* 0 none, 1 header, 2 nodes read, 3 body */
 	size_t *group, n_group;
+	bool tool_group;		/* dshbak -c's group of pdsh's messages */
 	bool in_line; /* a line longer than the buffer */
 };
 

@@ -93,6 +93,18 @@ jq -c '.findings' "$tmp/d1.json" > "$tmp/d.json"
 jq -c '.findings' "$tmp/r.json" > "$tmp/p.json"
 cmp -s "$tmp/d.json" "$tmp/p.json" && ok "directory input: same findings as pdsh" || bad "directory findings differ"
 
+# dshbak -c (from pdsh) groups the same output as clush -b does, pdsh's
+# own lines under "pdsh@node".
+if command -v dshbak >/dev/null; then
+	dshbak -c < "$tmp/gathered" > "$tmp/dshbak"
+	"$bin" report --json "$tmp/dshbak" > "$tmp/b.json"
+	jq -c '.findings' "$tmp/b.json" | cmp -s - "$tmp/p.json" &&
+		ok "dshbak -c: same findings as pdsh" || bad "dshbak -c findings differ"
+	jq -e '.hosts_total == 4 and (.hosts[] | select(.host == "host4") |
+		.state == "no_answer" and .exit_code == 3)' "$tmp/b.json" >/dev/null &&
+		ok "dshbak -c: host4 did not answer (exit code 3)" || bad "dshbak -c: $(jq -c '[.hosts[] | [.host, .state]]' "$tmp/b.json")"
+fi
+
 # clush -b groups, when clush is here.
 if command -v clush >/dev/null; then
 	clush -R exec -b -w 'host[1-4]' "$bin" check --json --window 0 \

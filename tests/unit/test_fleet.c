@@ -154,12 +154,17 @@ static void test_clush_groups(void **state)
 		asprintf(&text,
 			 "clush: c9: exited with exit code 255\n"
 			 "---------------\nc[01-03,07] (4)\n---------------\n%s"
-			 "---------------\nc5\n---------------\n%s",
+			 "---------------\nc5\n---------------\n%s"
+			 "----\npdsh@head\n----\nc11: ssh exited with exit "
+			 "code 255\n",
 			 host_ok, host_fail) > 0);
 	rd_fleet_init(&f);
 	feed_text(&f, text);
 	rd_fleet_finish(&f);
-	assert_int_equal(f.n_hosts, 6);
+	assert_int_equal(f.n_hosts, 7);
+	/* dshbak -c's group of pdsh's own lines names no host "pdsh@head". */
+	assert_int_equal(find(&f, "c11")->state, RD_FLEET_NO_ANSWER);
+	assert_int_equal(find(&f, "c11")->exit_code, 255);
 	assert_int_equal(find(&f, "c01")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "c07")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "c07")->worst, RD_FLEET_WARN);
