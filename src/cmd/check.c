@@ -629,12 +629,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	if (load)
 		label_evidence(&res, ld.label);
 	if (json) {
-		struct json_object *j = rd_results_to_json(&res);
-
-		if (j && rd_fleet_stamp(j, s.host.hostname, s.time.ok, s.time.v) < 0) {
-			json_object_put(j);
-			j = NULL;
-		}
+		struct json_object *j = rd_fleet_results_json(&res, &s);
 		const char *txt = j ? json_object_to_json_string_ext(
 					      j, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE) :
@@ -651,12 +646,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	} else if (!nhc) {
 		print_text(stdout, &res, cli_use_color(stdout), verbose);
 	}
-	if (nhc) {
-		char line[RD_NHC_LINE_MAX + 1];
-
-		rc = rd_nhc_line(&res, strict, line, sizeof(line));
-		printf("%s\n", line);
-	} else switch (rd_results_worst(&res)) {
+	switch (rd_results_worst(&res)) {
 	case RD_FAIL:
 		rc = 2;
 		break;
@@ -668,6 +658,12 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		break;
 	default:
 		rc = 0;
+	}
+	if (nhc) {
+		char line[RD_NHC_LINE_MAX + 1];
+
+		rc = rd_nhc_line(&res, strict, line, sizeof(line));
+		printf("%s\n", line);
 	}
 	if (fflush(stdout) != 0) {
 		cli_error(cli, "cannot write output: %s", strerror(errno));

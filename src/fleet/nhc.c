@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/escape.h"
+#include "core/snapshot.h"
 #include "fleet/nhc.h"
 
 /* Drop a character snprintf cut in half at the end of s. */
@@ -88,4 +89,17 @@ int rd_fleet_stamp(struct json_object *results, const char *host, bool time_ok,
 		}
 	}
 	return 0;
+}
+
+struct json_object *rd_fleet_results_json(const struct rd_results *res,
+					  const struct rd_snapshot *s)
+{
+	struct json_object *j = rd_results_to_json(res);
+
+	if (j &&
+	    rd_fleet_stamp(j, s->host.hostname, s->time.ok, s->time.v) < 0) {
+		json_object_put(j);
+		return NULL;
+	}
+	return j;
 }

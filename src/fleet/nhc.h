@@ -37,4 +37,9 @@ struct json_object;
 int rd_fleet_stamp(struct json_object *results, const char *host, bool time_ok,
 		   double time);
 
+/* check --json: rd_results_to_json stamped with s's host and time (or NULL). */
+struct rd_snapshot;
+struct json_object *rd_fleet_results_json(const struct rd_results *res,
+					  const struct rd_snapshot *s);
+
 #endif
