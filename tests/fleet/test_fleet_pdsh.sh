@@ -93,6 +93,23 @@ jq -c '.findings' "$tmp/d1.json" > "$tmp/d.json"
 jq -c '.findings' "$tmp/r.json" > "$tmp/p.json"
 cmp -s "$tmp/d.json" "$tmp/p.json" && ok "directory input: same findings as pdsh" || bad "directory findings differ"
 
+# A host ssh cannot reach (nothing listens on port 1): pdsh's own ssh
+# error lines, as it prints them, make it a host that did not answer.
+if command -v ssh >/dev/null; then
+	PDSH_SSH_ARGS_APPEND="-p 1 -o BatchMode=yes -o ConnectTimeout=5" \
+		timeout 60 pdsh -R ssh -w localhost "$bin" check --json > "$tmp/ssh" 2>&1
+	cat "$tmp/gathered" "$tmp/ssh" > "$tmp/with-ssh"
+	"$bin" report --json "$tmp/with-ssh" > "$tmp/s.json"
+	jq -e '.hosts_total == 5 and (.hosts[] | select(.host == "localhost") |
+		.state == "no_answer" and .exit_code == 255 and (.reason | test("Connection refused")))' \
+		"$tmp/s.json" >/dev/null && ok "ssh failure: localhost did not answer (exit code 255)" ||
+		bad "ssh failure: $(cat "$tmp/ssh")"
+	jq -c '.findings' "$tmp/s.json" | cmp -s - "$tmp/p.json" &&
+		ok "ssh failure: the other hosts' findings unchanged" || bad "ssh failure changed findings"
+else
+	echo "skip ssh failure (no ssh client)"
+fi
+
 # dshbak -c (from pdsh) groups the same output as clush -b does, pdsh's
 # own lines under "pdsh@node".
 if command -v dshbak >/dev/null; then
