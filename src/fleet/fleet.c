@@ -15,6 +15,9 @@
 #include "core/escape.h"
 #include "fleet/fleet.h"
 
+_Static_assert(RD_FLEET_HOST_INDEX > 2 * RD_FLEET_HOSTS_MAX &&
+		       (RD_FLEET_HOST_INDEX & (RD_FLEET_HOST_INDEX - 1)) == 0,
+	       "the host index must stay under half full");
 _Static_assert(RD_FLEET_INDEX > 2 * RD_FLEET_FINDINGS_MAX &&
 		       (RD_FLEET_INDEX & (RD_FLEET_INDEX - 1)) == 0,
 	       "the finding index must stay under half full");
@@ -66,6 +69,7 @@ void rd_fleet_free(struct rd_fleet *f)
 	free(f->stray);
 	free(f->group);
 	free(f->index);
+	free(f->host_index);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -99,18 +103,28 @@ static void set_reason(struct rd_fleet_host *h, enum rd_fleet_state st,
 	h->state = st;
 }
 
+static unsigned long hash_str(unsigned long h, const char *s);
+
 struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 {
 	char *esc = rd_esc_dup(name);
 	struct rd_fleet_host *h;
+	size_t slot;
 
 	if (!esc)
 		return NULL;
-	/* Recent hosts first: gathered lines come in runs per host. */
-	for (size_t i = f->n_hosts; i-- > 0;)
-		if (strcmp(f->hosts[i].name, esc) == 0) {
+	if (!f->host_index &&
+	    !(f->host_index = calloc(RD_FLEET_HOST_INDEX, sizeof(size_t)))) {
+		free(esc);
+		return NULL;
+	}
+	slot = hash_str(14695981039346656037UL, esc) &
+	       (RD_FLEET_HOST_INDEX - 1);
+	for (; f->host_index[slot];
+	     slot = (slot + 1) & (RD_FLEET_HOST_INDEX - 1))
+		if (strcmp(f->hosts[f->host_index[slot] - 1].name, esc) == 0) {
 			free(esc);
-			return &f->hosts[i];
+			return &f->hosts[f->host_index[slot] - 1];
 		}
 	if (f->n_hosts >= RD_FLEET_HOSTS_MAX) {
 		f->hosts_dropped++;
@@ -133,6 +147,7 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 	h->name = esc;
 	h->exit_code = -1;
 	h->worst = -1;
+	f->host_index[slot] = f->n_hosts;
 	return h;
 }
 

@@ -20,6 +20,7 @@
 #define RD_FLEET_INPUT_BYTES (512u << 20)
 #define RD_FLEET_LINE_MAX 65536
 #define RD_FLEET_NODESET_MAX 100000
+#define RD_FLEET_HOST_INDEX 262144 /* hash slots > 2 * HOSTS_MAX */
 #define RD_FLEET_INDEX 65536 /* hash slots, a power of 2 > 2 * FINDINGS_MAX */
 
 enum rd_fleet_state {
@@ -63,7 +64,8 @@ struct rd_fleet {
 	size_t n_findings, cap_findings;
 	size_t *index;		 /* RD_FLEET_INDEX slots: finding + 1 */
 	size_t findings_dropped; /* distinct findings beyond the cap */
-	size_t hosts_dropped;	 /* hosts beyond RD_FLEET_HOSTS_MAX */
+	size_t *host_index;	 /* RD_FLEET_HOST_INDEX slots: host + 1 */
+	size_t hosts_dropped;	 /* lines of hosts beyond the cap */
 	size_t bytes;		 /* input read */
 	bool input_cut;		 /* stopped at RD_FLEET_INPUT_BYTES */
 	size_t stray_lines;	 /* lines no host could be told for */
@@ -71,8 +73,8 @@ struct rd_fleet {
 	/* clush -b group being read */
 	int clush; /* 0 none, 1 header, 2 nodes read, 3 body */
 	size_t *group, n_group;
-	bool tool_group;		/* dshbak -c's group of pdsh's messages */
-	bool in_line; /* a line longer than the buffer */
+	bool tool_group; /* dshbak -c's group of pdsh's messages */
+	bool in_line;	 /* a line longer than the buffer */
 };
 
 void rd_fleet_init(struct rd_fleet *f);

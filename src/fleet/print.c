@@ -95,8 +95,10 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
 	print_state_hosts(f, out, RD_FLEET_MALFORMED,
 			  "Hosts whose output is malformed or truncated");
 	if (f->hosts_dropped)
-		fprintf(out, "\n%zu more hosts not read: more than %d hosts\n",
-			f->hosts_dropped, RD_FLEET_HOSTS_MAX);
+		fprintf(out,
+			"\nMore than %d hosts: %zu lines of the others not "
+			"read\n",
+			RD_FLEET_HOSTS_MAX, f->hosts_dropped);
 	if (f->input_cut)
 		fprintf(out, "\nInput not read past %u MiB\n",
 			RD_FLEET_INPUT_BYTES >> 20);
@@ -229,7 +231,8 @@ static struct json_object *report_json(const struct rd_fleet *f)
 		r |= add(o, "hosts", ha);
 	r |= add(o, "findings_not_grouped",
 		 json_object_new_uint64(f->findings_dropped));
-	r |= add(o, "hosts_not_read", json_object_new_uint64(f->hosts_dropped));
+	r |= add(o, "lines_of_hosts_not_read",
+		 json_object_new_uint64(f->hosts_dropped));
 	r |= add(o, "input_cut", json_object_new_boolean(f->input_cut));
 	r |= add(o, "lines_without_host",
 		 json_object_new_uint64(f->stray_lines));

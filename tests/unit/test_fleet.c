@@ -350,6 +350,28 @@ static void test_findings_cap(void **state)
 	rd_fleet_free(&f);
 }
 
+/* More hosts than the cap: the rest counted, never stored. */
+static void test_hosts_cap(void **state)
+{
+	struct rd_fleet f;
+	char line[64];
+
+	(void)state;
+	rd_fleet_init(&f);
+	for (int i = 0; i < RD_FLEET_HOSTS_MAX + 5; i++) {
+		int n = snprintf(line, sizeof(line), "h%d: [ ]", i);
+
+		assert_int_equal(rd_fleet_feed_line(&f, line, (size_t)n), 0);
+	}
+	/* A known host still finds its entry past the cap. */
+	assert_int_equal(rd_fleet_feed_line(&f, "h7: [ ]", 7), 0);
+	rd_fleet_finish(&f);
+	assert_int_equal(f.n_hosts, RD_FLEET_HOSTS_MAX);
+	assert_int_equal(f.hosts_dropped, 5);
+	assert_int_equal(f.hosts[7].state, RD_FLEET_ANSWERED);
+	rd_fleet_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_findings_cap),
+		cmocka_unit_test(test_hosts_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
