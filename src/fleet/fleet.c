@@ -348,6 +348,9 @@ static int host_line(struct rd_fleet *f, struct rd_fleet_host *h,
 		h->tok = json_tokener_new_ex(64);
 		if (!h->tok)
 			return -ENOMEM;
+	} else if (len - sp > 10 && strncmp(line + sp, "rdmadiag: ", 10) == 0) {
+		/* Its standard error between lines of its JSON. */
+		return 0;
 	}
 	j = json_tokener_parse_ex(h->tok, line, (int)len);
 	e = json_tokener_get_error(h->tok);

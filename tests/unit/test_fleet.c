@@ -76,11 +76,14 @@ static void test_pdsh_grouping(void **state)
 	feed_prefixed(&f, "n1", host_ok);
 	feed_prefixed(&f, "n2", host_fail);
 	feed_prefixed(&f, "n3", host_ok);
+	/* A line of n5's standard error inside its JSON is not part of it. */
+	feed_prefixed(&f, "n5", "[\nrdmadiag: a message\n]");
 	assert_int_equal(rd_fleet_feed_line(&f, err_line, strlen(err_line)), 0);
 	assert_int_equal(rd_fleet_feed_line(&f, exit_line, strlen(exit_line)),
 			 0);
 	rd_fleet_finish(&f);
-	assert_int_equal(f.n_hosts, 4);
+	assert_int_equal(f.n_hosts, 5);
+	assert_int_equal(find(&f, "n5")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "n1")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "n1")->worst, RD_FLEET_WARN);
 	assert_string_equal(find(&f, "n1")->reported, "n1");
