@@ -15,6 +15,7 @@
 #include "core/recording.h"
 #include "core/print.h"
 #include "diag/diag.h"
+#include "fleet/nhc.h"
 #include "probes/probe.h"
 
 enum { EXIT_RUN_ERROR = 3 };
@@ -22,9 +23,13 @@ enum { EXIT_RUN_ERROR = 3 };
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag check [--json] [--device DEV] [--port N] [--only AREA]\n"
+		"usage: rdmadiag check [--json|--nhc] [--device DEV] [--port N] [--only AREA]\n"
 		"                      [--strict] [--window SECONDS] [--load FILE [--frame N]] [-v]\n"
-		"  --json            print the results as a JSON array\n"
+		"  --json            print the results as a JSON array (each with the\n"
+		"                    host name and the time of the snapshot)\n"
+		"  --nhc             one line of at most 80 bytes and exit status 0 OK\n"
+		"                    or 1 a FAIL (with --strict also a WARN or UNKNOWN),\n"
+		"                    as Slurm NHC and node-problem-detector read them\n"
 		"  --device DEV      only this RDMA device (host-wide checks still run)\n"
 		"  --port N          only this port number\n"
 		"  --only AREA       one area (port, qos, host, driver, dev, user, fw,\n"
@@ -354,7 +359,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	struct rd_history h;
 	struct rd_results res = { 0 };
 	struct rd_printer pr;
-	bool json = false, strict = false, verbose = false;
+	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
 	struct loaded ld = { .label = "" };
 	double window = 2.0;
@@ -364,6 +369,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	rd_diag_opts_init(&o);
 	const struct cli_opt opts[] = {
 		CLI_FLAG("json", 0, &json),
+		CLI_FLAG("nhc", 0, &nhc),
 		CLI_TEXT("device", 0, &o.device),
 		CLI_U64("port", 0, &o.port, 1, 255),
 		CLI_TEXT("only", 0, &o.only_area),
@@ -402,6 +408,10 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 
+	if (nhc && json) {
+		cli_error(cli, "check: --nhc and --json exclude each other");
+		return EXIT_RUN_ERROR;
+	}
 	if (frame && !load) {
 		cli_error(cli, "check: --frame needs --load FILE");
 		return EXIT_RUN_ERROR;
@@ -441,13 +451,26 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	rd_results_sort(&res);
 	if (load)
 		label_evidence(&res, ld.label);
-	rd_print_begin(&pr, stdout, json);
-	pr.color = !json && cli_use_color(stdout);
-	rd_results_print(&pr, &res, verbose);
-	if (rd_print_end(&pr) < 0) {
-		cli_error(cli, "check: cannot write the results");
-		rc = EXIT_RUN_ERROR;
-		goto out;
+	if (json) {
+		struct json_object *j = rd_fleet_results_json(&res, &s);
+
+		r = j ? rd_print_json_to(stdout, j, false) : -ENOMEM;
+		json_object_put(j);
+		if (r < 0) {
+			cli_error(cli, "check: cannot write the results: %s",
+				  strerror(-r));
+			rc = EXIT_RUN_ERROR;
+			goto out;
+		}
+	} else if (!nhc) {
+		rd_print_begin(&pr, stdout, false);
+		pr.color = cli_use_color(stdout);
+		rd_results_print(&pr, &res, verbose);
+		if (rd_print_end(&pr) < 0) {
+			cli_error(cli, "check: cannot write the results");
+			rc = EXIT_RUN_ERROR;
+			goto out;
+		}
 	}
 	switch (rd_results_worst(&res)) {
 	case RD_FAIL:
@@ -461,6 +484,12 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		break;
 	default:
 		rc = 0;
+	}
+	if (nhc) {
+		char line[RD_NHC_LINE_MAX + 1];
+
+		rc = rd_nhc_line(&res, strict, line, sizeof(line));
+		printf("%s\n", line);
 	}
 	if (fflush(stdout) != 0) {
 		cli_error(cli, "cannot write output: %s", strerror(errno));

@@ -96,4 +96,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 
+/* Many hosts' check --json in one table (src/fleet). */
+int cmd_report(struct rd_cli *cli, int argc, char **argv);
+
 #endif

@@ -233,11 +233,21 @@ struct json_object *rd_print_take_json(struct rd_printer *p)
 	return j;
 }
 
+int rd_print_json_to(FILE *f, struct json_object *j, bool one_line)
+{
+	const char *txt = json_object_to_json_string_ext(
+		j, (one_line ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY) |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!txt)
+		return -ENOMEM;
+	return fprintf(f, "%s\n", txt) < 0 ? -EIO : 0;
+}
+
 int rd_print_end(struct rd_printer *p)
 {
 	struct json_object *j;
-	const char *txt;
-	int err;
+	int err, r;
 
 	if (!p->json)
 		return p->err;
@@ -247,12 +257,9 @@ int rd_print_end(struct rd_printer *p)
 	j = rd_print_take_json(p);
 	if (!j)
 		return err ? err : -EINVAL;
-	txt = json_object_to_json_string_ext(
-		j, (p->one_line ? JSON_C_TO_STRING_PLAIN :
-				  JSON_C_TO_STRING_PRETTY) |
-			   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!txt || fprintf(p->f, "%s\n", txt) < 0)
-		err = txt ? -EIO : -ENOMEM;
+	r = rd_print_json_to(p->f, j, p->one_line);
+	if (r < 0)
+		err = r;
 	json_object_put(j);
 	return err;
 }

@@ -39,6 +39,8 @@ void rd_print_begin(struct rd_printer *p, FILE *f, bool json);
 int rd_print_end(struct rd_printer *p);
 /* JSON mode: hand over the document instead of writing it (NULL on error). */
 struct json_object *rd_print_take_json(struct rd_printer *p);
+/* Write a tree made by the JSON mode (and perhaps added to) to f. */
+int rd_print_json_to(FILE *f, struct json_object *j, bool one_line);
 
 /* Open an object or array under key (NULL inside an array or at the top). */
 void rd_print_open_object(struct rd_printer *p, const char *key);
