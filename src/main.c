@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	  "run the guided checklist: verdicts with evidence (text or --json)" },
 	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
+	{ "explain", cmd_explain,
+	  "what a completion error means, causes ranked by this host's evidence" },
 	{ NULL, NULL, NULL },
 };
 

@@ -52,4 +52,18 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 
+/* What a completion error means, ranked by evidence (src/diag/explain). */
+int cmd_explain(struct rd_cli *cli, int argc, char **argv);
+/* bw/lat: explain a failed completion from this host's snapshot. */
+void cli_explain_completion(struct rd_cli *cli, FILE *f, int status,
+			    int vendor_err, const char *device,
+			    unsigned port);
+
+struct rd_snapshot;
+struct rd_history;
+/* check.c: a loaded file's frame and history, or this host sampled. */
+int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
+		       struct rd_snapshot *s, struct rd_history *h,
+		       char *label, size_t len);
+
 #endif

@@ -6,7 +6,8 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/check_driver.c src/diag/check_firmware.c \
 	src/diag/check_counters.c \
 	src/diag/data.c src/diag/data.h \
-	src/diag/qos_model.c src/diag/qos_model.h
+	src/diag/qos_model.c src/diag/qos_model.h \
+	src/diag/explain.c src/diag/explain.h
 src_librdmadiag_a_SOURCES += \
 	src/diag/fixup.c src/diag/journal.c src/diag/journal.h
 
