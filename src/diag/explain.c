@@ -330,7 +330,7 @@ int rd_explain_parse(const char *text, const struct rd_wc_status_table *wc,
 
 		lower_copy(s, wc->v[i].str, sizeof(s));
 		if (strcmp(s, "unknown") == 0 || strlen(s) <= best ||
-		    !strstr(low, s))
+		    !has_word(low, s))
 			continue;
 		by_text = (int)wc->v[i].value;
 		best = strlen(s);

@@ -44,3 +44,10 @@ tests_unit_test_counters_tsv_SOURCES = tests/unit/test_counters_tsv.c \
 tests_unit_test_counters_tsv_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_counters_tsv_LDADD = $(UNIT_LDADD)
 endif
+if HAVE_CMOCKA
+DIAG_TESTS += tests/unit/test_explain
+tests_unit_test_explain_SOURCES = tests/unit/test_explain.c \
+	tests/unit/diag_snap.h tests/unit/unit.h
+tests_unit_test_explain_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_explain_LDADD = $(UNIT_LDADD)
+endif
