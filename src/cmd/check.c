@@ -670,7 +670,7 @@ int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 	int r;
 
 	if (!load) {
-		snprintf(label, len, "this host");
+		snprintf(label, len, "of this host");
 		return collect(cli, *window, s, h);
 	}
 	r = load_input(cli, load, 0, s, h, &ld);

@@ -100,15 +100,15 @@ static void print_meaning(FILE *f, const struct rd_explain_input *in,
 static void print_ranking(FILE *f, const struct rd_explain_ranking *rk,
 			  const char *label, double window, bool ranked)
 {
-	if (ranked)
-		fprintf(f, "\nLikely causes, ranked by the evidence of %s (%s):\n",
-			label, window > 0 ? "counters over a window" :
-					    "one snapshot: counter totals, no rise");
-	else
+	if (!ranked)
 		fprintf(f, "\nLikely causes, most common first (not ranked: %s):\n",
 			label);
-	if (window > 0 && ranked)
-		fprintf(f, "  (window: %.1f s)\n", window);
+	else if (window > 0)
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (counters over %.1f s):\n",
+			label, window);
+	else
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (one snapshot: counter totals, no rise):\n",
+			label);
 	for (size_t i = 0; i < rk->n; i++) {
 		const struct rd_explain_ranked *r = &rk->v[i];
 

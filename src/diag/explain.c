@@ -34,19 +34,19 @@ const struct rd_explain_cause rd_explain_causes[] = {
 	{ "packet_loss",
 	  "packets are lost on the path (congestion with no lossless configuration, or buffer overflow), so acknowledgements never come back",
 	  "out_of_sequence|vport_out_of_sequence|packet_seq_err|vport_packet_seq_err|implied_nak_seq_err|vport_implied_nak_seq_err|duplicate_request|rcvd_seq_err|out_of_buffer|rx_discards_phy|rx_out_of_buffer|rx_prio[0-7]_discards|rx_prio[0-7]_buf_discard|rx_prio[0-7]_cong_discard|roce_adp_retrans|port_xmit_discards",
-	  "qos.pfc|qos.ecn|counters.errors",
+	  "qos.pfc|qos.ecn",
 	  "switch drop counters on the path",
 	  "make the RoCE priority lossless end to end (PFC on the same priority on NIC and switch, ECN/DCQCN on), and look at the switch ports' drop counters" },
 	{ "link_errors",
 	  "a bad or flapping link: bit errors, CRC errors or the link going down",
 	  "symbol_error|link_error_recovery|link_downed|port_rcv_errors|local_link_integrity_errors|link_down_events_phy|rx_crc_errors_phy|rx_symbol_err_phy|rx_pcs_symbol_err_phy",
-	  "port.state|port.rate|hw.pcie_link|counters.errors",
+	  "port.state|port.rate|hw.pcie_link",
 	  "the peer's port counters and the switch port",
 	  "reseat or replace the cable or transceiver, and compare the error counters of the switch port at the other end" },
 	{ "pause_storm",
 	  "PFC pause frames stall the port (a pause storm or heavy back-pressure), so packets wait past the ACK timeout",
 	  "rx_prio[0-7]_pause|tx_prio[0-7]_pause|rx_prio[0-7]_pause_duration|tx_prio[0-7]_pause_duration|rx_pause_ctrl_phy|tx_pause_ctrl_phy|tx_pause_storm_warning_events|tx_pause_storm_error_events|rx_global_pause|tx_global_pause|port_xmit_wait",
-	  "qos.pfc",
+	  "",
 	  "the switch's pause counters",
 	  "find which side sends the pauses (tx_prioN_pause here, the switch's counters there); a host that stops receiving can pause the whole fabric" },
 	{ "mtu",
@@ -540,7 +540,7 @@ static int judge_counters(struct rd_explain_ranked *r,
 			e = add_evidence(r, "%s %s %s rose by %" PRIu64 " in %.1f s",
 					 where, group, rd_esc_tmp(k->name), delta,
 					 span);
-			r->score += 3;
+			r->score += 5;
 		} else {
 			if (!k->value.ok)
 				continue;
