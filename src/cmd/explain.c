@@ -144,7 +144,7 @@ static int explain_print(FILE *f, const struct rd_explain_input *in,
 	}
 	if (rd_explain_rank(ids, ev, &rk) < 0)
 		return -ENOMEM;
-	print_ranking(f, &rk, label, ev->h ? ev->window : 0, ev->s != NULL);
+	print_ranking(f, &rk, label, ev->h ? ev->shown : 0, ev->s != NULL);
 	rd_explain_ranking_free(&rk);
 	return 0;
 }
@@ -184,6 +184,7 @@ static bool gather(struct rd_cli *cli, const char *load, double window,
 	ev->s = s;
 	ev->h = window > 0 ? h : NULL;
 	ev->window = window > 0 ? window + 1.0 : 0;
+	ev->shown = window;
 	ev->results = res;
 	return true;
 }
@@ -314,29 +315,49 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	return 0;
 }
 
-void cli_explain_completion(struct rd_cli *cli, FILE *f, int status,
-			    int vendor_err, const char *device, unsigned port)
+void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
+			    const char *device, unsigned port,
+			    const struct rd_snapshot *s0,
+			    const struct rd_snapshot *s1)
 {
 	const struct rd_wc_status_table *wc;
 	const struct rd_mlx5_table *m;
-	struct rd_explain_input in = { .status = status, .vendor_err = vendor_err,
-				       .syndrome = -1, .port = port };
+	struct rd_explain_input in;
 	struct rd_explain_evidence ev = { 0 };
 	struct rd_snapshot s = { 0 };
 	struct rd_history h;
 	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
 	char label[1024];
-	bool have;
+	bool have = false;
 
-	if (load_tables(cli, &wc, &m) < 0 || !rd_wc_status_find(wc, (unsigned)status))
+	if (!err || !strstr(err, "completion error") ||
+	    load_tables(cli, &wc, &m) < 0 || rd_explain_parse(err, wc, m, &in) != 1)
 		return;
 	/* Vendor codes are mlx5's; another provider's mean something else. */
 	if (!device || strncmp(device, "mlx5_", 5) != 0)
 		in.vendor_err = -1;
 	rd_history_init(&h);
-	have = gather(cli, NULL, 0, &s, &h, &res, &ev, label, sizeof(label));
-	if (!have)
-		ev = (struct rd_explain_evidence){ 0 };
+	if (s0 && s1 && s0->monotonic_ns.ok && s1->monotonic_ns.ok &&
+	    s1->monotonic_ns.v > s0->monotonic_ns.v &&
+	    rd_history_add(&h, s0) == 0 && rd_history_add(&h, s1) == 0) {
+		/* The counters before and after the test: what rose during it. */
+		double span = (double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
+
+		rd_diag_opts_init(&o);
+		o.counter_window = span + 0.001;
+		if (rd_diag_run(s1, &h, &o, &res) < 0)
+			rd_results_free(&res);
+		ev = (struct rd_explain_evidence){ .s = s1, .h = &h,
+						   .window = span + 0.001,
+						   .shown = span,
+						   .results = &res };
+		snprintf(label, sizeof(label), "of this host during the test");
+	} else {
+		have = gather(cli, NULL, 0, &s, &h, &res, &ev, label, sizeof(label));
+		if (!have)
+			ev = (struct rd_explain_evidence){ 0 };
+	}
 	ev.device = device;
 	ev.port = port;
 	fputc('\n', f);

@@ -608,7 +608,7 @@ static int judge(struct rd_explain_ranked *r,
 			e = add_evidence(r, "check %s %s: %s", res->check_id,
 					 rd_verdict_name(res->verdict),
 					 res->summary ? res->summary : "");
-			r->score += res->verdict == RD_FAIL ? 4 : 2;
+			r->score += res->verdict == RD_FAIL ? 4 : 1;
 		} else if (res->verdict == RD_PASS &&
 			   !strstr(q.checks, res->check_id)) {
 			size_t off = strlen(q.checks);

@@ -89,15 +89,17 @@ struct rd_explain_ranking {
 struct rd_explain_evidence {
 	const struct rd_snapshot *s;
 	const struct rd_history *h;
-	double window;		/* seconds of history to judge */
+	double window;		/* seconds of history to judge (with slack) */
+	double shown;		/* the window as sampled, for people */
 	const struct rd_results *results;	/* NULL = none */
 	const char *device;	/* only this device; NULL = every device */
 	unsigned port;		/* only this port; 0 = all */
 };
 
 /*
- * Rank the causes in ids (a comma list) by evidence: counters that rose
- * (or, without history, are non-zero), then failing and warning checks.
+ * Rank the causes in ids (a comma list) by evidence: each counter that
+ * rose scores 5, a FAIL check 4, a WARN check 1, a non-zero total (one
+ * snapshot, no history) 1.
  * Ties keep the list's order. 0 or -ENOMEM (out is then empty).
  */
 int rd_explain_rank(const char *ids, const struct rd_explain_evidence *ev,

@@ -208,6 +208,11 @@ static const struct {
 	/* pytorch/pytorch issue 81628 */
 	{ "NCCL WARN NET/IB : Got completion from peer 192.168.17.147<38560> with error 12, opcode 0, len 0, vendor err 129",
 	  12, 0x81, -1, "NCCL", "", 0 },
+	/* This project's own bw/lat message (src/perf), explained after it. */
+	{ "RDMA_Write completion error on QP 0x11 after 2048 messages: transport retry counter exceeded (status 12, vendor error 0x81): the peer did not answer",
+	  12, 0x81, -1, NULL, "", 0 },
+	{ "Send completion error on QP 0x2a after 3 round trips: Work Request Flushed Error (status 5, vendor error 0): an earlier error",
+	  5, 0, -1, NULL, "", 0 },
 	/* ruihong123/dLSM issue 7 */
 	{ "number 0 got bad completion with status: 0xc, vendor syndrome: 0x81",
 	  12, 0x81, -1, NULL, "", 0 },
@@ -475,12 +480,23 @@ static void test_rank_by_check(void **state)
 	assert_string_equal(r->cause->id, "packet_loss");
 	assert_int_equal(r->score, 4);
 	assert_string_equal(r->evidence[0], "check qos.pfc FAIL: PFC off on priority 3");
-	/* pause_storm also looks at qos.pfc: second, by the same evidence. */
-	assert_string_equal(rk.v[1].cause->id, "pause_storm");
+	/* PFC being off is no sign of a pause storm: the rest keep their order. */
+	assert_string_equal(rk.v[1].cause->id, "peer_unreachable");
+	for (size_t k = 1; k < rk.n; k++)
+		assert_int_equal(rk.v[k].score, 0);
 	/* The mtu cause says its check passed. */
 	for (size_t k = 0; k < rk.n; k++)
 		if (strcmp(rk.v[k].cause->id, "mtu") == 0)
 			assert_non_null(strstr(rk.v[k].looked, "passed: port.mtu"));
+	rd_explain_ranking_free(&rk);
+
+	/* A WARN is weak evidence: after the FAIL, before no evidence. */
+	rv[1].verdict = RD_WARN;
+	r = rank_first("status 12", &x, &res, &rk);
+	assert_string_equal(r->cause->id, "packet_loss");
+	assert_string_equal(rk.v[1].cause->id, "mtu");
+	assert_int_equal(rk.v[1].score, 1);
+	assert_string_equal(rk.v[1].evidence[0], "check port.mtu WARN: 4096");
 	rd_explain_ranking_free(&rk);
 	host_free(&x);
 }
