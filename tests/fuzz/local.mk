@@ -5,7 +5,7 @@
 FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json \
 	tests/fuzz/fuzz_netlink tests/fuzz/fuzz_oob tests/fuzz/fuzz_tsv \
 	tests/fuzz/fuzz_journal tests/fuzz/fuzz_recording \
-	tests/fuzz/fuzz_hostfiles
+	tests/fuzz/fuzz_hostfiles tests/fuzz/fuzz_explain
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
 CLEANFILES = $(FUZZ_PROGS)
@@ -34,6 +34,9 @@ tests_fuzz_fuzz_recording_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_hostfiles_SOURCES = tests/fuzz/fuzz_hostfiles.c
 tests_fuzz_fuzz_hostfiles_LDADD = src/librdmadiag.a $(RD_LIBS)
 tests_fuzz_fuzz_hostfiles_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_explain_SOURCES = tests/fuzz/fuzz_explain.c
+tests_fuzz_fuzz_explain_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_explain_LDFLAGS = $(FUZZ_LD)
 if FUZZING
 fuzz: $(FUZZ_PROGS)
 else
