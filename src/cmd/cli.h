@@ -54,6 +54,8 @@ int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 
 /* What a completion error means, ranked by evidence (src/diag/explain). */
 int cmd_explain(struct rd_cli *cli, int argc, char **argv);
+/* NCCL/UCX/Open MPI variables for this host (src/cmd/env.c). */
+int cmd_env(struct rd_cli *cli, int argc, char **argv);
 struct rd_snapshot;
 struct rd_history;
 /*

@@ -2,18 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `rdmadiag explain`: pasted error lines explained, causes ranked by a
 # recording's counters (--load), unknown and hostile input handled.
-set -uo pipefail
-src=${RDMADIAG_SRCDIR:?}
-bin=${RDMADIAG_BIN:-./src/rdmadiag}
+. "$(dirname "$0")/lib.sh"
 demo="$src/data/demo/cx6dx-demo.jsonl"
 snap="$src/tests/fixtures/cx6dx-roce-port-down/snapshot.golden.json"
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
 # The first cause's title and its block (up to the next numbered cause).
 first() { awk '/^ 1\. /{p=1} /^ 2\. /{p=0} p' <<<"$1"; }
 
@@ -107,5 +99,4 @@ for i in 1 2 3; do
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
