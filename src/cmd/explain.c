@@ -84,7 +84,12 @@ static void print_meaning(FILE *f, const struct rd_explain_input *in,
 			c ? c->name : "not a syndrome mlx5dv.h defines",
 			c ? ", " : "", c ? c->meaning : "");
 	}
-	if (in->vendor_err >= 0) {
+	if (in->vendor_err >= 0 && in->device[0] &&
+	    strncmp(in->device, "mlx5_", 5) != 0) {
+		fprintf(f, "Vendor error 0x%02x (%d): %s's own detail; the known codes are mlx5's.\n",
+			(unsigned)in->vendor_err, in->vendor_err,
+			rd_esc_tmp(in->device));
+	} else if (in->vendor_err >= 0) {
 		c = rd_mlx5_find(m, true, (unsigned)in->vendor_err);
 		if (c)
 			fprintf(f, "Vendor error 0x%02x (%d, on mlx5): %s.\n",
@@ -256,6 +261,11 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	}
 	if (load_tables(cli, &wc, &m) < 0)
 		return EXIT_RUN_ERROR;
+	if (optind == argc && isatty(STDIN_FILENO)) {
+		cli_error(cli, "explain: give the error text, or pipe it in");
+		explain_usage(stderr);
+		return EXIT_RUN_ERROR;
+	}
 	text = input_text(argc - optind, argv + optind);
 	if (!text) {
 		cli_error(cli, "explain: out of memory");
@@ -295,7 +305,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 			found = s.devices[i].name &&
 				strcmp(s.devices[i].name, ev.device) == 0;
 		if (!found) {
-			printf("Note: %s is not a device of %s; every device's evidence is used.\n",
+			printf("Note: %s is not a device %s; every device's evidence is used.\n",
 			       rd_esc_tmp(ev.device), label);
 			ev.device = NULL;
 			ev.port = 0;

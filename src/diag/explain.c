@@ -117,6 +117,8 @@ const struct rd_explain_cause *rd_explain_cause_find(const char *id)
 
 /* ---- parsing ---- */
 
+static bool mlx5_codes_apply(const struct rd_explain_input *in);
+
 static bool word_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
@@ -397,7 +399,7 @@ int rd_explain_parse(const char *text, const struct rd_wc_status_table *wc,
 		snprintf(in->conflict, sizeof(in->conflict),
 			 "the text reads like status %d, the number says %d: the number is used",
 			 by_text, in->status);
-	if (in->syndrome >= 0) {
+	if (in->syndrome >= 0 && mlx5_codes_apply(in)) {
 		const struct rd_mlx5_code *c = rd_mlx5_find(m, false, (unsigned)in->syndrome);
 
 		if (c && in->status < 0) {
@@ -409,7 +411,7 @@ int rd_explain_parse(const char *text, const struct rd_wc_status_table *wc,
 				 "syndrome 0x%02x is status %d, the line says %d",
 				 (unsigned)in->syndrome, c->wc_status, in->status);
 	}
-	if (in->status < 0 && in->vendor_err >= 0) {
+	if (in->status < 0 && in->vendor_err >= 0 && mlx5_codes_apply(in)) {
 		const struct rd_mlx5_code *c = rd_mlx5_find(m, true, (unsigned)in->vendor_err);
 
 		if (c && c->wc_status >= 0) {
@@ -420,6 +422,12 @@ int rd_explain_parse(const char *text, const struct rd_wc_status_table *wc,
 	}
 	free(low);
 	return in->status >= 0 && rd_wc_status_find(wc, (unsigned)in->status);
+}
+
+/* The mlx5 tables speak for mlx5 devices, or when no device is named. */
+static bool mlx5_codes_apply(const struct rd_explain_input *in)
+{
+	return !in->device[0] || strncmp(in->device, "mlx5_", 5) == 0;
 }
 
 static size_t add_ids(const char *list, char *buf, size_t len, size_t n)
@@ -454,10 +462,10 @@ size_t rd_explain_cause_ids(const struct rd_explain_input *in,
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	if (in->vendor_err >= 0 &&
+	if (in->vendor_err >= 0 && mlx5_codes_apply(in) &&
 	    (c = rd_mlx5_find(m, true, (unsigned)in->vendor_err)))
 		n = add_ids(c->causes, buf, len, n);
-	if (in->syndrome >= 0 &&
+	if (in->syndrome >= 0 && mlx5_codes_apply(in) &&
 	    (c = rd_mlx5_find(m, false, (unsigned)in->syndrome)))
 		n = add_ids(c->causes, buf, len, n);
 	if (in->status >= 0 && (st = rd_wc_status_find(wc, (unsigned)in->status)))

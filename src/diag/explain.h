@@ -55,8 +55,9 @@ const struct rd_explain_cause *rd_explain_cause_find(const char *id);
 
 /*
  * Parse text. Returns 1 when a completion status is known (given, or
- * implied by an mlx5 syndrome or vendor code), 0 when not (in->recognised
- * says what was found, possibly nothing).
+ * implied by an mlx5 syndrome or vendor code: only when the text names an
+ * mlx5 device or none), 0 when not (in->recognised says what was found,
+ * possibly nothing), -ENOMEM.
  */
 int rd_explain_parse(const char *text, const struct rd_wc_status_table *wc,
 		     const struct rd_mlx5_table *m,

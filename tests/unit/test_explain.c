@@ -266,6 +266,17 @@ static void test_unknown_and_garbage(void **state)
 	assert_int_equal(rd_explain_parse("IBV_WC_WR_FLUSH_ERR status 12", wc(), mx(), &in), 1);
 	assert_int_equal(in.status, 5);
 	assert_true(in.conflict[0] != '\0');
+	/* mlx5's codes say nothing of another provider's device. */
+	assert_int_equal(rd_explain_parse("vendor err 129 on rxe0:1", wc(), mx(), &in), 0);
+	assert_int_equal(in.vendor_err, 0x81);
+	assert_string_equal(in.device, "rxe0");
+	assert_int_equal(rd_explain_parse("status 4 vendor err 81 on bnxt_re0", wc(), mx(), &in), 1);
+	{
+		char ids[256];
+
+		rd_explain_cause_ids(&in, wc(), mx(), ids, sizeof(ids));
+		assert_string_equal(ids, "mr_access,gpu_memory,memlock");
+	}
 	/* Tables missing: nothing known, no crash. */
 	assert_int_equal(rd_explain_parse("status 12", NULL, NULL, &in), 0);
 	/* Random bytes and an over-long input. */
