@@ -241,6 +241,39 @@ static void test_real_lines(void **state)
 	}
 }
 
+/* Short forms people type. */
+static void test_short_forms(void **state)
+{
+	static const struct {
+		const char *text;
+		int status, vendor;
+	} cases[] = {
+		{ "RNR retry", 13, -1 },
+		{ "Receive-no-ready retry count exceeded", 13, -1 },
+		{ "WR flushed", 5, -1 },
+		{ "local protection error", 4, -1 },
+		{ "Remote side aborted", 16, -1 },
+		{ "vendor_err 0x81", 12, 0x81 },
+		{ "vendor err 129", 12, 0x81 },
+		{ "IBV_WC_RETRY_EXC_ERR", 12, -1 },
+		{ "retry_exc_err", 12, -1 },
+		{ "status 0xc", 12, -1 },
+		{ "  12\n", 12, -1 },
+	};
+	struct rd_explain_input in;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (rd_explain_parse(cases[i].text, wc(), mx(), &in) != 1 ||
+		    in.status != cases[i].status || in.vendor_err != cases[i].vendor)
+			fail_msg("\"%s\": status %d vendor %d (%s)", cases[i].text,
+				 in.status, in.vendor_err, in.recognised);
+	}
+	/* "RNR retry" is not the transport retry it contains. */
+	rd_explain_parse("IBV_WC_RNR_RETRY_EXC_ERR", wc(), mx(), &in);
+	assert_int_equal(in.status, 13);
+}
+
 static void test_unknown_and_garbage(void **state)
 {
 	struct rd_explain_input in;
@@ -518,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_wc_status_table),
 		cmocka_unit_test(test_mlx5_table),
 		cmocka_unit_test(test_real_lines),
+		cmocka_unit_test(test_short_forms),
 		cmocka_unit_test(test_unknown_and_garbage),
 		cmocka_unit_test(test_cause_ids),
 		cmocka_unit_test(test_rank_by_rising_counter),
