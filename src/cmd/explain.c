@@ -34,6 +34,7 @@ static void explain_usage(FILE *f)
 		"  --device DEV      only this RDMA device's evidence (default: the one\n"
 		"                    the text names, else every device)\n"
 		"  --port N          only this port's evidence\n"
+		"  --                the rest is text, even when it starts with \"-\"\n"
 		"exit status: 0 explained, 1 the text is not a completion error this\n"
 		"             table knows, 3 bad option or unreadable tables\n");
 }
@@ -221,8 +222,8 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	int opt, r, known;
 
 	optind = 1;
-	/* '+': the text may hold words that look like options. */
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	/* Options may follow the text; "--" ends them for text starting "-". */
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		r = cli_common_option(cli, opt, optarg);
 		if (r < 0)
 			return EXIT_RUN_ERROR;

@@ -61,6 +61,13 @@ else
 	bad "NCCL line: rc=$rc $(head -c 1200 <<<"$out")"
 fi
 
+# Options after the text, and text after "--" that starts with "-".
+out=$("$bin" explain 'IBV_WC_RNR_RETRY_EXC_ERR' --load "$snap" 2>&1)
+[ $? -eq 0 ] && grep -q '^Status 13 IBV_WC_RNR_RETRY_EXC_ERR' <<<"$out" &&
+	grep -q 'ranked by the evidence from ' <<<"$out" && ok "options after the text" || bad "options after: $out"
+out=$("$bin" explain --load "$snap" -- '-- status 5 --' 2>&1)
+[ $? -eq 0 ] && grep -q '^Status 5 IBV_WC_WR_FLUSH_ERR' <<<"$out" && ok "text after --" || bad "text after --: $out"
+
 # Unknown text: said so, with what was recognised; exit 1.
 out=$("$bin" explain --load "$snap" 'the job hung at step 3' 2>&1)
 [ $? -eq 1 ] && grep -q '^Recognised: nothing' <<<"$out" && grep -q '^Unknown: no completion status' <<<"$out" &&
