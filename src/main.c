@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	  "run the guided checklist: verdicts with evidence (text or --json)" },
 	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
+	{ "export", cmd_export,
+	  "Prometheus metrics: stdout, a textfile, or HTTP (--listen)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -52,4 +52,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 
+/* Prometheus metrics (src/export). */
+int cmd_export(struct rd_cli *cli, int argc, char **argv);
+
 #endif
