@@ -269,7 +269,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*req = &seen;
 		return MHD_YES;
 	}
-	*upload_size = 0;	/* a body is read and ignored */
+	if (*upload_size) {	/* a body is read and ignored */
+		*upload_size = 0;
+		return MHD_YES;
+	}
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		static const char m[] = "only GET and HEAD are served\n";
 

@@ -2,7 +2,8 @@
 # Prometheus export: the writer and mapping (cmocka), and the command
 # against the real parts (promtool, node_exporter, a Prometheus server).
 EXPORT_TESTS = tests/export/test_promtool.sh \
-	tests/export/test_node_exporter_compat.sh
+	tests/export/test_node_exporter_compat.sh tests/export/test_textfile.sh \
+	tests/export/test_listen.sh tests/export/test_prometheus.sh
 TESTS += $(EXPORT_TESTS)
 EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh
 if HAVE_CMOCKA
