@@ -3,9 +3,11 @@
 # against the real parts (promtool, node_exporter, a Prometheus server).
 EXPORT_TESTS = tests/export/test_promtool.sh \
 	tests/export/test_node_exporter_compat.sh tests/export/test_textfile.sh \
-	tests/export/test_listen.sh tests/export/test_prometheus.sh
+	tests/export/test_listen.sh tests/export/test_prometheus.sh \
+	tests/export/test_contrib.sh tests/export/test_bench.sh
 TESTS += $(EXPORT_TESTS)
-EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh
+EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh tests/export/alerts-test.yml \
+	contrib/systemd contrib/prometheus contrib/grafana
 if HAVE_CMOCKA
 EXPORT_UNIT_TESTS = tests/unit/test_prom tests/unit/test_export_metrics
 check_PROGRAMS += $(EXPORT_UNIT_TESTS)

@@ -3,7 +3,8 @@
 # A real Prometheus server scrapes `rdmadiag export --listen` every second
 # while a fixture counter rises (and once falls back, as after a driver
 # reload); its HTTP API then returns the series, a rate of the right size,
-# and an increase that the reset does not make negative.
+# and an increase that the reset does not make negative; the dashboard's
+# queries run.
 . "$(dirname "$0")/lib.sh"
 need prometheus prometheus
 need curl curl
@@ -57,4 +58,21 @@ inc=$(query 'increase(rdmadiag_port_transmit_bytes_total{device="mlx5_0",port="1
 awk -v r="$inc" 'BEGIN { exit !(r > 0) }' ||
 	fail "increase over the reset is $inc, not positive"
 echo "ok: up=1, port state 1, $n check series, rate $rate B/s, increase $inc B over a reset"
+# The dashboard's queries are valid PromQL, and those on series this
+# fixture has return data.
+dash=$srcdir/contrib/grafana/rdmadiag-dashboard.json
+n=0
+while IFS= read -r q; do
+	q=${q//\$instance/.*}
+	q=${q//\$device/.*}
+	q=${q//\$__rate_interval/10s}
+	r=$(curl -sS -m 5 --data-urlencode "query=$q" "$api/query")
+	[ "$(jq -r .status <<<"$r")" = success ] ||
+		fail "dashboard query refused: $q: $(jq -r .error <<<"$r")"
+	n=$((n + 1))
+done < <(jq -r '.panels[].targets[].expr' "$dash")
+for q in 'rdmadiag_port_state' 'rdmadiag_check_info' 'rdmadiag_pcie_link_width_lanes'; do
+	[ "$(query "$q")" != none ] || fail "no data for $q"
+done
+echo "ok: $n dashboard queries accepted by Prometheus"
 echo "PASS: Prometheus scraped rdmadiag"
