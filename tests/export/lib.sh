@@ -73,7 +73,10 @@ start_server() {
 		"${@//@PORT@/$port}" >"$log" 2>&1 &
 		server_pid=$!
 		pids+=("$server_pid")
-		if wait_http "http://127.0.0.1:$port$path" 10; then
+		# Answered, and still ours: another program may hold the port
+		# and answer while ours gives up on it.
+		if wait_http "http://127.0.0.1:$port$path" 10 && sleep 0.3 &&
+			kill -0 "$server_pid" 2>/dev/null; then
 			return 0
 		fi
 		kill "$server_pid" 2>/dev/null || true
