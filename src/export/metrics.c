@@ -184,7 +184,7 @@ static void export_port(struct rd_prom *w, const struct rd_device *d,
 					     "counter", c->name, NULL };
 
 			rd_prom_u64(w, "rdmadiag_port_events_total", C,
-				    "IB PMA port counter (ports/N/counters/), events",
+				    "IB PMA port counter (ports/N/counters/): events; port_xmit_wait in ticks",
 				    lc, c->value.v);
 		}
 	}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ void rd_prom_free(struct rd_prom *w)
 		free(w->fam[i].buf);
 	}
 	free(w->fam);
+	free(w->seen);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -148,10 +150,55 @@ static struct rd_prom_family *family(struct rd_prom *w, const char *name,
 	return f;
 }
 
+/* FNV-1a over the series text; 0 is kept for empty slots. */
+static uint64_t series_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* True when the series was written before; else remembers it. */
+static bool seen_before(struct rd_prom *w, uint64_t h)
+{
+	size_t i;
+
+	if (2 * (w->n_seen + 1) > w->seen_size) {
+		size_t size = w->seen_size ? 2 * w->seen_size : 1024;
+		uint64_t *t = calloc(size, sizeof(*t));
+
+		if (!t) {
+			w->err = -ENOMEM;
+			return true;
+		}
+		for (size_t k = 0; k < w->seen_size; k++) {
+			if (!w->seen[k])
+				continue;
+			for (i = w->seen[k] & (size - 1); t[i];
+			     i = (i + 1) & (size - 1))
+				;
+			t[i] = w->seen[k];
+		}
+		free(w->seen);
+		w->seen = t;
+		w->seen_size = size;
+	}
+	for (i = h & (w->seen_size - 1); w->seen[i];
+	     i = (i + 1) & (w->seen_size - 1))
+		if (w->seen[i] == h)
+			return true;
+	w->seen[i] = h;
+	w->n_seen++;
+	return false;
+}
+
 static void sample(struct rd_prom *w, const char *name, enum rd_prom_type type,
 		   const char *help, const char *const *labels, const char *v)
 {
 	struct rd_prom_family *f;
+	size_t start;
 	int r;
 
 	if (w->err)
@@ -161,6 +208,7 @@ static void sample(struct rd_prom *w, const char *name, enum rd_prom_type type,
 		w->err = w->err ? w->err : -ENOMEM;
 		return;
 	}
+	start = f->len;
 	r = append(f, name, strlen(name));
 	for (size_t i = 0; labels && labels[i] && r == 0; i += 2) {
 		/* Outside text: made printable UTF-8, then quoted. */
@@ -186,6 +234,13 @@ static void sample(struct rd_prom *w, const char *name, enum rd_prom_type type,
 	}
 	if (r == 0 && labels && labels[0])
 		r = append(f, "}", 1);
+	if (r == 0 && seen_before(w, series_hash(f->buf + start, f->len - start))) {
+		f->len = start;	/* the series stands with its first value */
+		f->buf[start] = '\0';
+		if (!w->err)
+			w->dropped++;
+		return;
+	}
 	if (r == 0)
 		r = append(f, " ", 1);
 	if (r == 0)

@@ -18,6 +18,10 @@ struct rd_prom {
 	struct rd_prom_family *fam;
 	size_t n_fam;
 	int err;	/* first error (-ENOMEM, -EINVAL), sticky */
+	/* Series written so far (hashes of name and labels), to drop repeats. */
+	uint64_t *seen;
+	size_t seen_size, n_seen;
+	size_t dropped;	/* samples of a series already written */
 };
 
 void rd_prom_init(struct rd_prom *w);
@@ -26,7 +30,9 @@ void rd_prom_free(struct rd_prom *w);
 /*
  * One sample. name must be a valid metric name; labels is a NULL-terminated
  * list of name, value pairs (values are any text and are escaped here).
- * The first sample of a family fixes its type and help text.
+ * The first sample of a family fixes its type and help text. A series
+ * already written (a driver listing one statistic twice) is dropped: the
+ * first value stands and dropped counts it.
  */
 void rd_prom_u64(struct rd_prom *w, const char *name, enum rd_prom_type type,
 		 const char *help, const char *const *labels, uint64_t v);

@@ -132,6 +132,40 @@ static void test_bad_names_refused(void **state)
 	rd_prom_free(&w);
 }
 
+static void test_repeated_series_dropped(void **state)
+{
+	struct rd_prom w;
+	const char *a[] = { "counter", "rx_crc_errors_phy", NULL };
+	const char *b[] = { "counter", "rx_symbol_err_phy", NULL };
+	char *out, name[32];
+
+	(void)state;
+	rd_prom_init(&w);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", a, 1);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", b, 2);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", a, 3);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", NULL, 4);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", NULL, 5);
+	/* Enough series to grow the table several times. */
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "s%d", i % 2500);
+		rd_prom_u64(&w, name, RD_PROM_GAUGE, "h", NULL, (uint64_t)i);
+	}
+	assert_int_equal(w.dropped, 2 + 2500);
+	out = render(&w);
+	assert_non_null(strstr(out,
+			       "# TYPE e_total counter\n"
+			       "e_total{counter=\"rx_crc_errors_phy\"} 1\n"
+			       "e_total{counter=\"rx_symbol_err_phy\"} 2\n"
+			       "e_total 4\n"
+			       "# HELP s0 h\n"));
+	assert_non_null(strstr(out, "\ns0 0\n"));
+	assert_non_null(strstr(out, "\ns2499 2499\n"));
+	assert_null(strstr(out, "\ns0 2500\n"));
+	free(out);
+	rd_prom_free(&w);
+}
+
 static void test_empty(void **state)
 {
 	struct rd_prom w;
@@ -153,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_escape_value),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_bad_names_refused),
+		cmocka_unit_test(test_repeated_series_dropped),
 		cmocka_unit_test(test_empty),
 	};
 
