@@ -514,4 +514,7 @@ void rd_export_metrics(struct rd_prom *w, const struct rd_snapshot *s,
 			export_pci(w, &s->pci[i]);
 	if (res)
 		export_checks(w, res);
+	rd_prom_u64(w, "rdmadiag_export_repeated_series", G,
+		    "Series the host listed more than once (a driver repeating a statistic); the first value was kept",
+		    NULL, w->dropped);
 }
