@@ -228,6 +228,9 @@ static int run_textfile(struct exporter *ex, const char *dir, double interval)
 		if (write_textfile(ex->cli, dir, ex->text, ex->len) < 0)
 			return 1;
 		next += interval;
+		/* Behind by a whole interval (a slow probe): start afresh. */
+		if (next < mono_s(CLOCK_MONOTONIC))
+			next = mono_s(CLOCK_MONOTONIC) + interval;
 		if (interval > 0 && !stop_signal)
 			sleep_until(next);
 	} while (interval > 0 && !stop_signal);
