@@ -295,7 +295,7 @@ lab_pair_serve() {
 	timeout 120 tail --pid="$pid" -f /dev/null || kill -9 "$pid" 2> /dev/null || true
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 0 ] || lab_fail "$name: server $1 exited $rc: $(tail -n 4 "$LAB_OUT/$name.server")"
-	lab_log "$name: server $1: $(lab_result_line "$LAB_OUT/$name.server")"
+	lab_log "$name: server ${1##*/}: $(lab_result_line "$LAB_OUT/$name.server")"
 }
 
 # lab_pair_connect NAME CMD...: wait at barrier NAME for the other side's
@@ -307,7 +307,7 @@ lab_pair_connect() {
 	lab_barrier "$name"
 	timeout 90 "$@" > "$LAB_OUT/$name.client" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || lab_fail "$name: client $1 exited $rc: $(tail -n 4 "$LAB_OUT/$name.client")"
-	lab_log "$name: client $1: $(lab_result_line "$LAB_OUT/$name.client")"
+	lab_log "$name: client ${1##*/}: $(lab_result_line "$LAB_OUT/$name.client")"
 }
 
 # lab_result_line FILE: the figures under perftest's #bytes header.
