@@ -318,6 +318,26 @@ lab_pair_connect() {
 	lab_log "$name: client ${1##*/}: $(lab_result_line "$LAB_OUT/$name.client")"
 }
 
+# lab_pair_snapshot NAME NETDEV_MTU ACTIVE_MTU: oracles and snapshot NAME
+# of this side; rdmadiag must show the netdev MTU and the port's active
+# MTU given, and agree with ibv_devinfo.
+lab_pair_snapshot() {
+	local p=devices.$LAB_RXE.ports.1
+	lab_oracles "$1"
+	lab_snapshot "$1"
+	assert_same "$p.verbs.active_mtu" ibv_devinfo:active_mtu "active_mtu as ibv_devinfo has it"
+	assert_snap "$p.verbs.active_mtu" "$3"
+	assert_snap "netdevs.$LAB_NETDEV.mtu" "$2"
+}
+
+# lab_ran_at_mtu FILE BYTES: perftest's or rdmadiag's header in FILE shows
+# the test ran at MTU BYTES.
+lab_ran_at_mtu() {
+	grep -q "^ *Mtu *: *$2\\[B\\]" "$1" ||
+		lab_fail "$1: not run at MTU $2 bytes: $(grep -i '^ *mtu' "$1")"
+	lab_log "ok: ${1##*/} ran at MTU $2 bytes"
+}
+
 # lab_result_line FILE: the figures under perftest's #bytes header.
 lab_result_line() {
 	grep -A1 -E '^ *#bytes' "$1" | tail -n 1 | tr -s ' \t' ' '

@@ -10,38 +10,27 @@
 lab_pair_setup 1500
 lab_require_rdmadiag
 command -v ib_write_bw > /dev/null || lab_skip "perftest is not installed"
-lab_oracles mtu
-lab_snapshot mtu
-p=devices.rxe0.ports.1
-assert_same $p.verbs.active_mtu ibv_devinfo:active_mtu "active_mtu as ibv_devinfo has it"
-assert_snap $p.verbs.active_mtu 1024
-assert_snap "netdevs.$LAB_NETDEV.mtu" 1500
+lab_pair_snapshot mtu 1500 1024
 lab_barrier snapshots
 
 # b's snapshot, taken in b's kernel, against this one.
 declare -A P=()
 lab_flatten P "" "$(lab_pair_peer_out mtu.json)" || lab_fail "b's snapshot is not JSON"
+p=devices.rxe0.ports.1
 assert_eq 4096 "${P[$p.verbs.active_mtu]-<absent>}" "b's active_mtu in b's snapshot"
-assert_eq 9000 "${P[netdevs.$LAB_NETDEV.mtu]-<absent>}" "b's netdev MTU in b's snapshot"
+assert_eq 9000 "${P[netdevs.${P[$p.netdev]-}.mtu]-<absent>}" "b's netdev MTU in b's snapshot"
 [ "${S[$p.verbs.active_mtu]}" != "${P[$p.verbs.active_mtu]}" ] ||
 	lab_fail "the two snapshots show the same active MTU"
 lab_log "ok: active MTU differs: a ${S[$p.verbs.active_mtu]} bytes, b ${P[$p.verbs.active_mtu]} bytes"
 
-# pair_mtu NAME: the test NAME ran at 1024 bytes here.
-pair_mtu() {
-	grep -q '^ *Mtu *: *1024\[B\]' "$LAB_OUT/$1.client" ||
-		lab_fail "$1: the client here did not run at MTU 1024: $(grep -i '^ *mtu' "$LAB_OUT/$1.client")"
-	lab_log "ok: $1 ran at MTU 1024 bytes on a"
-}
-
 N=200
 lab_pair_connect write-bw ib_write_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N "$LAB_PEER_ADDR"
-pair_mtu write-bw
+lab_ran_at_mtu "$LAB_OUT/write-bw.client" 1024
 # Reads: b sends the data, at the MTU it chose.
 lab_pair_connect read-bw ib_read_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N "$LAB_PEER_ADDR"
-pair_mtu read-bw
+lab_ran_at_mtu "$LAB_OUT/read-bw.client" 1024
 lab_pair_connect read-bw-rd-server ib_read_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N "$LAB_PEER_ADDR"
-pair_mtu read-bw-rd-server
+lab_ran_at_mtu "$LAB_OUT/read-bw-rd-server.client" 1024
 lab_pair_connect read-bw-rd-client "$RDMADIAG" bw --op read -d "$LAB_RXE" -n $N "$LAB_PEER_ADDR"
-pair_mtu read-bw-rd-client
+lab_ran_at_mtu "$LAB_OUT/read-bw-rd-client.client" 1024
 lab_barrier finished
