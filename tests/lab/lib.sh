@@ -210,7 +210,9 @@ lab_pair_find_nic() {
 }
 
 # lab_pair_setup [MTU]: the segment up, rxe0 on it, ACTIVE, and the index
-# of its RoCE v2 GID for this side's IPv4 address in LAB_GID.
+# of its RoCE v2 GID for this side's IPv4 address in LAB_GID (also passed
+# to the other side as the value "gid": lab_pair_get gid VAR after a
+# barrier).
 lab_pair_setup() {
 	lab_pair_net_up "$@"
 	lab_rxe_add "$LAB_RXE" "$LAB_NETDEV"
@@ -218,6 +220,7 @@ lab_pair_setup() {
 	LAB_GID=$(lab_gid_index_v2_ipv4 "$LAB_RXE" 1 "$(lab_pair_addr "$LAB_ROLE")")
 	[ -n "$LAB_GID" ] || lab_fail "no RoCE v2 GID for $(lab_pair_addr "$LAB_ROLE") on $LAB_RXE"
 	lab_log "$LAB_ROLE: $LAB_RXE ACTIVE, RoCE v2 IPv4 GID index $LAB_GID"
+	lab_pair_put gid "$LAB_GID"
 }
 
 # lab_gid_index_v2_ipv4 DEV PORT ADDR: the GID table index of the RoCE v2

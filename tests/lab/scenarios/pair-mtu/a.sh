@@ -23,6 +23,21 @@ assert_eq 9000 "${P[netdevs.${P[$p.netdev]-}.mtu]-<absent>}" "b's netdev MTU in 
 	lab_fail "the two snapshots show the same active MTU"
 lab_log "ok: active MTU differs: a ${S[$p.verbs.active_mtu]} bytes, b ${P[$p.verbs.active_mtu]} bytes"
 
+peer_gid=
+lab_pair_get gid peer_gid
+# rdmadiag diff names both mismatches with both values, and the GID pair.
+rc=0
+"$RDMADIAG" diff "$SNAP" "$(lab_pair_peer_out mtu.json)" > "$LAB_OUT/diff.txt" 2>&1 || rc=$?
+assert_eq 1 "$rc" "rdmadiag diff exit status (mismatches listed)"
+for want in "active MTU differs: A 1024 bytes, B 4096 bytes" \
+	"netdev MTU differs: A 1500 bytes, B 9000 bytes" \
+	"GID: use -x $LAB_GID on A ($(lab_pair_addr a)) and -x $peer_gid on B ($LAB_PEER_ADDR)"; do
+	grep -qF "$want" "$LAB_OUT/diff.txt" || lab_fail "rdmadiag diff does not say '$want': $(cat "$LAB_OUT/diff.txt")"
+	lab_log "ok: rdmadiag diff: $want"
+done
+n=$(grep -c ' differs: ' "$LAB_OUT/diff.txt" || true)
+assert_eq 2 "$n" "mismatches rdmadiag diff lists"
+
 N=200
 lab_pair_connect write-bw ib_write_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N "$LAB_PEER_ADDR"
 lab_ran_at_mtu "$LAB_OUT/write-bw.client" 1024
