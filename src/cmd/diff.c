@@ -111,7 +111,10 @@ int cmd_diff(struct rd_cli *cli, int argc, char **argv)
 		       " on B (%s): their IPv4 RoCE v2 GIDs\n",
 		       c.gid_a, c.addr_a, c.gid_b, c.addr_b);
 	else
-		printf("GID: no IPv4 RoCE v2 GID on both: none works for RoCE v2 over IPv4\n");
+		printf("GID: no IPv4 RoCE v2 GID on %s: no GID pair works for "
+		       "RoCE v2 over IPv4\n",
+		       c.gid_a < 0 && c.gid_b < 0 ? "A or B" :
+		       c.gid_a < 0 ? "A" : "B");
 	for (size_t i = 0; i < c.n; i++)
 		printf("%s differs: A %s, B %s\n  %s\n", c.items[i].what,
 		       c.items[i].a, c.items[i].b, c.items[i].breaks);
