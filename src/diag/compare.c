@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/escape.h"
+#include "diag/qos_model.h"
 
 static bool gid_is_v4(const struct rd_gid *g)
 {
@@ -280,6 +281,99 @@ static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	return 0;
 }
 
+/* rdma_cm's defaults for the side's port (configfs), or NULL. */
+static const struct rd_cm_port *side_cm(const struct rd_cmp_side *s)
+{
+	const struct rd_host *h = &s->s->host;
+
+	for (size_t i = 0; s->dev->name && i < h->n_cm_ports; i++) {
+		const struct rd_cm_port *cm = &h->cm_ports[i];
+
+		if (cm->device && strcmp(cm->device, s->dev->name) == 0 &&
+		    cm->port.ok && cm->port.v == s->port->port)
+			return cm;
+	}
+	return NULL;
+}
+
+static int cmp_cm(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
+		  struct rd_compare *c)
+{
+	const struct rd_cm_port *ca = side_cm(a), *cb = side_cm(b);
+	char va[160], vb[160];
+
+	if (!ca || !cb)
+		return 0;
+	if (cmp_str(c, "rdma_cm default RoCE mode", ca->default_roce_mode,
+		    cb->default_roce_mode,
+		    "rdma_cm users (perftest -R, NCCL, UCX, NVMe-oF, SMB Direct) "
+		    "pick a GID of this type on each side: v1 against v2 cannot "
+		    "connect") < 0)
+		return -ENOMEM;
+	if (ca->default_roce_tos.ok && cb->default_roce_tos.ok &&
+	    ca->default_roce_tos.v != cb->default_roce_tos.v) {
+		text_u64(va, sizeof(va), ca->default_roce_tos, "");
+		text_u64(vb, sizeof(vb), cb->default_roce_tos, "");
+		return add(c, "rdma_cm default ToS", va, vb,
+			   "rdma_cm traffic leaves the two hosts with different DSCP "
+			   "values, so on different priorities unless the network "
+			   "maps both to the lossless one");
+	}
+	return 0;
+}
+
+static const char *trust_name(enum rd_qos_trust t)
+{
+	return t == RD_QOS_TRUST_DSCP ? "dscp" : "pcp";
+}
+
+/* A known protection state (not RD_QOS_LL_UNKNOWN). */
+static const char *protection(enum rd_qos_lossless l)
+{
+	if (l == RD_QOS_LOSSY)
+		return "lossy";
+	return l == RD_QOS_BY_PFC ? "lossless (PFC)" : "lossless (global pause)";
+}
+
+/* The RoCE priority and its protection, from the QoS model of each side. */
+static int cmp_qos(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
+		   struct rd_compare *c)
+{
+	struct rd_qos_model ma, mb;
+	enum rd_qos_lossless la, lb;
+	char va[160], vb[160];
+
+	rd_qos_derive(a->s, a->dev, a->port, side_netdev(a), &ma);
+	rd_qos_derive(b->s, b->dev, b->port, side_netdev(b), &mb);
+	if (ma.trust != RD_QOS_TRUST_UNKNOWN && mb.trust != RD_QOS_TRUST_UNKNOWN &&
+	    ma.trust != mb.trust &&
+	    add(c, "trust mode", trust_name(ma.trust), trust_name(mb.trust),
+		"the two NICs classify received RoCE by different fields (VLAN "
+		"PCP or IP DSCP): the same packets land on different priorities") < 0)
+		return -ENOMEM;
+	if (ma.prio < 0 || mb.prio < 0)
+		return 0;
+	if (ma.prio != mb.prio) {
+		snprintf(va, sizeof(va), "%d", ma.prio);
+		snprintf(vb, sizeof(vb), "%d", mb.prio);
+		if (add(c, "RoCE priority", va, vb,
+			"RoCE travels on a different priority from each end: PFC "
+			"and ECN must cover both, on the hosts and every switch") < 0)
+			return -ENOMEM;
+	}
+	la = rd_qos_lossless(&ma, ma.prio);
+	lb = rd_qos_lossless(&mb, mb.prio);
+	if (la == RD_QOS_LL_UNKNOWN || lb == RD_QOS_LL_UNKNOWN ||
+	    (la == RD_QOS_LOSSY) == (lb == RD_QOS_LOSSY))
+		return 0;
+	snprintf(va, sizeof(va), "priority %d %s", ma.prio, protection(la));
+	snprintf(vb, sizeof(vb), "priority %d %s", mb.prio, protection(lb));
+	return add(c, "lossless RoCE", va, vb,
+		   "the lossy end neither sends nor honours pauses: under "
+		   "congestion packets are dropped and RC retransmits (out-of-"
+		   "sequence NAKs, timeouts)");
+}
+
 int rd_compare(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	       struct rd_compare *c)
 {
@@ -291,7 +385,8 @@ int rd_compare(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	if (cmp_str(c, "link layer", pa->link_layer, pb->link_layer,
 		    "InfiniBand and Ethernet (RoCE) ports are on different fabrics "
 		    "and cannot connect") < 0 ||
-	    cmp_gids(a, b, c) < 0 || cmp_roce(a, b, c) < 0 || cmp_mtu(a, b, c) < 0)
+	    cmp_gids(a, b, c) < 0 || cmp_roce(a, b, c) < 0 ||
+	    cmp_cm(a, b, c) < 0 || cmp_mtu(a, b, c) < 0 || cmp_qos(a, b, c) < 0)
 		goto nomem;
 	if (pa->rate_gbps.ok && pb->rate_gbps.ok && pa->rate_gbps.v != pb->rate_gbps.v) {
 		snprintf(va, sizeof(va), "%g Gb/s", pa->rate_gbps.v);

@@ -18,6 +18,8 @@ struct host {
 	struct rd_gid gids[4];
 	struct rd_netdev nd;
 	struct rd_addr addr;
+	struct rd_cm_port cm;
+	struct rd_dcb_app app;
 	struct rd_cmp_side side;
 };
 
@@ -72,6 +74,31 @@ static void host_init(struct host *h, const char *ip, unsigned prefix,
 	h->s.netdevs = &h->nd;
 	h->s.n_netdevs = 1;
 	h->side = (struct rd_cmp_side){ &h->s, &h->dev, &h->port };
+}
+
+/*
+ * rdma_cm's defaults for rxe0 port 1, and QoS: trust (NULL: not read), the
+ * DSCP of the ToS mapped to prio by the APP table, PFC on pfc_en.
+ */
+static void host_qos(struct host *h, const char *mode, uint64_t tos,
+		     const char *trust, int prio, uint64_t pfc_en)
+{
+	h->cm.device = (char *)"rxe0";
+	h->cm.port = (struct rd_ou64){ 1, true };
+	h->cm.default_roce_mode = (char *)mode;
+	h->cm.default_roce_tos = (struct rd_ou64){ tos, true };
+	h->s.host.cm_ports = &h->cm;
+	h->s.host.n_cm_ports = 1;
+	h->nd.dcb.supported = (struct rd_obool){ true, true };
+	h->nd.dcb.trust = (char *)trust;
+	h->nd.dcb.pfc_en = (struct rd_ou64){ pfc_en, true };
+	h->nd.ethtool.rx_pause = (struct rd_obool){ false, true };
+	h->nd.ethtool.tx_pause = (struct rd_obool){ false, true };
+	h->app.selector = (struct rd_ou64){ 5, true };
+	h->app.protocol = (struct rd_ou64){ tos >> 2, true };
+	h->app.priority = (struct rd_ou64){ (uint64_t)prio, true };
+	h->nd.dcb.apps = &h->app;
+	h->nd.dcb.n_apps = 1;
 }
 
 static const struct rd_cmp_item *item(const struct rd_compare *c,
@@ -200,6 +227,43 @@ static void test_device_and_link(void **state)
 	rd_compare_free(&c);
 }
 
+static void test_cm_and_qos(void **state)
+{
+	struct host a, b;
+	struct rd_compare c;
+
+	(void)state;
+	host_init(&a, "198.51.100.1", 24, 1500);
+	host_init(&b, "198.51.100.2", 24, 1500);
+	host_qos(&a, "RoCE v2", 106, "dscp", 3, 0x08);
+	host_qos(&b, "RoCE v2", 106, "dscp", 3, 0x08);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_int_equal(c.n, 0);
+	rd_compare_free(&c);
+
+	/* v1 by default on b, another ToS: another DSCP, priority 5, lossy. */
+	host_qos(&b, "IB/RoCE v1", 98, "dscp", 5, 0x08);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	expect(&c, "rdma_cm default RoCE mode", "RoCE v2", "IB/RoCE v1");
+	expect(&c, "rdma_cm default ToS", "106", "98");
+	expect(&c, "RoCE priority", "3", "5");
+	expect(&c, "lossless RoCE", "priority 3 lossless (PFC)", "priority 5 lossy");
+	assert_null(item(&c, "trust mode"));
+	rd_compare_free(&c);
+
+	/* Trust PCP on b: untagged RoCE arrives on priority 0 there. */
+	host_qos(&b, "RoCE v2", 106, "pcp", 3, 0x08);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	expect(&c, "trust mode", "dscp", "pcp");
+	rd_compare_free(&c);
+
+	/* Trust not read on one side: nothing said about it. */
+	host_qos(&b, "RoCE v2", 106, NULL, 3, 0x08);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_null(item(&c, "trust mode"));
+	rd_compare_free(&c);
+}
+
 static void test_pick(void **state)
 {
 	struct host h;
@@ -239,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_gids),
 		cmocka_unit_test(test_device_and_link),
+		cmocka_unit_test(test_cm_and_qos),
 		cmocka_unit_test(test_pick),
 	};
 
