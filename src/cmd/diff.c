@@ -118,8 +118,10 @@ int cmd_diff(struct rd_cli *cli, int argc, char **argv)
 	for (size_t i = 0; i < c.n; i++)
 		printf("%s differs: A %s, B %s\n  %s\n", c.items[i].what,
 		       c.items[i].a, c.items[i].b, c.items[i].breaks);
+	if (c.unread[0])
+		printf("not compared (not in both snapshots): %s\n", c.unread);
 	if (!c.n)
-		printf("no mismatch found\n");
+		printf("no mismatch found in what both snapshots show\n");
 	rc = c.n ? EXIT_DIFFER : EXIT_SAME;
 	rd_compare_free(&c);
 out:

@@ -128,6 +128,15 @@ static int add(struct rd_compare *c, const char *what, const char *a,
 	return 0;
 }
 
+/* Note a fact that could not be compared: missing from one snapshot. */
+static void unknown(struct rd_compare *c, const char *what)
+{
+	size_t len = strlen(c->unread);
+
+	snprintf(c->unread + len, sizeof(c->unread) - len, "%s%s",
+		 len ? ", " : "", what);
+}
+
 static const struct rd_netdev *side_netdev(const struct rd_cmp_side *s)
 {
 	if (!s->port->netdev)
@@ -200,6 +209,8 @@ static int cmp_gids(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	}
 	pa = prefix_of(a, c->addr_a);
 	pb = prefix_of(b, c->addr_b);
+	if (pa < 0 || pb < 0)
+		unknown(c, "IPv4 subnet");
 	if (pa >= 0 && pb >= 0 &&
 	    ((v4(c->addr_a) & mask(pa)) != (v4(c->addr_b) & mask(pa)) ||
 	     (v4(c->addr_a) & mask(pb)) != (v4(c->addr_b) & mask(pb)))) {
@@ -238,7 +249,11 @@ static int cmp_str(struct rd_compare *c, const char *what, const char *a,
 {
 	char va[160], vb[160];
 
-	if (!a || !b || strcmp(a, b) == 0)
+	if (!a || !b) {
+		unknown(c, what);
+		return 0;
+	}
+	if (strcmp(a, b) == 0)
 		return 0;
 	rd_esc(va, sizeof(va), a);
 	rd_esc(vb, sizeof(vb), b);
@@ -252,6 +267,8 @@ static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	struct rd_ou64 ma = a->port->verbs.active_mtu, mb = b->port->verbs.active_mtu;
 	char va[160], vb[160];
 
+	if (!ma.ok || !mb.ok)
+		unknown(c, "active MTU");
 	if (ma.ok && mb.ok && ma.v != mb.v) {
 		text_u64(va, sizeof(va), ma, " bytes");
 		text_u64(vb, sizeof(vb), mb, " bytes");
@@ -263,7 +280,9 @@ static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 			ma.v < mb.v ? ma.v : mb.v, ma.v < mb.v ? mb.v : ma.v) < 0)
 			return -ENOMEM;
 	}
-	if (na && nb && na->mtu.ok && nb->mtu.ok && na->mtu.v != nb->mtu.v) {
+	if (!na || !nb || !na->mtu.ok || !nb->mtu.ok)
+		unknown(c, "netdev MTU");
+	else if (na->mtu.v != nb->mtu.v) {
 		text_u64(va, sizeof(va), na->mtu, " bytes");
 		text_u64(vb, sizeof(vb), nb->mtu, " bytes");
 		if (add(c, "netdev MTU", va, vb,
@@ -273,10 +292,12 @@ static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 			na->mtu.v < nb->mtu.v ? na->mtu.v : nb->mtu.v) < 0)
 			return -ENOMEM;
 	}
-	if (na && nb && na->ethtool.fec_active && nb->ethtool.fec_active &&
-	    cmp_str(c, "FEC", na->ethtool.fec_active, nb->ethtool.fec_active,
-		    "both ends of one cable must use the same FEC mode, or the link "
-		    "stays down or takes errors") < 0)
+	if (!na || !nb)
+		unknown(c, "FEC");
+	else if (cmp_str(c, "FEC", na->ethtool.fec_active, nb->ethtool.fec_active,
+		    "FEC is agreed per link: two ports cabled to each other with "
+		    "different modes stay down or take errors (through a switch, "
+		    "compare each with its switch port)") < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -302,16 +323,19 @@ static int cmp_cm(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	const struct rd_cm_port *ca = side_cm(a), *cb = side_cm(b);
 	char va[160], vb[160];
 
-	if (!ca || !cb)
+	if (!ca || !cb) {
+		unknown(c, "rdma_cm defaults");
 		return 0;
+	}
 	if (cmp_str(c, "rdma_cm default RoCE mode", ca->default_roce_mode,
 		    cb->default_roce_mode,
 		    "rdma_cm users (perftest -R, NCCL, UCX, NVMe-oF, SMB Direct) "
 		    "pick a GID of this type on each side: v1 against v2 cannot "
 		    "connect") < 0)
 		return -ENOMEM;
-	if (ca->default_roce_tos.ok && cb->default_roce_tos.ok &&
-	    ca->default_roce_tos.v != cb->default_roce_tos.v) {
+	if (!ca->default_roce_tos.ok || !cb->default_roce_tos.ok)
+		unknown(c, "rdma_cm default ToS");
+	else if (ca->default_roce_tos.v != cb->default_roce_tos.v) {
 		text_u64(va, sizeof(va), ca->default_roce_tos, "");
 		text_u64(vb, sizeof(vb), cb->default_roce_tos, "");
 		return add(c, "rdma_cm default ToS", va, vb,
@@ -345,14 +369,17 @@ static int cmp_qos(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 
 	rd_qos_derive(a->s, a->dev, a->port, side_netdev(a), &ma);
 	rd_qos_derive(b->s, b->dev, b->port, side_netdev(b), &mb);
-	if (ma.trust != RD_QOS_TRUST_UNKNOWN && mb.trust != RD_QOS_TRUST_UNKNOWN &&
-	    ma.trust != mb.trust &&
+	if (ma.trust == RD_QOS_TRUST_UNKNOWN || mb.trust == RD_QOS_TRUST_UNKNOWN)
+		unknown(c, "trust mode");
+	else if (ma.trust != mb.trust &&
 	    add(c, "trust mode", trust_name(ma.trust), trust_name(mb.trust),
 		"the two NICs classify received RoCE by different fields (VLAN "
 		"PCP or IP DSCP): the same packets land on different priorities") < 0)
 		return -ENOMEM;
-	if (ma.prio < 0 || mb.prio < 0)
+	if (ma.prio < 0 || mb.prio < 0) {
+		unknown(c, "RoCE priority");
 		return 0;
+	}
 	if (ma.prio != mb.prio) {
 		snprintf(va, sizeof(va), "%d", ma.prio);
 		snprintf(vb, sizeof(vb), "%d", mb.prio);
@@ -363,6 +390,8 @@ static int cmp_qos(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	}
 	la = rd_qos_lossless(&ma, ma.prio);
 	lb = rd_qos_lossless(&mb, mb.prio);
+	if (la == RD_QOS_LL_UNKNOWN || lb == RD_QOS_LL_UNKNOWN)
+		unknown(c, "lossless RoCE");
 	if (la == RD_QOS_LL_UNKNOWN || lb == RD_QOS_LL_UNKNOWN ||
 	    (la == RD_QOS_LOSSY) == (lb == RD_QOS_LOSSY))
 		return 0;
@@ -388,7 +417,9 @@ int rd_compare(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 	    cmp_gids(a, b, c) < 0 || cmp_roce(a, b, c) < 0 ||
 	    cmp_cm(a, b, c) < 0 || cmp_mtu(a, b, c) < 0 || cmp_qos(a, b, c) < 0)
 		goto nomem;
-	if (pa->rate_gbps.ok && pb->rate_gbps.ok && pa->rate_gbps.v != pb->rate_gbps.v) {
+	if (!pa->rate_gbps.ok || !pb->rate_gbps.ok)
+		unknown(c, "rate");
+	else if (pa->rate_gbps.v != pb->rate_gbps.v) {
 		snprintf(va, sizeof(va), "%g Gb/s", pa->rate_gbps.v);
 		snprintf(vb, sizeof(vb), "%g Gb/s", pb->rate_gbps.v);
 		if (add(c, "rate", va, vb,
@@ -398,7 +429,9 @@ int rd_compare(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 							    pb->rate_gbps.v) < 0)
 			goto nomem;
 	}
-	if (pa->pkey0.ok && pb->pkey0.ok && pa->pkey0.v != pb->pkey0.v) {
+	if (!pa->pkey0.ok || !pb->pkey0.ok)
+		unknown(c, "P_Key");
+	else if (pa->pkey0.v != pb->pkey0.v) {
 		snprintf(va, sizeof(va), "0x%04" PRIx64, pa->pkey0.v);
 		snprintf(vb, sizeof(vb), "0x%04" PRIx64, pb->pkey0.v);
 		if (add(c, "P_Key (index 0)", va, vb,

@@ -33,6 +33,8 @@ struct rd_compare {
 	/* The IPv4 RoCE v2 GID index of each side, -1 for none. */
 	int64_t gid_a, gid_b;
 	char addr_a[64], addr_b[64];	/* their IPv4 addresses, escaped */
+	/* What one snapshot lacks, so was not compared: "FEC, rate". */
+	char unread[512];
 };
 
 /*

@@ -139,6 +139,16 @@ static void test_same_hosts(void **state)
 	assert_int_equal(c.gid_b, 3);
 	assert_string_equal(c.addr_a, "198.51.100.1");
 	assert_string_equal(c.addr_b, "198.51.100.2");
+	/* What the snapshots lack is said, not taken as equal. */
+	assert_string_equal(c.unread, "rdma_cm defaults, FEC, trust mode, RoCE priority");
+	rd_compare_free(&c);
+
+	/* An MTU and a netdev missing from one side. */
+	b.port.verbs.active_mtu.ok = false;
+	b.port.netdev = NULL;
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_int_equal(c.n, 0);
+	assert_non_null(strstr(c.unread, "IPv4 subnet, rdma_cm defaults, active MTU, netdev MTU, FEC"));
 	rd_compare_free(&c);
 }
 
@@ -239,6 +249,7 @@ static void test_cm_and_qos(void **state)
 	host_qos(&b, "RoCE v2", 106, "dscp", 3, 0x08);
 	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
 	assert_int_equal(c.n, 0);
+	assert_string_equal(c.unread, "FEC");
 	rd_compare_free(&c);
 
 	/* v1 by default on b, another ToS: another DSCP, priority 5, lossy. */
