@@ -25,6 +25,8 @@ static const struct subcommand subcommands[] = {
 	  "verbs latency test, perftest-compatible (ib_send_lat & co)" },
 	{ "check", cmd_check,
 	  "run the guided checklist: verdicts with evidence (text or --json)" },
+	{ "diff", cmd_diff,
+	  "compare the RDMA port of two hosts' snapshots (A.json B.json)" },
 	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
 	{ "report", cmd_report,

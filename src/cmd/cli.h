@@ -93,6 +93,8 @@ int cmd_lat(struct rd_cli *cli, int argc, char **argv);
 
 /* Diagnosis: checks, fix-ups and their undo (src/diag). */
 int cmd_check(struct rd_cli *cli, int argc, char **argv);
+/* Offline comparison of two hosts' snapshots (src/diag/compare). */
+int cmd_diff(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 

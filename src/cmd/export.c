@@ -98,7 +98,7 @@ static int load_file(struct rd_cli *cli, const char *file, struct rd_snapshot *s
 		r = rd_recording_frame(&rec, rec.n - 1, s, err, sizeof(err));
 		rd_recording_close(&rec);
 		if (r < 0)
-			cli_error(cli, "%s: %s", rd_esc_tmp(file), err);
+			cli_error(cli, "%s: %s", file, err);
 		return r;
 	}
 	if (r == 0)
@@ -181,7 +181,7 @@ static int write_textfile(struct rd_cli *cli, const char *dir,
 	if (fd < 0) {
 		r = -errno;
 		cli_error(cli, "export: cannot create a file in %s: %s",
-			  rd_esc_tmp(dir), strerror(-r));
+			  dir, strerror(-r));
 		return r;
 	}
 	r = write_all(fd, text, len);
@@ -195,7 +195,7 @@ static int write_textfile(struct rd_cli *cli, const char *dir,
 		r = -errno;
 	if (r < 0) {
 		unlink(tmp);
-		cli_error(cli, "export: cannot write %s: %s", rd_esc_tmp(dst),
+		cli_error(cli, "export: cannot write %s: %s", dst,
 			  strerror(-r));
 	}
 	return r;
@@ -357,7 +357,7 @@ static int run_listen(struct exporter *ex, const char *arg)
 	if (parse_listen(arg, &ss) < 0) {
 		cli_error(ex->cli,
 			  "export: --listen \"%s\" is not [ADDR:]PORT (an IPv4 address, or [IPv6])",
-			  rd_esc_tmp(arg));
+			  arg);
 		return 2;
 	}
 	/* The server thread inherits a mask without the stop signals. */
@@ -377,7 +377,7 @@ static int run_listen(struct exporter *ex, const char *arg)
 	if (!d) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		cli_error(ex->cli, "export: cannot listen on %s: %s",
-			  rd_esc_tmp(arg), strerror(errno ? errno : EADDRINUSE));
+			  arg, strerror(errno ? errno : EADDRINUSE));
 		return 1;
 	}
 	fprintf(stderr, "rdmadiag: serving /metrics on %s\n", rd_esc_tmp(arg));

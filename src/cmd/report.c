@@ -46,46 +46,29 @@ static void report_usage(FILE *f)
 
 int cmd_report(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_JSON = 1, OPT_HOSTS, OPT_ALL };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "hosts", required_argument, NULL, OPT_HOSTS },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *hosts = NULL, *in = "-";
 	bool json = false, all = false;
 	struct rd_fleet f;
 	char err[512] = "";
 	struct stat st;
-	int opt, r, rc;
+	int r, rc;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_HOSTS:
-			hosts = optarg;
-			break;
-		case OPT_ALL:
-			all = true;
-			break;
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		default:
-			report_usage(stderr);
-			return REPORT_RUN_ERROR;
-		}
-	}
+	const struct cli_opt opts[] = {
+		CLI_FLAG("json", 0, &json),
+		CLI_TEXT("hosts", 0, &hosts),
+		CLI_FLAG("all", 0, &all),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "report", opts, report_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : REPORT_RUN_ERROR;
+	optind = r;
 	if (optind < argc)
 		in = argv[optind++];
 	if (optind < argc) {
 		cli_error(cli, "report: unexpected argument \"%s\"",
-			  rd_esc_tmp(argv[optind]));
+			  argv[optind]);
 		return REPORT_RUN_ERROR;
 	}
 	rd_fleet_init(&f);
@@ -94,7 +77,7 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		FILE *hf = fopen(hosts, "re");
 
 		if (!hf) {
-			cli_error(cli, "report: %s: %s", rd_esc_tmp(hosts),
+			cli_error(cli, "report: %s: %s", hosts,
 				  strerror(errno));
 			return REPORT_RUN_ERROR;
 		}
@@ -141,7 +124,7 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 	rd_fleet_finish(&f);
 	if (f.n_hosts == 0) {
 		cli_error(cli, "report: no host output in %s",
-			  strcmp(in, "-") ? rd_esc_tmp(in) : "standard input");
+			  strcmp(in, "-") ? in : "standard input");
 		rd_fleet_free(&f);
 		return REPORT_RUN_ERROR;
 	}

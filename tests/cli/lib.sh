@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # the variables are for the test that sources this
 # Sourced by command-line tests: the binary under test, a scratch
 # directory, ok/bad counters and the closing line.
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
+fix="$src/tests/fixtures"
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

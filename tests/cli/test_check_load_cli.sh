@@ -5,17 +5,9 @@
 # the whole recording; evidence says which file, frame and time it is
 # from), and --root of a fixture tree.
 set -uo pipefail
-src=${RDMADIAG_SRCDIR:?}
-bin=${RDMADIAG_BIN:-./src/rdmadiag}
-fix="$src/tests/fixtures"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${RDMADIAG_SRCDIR:?}/tests/cli/lib.sh"
 demo="$src/data/demo/cx6dx-demo.jsonl"
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
 
 # A recording of 60 frames over a minute: counters.errors is judged.
 out=$("$bin" check --json --load "$demo" --only counters 2>&1)
@@ -102,5 +94,4 @@ else
 	bad "--root user.uverbs: $(head -c 300 <<<"$out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -16,6 +16,18 @@ export LAB_OUT=/lab/out
 # shellcheck source=/dev/null
 . "$LAB_OUT/lab.env"
 export LAB_SRCDIR LAB_SCENARIO LAB_SCENARIO_FILE RDMADIAG LAB_MODE
+# One side of a two-host scenario: the pair's directory (both sides' output
+# and the barrier files) is a third share, uncached so that what the other
+# guest writes shows at once.
+if [ -n "${LAB_ROLE:-}" ]; then
+	export LAB_ROLE LAB_PEER_ROLE LAB_PAIR
+	mkdir -p "$LAB_PAIR"
+	if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none labpair "$LAB_PAIR"; then
+		echo "FAIL cannot mount the pair's share" > "$LAB_OUT/result"
+		echo "LAB-RESULT: FAIL cannot mount the pair's share"
+		exit 0
+	fi
+fi
 
 # As root, memlock does not limit verbs registration, but perftest and
 # rdmadiag may print it: give the guest a known, generous value.

@@ -156,6 +156,196 @@ lab_perftest() {
 	lab_log "$tool: $(grep -A1 -E '^ *#bytes' "$LAB_OUT/$name.client" | tail -n 1 | tr -s ' ')"
 }
 
+# --- two hosts -------------------------------------------------------------
+#
+# In a two-host scenario (scenarios/NAME/a.sh and b.sh, one per guest),
+# $LAB_ROLE is "a" or "b", $LAB_PEER_ROLE the other, and $LAB_PAIR the
+# pair's directory shared by both guests: $LAB_PAIR/a and $LAB_PAIR/b are
+# each side's $LAB_OUT.  Each guest has one virtio NIC on a segment that
+# only the two of them share.
+
+LAB_PAIR_PREFIX=24
+
+# lab_pair_addr ROLE: the IPv4 address of side ROLE (a or b) on the segment.
+lab_pair_addr() {
+	case $1 in
+	a) echo 198.51.100.1 ;;
+	b) echo 198.51.100.2 ;;
+	*) lab_fail "lab_pair_addr: no side '$1'" ;;
+	esac
+}
+
+# lab_pair_net_up [MTU]: lo up; the segment's NIC found by driver
+# (virtio_net), up, with MTU if given and this side's IPv4 address.  Sets
+# LAB_NETDEV to its name and LAB_PEER_ADDR to the other side's address.
+lab_pair_net_up() {
+	local mtu=${1:-}
+	[ -n "${LAB_ROLE:-}" ] || lab_fail "lab_pair_net_up: not a two-host scenario"
+	ip link set lo up
+	modprobe virtio_net
+	LAB_NETDEV=
+	lab_wait 10 "the segment's virtio NIC" lab_pair_find_nic
+	if [ -n "$mtu" ]; then
+		ip link set "$LAB_NETDEV" mtu "$mtu"
+	fi
+	ip link set "$LAB_NETDEV" up
+	ip addr add "$(lab_pair_addr "$LAB_ROLE")/$LAB_PAIR_PREFIX" dev "$LAB_NETDEV"
+	LAB_PEER_ADDR=$(lab_pair_addr "$LAB_PEER_ROLE")
+	lab_wait 10 "carrier on $LAB_NETDEV" lab_has_carrier "$LAB_NETDEV"
+	lab_log "$LAB_ROLE: $LAB_NETDEV up, $(lab_pair_addr "$LAB_ROLE"), peer $LAB_PEER_ADDR"
+}
+
+lab_pair_find_nic() {
+	local d drv
+	for d in /sys/class/net/*; do
+		drv=$(readlink "$d/device/driver" 2> /dev/null) || continue
+		case $drv in
+		*/virtio_net)
+			LAB_NETDEV=${d##*/}
+			return 0
+			;;
+		esac
+	done
+	return 1
+}
+
+# lab_pair_setup [MTU]: the segment up, rxe0 on it, ACTIVE, and the index
+# of its RoCE v2 GID for this side's IPv4 address in LAB_GID (also passed
+# to the other side as the value "gid": lab_pair_get gid VAR after a
+# barrier).
+lab_pair_setup() {
+	lab_pair_net_up "$@"
+	lab_rxe_add "$LAB_RXE" "$LAB_NETDEV"
+	lab_wait_port "$LAB_RXE" ACTIVE
+	LAB_GID=$(lab_gid_index_v2_ipv4 "$LAB_RXE" 1 "$(lab_pair_addr "$LAB_ROLE")")
+	[ -n "$LAB_GID" ] || lab_fail "no RoCE v2 GID for $(lab_pair_addr "$LAB_ROLE") on $LAB_RXE"
+	lab_log "$LAB_ROLE: $LAB_RXE ACTIVE, RoCE v2 IPv4 GID index $LAB_GID"
+	lab_pair_put gid "$LAB_GID"
+}
+
+# lab_gid_index_v2_ipv4 DEV PORT ADDR: the GID table index of the RoCE v2
+# GID that maps IPv4 ADDR (::ffff:ADDR), as sysfs lists it; may wait a
+# little, as the GID of a new address is added by a kernel worker.
+lab_gid_index_v2_ipv4() {
+	local dev=$1 port=$2 addr=$3 want a b c d tries=25 f i gid type
+	IFS=. read -r a b c d <<< "$addr"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	while [ "$tries" -gt 0 ]; do
+		for f in /sys/class/infiniband/"$dev"/ports/"$port"/gids/*; do
+			i=${f##*/}
+			lab_read "$f" gid 2> /dev/null || continue
+			[ "$gid" = "$want" ] || continue
+			lab_read "/sys/class/infiniband/$dev/ports/$port/gid_attrs/types/$i" type 2> /dev/null || continue
+			if [ "$type" = "RoCE v2" ]; then
+				echo "$i"
+				return 0
+			fi
+		done
+		tries=$((tries - 1))
+		sleep 0.2
+	done
+}
+
+# lab_barrier NAME [SECONDS]: wait until the other side reaches the same
+# barrier (default 60 s).  Fails at once if the other side has failed.
+lab_barrier() {
+	local name=$1 secs=${2:-60}
+	: > "$LAB_PAIR/.barrier.$LAB_ROLE.$name"
+	lab_wait "$secs" "$LAB_PEER_ROLE at barrier $name" lab_barrier_reached "$name"
+}
+
+lab_barrier_reached() {
+	local v=
+	[ -e "$LAB_PAIR/.barrier.$LAB_PEER_ROLE.$1" ] && return 0
+	if [ -s "$LAB_PAIR/$LAB_PEER_ROLE/result" ]; then
+		lab_read "$LAB_PAIR/$LAB_PEER_ROLE/result" v
+		case $v in
+		PASS*) ;;
+		*) lab_fail "$LAB_PEER_ROLE stopped before barrier $1: $v" ;;
+		esac
+	fi
+	return 1
+}
+
+# lab_pair_put NAME VALUE / lab_pair_get NAME VAR: pass a small value to
+# the other side (call lab_pair_put before a barrier both sides reach,
+# lab_pair_get after it).
+lab_pair_put() {
+	printf '%s\n' "$2" > "$LAB_PAIR/.value.$LAB_ROLE.$1"
+}
+
+lab_pair_get() {
+	lab_read "$LAB_PAIR/.value.$LAB_PEER_ROLE.$1" "$2" ||
+		lab_fail "$LAB_PEER_ROLE did not pass a value named $1"
+}
+
+# lab_pair_peer_out FILE: a file the other side wrote to its $LAB_OUT.
+lab_pair_peer_out() {
+	echo "$LAB_PAIR/$LAB_PEER_ROLE/$1"
+}
+
+# lab_pair_serve NAME CMD...: start a server, wait for its TCP port
+# ($LAB_PAIR_PORT, default 18515) to listen, tell the client side through
+# barrier NAME, then wait (up to 120 s) for the server to finish; it must
+# exit 0 unless LAB_PAIR_MAY_FAIL is set.  Its exit status is left in
+# LAB_PAIR_RC, its output in $LAB_OUT/NAME.server.
+lab_pair_serve() {
+	local name=$1 pid rc=0
+	shift
+	"$@" > "$LAB_OUT/$name.server" 2>&1 &
+	pid=$!
+	lab_wait 30 "$name server on port ${LAB_PAIR_PORT:-18515}" lab_port_listening "${LAB_PAIR_PORT:-18515}"
+	lab_barrier "$name"
+	timeout 120 tail --pid="$pid" -f /dev/null || kill -9 "$pid" 2> /dev/null || true
+	wait "$pid" || rc=$?
+	# shellcheck disable=SC2034 # for the scenario
+	LAB_PAIR_RC=$rc
+	[ "$rc" -eq 0 ] || [ -n "${LAB_PAIR_MAY_FAIL:-}" ] ||
+		lab_fail "$name: server $1 exited $rc: $(tail -n 4 "$LAB_OUT/$name.server")"
+	lab_log "$name: server ${1##*/}: $(lab_result_line "$LAB_OUT/$name.server")"
+}
+
+# lab_pair_connect NAME CMD...: wait at barrier NAME for the other side's
+# server, run the client CMD (its last word is usually $LAB_PEER_ADDR,
+# 90 s at most); it must exit 0 unless LAB_PAIR_MAY_FAIL is set.  Its exit
+# status is left in LAB_PAIR_RC, its output in $LAB_OUT/NAME.client.
+lab_pair_connect() {
+	local name=$1 rc=0
+	shift
+	lab_barrier "$name"
+	timeout 90 "$@" > "$LAB_OUT/$name.client" 2>&1 || rc=$?
+	# shellcheck disable=SC2034 # for the scenario
+	LAB_PAIR_RC=$rc
+	[ "$rc" -eq 0 ] || [ -n "${LAB_PAIR_MAY_FAIL:-}" ] ||
+		lab_fail "$name: client $1 exited $rc: $(tail -n 4 "$LAB_OUT/$name.client")"
+	lab_log "$name: client ${1##*/}: $(lab_result_line "$LAB_OUT/$name.client")"
+}
+
+# lab_pair_snapshot NAME NETDEV_MTU ACTIVE_MTU: oracles and snapshot NAME
+# of this side; rdmadiag must show the netdev MTU and the port's active
+# MTU given, and agree with ibv_devinfo.
+lab_pair_snapshot() {
+	local p=devices.$LAB_RXE.ports.1
+	lab_oracles "$1"
+	lab_snapshot "$1"
+	assert_same "$p.verbs.active_mtu" ibv_devinfo:active_mtu "active_mtu as ibv_devinfo has it"
+	assert_snap "$p.verbs.active_mtu" "$3"
+	assert_snap "netdevs.$LAB_NETDEV.mtu" "$2"
+}
+
+# lab_ran_at_mtu FILE BYTES: perftest's or rdmadiag's header in FILE shows
+# the test ran at MTU BYTES.
+lab_ran_at_mtu() {
+	grep -q "^ *Mtu *: *$2\\[B\\]" "$1" ||
+		lab_fail "$1: not run at MTU $2 bytes: $(grep -i '^ *mtu' "$1")"
+	lab_log "ok: ${1##*/} ran at MTU $2 bytes"
+}
+
+# lab_result_line FILE: the figures under perftest's #bytes header.
+lab_result_line() {
+	grep -A1 -E '^ *#bytes' "$1" | tail -n 1 | tr -s ' \t' ' '
+}
+
 # --- rdmadiag and the oracles --------------------------------------------
 
 lab_require_rdmadiag() {

@@ -9,7 +9,8 @@
 # tree (.cache/ and out/).
 
 LAB_SCENARIOS =
-# Guests booted at once; each is a 2-vCPU TCG machine.
+# Guests booted at once; each is a 2-vCPU TCG machine (a two-host scenario
+# boots two and counts for two).
 LAB_JOBS = 2
 # Seconds one guest may run: the perftest interop scenario needs about
 # 100 s on an idle 2-core machine under TCG; leave room for a loaded one.

@@ -23,6 +23,10 @@ esac
 export RDMADIAG
 
 lab_kernel_dir=
+# Set (as locals) by a caller of lab_boot for one guest: more lab.env lines
+# (NAME=VALUE) and more qemu arguments.
+lab_boot_env=()
+lab_boot_qemu=()
 
 # Prepare (or reuse) the kernel and initramfs; sets lab_kernel_dir.
 lab_prepare() {
@@ -54,6 +58,10 @@ lab_boot() {
 		lab_env_line LAB_SCENARIO_FILE "$script"
 		lab_env_line RDMADIAG "$RDMADIAG"
 		lab_env_line LAB_MODE "$guest_mode"
+		local kv
+		for kv in "${lab_boot_env[@]}"; do
+			lab_env_line "${kv%%=*}" "${kv#*=}"
+		done
 	} > "$outdir/lab.env"
 
 	local kernel=$lab_kernel_dir/vmlinuz
@@ -70,6 +78,7 @@ lab_boot() {
 		-append "console=ttyS0 quiet panic=-1"
 		-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$outdir,mount_tag=labout,security_model=none"
+		"${lab_boot_qemu[@]}"
 	)
 	case $mode in
 	batch)
@@ -107,4 +116,84 @@ lab_verdict() {
 	else
 		echo "FAIL guest gave no result (qemu exit $qemu_rc)"
 	fi
+}
+
+# lab_free_udp_port: a UDP port on 127.0.0.1 that nothing is bound to now.
+lab_free_udp_port() {
+	local port tries=0
+	while [ "$tries" -lt 50 ]; do
+		port=$((20000 + RANDOM % 40000))
+		if [ -z "$(ss -Hlun "sport = :$port" 2>/dev/null)" ]; then
+			echo "$port"
+			return 0
+		fi
+		tries=$((tries + 1))
+	done
+	echo "lab: no free UDP port found on 127.0.0.1" >&2
+	return 1
+}
+
+# lab_boot_pair OUTDIR MODE NAME DIR: boot the two guests of a two-host
+# scenario at once, DIR/a.sh in guest "a" and DIR/b.sh in guest "b", each
+# with one virtio NIC on a segment of their own: two QEMU "dgram" netdevs
+# sending UDP to each other on 127.0.0.1 (no bridge, no host networking).
+# Each guest writes to OUTDIR/a or OUTDIR/b; both also mount OUTDIR itself
+# (the barrier files and each other's output).  Returns 0, or 124 when a
+# guest was killed by the time limit, else the first non-zero qemu exit.
+lab_boot_pair() {
+	local outdir=$1 mode=$2 name=$3 dir=$4 pa pb rc_a=0 rc_b=0 pid_a pid_b
+	# Two consoles cannot share one terminal readably: always batch.
+	mode="batch"
+	mkdir -p "$outdir"
+	pa=$(lab_free_udp_port) || return 1
+	pb=$(lab_free_udp_port) || return 1
+	while [ "$pb" = "$pa" ]; do pb=$(lab_free_udp_port) || return 1; done
+	lab_boot_side "$outdir" "$mode" "$name" "$dir" a "$pa" "$pb" &
+	pid_a=$!
+	lab_boot_side "$outdir" "$mode" "$name" "$dir" b "$pb" "$pa" &
+	pid_b=$!
+	wait "$pid_a" || rc_a=$?
+	wait "$pid_b" || rc_b=$?
+	if [ "$rc_a" -eq 124 ] || [ "$rc_b" -eq 124 ]; then
+		return 124
+	fi
+	[ "$rc_a" -eq 0 ] || return "$rc_a"
+	return "$rc_b"
+}
+
+# lab_boot_side OUTDIR MODE NAME DIR ROLE LOCAL_PORT REMOTE_PORT
+lab_boot_side() {
+	local outdir=$1 mode=$2 name=$3 dir=$4 role=$5 lport=$6 rport=$7 peer=b n=1
+	[ "$role" = b ] && peer=a n=2
+	local -a lab_boot_env=(
+		"LAB_ROLE=$role"
+		"LAB_PEER_ROLE=$peer"
+		"LAB_PAIR=/lab/pair"
+	)
+	# shellcheck disable=SC2054 # commas are qemu option syntax
+	local -a lab_boot_qemu=(
+		-netdev "dgram,id=seg,local.type=inet,local.host=127.0.0.1,local.port=$lport,remote.type=inet,remote.host=127.0.0.1,remote.port=$rport"
+		-device "virtio-net-pci,netdev=seg,mac=52:54:00:00:02:0$n,romfile="
+		-virtfs "local,path=$outdir,mount_tag=labpair,security_model=none"
+	)
+	lab_boot "$outdir/$role" "$mode" "$name" "$dir/$role.sh"
+}
+
+# lab_verdict_pair OUTDIR QEMU_RC: one verdict for both guests: PASS when
+# both passed, SKIP when one skipped and neither failed, else the failures.
+lab_verdict_pair() {
+	local outdir=$1 qemu_rc=$2 va vb
+	va=$(lab_verdict "$outdir/a" "$qemu_rc")
+	vb=$(lab_verdict "$outdir/b" "$qemu_rc")
+	case "$va|$vb" in
+	PASS*"|"PASS*) echo "PASS" ;;
+	FAIL* | *"|"FAIL*)
+		local msg=
+		case $va in FAIL*) msg="a: ${va#FAIL }" ;; esac
+		case $vb in FAIL*) msg="${msg:+$msg; }b: ${vb#FAIL }" ;; esac
+		echo "FAIL $msg"
+		;;
+	SKIP*) echo "SKIP a: ${va#SKIP }" ;;
+	*) echo "SKIP b: ${vb#SKIP }" ;;
+	esac
 }
