@@ -67,11 +67,11 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ui_opts o = { .source = UI_LIVE,
+	struct ui_opts o = { .source = CON_LIVE,
 			     .interval = 1.0,
 			     .self_exe = "/proc/self/exe" };
 	const char *nc = getenv("NO_COLOR"), *cs;
-	bool no_color = nc && *nc, ascii = false;
+	bool no_color = nc && *nc, ascii = false, stuck;
 	char demo[4096];
 	int opt, r;
 
@@ -93,10 +93,10 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 			}
 			break;
 		case OPT_DEMO:
-			o.source = UI_DEMO;
+			o.source = CON_DEMO;
 			break;
 		case OPT_REPLAY:
-			o.source = UI_REPLAY;
+			o.source = CON_REPLAY;
 			o.replay_path = optarg;
 			break;
 		case OPT_NO_COLOR:
@@ -119,7 +119,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	}
 	if (rd_data_path(DEMO_FILE, demo, sizeof(demo)) == 0)
 		o.demo_path = demo;
-	if (o.source == UI_DEMO) {
+	if (o.source == CON_DEMO) {
 		if (!o.demo_path) {
 			cli_error(cli, "the demo recording %s is not installed",
 				  DEMO_FILE);
@@ -137,7 +137,13 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	o.utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
 	o.color = !no_color;
 	o.roots = &cli->roots;
-	r = ui_run(&o);
+	r = ui_run(&o, &stuck);
+	if (stuck) {
+		/* A probe still blocks in the kernel: leave without tearing
+		 * down the libraries it is inside. */
+		fflush(NULL);
+		_exit(r < 0 ? 1 : 0);
+	}
 	if (r < 0 && r != -EINVAL && r != -ENOENT) {
 		cli_error(cli, "console: %s", strerror(-r));
 		return 1;

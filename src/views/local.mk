@@ -4,6 +4,8 @@ src_librdmadiag_a_SOURCES += \
 	src/views/layout.c src/views/layout.h \
 	src/views/widgets.c src/views/widgets.h \
 	src/views/ui.c src/views/ui.h \
+	src/views/tty.c src/views/tty.h src/views/chrome.c \
+	src/views/screens.c \
 	src/views/view_overview.c src/views/view_port.c \
 	src/views/view_counters.c src/views/view_qos.c \
 	src/views/view_checklist.c src/views/view_tests.c \

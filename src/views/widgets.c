@@ -147,6 +147,40 @@ void w_box(const struct rd_rect *r, const char *title)
 	}
 }
 
+bool w_table_key(struct w_table *t, int ch, size_t n, int page)
+{
+	size_t step = page > 1 ? (size_t)page - 1 : 1;
+
+	switch (ch) {
+	case KEY_UP:
+		if (t->sel)
+			t->sel--;
+		break;
+	case KEY_DOWN:
+		t->sel++;
+		break;
+	case KEY_PPAGE:
+		t->sel = t->sel > step ? t->sel - step : 0;
+		break;
+	case KEY_NPAGE:
+		t->sel += step;
+		break;
+	case KEY_HOME:
+		t->sel = 0;
+		break;
+	case KEY_END:
+		t->sel = n ? n - 1 : 0;
+		break;
+	default:
+		return false;
+	}
+	if (n && t->sel >= n)
+		t->sel = n - 1;
+	if (!n)
+		t->sel = 0;
+	return true;
+}
+
 void w_table_scroll(struct w_table *t, size_t n, int h)
 {
 	size_t rows = h > 0 ? (size_t)h : 1;
