@@ -18,6 +18,9 @@
 #include "probes/verbs.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
+#ifdef RD_TEST_PROBES
+#include "probes/test_slow.h"
+#endif
 
 const struct rd_probe rd_probes[] = {
 	{ "ib_sysfs", probe_ib_sysfs_collect, probe_ib_sysfs_cache_free },
@@ -31,6 +34,9 @@ const struct rd_probe rd_probes[] = {
 	{ "host", probe_host_collect, NULL },
 	{ "ecn", probe_ecn_collect, NULL },
 	{ "verbs", probe_verbs_collect, probe_verbs_cache_free },
+#ifdef RD_TEST_PROBES
+	{ "test_slow", probe_test_slow_collect, NULL },
+#endif
 	{ NULL, NULL, NULL },
 };
 
