@@ -116,6 +116,17 @@ static void progress(struct con_worker *w, const char *what, const char *arg)
 	send_update(w, u);
 }
 
+/* Only a live reading of this host may change this host. */
+static const char not_live[] = "nothing changed: fix-ups apply only to a "
+			       "live reading of this host, not to a "
+			       "recording or a fixture tree";
+
+static bool live_host(const struct con_worker *w)
+{
+	return w->src.kind == CON_LIVE && w->src.roots &&
+	       !w->src.roots->redirected;
+}
+
 /*
  * Apply what the person confirmed, computed again from a fresh reading:
  * if the host changed meanwhile, nothing is changed and they are told.
@@ -152,6 +163,9 @@ static void apply_fix(struct con_worker *w, const struct con_fix_request *q,
 			 "nothing changed: the host changed since the "
 			 "confirmation; the fix-up is now: %s",
 			 r->fix->command ? r->fix->command : "-");
+	} else if (!live_host(w)) {
+		done->rc = -EPERM;
+		snprintf(done->text, sizeof(done->text), "%s", not_live);
 	} else {
 		progress(w, "applying", q->command);
 		done->rc = con_fixup_apply(r->fix, done->text,
@@ -168,7 +182,10 @@ static void run_fix(struct con_worker *w, const struct con_fix_request *q)
 		return;
 	done->key = q->key;
 	done->is_undo = q->undo;
-	if (q->undo) {
+	if (q->undo && !live_host(w)) {
+		done->rc = -EPERM;
+		snprintf(done->text, sizeof(done->text), "%s", not_live);
+	} else if (q->undo) {
 		progress(w, "undoing the last fix-up from the journal", NULL);
 		done->rc = con_fixup_undo(done->text, sizeof(done->text));
 	} else {
