@@ -19,7 +19,7 @@
 #include "core/attr.h"
 #include "core/recording.h"
 #include "diag/data.h"
-#include "probes/probe.h"
+#include "console/capture.h"
 #include "views/ui.h"
 
 #define DEMO_FILE "demo/cx6dx-demo.jsonl"
@@ -173,14 +173,6 @@ static void capture_usage(FILE *f)
 		"was taken.\n");
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 {
 	enum { OPT_SECONDS = 1, OPT_INTERVAL };
@@ -192,11 +184,11 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
 	struct sigaction sa = { .sa_handler = capture_on_signal };
 	const char *out = NULL;
-	double seconds = 60, interval = 1, start, next;
+	double seconds = 60, interval = 1;
 	size_t frames = 0;
+	char err[512];
 	FILE *f;
 	int opt, r = 0;
 
@@ -244,66 +236,24 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		capture_usage(stderr);
 		return 2;
 	}
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	ctx.cache = rd_probe_cache_new();
-	if (!ctx.cache) {
-		cli_error(cli, "out of memory");
-		return 1;
-	}
 	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "we");
 	if (!f) {
 		cli_error(cli, "%s: %s", out, strerror(errno));
-		rd_probe_cache_free(ctx.cache);
 		return 1;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	start = next = mono_now();
-	while (!capture_stop) {
-		struct rd_snapshot s;
-
-		rd_snapshot_init(&s);
-		r = rd_probe_all(&ctx, &s);
-		ctx.tick++;
-		if (r < 0) {
-			cli_error(cli, "cannot take a snapshot: %s: %s",
-				  cli->roots.sysfs, strerror(-r));
-			rd_snapshot_free(&s);
-			break;
-		}
-		r = rd_recording_append(f, &s);
-		rd_snapshot_free(&s);
-		if (r < 0 || fflush(f) != 0) {
-			cli_error(cli, "%s: cannot write: %s", out,
-				  strerror(r < 0 ? -r : errno));
-			r = r < 0 ? r : -EIO;
-			break;
-		}
-		frames++;
-		next += interval;
-		if (next - start >= seconds + 1e-9)
-			break;
-		while (!capture_stop) {
-			double wait = next - mono_now();
-			struct timespec ts;
-
-			if (wait <= 0)
-				break;
-			ts.tv_sec = (time_t)wait;
-			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-			if (nanosleep(&ts, NULL) == 0)
-				break;
-		}
-	}
+	r = con_capture(&cli->roots, f, out, seconds, interval,
+			&capture_stop, &frames, err, sizeof(err));
+	if (r < 0)
+		cli_error(cli, "%s", err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (f != stdout && fclose(f) != 0 && r == 0) {
 		cli_error(cli, "%s: %s", out, strerror(errno));
 		r = -EIO;
 	}
-	rd_probe_cache_free(ctx.cache);
 	fprintf(stderr, "rdmadiag: captured %zu snapshot%s to %s\n", frames,
 		frames == 1 ? "" : "s", out);
 	return r < 0 ? 1 : 0;

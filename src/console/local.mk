@@ -6,7 +6,8 @@ src_librdmadiag_a_SOURCES += \
 	src/console/source.c src/console/source.h \
 	src/console/worker.c src/console/worker.h \
 	src/console/test_run.c src/console/test_run.h \
-	src/console/fixup.c src/console/fixup.h
+	src/console/fixup.c src/console/fixup.h \
+	src/console/capture.c src/console/capture.h
 
 if HAVE_CMOCKA
 CONSOLE_TESTS = tests/unit/test_console_state tests/unit/test_console_worker \

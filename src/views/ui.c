@@ -451,15 +451,16 @@ static int loop(struct ui *ui)
 			};
 		/* Wake up to clear an expired message, to count a slow
 		 * probe's seconds in the title, and to escalate a test abort. */
-		if (ui->msg[0])
-			timeout = (int)((ui->msg_until - ui_now()) * 1000.0) + 1;
+		if (ui->msg[0]) {
+			double left = ui->msg_until - ui_now();
+
+			timeout = left > 0 ? (int)(left * 1000.0) + 1 : 0;
+		}
 		busy = con_worker_busy_since(ui->worker);
 		if (busy > 0 && (timeout < 0 || timeout > 500))
 			timeout = 500;
 		if (con_test_running(&ui->test) && (timeout < 0 || timeout > 250))
 			timeout = 250;
-		if (timeout < -1)
-			timeout = 0;
 		if (poll(fds, nfds, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
