@@ -244,8 +244,8 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	r = con_capture(&cli->roots, f, out, seconds, interval,
-			&capture_stop, &frames, err, sizeof(err));
+	r = con_capture(&cli->roots, f, out, seconds, interval, &capture_stop,
+			&frames, err, sizeof(err));
 	if (r < 0)
 		cli_error(cli, "%s", err);
 	signal(SIGINT, SIG_DFL);

@@ -13,8 +13,8 @@ int con_fixup_apply(const struct rd_fixup *f, char *msg, size_t msglen)
 	msg[0] = '\0';
 	r = rd_fixup_apply(f, rd_journal_default_path(), msg, msglen);
 	if (!msg[0])
-		snprintf(msg, msglen, "%s", r < 0 ? strerror(-r)
-						  : "fix-up applied");
+		snprintf(msg, msglen, "%s",
+			 r < 0 ? strerror(-r) : "fix-up applied");
 	return r;
 }
 

@@ -9,8 +9,8 @@
 
 #include "probes/probe.h"
 
-static int live_next(struct con_source *src, bool fresh,
-		     struct rd_snapshot *s, char *err, size_t errlen)
+static int live_next(struct con_source *src, bool fresh, struct rd_snapshot *s,
+		     char *err, size_t errlen)
 {
 	struct rd_probe_ctx ctx = {
 		.roots = src->roots,
@@ -66,8 +66,8 @@ static int rec_next(struct con_source *src, bool fresh, struct rd_snapshot *s,
 	/* Looping: shift recorded times so the history never runs back. */
 	ns = s->monotonic_ns.v + src->shift_ns;
 	if (src->last_ns && ns <= src->last_ns) {
-		src->shift_ns += src->last_ns - ns +
-				 (uint64_t)(src->interval * 1e9);
+		src->shift_ns +=
+			src->last_ns - ns + (uint64_t)(src->interval * 1e9);
 		ns = s->monotonic_ns.v + src->shift_ns;
 	}
 	s->monotonic_ns.v = ns;
@@ -97,9 +97,9 @@ int con_source_open_live(struct con_source *src, const struct rd_roots *roots,
 	return 0;
 }
 
-int con_source_open_recording(struct con_source *src,
-			      enum con_source_kind kind, const char *path,
-			      double interval, char *err, size_t errlen)
+int con_source_open_recording(struct con_source *src, enum con_source_kind kind,
+			      const char *path, double interval, char *err,
+			      size_t errlen)
 {
 	struct rd_snapshot s;
 	int r;

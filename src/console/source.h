@@ -41,7 +41,7 @@ struct con_source {
 	struct rd_recording rec;
 	size_t frame;
 	bool started;
-	double interval;	  /* keeps replayed time moving across a loop */
+	double interval; /* keeps replayed time moving across a loop */
 	uint64_t shift_ns, last_ns;
 };
 
@@ -52,9 +52,9 @@ int con_source_open_live(struct con_source *src, const struct rd_roots *roots,
  * A recording, played in a loop. Its frames are checked here so a file
  * that holds no usable frame is refused before the console starts.
  */
-int con_source_open_recording(struct con_source *src,
-			      enum con_source_kind kind, const char *path,
-			      double interval, char *err, size_t errlen);
+int con_source_open_recording(struct con_source *src, enum con_source_kind kind,
+			      const char *path, double interval, char *err,
+			      size_t errlen);
 static inline int con_source_next(struct con_source *src, bool fresh,
 				  struct rd_snapshot *s, char *err,
 				  size_t errlen)

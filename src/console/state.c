@@ -101,8 +101,7 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 	}
 	st->source = u->source;
 	if (u->kind == CON_UP_ERROR) {
-		snprintf(st->source_err, sizeof(st->source_err), "%s",
-			 u->text);
+		snprintf(st->source_err, sizeof(st->source_err), "%s", u->text);
 		return;
 	}
 	if (u->have_snap) {
@@ -174,8 +173,8 @@ void con_select(struct con_state *st, size_t row)
 	st->sel_port = con_sel_port(st)->port;
 }
 
-bool con_port_worst(const struct con_state *st, const char *dev,
-		    uint64_t port, enum rd_verdict *v)
+bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
+		    enum rd_verdict *v)
 {
 	bool any = false;
 

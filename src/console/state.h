@@ -46,7 +46,7 @@ struct con_update {
 	bool have_snap, have_results;
 	struct rd_snapshot snap;
 	struct rd_results results;
-	double probe_ms;	  /* what the snapshot cost */
+	double probe_ms;	/* what the snapshot cost */
 	size_t frame, n_frames; /* recordings: which frame of how many */
 	bool is_undo;
 	int rc;
@@ -108,8 +108,8 @@ const struct rd_pci *con_device_pci(const struct con_state *st,
 				    const struct rd_device *d);
 void con_select(struct con_state *st, size_t row);
 /* Worst verdict of the checks about one port (or the device, port 0). */
-bool con_port_worst(const struct con_state *st, const char *dev,
-		    uint64_t port, enum rd_verdict *v);
+bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
+		    enum rd_verdict *v);
 
 void con_result_key_of(const struct rd_result *r, struct con_result_key *k);
 bool con_result_key_eq(const struct con_result_key *a,

@@ -17,11 +17,9 @@
 
 #include "console/worker.h"
 
-const char *const con_test_mode_names[CON_TEST_MODES] = { "loopback",
-							  "client",
+const char *const con_test_mode_names[CON_TEST_MODES] = { "loopback", "client",
 							  "server" };
-const char *const con_test_op_names[CON_TEST_OPS] = { "write", "read",
-						      "send" };
+const char *const con_test_op_names[CON_TEST_OPS] = { "write", "read", "send" };
 
 /* The child of the one run, for the crash handler. */
 static volatile pid_t test_pid = -1;
@@ -70,8 +68,8 @@ int con_test_argv(const struct con_test_params *p, const char **argv,
 	if (max < 20 || (unsigned)p->op >= CON_TEST_OPS ||
 	    (unsigned)p->mode >= CON_TEST_MODES || !p->dev[0] ||
 	    !digits(p->size) || !digits(p->duration) ||
-	    (p->mode == CON_TEST_CLIENT && !p->host[0]) ||
-	    p->host[0] == '-' || p->dev[0] == '-')
+	    (p->mode == CON_TEST_CLIENT && !p->host[0]) || p->host[0] == '-' ||
+	    p->dev[0] == '-')
 		return -EINVAL;
 	snprintf(port, portlen, "%" PRIu64, p->port);
 	argv[n++] = "rdmadiag";
@@ -235,8 +233,7 @@ static void finish(struct con_test_run *t, int status)
 	t->ended_ok = done;
 	snprintf(t->summary, sizeof(t->summary), "%s test %s: %s%s%s",
 		 t->lat ? "latency" : "bandwidth", c->status, c->figure,
-		 t->last_err[0] && !done ? " - " : "",
-		 done ? "" : t->last_err);
+		 t->last_err[0] && !done ? " - " : "", done ? "" : t->last_err);
 }
 
 bool con_test_take_ended(struct con_test_run *t)

@@ -27,9 +27,9 @@ struct con_test_params {
 	bool lat;
 	enum con_test_mode mode;
 	enum con_test_op op;
-	char host[64];	   /* client mode: the server */
-	char size[16];	   /* bytes, digits only */
-	char duration[8];  /* seconds, digits only */
+	char host[64];	  /* client mode: the server */
+	char size[16];	  /* bytes, digits only */
+	char duration[8]; /* seconds, digits only */
 	char dev[64];
 	uint64_t port;
 };

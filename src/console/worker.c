@@ -80,8 +80,7 @@ static void fill(struct con_worker *w, struct con_update *u, bool fresh)
 
 	u->source = w->src.kind;
 	set_busy(w, t0);
-	r = con_source_next(&w->src, fresh, &u->snap, u->text,
-			    sizeof(u->text));
+	r = con_source_next(&w->src, fresh, &u->snap, u->text, sizeof(u->text));
 	set_busy(w, 0);
 	u->probe_ms = (con_now() - t0) * 1000.0;
 	if (r < 0) {
@@ -144,8 +143,7 @@ static void apply_fix(struct con_worker *w, const struct con_fix_request *q,
 	}
 	progress(w, "reading the host before the change", NULL);
 	fill(w, now, true);
-	r = now->have_results ? con_find_result(&now->results, &q->key)
-			      : NULL;
+	r = now->have_results ? con_find_result(&now->results, &q->key) : NULL;
 	if (!r) {
 		done->rc = -ENOENT;
 		snprintf(done->text, sizeof(done->text),
@@ -168,8 +166,8 @@ static void apply_fix(struct con_worker *w, const struct con_fix_request *q,
 		snprintf(done->text, sizeof(done->text), "%s", not_live);
 	} else {
 		progress(w, "applying", q->command);
-		done->rc = con_fixup_apply(r->fix, done->text,
-					   sizeof(done->text));
+		done->rc =
+			con_fixup_apply(r->fix, done->text, sizeof(done->text));
 	}
 	send_update(w, now);
 }

@@ -15,8 +15,9 @@
 int probe_test_slow_collect(const struct rd_probe_ctx *ctx,
 			    struct rd_snapshot *s)
 {
-	const char *v = rd_env_untrusted() ? NULL
-					   : getenv("RDMADIAG_TEST_PROBE_DELAY_MS");
+	const char *v = rd_env_untrusted()
+				? NULL
+				: getenv("RDMADIAG_TEST_PROBE_DELAY_MS");
 	char *end;
 	long ms;
 

@@ -40,8 +40,7 @@ void chrome_title(struct ui *ui)
 			       ui_now() - busy);
 	if (ui->st.n_ports && len >= 0 && (size_t)len < sizeof(side))
 		snprintf(side + len, sizeof(side) - (size_t)len, "%s/%llu ",
-			 ui->st.sel_dev,
-			 (unsigned long long)ui->st.sel_port);
+			 ui->st.sel_dev, (unsigned long long)ui->st.sel_port);
 	x += w_print(r, 0, x, W_TITLE, " rdmadiag ");
 	if (tag) {
 		x += w_printf(r, 0, x, W_TAG, " %s %zu/%zu%s ", tag,
@@ -134,7 +133,8 @@ void chrome_banner(struct ui *ui)
 		enum w_style st = f->verdict == RD_FAIL ? W_BANNER_BAD : W_TAG;
 		static const char key[] = " k: checklist ";
 		int kw = (int)sizeof(key) - 1;
-		/* The key that explains it stays visible however long the text. */
+		/* The key that explains it stays visible however long the text.
+		 */
 		struct rd_rect text = { r->y, r->x, 1, r->w - kw - 1 };
 
 		w_fill_row(r, 0, st);

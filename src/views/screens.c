@@ -13,7 +13,7 @@
 #include "views/ui.h"
 
 const struct ui_screen *const ui_screens[] = {
-	&view_overview_screen, &view_port_screen,  &view_counters_screen,
+	&view_overview_screen, &view_port_screen,      &view_counters_screen,
 	&view_qos_screen,      &view_checklist_screen, &view_tests_screen,
 	&view_help_screen,
 };
@@ -25,13 +25,13 @@ int ui_key_code(const char *name)
 		const char *name;
 		int code;
 	} named[] = {
-		{ "Up", KEY_UP },	  { "Down", KEY_DOWN },
-		{ "Left", KEY_LEFT },	  { "Right", KEY_RIGHT },
-		{ "PgUp", KEY_PPAGE },	  { "PgDn", KEY_NPAGE },
-		{ "Home", KEY_HOME },	  { "End", KEY_END },
-		{ "Enter", '\r' },	  { "Esc", UI_KEY_ESC },
-		{ "Tab", '\t' },	  { "Shift-Tab", KEY_BTAB },
-		{ "Space", ' ' },	  { "Backspace", KEY_BACKSPACE },
+		{ "Up", KEY_UP },      { "Down", KEY_DOWN },
+		{ "Left", KEY_LEFT },  { "Right", KEY_RIGHT },
+		{ "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE },
+		{ "Home", KEY_HOME },  { "End", KEY_END },
+		{ "Enter", '\r' },     { "Esc", UI_KEY_ESC },
+		{ "Tab", '\t' },       { "Shift-Tab", KEY_BTAB },
+		{ "Space", ' ' },      { "Backspace", KEY_BACKSPACE },
 	};
 	char *end;
 	long n;

@@ -124,18 +124,19 @@ static void show_fix_done(struct ui *ui, const struct con_update *u)
 		ui->st.have_results ? con_find_result(&ui->st.results, &u->key)
 				    : NULL;
 
-	ui_dialog_open(ui,
-		       u->rc < 0 ? (u->is_undo ? "Undo failed"
-					       : "Fix-up not applied")
-				 : (u->is_undo ? "Undone" : "Fix-up applied"),
-		       NULL, NULL, NULL);
+	ui_dialog_open(
+		ui,
+		u->rc < 0 ? (u->is_undo ? "Undo failed" : "Fix-up not applied")
+			  : (u->is_undo ? "Undone" : "Fix-up applied"),
+		NULL, NULL, NULL);
 	ui_dialog_line(ui, "%s", u->text);
 	if (!u->is_undo && u->rc >= 0 && r)
 		ui_dialog_line(ui, "Read again afterwards: %s is now %s.",
 			       ui_str(r->title), rd_verdict_name(r->verdict));
 	else if (!u->is_undo && u->rc >= 0)
-		ui_dialog_line(ui, "Read again afterwards: %s no longer "
-				   "reports this target.",
+		ui_dialog_line(ui,
+			       "Read again afterwards: %s no longer "
+			       "reports this target.",
 			       u->key.check);
 	ui_msg(ui, u->rc < 0 ? W_BANNER_BAD : W_BANNER_OK, "%s", u->text);
 }
@@ -222,8 +223,9 @@ static int act_next_screen(struct ui *ui, int ch)
 }
 static int act_prev_screen(struct ui *ui, int ch)
 {
-	return ui_go(ui, ui_screens[(view_index(ui) + ui_n_screens - 1) %
-				    ui_n_screens]);
+	return ui_go(
+		ui,
+		ui_screens[(view_index(ui) + ui_n_screens - 1) % ui_n_screens]);
 }
 static int act_refresh(struct ui *ui, int ch)
 {
@@ -382,7 +384,8 @@ static int dialog_key(struct ui *ui, int ch)
 	if (ch == UI_KEY_ESC || ch == 'n' || ch == 'N' || ch == 'q' ||
 	    (!d->confirm && ch == '\r')) {
 		d->open = false;
-		ui->fix_dialog = false; /* the result still shows in the banner */
+		ui->fix_dialog =
+			false; /* the result still shows in the banner */
 	}
 	return UI_REDO_DRAW;
 }
@@ -440,17 +443,19 @@ static int loop(struct ui *ui)
 			draw(ui);
 		redo = 0;
 
-		fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		fds[0] =
+			(struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		fds[1] = (struct pollfd){ .fd = tty_signal_fd(),
 					  .events = POLLIN };
 		fds[2] = (struct pollfd){ .fd = con_worker_fd(ui->worker),
 					  .events = POLLIN };
 		if (con_test_fd(&ui->test) >= 0)
-			fds[nfds++] = (struct pollfd){
-				.fd = con_test_fd(&ui->test), .events = POLLIN
-			};
+			fds[nfds++] =
+				(struct pollfd){ .fd = con_test_fd(&ui->test),
+						 .events = POLLIN };
 		/* Wake up to clear an expired message, to count a slow
-		 * probe's seconds in the title, and to escalate a test abort. */
+		 * probe's seconds in the title, and to escalate a test abort.
+		 */
 		if (ui->msg[0]) {
 			double left = ui->msg_until - ui_now();
 
@@ -459,7 +464,8 @@ static int loop(struct ui *ui)
 		busy = con_worker_busy_since(ui->worker);
 		if (busy > 0 && (timeout < 0 || timeout > 500))
 			timeout = 500;
-		if (con_test_running(&ui->test) && (timeout < 0 || timeout > 250))
+		if (con_test_running(&ui->test) &&
+		    (timeout < 0 || timeout > 250))
 			timeout = 250;
 		if (poll(fds, nfds, timeout) < 0) {
 			if (errno == EINTR)

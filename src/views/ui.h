@@ -145,8 +145,8 @@ static inline const struct rd_port *ui_sel_port(const struct ui *ui)
 {
 	return con_sel_port(&ui->st);
 }
-static inline const struct rd_netdev *
-ui_port_netdev(const struct ui *ui, const struct rd_port *p)
+static inline const struct rd_netdev *ui_port_netdev(const struct ui *ui,
+						     const struct rd_port *p)
 {
 	return con_port_netdev(&ui->st, p);
 }

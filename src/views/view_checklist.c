@@ -192,8 +192,8 @@ static void checklist_draw(struct ui *ui)
 /* Hand the confirmed request to the worker; its progress fills a dialog. */
 static int send_fix(struct ui *ui, void *arg)
 {
-	const char *what = ck.req.undo ? "Undoing the last fix-up"
-				       : "Applying the fix-up";
+	const char *what =
+		ck.req.undo ? "Undoing the last fix-up" : "Applying the fix-up";
 
 	if (con_worker_fix(ui->worker, &ck.req) < 0) {
 		ui_msg(ui, W_WARN, "a fix-up is already running");

@@ -151,8 +151,8 @@ static void collect(struct ui *ui)
 				     p->counters.v[i].name));
 	for (size_t i = 0; i < p->hw_counters.n; i++)
 		push(ui, "hw_counters", &p->hw_counters.v[i],
-		     rd_history_port(&ui->st.hist, d->name, p->port, "hw_counters",
-				     p->hw_counters.v[i].name));
+		     rd_history_port(&ui->st.hist, d->name, p->port,
+				     "hw_counters", p->hw_counters.v[i].name));
 	for (size_t i = 0; nd && i < nd->ethtool.stats.n; i++)
 		push(ui, "ethtool", &nd->ethtool.stats.v[i],
 		     rd_history_netdev(&ui->st.hist, nd->name,

@@ -217,7 +217,8 @@ static void overview_draw(struct ui *ui)
 	for (int row = 0; row < h && tbl.top + (size_t)row < ui->st.n_ports;
 	     row++) {
 		size_t i = tbl.top + (size_t)row;
-		const struct rd_device *d = &ui->st.snap.devices[ui->st.ports[i].d];
+		const struct rd_device *d =
+			&ui->st.snap.devices[ui->st.ports[i].d];
 		const struct rd_port *p = &d->ports[ui->st.ports[i].p];
 		const struct rd_netdev *nd = ui_port_netdev(ui, p);
 		const struct rd_pci *pci = ui_device_pci(ui, d);
@@ -289,8 +290,7 @@ static int overview_move(struct ui *ui, int ch)
 
 static int overview_enter(struct ui *ui, int ch)
 {
-	return ui->st.n_ports ? ui_go(ui, &view_port_screen)
-			      : UI_REDO_NOTHING;
+	return ui->st.n_ports ? ui_go(ui, &view_port_screen) : UI_REDO_NOTHING;
 }
 
 static const struct ui_action overview_actions[] = {

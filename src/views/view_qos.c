@@ -50,7 +50,8 @@ static bool prio_value(const struct rd_counters *c, const char *prefix, int i,
 static void rate_of(struct ui *ui, const char *ifname, const char *stat,
 		    char *buf, size_t size)
 {
-	const struct rd_series *s = rd_history_netdev(&ui->st.hist, ifname, stat);
+	const struct rd_series *s =
+		rd_history_netdev(&ui->st.hist, ifname, stat);
 	double r;
 
 	if (!s) {
@@ -293,8 +294,8 @@ static int qos_scroll(struct ui *ui, int ch)
 }
 
 static const struct ui_action qos_actions[] = {
-	{ "Up Down PgUp PgDn Home End", qos_scroll,
-	  "Up/Down scroll  < > port", "scroll the page" },
+	{ "Up Down PgUp PgDn Home End", qos_scroll, "Up/Down scroll  < > port",
+	  "scroll the page" },
 	{ NULL, NULL, NULL, NULL },
 };
 

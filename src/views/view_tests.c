@@ -116,14 +116,17 @@ static int form_key(struct ui *ui, int ch)
 	switch (fs.field) {
 	case F_MODE:
 		if (step)
-			fs.p.mode = (fs.p.mode + CON_TEST_MODES + step) % CON_TEST_MODES;
+			fs.p.mode = (fs.p.mode + CON_TEST_MODES + step) %
+				    CON_TEST_MODES;
 		break;
 	case F_OP:
 		if (step) {
-			fs.p.op = (fs.p.op + CON_TEST_OPS + step) % CON_TEST_OPS;
+			fs.p.op =
+				(fs.p.op + CON_TEST_OPS + step) % CON_TEST_OPS;
 			/* perftest has no read latency over send semantics */
 			if (fs.p.lat && fs.p.op == CON_TEST_READ)
-				fs.p.op = (fs.p.op + CON_TEST_OPS + step) % CON_TEST_OPS;
+				fs.p.op = (fs.p.op + CON_TEST_OPS + step) %
+					  CON_TEST_OPS;
 		}
 		break;
 	case F_HOST:
@@ -136,7 +139,8 @@ static int form_key(struct ui *ui, int ch)
 		break;
 	case F_DURATION:
 		if (!step)
-			text_edit(fs.p.duration, sizeof(fs.p.duration), ch, true);
+			text_edit(fs.p.duration, sizeof(fs.p.duration), ch,
+				  true);
 		break;
 	default:
 		break;
@@ -149,7 +153,8 @@ static void draw_form(struct ui *ui, const struct rd_rect *r)
 	const char *labels[F_N] = { "mode", "host", "operation", "size (bytes)",
 				    "duration (s)" };
 	const char *values[F_N] = { con_test_mode_names[fs.p.mode], fs.p.host,
-				    con_test_op_names[fs.p.op], fs.p.size, fs.p.duration };
+				    con_test_op_names[fs.p.op], fs.p.size,
+				    fs.p.duration };
 	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
 
 	w_box(r, fs.p.lat ? "latency test" : "bandwidth test");
@@ -300,8 +305,8 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 			const struct rd_series *s =
 				g < 2 ? rd_history_port(&ui->st.hist, d->name,
 							p->port, gname[g], name)
-				      : rd_history_netdev(&ui->st.hist, nd->name,
-							  name);
+				      : rd_history_netdev(&ui->st.hist,
+							  nd->name, name);
 			double rate;
 
 			if (rd_series_rate(s, ui->st.interval * 2.5, &rate) &&

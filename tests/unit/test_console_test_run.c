@@ -157,11 +157,12 @@ static void test_child_done(void **unused)
 	struct con_test_run t;
 	char err[256];
 
-	con_test_init(&t, script("ok.sh",
-				 "echo '{\"type\":\"progress\",\"gbps\":40}' >&3\n"
-				 "echo '{\"type\":\"result\",\"results\":"
-				 "[{\"bw_avg_gbps\":42}]}' >&3\n"
-				 "exit 0"));
+	con_test_init(&t,
+		      script("ok.sh",
+			     "echo '{\"type\":\"progress\",\"gbps\":40}' >&3\n"
+			     "echo '{\"type\":\"result\",\"results\":"
+			     "[{\"bw_avg_gbps\":42}]}' >&3\n"
+			     "exit 0"));
 	assert_int_equal(con_test_start(&t, &p, err, sizeof(err)), 0);
 	assert_true(con_test_running(&t));
 	/* One run at a time. */

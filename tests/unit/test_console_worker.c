@@ -43,8 +43,7 @@ static struct con_worker *start_demo(void)
 	assert_int_equal(con_source_open_recording(&src, CON_DEMO, demo, 0.2,
 						   err, sizeof(err)),
 			 0);
-	assert_int_equal(con_worker_start(&w, &src, 0.2, err, sizeof(err)),
-			 0);
+	assert_int_equal(con_worker_start(&w, &src, 0.2, err, sizeof(err)), 0);
 	return w;
 }
 
@@ -101,8 +100,7 @@ static bool demo_fix(struct con_update *u, struct con_fix_request *q)
 			continue;
 		memset(q, 0, sizeof(*q));
 		con_result_key_of(r, &q->key);
-		snprintf(q->command, sizeof(q->command), "%s",
-			 r->fix->command);
+		snprintf(q->command, sizeof(q->command), "%s", r->fix->command);
 		return true;
 	}
 	return false;
@@ -148,8 +146,8 @@ static void test_fix_refused_off_the_host(void **unused)
 }
 
 /* A source stuck in a kernel wait for 3 s at every snapshot. */
-static int stuck_next(struct con_source *src, bool fresh,
-		      struct rd_snapshot *s, char *err, size_t errlen)
+static int stuck_next(struct con_source *src, bool fresh, struct rd_snapshot *s,
+		      char *err, size_t errlen)
 {
 	poll(NULL, 0, 3000);
 	snprintf(err, errlen, "stuck");
@@ -169,8 +167,7 @@ static void test_stop_is_bounded(void **unused)
 	char err[128];
 	double t0;
 
-	assert_int_equal(con_worker_start(&w, &src, 1.0, err, sizeof(err)),
-			 0);
+	assert_int_equal(con_worker_start(&w, &src, 1.0, err, sizeof(err)), 0);
 	t0 = con_now();
 	while (con_worker_busy_since(w) == 0 && con_now() - t0 < 2)
 		poll(NULL, 0, 10);
@@ -191,7 +188,6 @@ int main(void)
 	};
 
 	setenv("RDMADIAG_DATADIR", RD_SRCDATADIR, 1);
-	snprintf(demo, sizeof(demo), "%s/demo/cx6dx-demo.jsonl",
-		 RD_SRCDATADIR);
+	snprintf(demo, sizeof(demo), "%s/demo/cx6dx-demo.jsonl", RD_SRCDATADIR);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

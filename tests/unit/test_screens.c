@@ -187,8 +187,8 @@ static void man_names(struct names *s)
 		}
 		if (after_tp && strncmp(line, ".B ", 3) == 0) {
 			/* troff's \- is a plain hyphen here */
-			for (const char *p = line + 3; *p && j + 1 < sizeof(words);
-			     p++) {
+			for (const char *p = line + 3;
+			     *p && j + 1 < sizeof(words); p++) {
 				if (p[0] == '\\' && p[1] == '-')
 					p++;
 				words[j++] = *p;

@@ -158,15 +158,21 @@ static void test_table_keys(void **state)
 		int page;
 		size_t want;
 	} steps[] = {
-		{ KEY_DOWN, 30, 10, 1 },   { KEY_NPAGE, 30, 10, 10 },
+		{ KEY_DOWN, 30, 10, 1 },
+		{ KEY_NPAGE, 30, 10, 10 },
 		/* a page less one row of context */
-		{ KEY_NPAGE, 30, 10, 19 }, { KEY_NPAGE, 30, 10, 28 },
+		{ KEY_NPAGE, 30, 10, 19 },
+		{ KEY_NPAGE, 30, 10, 28 },
 		/* clamped to the last row */
-		{ KEY_NPAGE, 30, 10, 29 }, { KEY_DOWN, 30, 10, 29 },
-		{ KEY_PPAGE, 30, 10, 20 }, { KEY_HOME, 30, 10, 0 },
-		{ KEY_UP, 30, 10, 0 },	   { KEY_END, 30, 10, 29 },
+		{ KEY_NPAGE, 30, 10, 29 },
+		{ KEY_DOWN, 30, 10, 29 },
+		{ KEY_PPAGE, 30, 10, 20 },
+		{ KEY_HOME, 30, 10, 0 },
+		{ KEY_UP, 30, 10, 0 },
+		{ KEY_END, 30, 10, 29 },
 		/* a list that shrank, an empty one, a page of one row */
-		{ KEY_UP, 5, 10, 4 },	   { KEY_END, 0, 10, 0 },
+		{ KEY_UP, 5, 10, 4 },
+		{ KEY_END, 0, 10, 0 },
 		{ KEY_NPAGE, 3, 0, 1 },
 	};
 	struct w_table t = { 0, 0 };
