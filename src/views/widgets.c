@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
+
 static int style_attr[W_STYLE_COUNT];
 static bool use_utf8;
 
@@ -95,11 +97,18 @@ static size_t fit_bytes(const char *text, int max, int *cols)
 int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 	    const char *text)
 {
+	char esc[RD_ESC_MAX * 4];
 	size_t bytes;
 	int cols;
 
 	if (!text || row < 0 || row >= r->h || col < 0 || col >= r->w)
 		return 0;
+	/* The one way text reaches the screen: control bytes and invalid
+	 * UTF-8 are shown as escapes, never sent to the terminal. */
+	if (!rd_text_clean(text, strlen(text))) {
+		rd_esc(esc, sizeof(esc), text);
+		text = esc;
+	}
 	bytes = fit_bytes(text, r->w - col, &cols);
 	attrset(w_attr(s));
 	mvaddnstr(r->y + row, r->x + col, text, (int)bytes);

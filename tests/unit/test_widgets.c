@@ -186,6 +186,35 @@ static void test_table_keys(void **state)
 	assert_int_equal(t.sel, 1);
 }
 
+/* Text with control bytes reaches the screen as visible escapes. */
+static void test_print_escapes(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct rd_rect r = { 0, 0, 2, 60 };
+	SCREEN *scr;
+	char got[64];
+
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	w_init(false, false);
+	assert_int_equal(w_print(&r, 0, 0, W_NORMAL,
+				 "a\x1b]0;x\x07"
+				 "b\tc"),
+			 (int)strlen("a\\x1b]0;x\\x07b\\tc"));
+	mvinnstr(0, 0, got, (int)strlen("a\\x1b]0;x\\x07b\\tc"));
+	assert_string_equal(got, "a\\x1b]0;x\\x07b\\tc");
+	/* Clean text is left as it is, backslashes included. */
+	w_print(&r, 1, 0, W_NORMAL, "C:\\dir plain");
+	mvinnstr(1, 0, got, 12);
+	assert_string_equal(got, "C:\\dir plain");
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_table_scroll),
 		cmocka_unit_test(test_table_keys),
+		cmocka_unit_test(test_print_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
