@@ -33,6 +33,7 @@ enum con_update_kind {
 	CON_UP_ERROR,	 /* no snapshot could be taken: text says why */
 	CON_UP_PROGRESS, /* a fix-up's progress: text */
 	CON_UP_FIX_DONE, /* a fix-up or undo ended: rc, text; snapshot too */
+	CON_UP_NOTICE,	 /* something to tell the person: text */
 };
 
 /*

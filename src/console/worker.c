@@ -31,7 +31,8 @@ struct con_worker {
 		bool quit, refresh, fresh, paused, have_fix;
 		double interval;
 		struct con_fix_request fix;
-		struct con_source *next_src;
+		char *play; /* a recording to play next (the demo) */
+		enum con_source_kind play_kind;
 		double busy_since;
 		bool fixing;
 	} box;
@@ -204,13 +205,29 @@ static void run_fix(struct con_worker *w, const struct con_fix_request *q)
 	send_update(w, done);
 }
 
-static void switch_source(struct con_worker *w, struct con_source *next)
+/* Play a recording from now on; on failure the person is told why. */
+static bool switch_source(struct con_worker *w, enum con_source_kind kind,
+			  const char *path, double interval)
 {
+	struct con_source next;
+	struct con_update *u;
+	char err[512];
+
+	if (con_source_open_recording(&next, kind, path, interval, err,
+				      sizeof(err)) < 0) {
+		u = con_update_new(CON_UP_NOTICE);
+		if (u) {
+			snprintf(u->text, sizeof(u->text),
+				 "the recording cannot be played: %s", err);
+			send_update(w, u);
+		}
+		return false;
+	}
 	con_source_close(&w->src);
-	w->src = *next;
-	free(next);
+	w->src = next;
 	rd_history_free(&w->hist);
 	rd_history_init(&w->hist);
+	return true;
 }
 
 static void *worker_main(void *arg)
@@ -222,7 +239,8 @@ static void *worker_main(void *arg)
 	for (;;) {
 		bool refresh, fresh, paused, have_fix;
 		struct con_fix_request fix;
-		struct con_source *src;
+		enum con_source_kind play_kind;
+		char *play;
 		double interval, now;
 		struct pollfd pfd = { .fd = w->wake[0], .events = POLLIN };
 		char drain[64];
@@ -239,16 +257,17 @@ static void *worker_main(void *arg)
 		interval = w->box.interval;
 		have_fix = w->box.have_fix;
 		fix = w->box.fix;
-		src = w->box.next_src;
+		play = w->box.play;
+		play_kind = w->box.play_kind;
 		w->box.refresh = w->box.fresh = w->box.have_fix = false;
-		w->box.next_src = NULL;
+		w->box.play = NULL;
 		pthread_mutex_unlock(&w->mu);
 
-		if (src) {
-			switch_source(w, src);
+		if (play && switch_source(w, play_kind, play, interval)) {
 			changed = true;
 			refresh = true;
 		}
+		free(play);
 		if (have_fix) {
 			run_fix(w, &fix);
 			next = con_now() + interval;
@@ -369,22 +388,17 @@ void con_worker_settings(struct con_worker *w, double interval, bool paused)
 	poke(w);
 }
 
-void con_worker_switch(struct con_worker *w, struct con_source *src)
+void con_worker_play(struct con_worker *w, enum con_source_kind kind,
+		     const char *path)
 {
-	struct con_source *copy = malloc(sizeof(*copy));
+	char *copy = strdup(path);
 
-	if (!copy) {
-		con_source_close(src);
+	if (!copy)
 		return;
-	}
-	*copy = *src;
-	memset(src, 0, sizeof(*src));
 	pthread_mutex_lock(&w->mu);
-	if (w->box.next_src) {
-		con_source_close(w->box.next_src);
-		free(w->box.next_src);
-	}
-	w->box.next_src = copy;
+	free(w->box.play);
+	w->box.play = copy;
+	w->box.play_kind = kind;
 	w->box.paused = false;
 	pthread_mutex_unlock(&w->mu);
 	poke(w);
@@ -441,10 +455,7 @@ int con_worker_stop(struct con_worker *w, double timeout)
 	}
 	while ((u = con_worker_take(w)))
 		con_update_free(u);
-	if (w->box.next_src) {
-		con_source_close(w->box.next_src);
-		free(w->box.next_src);
-	}
+	free(w->box.play);
 	pthread_mutex_destroy(&w->mu);
 	close_pair(w->wake);
 	close_pair(w->out);

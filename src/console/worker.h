@@ -39,8 +39,10 @@ struct con_update *con_worker_take(struct con_worker *w);
 void con_worker_refresh(struct con_worker *w, bool fresh);
 /* Seconds between refreshes; paused: no refresh but on request. */
 void con_worker_settings(struct con_worker *w, double interval, bool paused);
-/* Play another source (the demo); the worker takes it over. */
-void con_worker_switch(struct con_worker *w, struct con_source *src);
+/* Play the recording at path from now on (the demo). The worker opens
+ * it; if it cannot, a CON_UP_NOTICE says why and nothing changes. */
+void con_worker_play(struct con_worker *w, enum con_source_kind kind,
+		     const char *path);
 /* -EBUSY while another fix-up runs. */
 int con_worker_fix(struct con_worker *w, const struct con_fix_request *req);
 /* Since when (monotonic seconds) the current snapshot is being taken;

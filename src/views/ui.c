@@ -152,6 +152,9 @@ static int take_updates(struct ui *ui)
 			if (ui->fix_dialog && ui->dialog.open)
 				ui_dialog_line(ui, "... %s", u->text);
 			break;
+		case CON_UP_NOTICE:
+			ui_msg(ui, W_WARN, "%s", u->text);
+			break;
 		case CON_UP_FIX_DONE:
 			con_state_adopt(&ui->st, u);
 			if (ui->fix_dialog || !ui->dialog.open)
@@ -286,22 +289,17 @@ static int act_slower(struct ui *ui, int ch)
 /* A host with no RDMA device can still show what the console does. */
 static int act_demo(struct ui *ui, int ch)
 {
-	struct con_source src;
-	char err[512];
-
 	if (ui->st.source != CON_LIVE ||
 	    (ui->st.have_snap && ui->st.snap.n_devices)) {
 		ui_msg(ui, W_NORMAL,
 		       "D plays the demo when this host has no RDMA device");
 		return UI_REDO_DRAW;
 	}
-	if (!ui->o.demo_path ||
-	    con_source_open_recording(&src, CON_DEMO, ui->o.demo_path,
-				      ui->st.interval, err, sizeof(err)) < 0) {
+	if (!ui->o.demo_path) {
 		ui_msg(ui, W_WARN, "the demo recording is not installed");
 		return UI_REDO_DRAW;
 	}
-	con_worker_switch(ui->worker, &src);
+	con_worker_play(ui->worker, CON_DEMO, ui->o.demo_path);
 	return UI_REDO_DRAW;
 }
 

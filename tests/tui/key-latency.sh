@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Key -> redrawn screen while a probe is blocked: the console runs with the
 # test-only slow probe (every snapshot waits 2 s in the kernel), and each
-# key must still be answered within 50 ms at the 99th percentile. Measured
+# key must still be answered within 50 ms at the 99th percentile (on a
+# machine too loaded to judge that, see below). Measured
 # end to end through tmux: from the key sent by a control-mode client to
 # the first output of the frame that shows the new screen, so the figures
 # include tmux's own cost. Then q must end the console promptly although
@@ -42,9 +43,11 @@ coproc CTL { tmx -C attach -t slow 2>&1; }
 ctl_in=${CTL[1]} ctl_out=${CTL[0]}
 trap 'kill "${CTL_PID:-}" 2>/dev/null; tui_cleanup' EXIT
 
-# time_key PANE KEY WANT: milliseconds from KEY sent to PANE until output
-# of PANE that makes its screen show WANT, and 1 if that screen shows a
-# probe blocked ("probing N s" in the title), else 0; empty after 3 s.
+# time_key PANE KEY WANT: milliseconds from KEY sent to PANE until the
+# output of PANE after which its screen shows WANT, and 1 if that screen
+# shows a probe blocked ("probing N s" in the title), else 0; empty after
+# 3 s. The time is that output's arrival: the screen is read only when no
+# more output is waiting, and its reading is not counted.
 time_key() {
 	local pane=$1 key=$2 want=$3 t0 t1 line screen busy
 	while read -r -t 0.01 line <&"$ctl_out"; do :; done
@@ -53,10 +56,12 @@ time_key() {
 	while read -r -t 3 line <&"$ctl_out"; do
 		[[ $line == "%output $pane "* ]] || continue
 		t1=$(now_us)
+		[[ $line == *"$want"* ]] || ! read -r -t 0 <&"$ctl_out" ||
+			continue
 		screen=$(tmx capture-pane -p -t "$pane")
 		if [[ $screen == *"$want"* ]]; then
 			[[ $screen == *probing* ]] && busy=1 || busy=0
-			echo "$(( (t1 - t0) / 1000 )) $busy"
+			echo "$(((t1 - t0) / 1000)) $busy"
 			return
 		fi
 	done
@@ -107,18 +112,26 @@ if ((${#samples[@]} && ${#base[@]})); then
 		"(${#samples[@]} keys, ${blocked} with the blocked probe on screen)"
 	echo "# the same through tmux for a program that only echoes a key:" \
 		"p50 ${b50} ms, p99 ${b99} ms, max ${bmax} ms (${#base[@]} keys)"
-	# The target is 50 ms. A machine so loaded that any program's key
-	# takes longer than half of that through tmux gets the target on top
-	# of what it costs any program: a console that waited for its probe
-	# would still be seconds late.
-	bound=$limit_ms
-	if ((b99 * 2 > limit_ms)); then
-		bound=$((b99 + limit_ms))
-		echo "# this machine is loaded: bound ${bound} ms" \
-			"(${limit_ms} ms over the echo program's p99)"
+	# The target is 50 ms at p99. On a machine so loaded that a program
+	# which only echoes a key needs more than half of that, the tail is
+	# the machine's: then the median must meet the target and no key may
+	# wait half a probe (a console that waited for its probe would fail
+	# both), and the p99 is reported, not judged.
+	if ((b99 * 2 <= limit_ms)); then
+		if ((p99 <= limit_ms)); then
+			ok "slow: p99 ${p99} ms <= ${limit_ms} ms"
+		else
+			not_ok "slow: p99 ${p99} ms > ${limit_ms} ms"
+		fi
+	else
+		echo "# this machine is loaded: p99 not judged;" \
+			"p50 <= ${limit_ms} ms and max < $((delay_ms / 2)) ms instead"
+		if ((p50 <= limit_ms && max < delay_ms / 2)); then
+			ok "slow: p50 ${p50} ms, max ${max} ms"
+		else
+			not_ok "slow: p50 ${p50} ms, max ${max} ms"
+		fi
 	fi
-	if ((p99 <= bound)); then ok "slow: p99 ${p99} ms <= ${bound} ms"
-	else not_ok "slow: p99 ${p99} ms > ${bound} ms"; fi
 	# The probe really was blocked while keys were answered.
 	if ((blocked * 4 >= ${#samples[@]})); then
 		ok "slow: the blocked probe was on screen for $blocked keys"

@@ -90,6 +90,36 @@ static void test_paused_answers_refresh(void **unused)
 	assert_int_equal(con_worker_stop(w, 2.0), 0);
 }
 
+static void test_play_another_recording(void **unused)
+{
+	struct con_worker *w = start_demo();
+	struct con_update *u = wait_update(w, 1u << CON_UP_SNAPSHOT, 5);
+
+	assert_non_null(u);
+	con_update_free(u);
+	/* A file that is not there: told why, and the demo plays on. */
+	con_worker_play(w, CON_REPLAY, "/nonexistent/recording.jsonl");
+	u = wait_update(w, 1u << CON_UP_NOTICE, 5);
+	assert_non_null(u);
+	assert_non_null(strstr(u->text, "cannot be played"));
+	con_update_free(u);
+	u = wait_update(w, 1u << CON_UP_SNAPSHOT, 5);
+	assert_non_null(u);
+	assert_int_equal(u->source, CON_DEMO);
+	assert_false(u->source_changed);
+	con_update_free(u);
+	/* A new recording starts over: its history is its own. */
+	con_worker_play(w, CON_REPLAY, demo);
+	while ((u = wait_update(w, 1u << CON_UP_SNAPSHOT, 5)) &&
+	       u->source != CON_REPLAY)
+		con_update_free(u);
+	assert_non_null(u);
+	assert_true(u->source_changed);
+	assert_int_equal(u->frame, 0);
+	con_update_free(u);
+	assert_int_equal(con_worker_stop(w, 2.0), 0);
+}
+
 /* A fix-up the demo offers, as the checklist would ask for it. */
 static bool demo_fix(struct con_update *u, struct con_fix_request *q)
 {
@@ -183,6 +213,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_updates_from_a_recording),
 		cmocka_unit_test(test_paused_answers_refresh),
+		cmocka_unit_test(test_play_another_recording),
 		cmocka_unit_test(test_fix_refused_off_the_host),
 		cmocka_unit_test(test_stop_is_bounded),
 	};
