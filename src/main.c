@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	  "run the guided checklist: verdicts with evidence (text or --json)" },
 	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
+	{ "report", cmd_report,
+	  "many hosts' check --json (pdsh, clush -b, a directory) in one table" },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,15 +4,18 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd/cli.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/json.h"
+#include "core/recording.h"
+#include "core/print.h"
 #include "diag/diag.h"
+#include "fleet/nhc.h"
 #include "probes/probe.h"
 
 enum { EXIT_RUN_ERROR = 3 };
@@ -20,9 +23,13 @@ enum { EXIT_RUN_ERROR = 3 };
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag check [--json] [--device DEV] [--port N] [--only AREA]\n"
-		"                      [--strict] [--window SECONDS] [--load FILE] [-v]\n"
-		"  --json            print the results as a JSON array\n"
+		"usage: rdmadiag check [--json|--nhc] [--device DEV] [--port N] [--only AREA]\n"
+		"                      [--strict] [--window SECONDS] [--load FILE [--frame N]] [-v]\n"
+		"  --json            print the results as a JSON array (each with the\n"
+		"                    host name and the time of the snapshot)\n"
+		"  --nhc             one line of at most 80 bytes and exit status 0 OK\n"
+		"                    or 1 a FAIL (with --strict also a WARN or UNKNOWN),\n"
+		"                    as Slurm NHC and node-problem-detector read them\n"
 		"  --device DEV      only this RDMA device (host-wide checks still run)\n"
 		"  --port N          only this port number\n"
 		"  --only AREA       one area (port, qos, host, driver, dev, user, fw,\n"
@@ -31,94 +38,17 @@ static void check_usage(FILE *f)
 		"  --window SECONDS  sample the counters this long to see them rise\n"
 		"                    (default 2; 0 = one snapshot, counters UNKNOWN)\n"
 		"  --load FILE       evaluate a saved snapshot (rdmadiag snapshot --json)\n"
+		"                    or a recording (rdmadiag capture): its last frame,\n"
+		"                    with the counters judged over the whole recording\n"
+		"  --frame N         with a recording: judge frame N (1 = the first)\n"
 		"  --hugepages N     huge pages the workload needs (default: any)\n"
 		"  --numa-node N     NUMA node the workload is planned to run on\n"
 		"  --strict          UNKNOWN counts like WARN for the exit status\n"
 		"  -v                show evidence and decision path of every result\n"
+		"                    (and keys of a loaded file that were not understood)\n"
 		"exit status: 0 all PASS (UNKNOWN allowed unless --strict),\n"
 		"             1 a WARN (or an UNKNOWN with --strict), 2 a FAIL,\n"
 		"             3 the check could not run (bad option, no snapshot)\n");
-}
-
-static const char *const layer_titles[RD_LAYER_COUNT] = {
-	"Hardware and firmware", "Kernel driver", "User-space library",
-	"Network configuration", "Ports",	  "Host",
-};
-
-static const char *verdict_color(enum rd_verdict v)
-{
-	switch (v) {
-	case RD_PASS:
-		return "\033[32m";
-	case RD_WARN:
-		return "\033[33m";
-	case RD_FAIL:
-		return "\033[1;31m";
-	default:
-		return "\033[36m";
-	}
-}
-
-static void print_result(FILE *f, const struct rd_result *r, bool color,
-			 bool verbose)
-{
-	bool detail = verbose || r->verdict != RD_PASS;
-
-	fprintf(f, "  %s%-7s%s %-18s %s\n", color ? verdict_color(r->verdict) : "",
-		rd_verdict_name(r->verdict), color ? "\033[0m" : "", r->check_id,
-		r->summary ? r->summary : "");
-	if (!detail)
-		return;
-	if (r->n_path > 1 || (verbose && r->n_path))
-		for (size_t i = 0; i < r->n_path; i++)
-			fprintf(f, "%28s %s %s\n", i ? "" : "path:",
-				i ? "->" : "  ", r->path[i].text);
-	for (size_t i = 0; i < r->n_evidence; i++) {
-		const struct rd_evidence *e = &r->evidence[i];
-
-		fprintf(f, "%28s %s: %s%s%s%s\n", i ? "" : "evidence:", e->what,
-			e->value, e->source[0] ? "  [" : "", e->source,
-			e->source[0] ? "]" : "");
-	}
-	if (verbose && r->why)
-		fprintf(f, "%28s %s\n", "why:", r->why);
-	if (r->verdict != RD_PASS && r->next_step)
-		fprintf(f, "%28s %s\n", "next:", r->next_step);
-	if (r->fix) {
-		fprintf(f, "%28s %s\n", "fix:", r->fix->command);
-		fprintf(f, "%28s rdmadiag fix %s", "", r->check_id);
-		if (r->device)
-			fprintf(f, " --device %s", r->device);
-		if (r->port)
-			fprintf(f, " --port %" PRIu64, r->port);
-		fputc('\n', f);
-	}
-}
-
-static void print_text(FILE *f, const struct rd_results *res, bool color,
-		       bool verbose)
-{
-	size_t count[4] = { 0 };
-
-	for (int l = 0; l < RD_LAYER_COUNT; l++) {
-		bool header = false;
-
-		for (size_t i = 0; i < res->n; i++) {
-			if ((int)res->v[i].layer != l)
-				continue;
-			if (!header) {
-				fprintf(f, "%s%s%s\n", color ? "\033[1m" : "",
-					layer_titles[l], color ? "\033[0m" : "");
-				header = true;
-			}
-			print_result(f, &res->v[i], color, verbose);
-		}
-	}
-	for (size_t i = 0; i < res->n; i++)
-		count[res->v[i].verdict & 3]++;
-	fprintf(f, "\n%zu results: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
-		res->n, count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
-		count[RD_PASS]);
 }
 
 static void sleep_seconds(double s)
@@ -134,21 +64,18 @@ static void sleep_seconds(double s)
 static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		   struct rd_history *h)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
+	struct rd_probe_cache *cache = rd_probe_cache_new();
 	struct timespec t0, t;
+	uint64_t tick = 0;
 	int r;
 
-	ctx.cache = rd_probe_cache_new();
-	if (!ctx.cache)
+	if (!cache)
 		return -ENOMEM;
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		double left;
 
-		rd_snapshot_init(s);
-		r = rd_probe_all(&ctx, s);
+		r = rd_snapshot_take(&cli->roots, cache, tick, 0, s);
 		if (r < 0)
 			break;
 		r = rd_history_add(h, s);
@@ -161,125 +88,305 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 			break;
 		rd_snapshot_free(s);
 		sleep_seconds(left < 1.0 ? left : 1.0);
-		ctx.tick++;
+		tick++;
 	}
 	if (r < 0)
 		rd_snapshot_free(s);
-	rd_probe_cache_free(ctx.cache);
+	rd_probe_cache_free(cache);
 	return r;
 }
 
-static int parse_u64_opt(struct rd_cli *cli, const char *name, const char *v,
-			 uint64_t max, uint64_t *out)
+/* ---- --load: a snapshot or a recording as evidence ---- */
+
+struct loaded {
+	char label[768];	/* "from FILE, frame N of M, taken AT" */
+	double window;		/* seconds the history spans; 0 = none */
+	char *text;		/* the judged frame's JSON, for -v */
+};
+
+static void taken_at(const struct rd_snapshot *s, char *buf, size_t len)
 {
-	if (rd_parse_u64(v, 10, out) < 0 || *out > max) {
-		cli_error(cli, "check: %s \"%s\" is not a number up to %" PRIu64,
-			  name, v, max);
-		return -EINVAL;
+	time_t t = (time_t)s->time.v;
+	struct tm tm;
+
+	if (!s->time.ok || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "at an unrecorded time");
+}
+
+/*
+ * state_num/physical_state_num from the names when a file has only the
+ * names ("ACTIVE", or sysfs's "4: ACTIVE"); refused when a name is not one.
+ */
+static int port_nums_from_names(struct rd_cli *cli, const char *file,
+				struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_devices; i++) {
+		struct rd_device *d = &s->devices[i];
+
+		for (size_t j = 0; j < d->n_ports; j++) {
+			struct rd_port *p = &d->ports[j];
+			struct {
+				const char *key, *name;
+				struct rd_ou64 *num;
+				const char *(*of)(uint64_t);
+			} f[] = {
+				{ "state", p->state, &p->state_num,
+				  rd_port_state_name },
+				{ "physical_state", p->phys_state,
+				  &p->phys_state_num, rd_port_phys_state_name },
+			};
+
+			for (size_t k = 0; k < 2; k++) {
+				const char *n = f[k].name;
+				bool found = false;
+
+				if (f[k].num->ok || !n)
+					continue;
+				if (n[0] >= '0' && n[0] <= '9' && strchr(n, ':'))
+					n = strchr(n, ':') + 1;
+				n += strspn(n, " ");
+				for (uint64_t v = 0; v < 16 && !found; v++)
+					if (strcasecmp(f[k].of(v), n) == 0 &&
+					    strcmp(f[k].of(v), "UNKNOWN") != 0) {
+						*f[k].num = rd_u64(v);
+						found = true;
+					}
+				if (!found) {
+					cli_error(cli,
+						  "%s: devices[%zu].ports[%zu].%s \"%s\" is not a port state and %s_num is missing",
+						  file, i, j, f[k].key,
+						  f[k].name, f[k].key);
+					return -EINVAL;
+				}
+			}
+		}
 	}
 	return 0;
 }
 
+/* Keys of the file the model did not take, as paths ("devices[0].x"). */
+static void unknown_keys(struct json_object *in, struct json_object *known,
+			 char *path, size_t len, const char *file, int *count)
+{
+	size_t off = strlen(path);
+
+	if (json_object_is_type(in, json_type_array) &&
+	    json_object_is_type(known, json_type_array)) {
+		size_t n = json_object_array_length(in);
+
+		if (json_object_array_length(known) < n)
+			n = json_object_array_length(known);
+		for (size_t i = 0; i < n; i++) {
+			snprintf(path + off, len - off, "[%zu]", i);
+			unknown_keys(json_object_array_get_idx(in, i),
+				     json_object_array_get_idx(known, i), path,
+				     len, file, count);
+		}
+		path[off] = '\0';
+		return;
+	}
+	if (!json_object_is_type(in, json_type_object) ||
+	    !json_object_is_type(known, json_type_object))
+		return;
+	json_object_object_foreach(in, key, val) {
+		struct json_object *k;
+
+		snprintf(path + off, len - off, "%s%s", off ? "." : "", key);
+		if (!json_object_object_get_ex(known, key, &k)) {
+			if (*count < 50)
+				fprintf(stderr, "%s: unknown key %s (ignored)\n",
+					rd_esc_tmp(file), rd_esc_tmp(path));
+			(*count)++;
+		} else {
+			unknown_keys(val, k, path, len, file, count);
+		}
+		path[off] = '\0';
+	}
+}
+
+static void report_unknown_keys(const char *file, const char *text,
+				const struct rd_snapshot *s)
+{
+	struct json_object *in = text ? json_tokener_parse(text) : NULL;
+	struct json_object *known = rd_snapshot_to_json(s);
+	char path[1024] = "";
+	int count = 0;
+
+	if (in && known)
+		unknown_keys(in, known, path, sizeof(path), file, &count);
+	if (count > 50)
+		fprintf(stderr, "%s: %d more unknown keys\n", rd_esc_tmp(file),
+			count - 50);
+	json_object_put(in);
+	json_object_put(known);
+}
+
+/* Read frame i's line (for the unknown-key report). */
+static char *frame_text(struct rd_recording *rec, size_t i)
+{
+	char *t;
+
+	if (rec->len[i] > RD_RECORDING_LINE_MAX ||
+	    fseeko(rec->f, rec->off[i], SEEK_SET) != 0)
+		return NULL;
+	t = malloc(rec->len[i] + 1);
+	if (t && fread(t, 1, rec->len[i], rec->f) != rec->len[i]) {
+		free(t);
+		return NULL;
+	}
+	if (t)
+		t[rec->len[i]] = '\0';
+	return t;
+}
+
+/*
+ * Frames 1..frame of a recording: the last is the snapshot judged, and up
+ * to RD_HISTORY_DEPTH of them, spread evenly, feed the counter history.
+ */
+static int load_recording(struct rd_cli *cli, const char *file,
+			  struct rd_recording *rec, uint64_t frame,
+			  struct rd_snapshot *s, struct rd_history *h,
+			  struct loaded *ld)
+{
+	size_t last = frame ? (size_t)frame - 1 : rec->n - 1;
+	size_t stride = last / (RD_HISTORY_DEPTH - 1) + 1;
+	struct rd_snapshot first = { 0 };
+	char err[512], at[64];
+	int r = 0;
+
+	if (frame > rec->n) {
+		cli_error(cli, "%s has %zu frames: --frame %" PRIu64 " is out of range",
+			  file, rec->n, frame);
+		return -ERANGE;
+	}
+	/* Every stride-th frame before the judged one, then the judged one. */
+	for (size_t i = 0;; i = i + stride < last ? i + stride : last) {
+		struct rd_snapshot f;
+
+		r = rd_recording_frame(rec, i, &f, err, sizeof(err));
+		if (r == 0)
+			r = rd_history_add(h, &f);
+		if (r < 0) {
+			if (r == -ENOMEM)
+				rd_snapshot_free(&f);
+			break;
+		}
+		if (i == last)
+			*s = f;
+		else if (i == 0)
+			first = f;
+		else
+			rd_snapshot_free(&f);
+		if (i == last)
+			break;
+	}
+	if (r < 0) {
+		cli_error(cli, "%s: %s", file,
+			  r == -ENOMEM ? "out of memory" : err);
+		rd_snapshot_free(&first);
+		return r;
+	}
+	if (first.monotonic_ns.ok && s->monotonic_ns.ok &&
+	    s->monotonic_ns.v > first.monotonic_ns.v)
+		ld->window = (double)(s->monotonic_ns.v - first.monotonic_ns.v) /
+			     1e9;
+	rd_snapshot_free(&first);
+	taken_at(s, at, sizeof(at));
+	snprintf(ld->label, sizeof(ld->label), "from %s, frame %zu of %zu, taken %s",
+		 rd_esc_tmp(file), last + 1, rec->n, at);
+	ld->text = frame_text(rec, last);
+	return 0;
+}
+
+/* --load FILE: a snapshot, or a recording (several JSON lines). */
+static int load_input(struct rd_cli *cli, const char *file, uint64_t frame,
+		      struct rd_snapshot *s, struct rd_history *h,
+		      struct loaded *ld)
+{
+	struct rd_recording rec = { 0 };
+	char err[512], rerr[512], at[64];
+	size_t len;
+	int r;
+
+	r = rd_recording_open(file, &rec, rerr, sizeof(rerr));
+	if (r == 0 && (rec.n > 1 || frame)) {
+		r = load_recording(cli, file, &rec, frame, s, h, ld);
+		rd_recording_close(&rec);
+		return r;
+	}
+	if (r == 0)
+		rd_recording_close(&rec);
+	if (frame) {
+		cli_error(cli, "--frame needs a recording (rdmadiag capture): %s",
+			  rerr);
+		return -EINVAL;
+	}
+	r = rd_snapshot_load_file(file, s, err, sizeof(err));
+	if (r < 0) {
+		cli_error(cli, "%s (not a recording either: %s)", err, rerr);
+		return r;
+	}
+	taken_at(s, at, sizeof(at));
+	snprintf(ld->label, sizeof(ld->label), "from %s, taken %s",
+		 rd_esc_tmp(file), at);
+	if (rd_read_file(file, RD_RECORDING_LINE_MAX, &ld->text, &len) < 0)
+		ld->text = NULL;
+	return 0;
+}
+
+/* Evidence read from a file says so, and where the host had it from. */
+static void label_evidence(struct rd_results *res, const char *label)
+{
+	for (size_t i = 0; i < res->n; i++)
+		for (size_t k = 0; k < res->v[i].n_evidence; k++) {
+			struct rd_evidence *e = &res->v[i].evidence[k];
+			char *n = NULL;
+
+			if (asprintf(&n, "%s%s%s", label,
+				     e->source && e->source[0] ? "; recorded from " : "",
+				     e->source ? e->source : "") < 0)
+				continue;
+			free(e->source);
+			e->source = n;
+		}
+}
+
 int cmd_check(struct rd_cli *cli, int argc, char **argv)
 {
-	enum {
-		OPT_JSON = 1,
-		OPT_DEVICE,
-		OPT_PORT,
-		OPT_ONLY,
-		OPT_STRICT,
-		OPT_WINDOW,
-		OPT_LOAD,
-		OPT_HUGE,
-		OPT_NUMA,
-	};
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "load", required_argument, NULL, OPT_LOAD },
-		{ "hugepages", required_argument, NULL, OPT_HUGE },
-		{ "numa-node", required_argument, NULL, OPT_NUMA },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rd_diag_opts o;
 	struct rd_snapshot s;
 	struct rd_history h;
 	struct rd_results res = { 0 };
-	bool json = false, strict = false, verbose = false;
+	struct rd_printer pr;
+	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
+	struct loaded ld = { .label = "" };
 	double window = 2.0;
-	uint64_t u;
-	int opt, r, rc;
+	uint64_t frame = 0;
+	int r, rc;
 
 	rd_diag_opts_init(&o);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return EXIT_RUN_ERROR;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_DEVICE:
-			o.device = optarg;
-			break;
-		case OPT_PORT:
-			if (parse_u64_opt(cli, "--port", optarg, 255, &o.port) ||
-			    o.port == 0) {
-				if (o.port == 0)
-					cli_error(cli, "check: ports start at 1");
-				return EXIT_RUN_ERROR;
-			}
-			break;
-		case OPT_ONLY:
-			o.only_area = optarg;
-			break;
-		case OPT_STRICT:
-			strict = true;
-			break;
-		case OPT_WINDOW:
-			if (rd_parse_double(optarg, &window) < 0 || window < 0 ||
-			    window > 3600) {
-				cli_error(cli,
-					  "check: --window \"%s\" is not 0..3600 seconds",
-					  optarg);
-				return EXIT_RUN_ERROR;
-			}
-			break;
-		case OPT_LOAD:
-			load = optarg;
-			break;
-		case OPT_HUGE:
-			if (parse_u64_opt(cli, "--hugepages", optarg,
-					  UINT64_C(1) << 40, &o.hugepages_wanted))
-				return EXIT_RUN_ERROR;
-			break;
-		case OPT_NUMA:
-			if (parse_u64_opt(cli, "--numa-node", optarg, 4095, &u))
-				return EXIT_RUN_ERROR;
-			o.numa_node_wanted = (int)u;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			check_usage(stdout);
-			return 0;
-		default:
-			check_usage(stderr);
-			return EXIT_RUN_ERROR;
-		}
-	}
+	const struct cli_opt opts[] = {
+		CLI_FLAG("json", 0, &json),
+		CLI_FLAG("nhc", 0, &nhc),
+		CLI_TEXT("device", 0, &o.device),
+		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TEXT("only", 0, &o.only_area),
+		CLI_FLAG("strict", 0, &strict),
+		CLI_SECONDS("window", 0, &window, 0, 3600),
+		CLI_TEXT("load", 0, &load),
+		CLI_U64("frame", 0, &frame, 1, RD_RECORDING_FRAMES_MAX),
+		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
+		CLI_INT("numa-node", 0, &o.numa_node_wanted, 0, 4095),
+		CLI_FLAG("verbose", 'v', &verbose),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "check", opts, check_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
+	optind = r;
 	if (optind < argc) {
 		cli_error(cli, "check: unexpected argument \"%s\"", argv[optind]);
 		return EXIT_RUN_ERROR;
@@ -301,17 +408,30 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 
+	if (nhc && json) {
+		cli_error(cli, "check: --nhc and --json exclude each other");
+		return EXIT_RUN_ERROR;
+	}
+	if (frame && !load) {
+		cli_error(cli, "check: --frame needs --load FILE");
+		return EXIT_RUN_ERROR;
+	}
 	rd_history_init(&h);
 	if (load) {
-		char err[512];
-
-		r = rd_snapshot_load_file(load, &s, err, sizeof(err));
+		r = load_input(cli, load, frame, &s, &h, &ld);
+		if (r == 0) {
+			r = port_nums_from_names(cli, load, &s);
+			if (r < 0)
+				rd_snapshot_free(&s);
+		}
 		if (r < 0) {
-			cli_error(cli, "%s", err);
+			free(ld.text);
 			rd_history_free(&h);
 			return EXIT_RUN_ERROR;
 		}
-		window = 0;
+		if (verbose)
+			report_unknown_keys(load, ld.text, &s);
+		window = ld.window;
 	} else {
 		r = collect(cli, window, &s, &h);
 		if (r < 0) {
@@ -329,23 +449,28 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	rd_results_sort(&res);
+	if (load)
+		label_evidence(&res, ld.label);
 	if (json) {
-		struct json_object *j = rd_results_to_json(&res);
-		const char *txt = j ? json_object_to_json_string_ext(
-					      j, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE) :
-				      NULL;
+		struct json_object *j = rd_fleet_results_json(&res, &s);
 
-		if (!txt) {
-			json_object_put(j);
-			cli_error(cli, "check: out of memory");
+		r = j ? rd_print_json_to(stdout, j, false) : -ENOMEM;
+		json_object_put(j);
+		if (r < 0) {
+			cli_error(cli, "check: cannot write the results: %s",
+				  strerror(-r));
 			rc = EXIT_RUN_ERROR;
 			goto out;
 		}
-		fprintf(stdout, "%s\n", txt);
-		json_object_put(j);
-	} else {
-		print_text(stdout, &res, cli_use_color(stdout), verbose);
+	} else if (!nhc) {
+		rd_print_begin(&pr, stdout, false);
+		pr.color = cli_use_color(stdout);
+		rd_results_print(&pr, &res, verbose);
+		if (rd_print_end(&pr) < 0) {
+			cli_error(cli, "check: cannot write the results");
+			rc = EXIT_RUN_ERROR;
+			goto out;
+		}
 	}
 	switch (rd_results_worst(&res)) {
 	case RD_FAIL:
@@ -360,11 +485,18 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	default:
 		rc = 0;
 	}
+	if (nhc) {
+		char line[RD_NHC_LINE_MAX + 1];
+
+		rc = rd_nhc_line(&res, strict, line, sizeof(line));
+		printf("%s\n", line);
+	}
 	if (fflush(stdout) != 0) {
 		cli_error(cli, "cannot write output: %s", strerror(errno));
 		rc = EXIT_RUN_ERROR;
 	}
 out:
+	free(ld.text);
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 	rd_history_free(&h);

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/roots.h"
@@ -14,23 +15,66 @@ struct rd_cli {
 	const char *prog;
 };
 
-/* Long options every subcommand accepts (values above any short option). */
-enum {
-	CLI_OPT_SYSFS_ROOT = 0x1000,
-	CLI_OPT_PROC_ROOT,
-	CLI_OPT_DEV_ROOT,
-	CLI_OPT_ETC_ROOT,
-	CLI_OPT_ROOT,
+/*
+ * A command's options as a table: one row per option, written with the
+ * macros below, ended by CLI_END. cli_parse() adds the common options
+ * (--sysfs-root, --proc-root, --dev-root, --etc-root, --root) and
+ * -h/--help, parses, range-checks and stores each value.
+ */
+enum cli_kind {
+	CLI_KIND_FLAG,		/* bool, set to true */
+	CLI_KIND_TEXT,		/* const char *, the argument itself */
+	CLI_KIND_U64,		/* uint64_t in lo..hi, decimal or 0x hex */
+	CLI_KIND_UINT,		/* unsigned in lo..hi */
+	CLI_KIND_INT,		/* int in lo..hi */
+	CLI_KIND_REAL,		/* double in lo..hi (finite) */
+	CLI_KIND_CALL,		/* parse(cli, arg, dst): 0, or -1 printed */
 };
-#define CLI_COMMON_LONGOPTS                                               \
-	{ "sysfs-root", required_argument, NULL, CLI_OPT_SYSFS_ROOT },    \
-	{ "proc-root", required_argument, NULL, CLI_OPT_PROC_ROOT },      \
-	{ "dev-root", required_argument, NULL, CLI_OPT_DEV_ROOT },        \
-	{ "etc-root", required_argument, NULL, CLI_OPT_ETC_ROOT },        \
-	{ "root", required_argument, NULL, CLI_OPT_ROOT }
 
-/* Handle a common option: 1 handled, 0 not ours, -1 bad value (printed). */
-int cli_common_option(struct rd_cli *cli, int opt, const char *arg);
+struct cli_opt {
+	const char *name;	/* long name without "--"; NULL ends */
+	int key;		/* short option letter, 0 for none */
+	enum cli_kind kind;
+	void *dst;
+	double lo, hi;		/* numbers: the accepted range */
+	const char *unit;	/* numbers: said in the error message */
+	int (*parse)(struct rd_cli *cli, const char *arg, void *dst);
+};
+
+#define CLI_FLAG(name, key, p) { name, key, CLI_KIND_FLAG, p, 0, 0, NULL, NULL }
+#define CLI_TEXT(name, key, p) { name, key, CLI_KIND_TEXT, p, 0, 0, NULL, NULL }
+#define CLI_U64(name, key, p, lo, hi) \
+	{ name, key, CLI_KIND_U64, p, lo, hi, NULL, NULL }
+#define CLI_UINT(name, key, p, lo, hi) \
+	{ name, key, CLI_KIND_UINT, p, lo, hi, NULL, NULL }
+#define CLI_INT(name, key, p, lo, hi) \
+	{ name, key, CLI_KIND_INT, p, lo, hi, NULL, NULL }
+#define CLI_SECONDS(name, key, p, lo, hi) \
+	{ name, key, CLI_KIND_REAL, p, lo, hi, "seconds", NULL }
+#define CLI_CALL(name, key, p, fn) \
+	{ name, key, CLI_KIND_CALL, p, 0, 0, NULL, fn }
+#define CLI_END { NULL, 0, CLI_KIND_FLAG, NULL, 0, 0, NULL, NULL }
+
+enum { CLI_HELP = -1, CLI_BAD = -2 };
+
+/*
+ * Parse argv (argv[0] is the command) against opts. Returns the index of
+ * the first operand; CLI_HELP after usage(stdout) for -h/--help; CLI_BAD
+ * after an error message, or usage(stderr) for an unknown option.
+ * Messages start with cmd (NULL: the program's name only).
+ */
+int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
+	      void (*usage)(FILE *f), int argc, char **argv);
+
+/*
+ * Number options: the whole argument must be the number (decimal, or hex
+ * with 0x; seconds may have a fraction) within lo..hi. 0, or -1 with the
+ * reason printed ("-p: "x" is not a number in 1..65535").
+ */
+int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
+	       uint64_t lo, uint64_t hi, uint64_t *out);
+int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
+		double lo, double hi, double *out);
 
 /* Colour on stdout: a TTY, NO_COLOR unset, TERM not dumb. */
 bool cli_use_color(FILE *f);
@@ -51,5 +95,8 @@ int cmd_lat(struct rd_cli *cli, int argc, char **argv);
 int cmd_check(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
+
+/* Many hosts' check --json in one table (src/fleet). */
+int cmd_report(struct rd_cli *cli, int argc, char **argv);
 
 #endif

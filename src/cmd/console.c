@@ -44,75 +44,32 @@ static void console_usage(FILE *f)
 		   "Press ? in the console for the keys.\n");
 }
 
-static int parse_interval(const char *arg, double *out)
-{
-	double v;
-
-	if (rd_parse_double(arg, &v) < 0 || !isfinite(v) || v < 0.2 || v > 3600)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int cmd_console(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_DEMO = 1, OPT_REPLAY, OPT_NO_COLOR, OPT_ASCII };
-	static const struct option longopts[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "demo", no_argument, NULL, OPT_DEMO },
-		{ "replay", required_argument, NULL, OPT_REPLAY },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ui_opts o = { .source = CON_LIVE,
 			     .interval = 1.0,
 			     .self_exe = "/proc/self/exe" };
 	const char *nc = getenv("NO_COLOR"), *cs;
-	bool no_color = nc && *nc, ascii = false, stuck;
+	bool no_color = nc && *nc, ascii = false, demo_opt = false, stuck;
 	char demo[4096];
-	int opt, r;
+	const struct cli_opt opts[] = {
+		CLI_SECONDS("delay", 'd', &o.interval, 0.2, 3600),
+		CLI_FLAG("demo", 0, &demo_opt),
+		CLI_TEXT("replay", 0, &o.replay_path),
+		CLI_FLAG("no-color", 0, &no_color),
+		CLI_FLAG("ascii", 0, &ascii),
+		CLI_END,
+	};
+	int r;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return 1;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case 'd':
-			if (parse_interval(optarg, &o.interval) < 0) {
-				cli_error(cli,
-					  "-d: want seconds between 0.2 and "
-					  "3600, not \"%s\"",
-					  optarg);
-				return 2;
-			}
-			break;
-		case OPT_DEMO:
-			o.source = CON_DEMO;
-			break;
-		case OPT_REPLAY:
-			o.source = CON_REPLAY;
-			o.replay_path = optarg;
-			break;
-		case OPT_NO_COLOR:
-			no_color = true;
-			break;
-		case OPT_ASCII:
-			ascii = true;
-			break;
-		case 'h':
-			console_usage(stdout);
-			return 0;
-		default:
-			console_usage(stderr);
-			return 2;
-		}
-	}
+	r = cli_parse(cli, NULL, opts, console_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
+	if (o.replay_path)
+		o.source = CON_REPLAY;
+	else if (demo_opt)
+		o.source = CON_DEMO;
 	if (optind < argc) {
 		cli_error(cli, "unknown command \"%s\"", argv[optind]);
 		return 2;
@@ -175,62 +132,24 @@ static void capture_usage(FILE *f)
 
 int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_SECONDS = 1, OPT_INTERVAL };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "seconds", required_argument, NULL, OPT_SECONDS },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sigaction sa = { .sa_handler = capture_on_signal };
 	const char *out = NULL;
 	double seconds = 60, interval = 1;
 	size_t frames = 0;
 	char err[512];
+	const struct cli_opt opts[] = {
+		CLI_TEXT("output", 'o', &out),
+		CLI_SECONDS("seconds", 0, &seconds, 0.001, 7 * 86400),
+		CLI_SECONDS("interval", 0, &interval, 0.2, 3600),
+		CLI_END,
+	};
 	FILE *f;
-	int opt, r = 0;
+	int r;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return 1;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_SECONDS:
-			if (rd_parse_double(optarg, &seconds) < 0 ||
-			    !isfinite(seconds) || seconds <= 0 ||
-			    seconds > 7 * 86400) {
-				cli_error(cli,
-					  "--seconds: want a positive number "
-					  "of seconds, not \"%s\"",
-					  optarg);
-				return 2;
-			}
-			break;
-		case OPT_INTERVAL:
-			if (parse_interval(optarg, &interval) < 0) {
-				cli_error(cli,
-					  "--interval: want seconds between "
-					  "0.2 and 3600, not \"%s\"",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			capture_usage(stdout);
-			return 0;
-		default:
-			capture_usage(stderr);
-			return 2;
-		}
-	}
+	r = cli_parse(cli, "capture", opts, capture_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
 	r = 0;
 	if (!out || optind < argc) {
 		capture_usage(stderr);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,8 +12,9 @@
 
 #include "cmd/cli.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "diag/diag.h"
-#include "diag/journal.h"
+#include "fix/fix.h"
 #include "probes/probe.h"
 
 enum { FIX_OK = 0, FIX_NOT_PASS = 1, FIX_NOT_APPLIED = 2, FIX_USAGE = 3 };
@@ -21,15 +23,24 @@ static void fix_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rdmadiag fix CHECK [--device DEV] [--port N] [--yes]\n"
-		"                    [--journal FILE] [--hugepages N]\n"
+		"                    [--confirm-within SECONDS] [--journal FILE]\n"
+		"                    [--hugepages N] [--trust-env]\n"
+		"       rdmadiag fix --confirm ENTRY [--journal FILE]\n"
 		"  CHECK           a check id from 'rdmadiag check' (port.state, port.mtu, ...)\n"
 		"  --device, --port  which target, when the check has several\n"
 		"  --yes           do not ask (otherwise asks on the terminal)\n"
-		"  --journal FILE  journal (default %s;\n"
-		"                  env RDMADIAG_JOURNAL)\n"
+		"  --confirm-within SECONDS  revert the change by itself after SECONDS\n"
+		"                  unless it is confirmed (on the terminal, or with\n"
+		"                  'rdmadiag fix --confirm ENTRY')\n"
+		"  --confirm ENTRY keep a change whose rollback timer is running\n"
+		"  --journal FILE  journal, for tests (default %s;\n"
+		"                  env RDMADIAG_JOURNAL); same ownership checks\n"
 		"  --hugepages N   for host.hugepages: the count wanted\n"
+		"  --trust-env     root only: honour RDMADIAG_* under sudo\n"
 		"Shows the equivalent shell command, applies it as root, journals the\n"
 		"value it replaces first, then probes again to see the check pass.\n"
+		"Only from a live reading of this host: with --root, --*-root or\n"
+		"RDMADIAG_*_ROOT it prints the command as a dry run and changes nothing.\n"
 		"exit status: 0 applied and the check passes, 1 applied but the check\n"
 		"             does not pass yet, 2 not applied (refused, declined,\n"
 		"             failed, nothing to fix), 3 bad usage\n",
@@ -50,12 +61,7 @@ static void undo_usage(FILE *f)
 
 static int take(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	rd_snapshot_init(s);
-	return rd_probe_all(&ctx, s);
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s);
 }
 
 static bool same_target(const struct rd_result *r, const char *dev,
@@ -81,6 +87,34 @@ static bool confirm(const struct rd_result *r)
 	      (line[0] == 'y' || line[0] == 'Y');
 	fclose(tty);
 	return yes;
+}
+
+/* The rollback dialog on the terminal: true when the person keeps it. */
+static bool ask_keep(const struct rd_fix_done *d)
+{
+	FILE *tty = fopen("/dev/tty", "r+");
+	struct timespec ts;
+	struct pollfd p;
+	char line[16] = "";
+	double left;
+	bool keep = false;
+
+	if (!tty)
+		return false;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* Answer before the timer fires, with a second to spare. */
+	left = d->confirm_by - ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9) - 1;
+	fprintf(tty, "Keep this change? It is reverted in %.0f s unless you answer y. [y/N] ",
+		left > 0 ? left : 0);
+	fflush(tty);
+	p = (struct pollfd){ .fd = fileno(tty), .events = POLLIN };
+	if (left > 0 && poll(&p, 1, (int)(left * 1000)) == 1 &&
+	    fgets(line, sizeof(line), tty))
+		keep = line[0] == 'y' || line[0] == 'Y';
+	else
+		fputc('\n', tty);
+	fclose(tty);
+	return keep;
 }
 
 static void sleep_ms(long ms)
@@ -135,66 +169,62 @@ static int verify(struct rd_cli *cli, const struct rd_diag_opts *o,
 
 int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_DEVICE = 1, OPT_PORT, OPT_YES, OPT_JOURNAL, OPT_HUGE };
-	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "yes", no_argument, NULL, OPT_YES },
-		{ "journal", required_argument, NULL, OPT_JOURNAL },
-		{ "hugepages", required_argument, NULL, OPT_HUGE },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rd_diag_opts o;
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
 	const struct rd_result *pick = NULL;
-	const char *journal = NULL, *id;
-	bool yes = false;
+	const char *journal = NULL, *id, *confirm_id = NULL, *why;
+	struct rd_fix_opts fo = { .roots = &cli->roots };
+	struct rd_fix_done done;
+	uint64_t within = 0;
+	bool yes = false, trust_env = false, journal_opt;
 	size_t nfix = 0;
 	char msg[1024];
-	int opt, r, rc;
+	int r, rc;
 
 	rd_diag_opts_init(&o);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "hy", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return FIX_USAGE;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_DEVICE:
-			o.device = optarg;
-			break;
-		case OPT_PORT:
-			if (rd_parse_u64(optarg, 10, &o.port) < 0 || !o.port ||
-			    o.port > 255) {
-				cli_error(cli, "fix: bad --port \"%s\"", optarg);
+	/* Before anything reads the environment: main() read it already. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--trust-env") == 0) {
+			if (rd_env_trust() < 0) {
+				cli_error(cli, "fix: --trust-env is for root only");
 				return FIX_USAGE;
 			}
-			break;
-		case 'y':
-		case OPT_YES:
-			yes = true;
-			break;
-		case OPT_JOURNAL:
-			journal = optarg;
-			break;
-		case OPT_HUGE:
-			if (rd_parse_u64(optarg, 10, &o.hugepages_wanted) < 0) {
-				cli_error(cli, "fix: bad --hugepages \"%s\"", optarg);
-				return FIX_USAGE;
-			}
-			break;
-		case 'h':
-			fix_usage(stdout);
-			return 0;
-		default:
+			rd_roots_init(&cli->roots);
+		}
+	const struct cli_opt opts[] = {
+		CLI_TEXT("device", 0, &o.device),
+		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_FLAG("yes", 'y', &yes),
+		CLI_TEXT("journal", 0, &journal),
+		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
+		CLI_U64("confirm-within", 0, &within, 1, 3600),
+		CLI_TEXT("confirm", 0, &confirm_id),
+		CLI_FLAG("trust-env", 0, &trust_env),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "fix", opts, fix_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : FIX_USAGE;
+	optind = r;
+	journal_opt = journal != NULL;
+	if (!journal)
+		journal = rd_journal_default_path();
+	fo.journal = journal;
+	fo.confirm_within = (unsigned)within;
+	if (confirm_id) {
+		if (optind != argc) {
 			fix_usage(stderr);
 			return FIX_USAGE;
 		}
+		r = rd_fix_confirm(journal, confirm_id, msg, sizeof(msg));
+		if (r < 0) {
+			cli_error(cli, "fix: %s", msg);
+			return FIX_NOT_APPLIED;
+		}
+		printf("%s\n", msg);
+		return FIX_OK;
 	}
 	if (optind + 1 != argc) {
 		fix_usage(stderr);
@@ -206,8 +236,6 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 			  id);
 		return FIX_USAGE;
 	}
-	if (!journal)
-		journal = rd_journal_default_path();
 	o.only_area = id;
 	r = take(cli, &s);
 	if (r < 0) {
@@ -216,6 +244,8 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		return FIX_NOT_APPLIED;
 	}
 	r = rd_diag_run(&s, NULL, &o, &res);
+	for (size_t i = 0; r == 0 && i < res.n; i++)
+		rd_fix_bind(res.v[i].fix, &s);
 	rd_snapshot_free(&s);
 	if (r < 0) {
 		cli_error(cli, "fix: %s", strerror(-r));
@@ -231,9 +261,9 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	if (!pick) {
 		for (size_t i = 0; i < res.n; i++)
 			printf("%s %s: %s%s%s\n", rd_verdict_name(res.v[i].verdict),
-			       id, res.v[i].summary ? res.v[i].summary : "",
+			       id, rd_esc_tmp(res.v[i].summary),
 			       res.v[i].next_step ? "\n  next: " : "",
-			       res.v[i].next_step ? res.v[i].next_step : "");
+			       res.v[i].next_step ? rd_esc_tmp(res.v[i].next_step) : "");
 		printf("nothing to fix automatically for %s\n", id);
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
@@ -244,18 +274,22 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		for (size_t i = 0; i < res.n; i++)
 			if (res.v[i].fix && res.v[i].verdict != RD_PASS)
 				fprintf(stderr, "  --device %s --port %" PRIu64 "  %s\n",
-					res.v[i].device ? res.v[i].device : "-",
-					res.v[i].port, res.v[i].summary);
+					res.v[i].device ? rd_shquote_tmp(res.v[i].device) : "-",
+					res.v[i].port, rd_esc_tmp(res.v[i].summary));
 		rd_results_free(&res);
 		return FIX_USAGE;
 	}
-	printf("%s %s: %s\n", rd_verdict_name(pick->verdict), id, pick->summary);
-	printf("  command: %s\n  impact:  %s%s\n  %s\n", pick->fix->command,
-	       pick->fix->impact, pick->fix->disruptive ? " (disruptive)" : "",
+	printf("%s %s: %s\n", rd_verdict_name(pick->verdict), id,
+	       rd_esc_tmp(pick->summary));
+	printf("  command: %s\n  impact:  %s%s\n  %s\n",
+	       rd_esc_tmp(pick->fix->command), rd_esc_tmp(pick->fix->impact),
+	       pick->fix->disruptive ? " (disruptive)" : "",
 	       pick->fix->undoable ? "can be undone with 'rdmadiag undo'" :
 				     "cannot be undone");
-	if (geteuid() != 0) {
-		cli_error(cli, "fix: needs root; not applied. The command is: %s",
+	why = rd_fix_refusal(&fo);
+	if (why) {
+		printf("dry run, not applied: %s\n", why);
+		cli_error(cli, "fix: not applied: %s. The command is: %s", why,
 			  pick->fix->command);
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
@@ -266,13 +300,29 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
 	}
-	r = rd_fixup_apply(pick->fix, journal, msg, sizeof(msg));
+	r = rd_fixup_apply(pick->fix, &fo, &done, msg, sizeof(msg));
 	printf("%s\n", msg);
 	if (r < 0) {
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
 	}
 	rc = verify(cli, &o, id, pick->device, pick->port);
+	if (within && done.id[0] && done.confirm_by <= 0)
+		printf("no rollback timer: this change cannot be undone\n");
+	if (done.confirm_by > 0) {
+		if (isatty(STDIN_FILENO) && ask_keep(&done)) {
+			r = rd_fix_confirm(journal, done.id, msg, sizeof(msg));
+			printf("%s\n", msg);
+			if (r < 0)
+				rc = FIX_NOT_APPLIED;
+		} else {
+			printf("rollback timer: reverted %" PRIu64 " s after the change "
+			       "unless kept with: rdmadiag fix --confirm %s%s%s\n",
+			       within, rd_shquote_tmp(done.id),
+			       journal_opt ? " --journal " : "",
+			       journal_opt ? rd_shquote_tmp(journal) : "");
+		}
+	}
 	rd_results_free(&res);
 	return rc;
 }
@@ -283,55 +333,47 @@ static int list_journal(struct rd_cli *cli, const char *journal)
 	char err[512];
 
 	if (rd_journal_read(journal, &j, err, sizeof(err)) < 0) {
+		/* err escapes what it quotes */
 		cli_error(cli, "%s", err);
 		return FIX_NOT_APPLIED;
 	}
 	for (size_t i = 0; i < j.n; i++) {
 		const struct rd_journal_entry *e = &j.v[i];
 
-		printf("%s  %-8s %-16s %s  (%s -> %s) %s%s\n", e->id,
-		       e->user ? e->user : "?", e->check, e->command,
-		       e->before ? e->before : "?", e->after ? e->after : "?",
-		       e->result ? e->result : "no result",
-		       e->undone ? ", undone" : "");
+		printf("%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
+		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
+		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
+		       e->before ? rd_esc_tmp(e->before) : "?",
+		       e->after ? rd_esc_tmp(e->after) : "?",
+		       e->result ? rd_esc_tmp(e->result) :
+				   "no result (interrupted)",
+		       e->undone ? ", undone" : "",
+		       e->confirmed ? ", confirmed" :
+		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
 	}
 	if (!j.n)
-		printf("journal %s is empty\n", journal);
+		printf("journal %s is empty\n", rd_esc_tmp(journal));
 	rd_journal_free(&j);
 	return 0;
 }
 
 int cmd_undo(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_JOURNAL = 1, OPT_LIST };
-	static const struct option longopts[] = {
-		{ "journal", required_argument, NULL, OPT_JOURNAL },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *journal = NULL, *entry = NULL;
+	struct rd_fix_opts fo = { 0 };
 	bool list = false;
 	char msg[1024];
-	int opt, r;
+	const struct cli_opt opts[] = {
+		CLI_TEXT("journal", 0, &journal),
+		CLI_FLAG("list", 0, &list),
+		CLI_END,
+	};
+	int r;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_JOURNAL:
-			journal = optarg;
-			break;
-		case OPT_LIST:
-			list = true;
-			break;
-		case 'h':
-			undo_usage(stdout);
-			return 0;
-		default:
-			undo_usage(stderr);
-			return FIX_USAGE;
-		}
-	}
+	r = cli_parse(cli, "undo", opts, undo_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : FIX_USAGE;
+	optind = r;
 	if (optind < argc)
 		entry = argv[optind++];
 	if (optind < argc) {
@@ -342,7 +384,8 @@ int cmd_undo(struct rd_cli *cli, int argc, char **argv)
 		journal = rd_journal_default_path();
 	if (list)
 		return list_journal(cli, journal);
-	r = rd_fixup_undo(journal, entry, msg, sizeof(msg));
+	fo.journal = journal;
+	r = rd_fixup_undo(&fo, entry, msg, sizeof(msg));
 	if (r < 0) {
 		cli_error(cli, "undo: %s", msg);
 		return FIX_NOT_APPLIED;

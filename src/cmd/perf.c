@@ -2,6 +2,7 @@
 /* rdmadiag bw / rdmadiag lat: perftest-compatible verbs tests. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,7 +13,9 @@
 
 #include "cmd/cli.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/snapshot.h"
+#include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
 #include "probes/probe.h"
@@ -73,7 +76,10 @@ static void perf_usage(FILE *f, bool lat)
 	fprintf(f, "      --loopback        both ends on this port, no peer "
 		   "needed\n"
 		   "      --bind ADDR       server: listen on this IPv4 "
-		   "address only\n"
+		   "address (default: the\n"
+		   "                        IPv4 address of the port's netdev "
+		   "and 127.0.0.1,\n"
+		   "                        else every address)\n"
 		   "      --timeout MS      wait for each out-of-band message "
 		   "(5000)\n"
 		   "      --json            print the result as JSON\n"
@@ -86,34 +92,53 @@ static void perf_usage(FILE *f, bool lat)
 		   "interrupted\n");
 }
 
-static int parse_num(struct rd_cli *cli, const char *opt, const char *arg,
-		     uint64_t lo, uint64_t hi, uint64_t *out)
+static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
+{
+	struct perf_opts *o = dst;
+
+	if (strcmp(arg, "write") == 0)
+		o->op = PERF_OP_WRITE;
+	else if (strcmp(arg, "send") == 0)
+		o->op = PERF_OP_SEND;
+	else if (strcmp(arg, "read") == 0 && !o->lat)
+		o->op = PERF_OP_READ;
+	else {
+		cli_error(cli, "--op: \"%s\" is not one of %s",
+			  arg,
+			  o->lat ? "send, write" : "write, read, send");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_mtu(struct rd_cli *cli, const char *arg, void *dst)
 {
 	uint64_t v;
 
-	if (rd_parse_u64(arg, 0, &v) < 0 || v < lo || v > hi) {
-		cli_error(cli, "%s: \"%s\" is not a number in %llu..%llu", opt,
-			  arg, (unsigned long long)lo, (unsigned long long)hi);
+	if (rd_parse_u64(arg, 0, &v) < 0 || v < 256 || v > 4096 ||
+	    perf_mtu_enum((unsigned)v) < 0) {
+		cli_error(cli, "-m: use 256, 512, 1024, 2048 or 4096");
 		return -1;
 	}
-	*out = v;
+	*(unsigned *)dst = (unsigned)v;
 	return 0;
+}
+
+static void bw_usage(FILE *f)
+{
+	perf_usage(f, false);
+}
+
+static void lat_usage(FILE *f)
+{
+	perf_usage(f, true);
 }
 
 /* ---- checks before the test, counters around it ---- */
 
 static bool take_snapshot(struct rd_cli *cli, struct rd_snapshot *s)
 {
-	struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-	rd_snapshot_init(s);
-	if (cli->roots.redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-	if (rd_probe_all(&ctx, s) < 0) {
-		rd_snapshot_free(s);
-		return false;
-	}
-	return true;
+	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s) == 0;
 }
 
 static const struct rd_port *snap_port(const struct rd_snapshot *s,
@@ -122,6 +147,41 @@ static const struct rd_port *snap_port(const struct rd_snapshot *s,
 	const struct rd_device *d = rd_snapshot_device(s, dev);
 
 	return d ? rd_device_port(d, port) : NULL;
+}
+
+/*
+ * A server listens on the IPv4 address of the port's netdev unless --bind
+ * says otherwise; the banner says which address and why.
+ */
+static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
+			char *buf, size_t len)
+{
+	char why[256] = "the port state could not be read";
+	bool text = !o->json && !o->quiet;
+	FILE *f = text ? stdout : stderr;
+
+	if (o->bind_addr) {
+		fprintf(f, "%sListening on %s port %u (--bind)\n",
+			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
+			o->port);
+		fflush(f);
+		return;
+	}
+	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
+				   sizeof(why)) == 0) {
+		/* Loopback too: reachable only from this host. */
+		o->bind_addr = buf;
+		o->bind_addr2 = "127.0.0.1";
+		fprintf(f, "%sListening on %s and 127.0.0.1 port %u, %s "
+			   "(--bind ADDR to choose)\n",
+			text ? " " : "rdmadiag: ", buf, o->port, why);
+		fflush(f);	/* seen while waiting for the client */
+		return;
+	}
+	fprintf(f, "%sListening on every IPv4 address, port %u: %s "
+		   "(--bind ADDR to listen on one)\n",
+		text ? " " : "rdmadiag: ", o->port, why);
+	fflush(f);
 }
 
 /* Refuse a port that is not ACTIVE; 0 when the test may go on. */
@@ -187,45 +247,6 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 			 active, max);
 }
 
-static void counter_deltas(FILE *f, bool json, const struct rd_counters *a,
-			   const struct rd_counters *b, bool *first)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		const struct rd_counter *c = &b->v[i];
-		const struct rd_counter *o = rd_counters_find(a, c->name);
-
-		if (!o || !o->value.ok || !c->value.ok ||
-		    o->value.v == c->value.v)
-			continue;
-		if (json)
-			fprintf(f, "%s\"%s\":%lld", *first ? "" : ",", c->name,
-				(long long)(c->value.v - o->value.v));
-		else
-			fprintf(f, "   %-32s %+lld\n", c->name,
-				(long long)(c->value.v - o->value.v));
-		*first = false;
-	}
-}
-
-static void print_counters(FILE *f, bool json, const struct rd_snapshot *s0,
-			   const struct rd_snapshot *s1, const char *dev,
-			   unsigned port)
-{
-	const struct rd_port *a = snap_port(s0, dev, port);
-	const struct rd_port *b = snap_port(s1, dev, port);
-	bool first = true;
-
-	if (!a || !b)
-		return;
-	if (!json)
-		fprintf(f, " Port counters that changed (%s port %u):\n", dev,
-			port);
-	counter_deltas(f, json, &a->counters, &b->counters, &first);
-	counter_deltas(f, json, &a->hw_counters, &b->hw_counters, &first);
-	if (!json && first)
-		fprintf(f, "   (none)\n");
-}
-
 /* ---- perftest-looking text ---- */
 
 static void print_keys(const struct perf_session *s, const char *side,
@@ -257,7 +278,10 @@ static void print_header(const struct perf_session *s, const char *warn)
 	printf("                    %s %s%s Test\n", perf_op_title(o->op),
 	       !o->lat && o->bidir ? "Bidirectional " : "",
 	       o->lat ? "Latency" : "BW");
-	printf(" Dual-port       : OFF\t\tDevice         : %s\n", s->dev.name);
+	printf(" Dual-port       : OFF\t\tDevice         : %s\n", rd_esc_tmp(s->dev.name));
+	if (s->oob.peer[0])
+		printf(" Client          : %s (the only one: others are refused)\n",
+		       s->oob.peer);
 	printf(" Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
 	if (sender && !o->lat)
@@ -278,9 +302,9 @@ static void print_header(const struct perf_session *s, const char *warn)
 	printf(" Data ex. method : %s\n",
 	       s->loopback ? "loopback (in process)" : "Ethernet");
 	if (s->gid_why[0])
-		printf(" GID choice      : %s\n", s->gid_why);
+		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
 	if (warn && warn[0])
-		printf(" Warning         : %s\n", warn);
+		printf(" Warning         : %s\n", rd_esc_tmp(warn));
 	printf(RESULT_LINE);
 	for (unsigned i = 0; i < o->nqp; i++)
 		print_keys(s, "local", &s->a.mine[i]);
@@ -340,81 +364,6 @@ static void print_histogram(const struct perf_lat_result *r)
 	}
 }
 
-/* ---- the JSON result ---- */
-
-static void json_result(FILE *f, const struct perf_session *s,
-			const struct perf_bw_result *bw, size_t nbw,
-			const struct perf_lat_result *lat, size_t nlat,
-			const char *warn, const struct rd_snapshot *s0,
-			const struct rd_snapshot *s1, const char *error)
-{
-	const struct perf_opts *o = s->o;
-	static const char *const roles[] = { "server", "client", "loopback" };
-
-	fprintf(f,
-		"{\"type\":\"result\",\"test\":\"%s\",\"op\":\"%s\","
-		"\"role\":\"%s\",\"ok\":%s",
-		o->lat ? "lat" : "bw", perf_op_name(o->op), roles[o->role],
-		error ? "false" : "true");
-	if (s->dev.name[0])
-		fprintf(f,
-			",\"device\":\"%s\",\"port\":%u,\"gid_index\":%d,"
-			"\"mtu\":%d,\"qps\":%u,\"bidirectional\":%s",
-			s->dev.name, s->dev.port, s->dev.gid_index,
-			perf_mtu_bytes(s->mtu), o->nqp,
-			o->bidir ? "true" : "false");
-	if (s->peer_version)
-		fprintf(f, ",\"peer_version\":\"%u.%02u\"",
-			s->peer_version / 100, s->peer_version % 100);
-	if (error) {
-		fputs(",\"error\":\"", f);
-		for (const char *c = error; *c; c++)
-			if (*c == '"' || *c == '\\')
-				fprintf(f, "\\%c", *c);
-			else if ((unsigned char)*c < 0x20)
-				fputc(' ', f);
-			else
-				fputc(*c, f);
-		fputc('"', f);
-	}
-	if (warn && warn[0])
-		fprintf(f, ",\"warning\":\"%s\"", warn);
-	fputs(",\"results\":[", f);
-	for (size_t i = 0; i < nbw; i++)
-		fprintf(f,
-			"%s{\"size\":%llu,\"iterations\":%llu,\"seconds\":%.6f,"
-			"\"bw_peak_mibps\":%.3f,\"bw_avg_mibps\":%.3f,"
-			"\"bw_peak_gbps\":%.6f,\"bw_avg_gbps\":%.6f,"
-			"\"msg_rate_mpps\":%.6f,\"from_peer\":%s}",
-			i ? "," : "", (unsigned long long)bw[i].size,
-			(unsigned long long)bw[i].iters, bw[i].seconds,
-			perf_bw_mib(bw[i].peak_bps, 1),
-			perf_bw_mib(bw[i].avg_bps, 1),
-			perf_bw_gbit(bw[i].peak_bps, 1),
-			perf_bw_gbit(bw[i].avg_bps, 1), bw[i].msg_rate_mpps,
-			bw[i].remote ? "true" : "false");
-	for (size_t i = 0; i < nlat; i++) {
-		const struct perf_lat_stats *st = &lat[i].st;
-
-		fprintf(f,
-			"%s{\"size\":%llu,\"iterations\":%llu,\"samples\":%zu,"
-			"\"t_min\":%.3f,\"t_max\":%.3f,\"t_typical\":%.3f,"
-			"\"t_avg\":%.3f,\"t_stdev\":%.3f,\"t_p99\":%.3f,"
-			"\"t_p999\":%.3f}",
-			i ? "," : "", (unsigned long long)lat[i].size,
-			(unsigned long long)lat[i].iters, lat[i].nsamples,
-			st->min, st->max, st->median, st->avg, st->stdev,
-			st->p99, st->p999);
-	}
-	fputc(']', f);
-	if (s0 && s1) {
-		fputs(",\"counters\":{", f);
-		print_counters(f, true, s0, s1, s->dev.name, s->dev.port);
-		fputc('}', f);
-	}
-	fputs("}\n", f);
-}
-
 static void emit_result(const struct perf_session *s,
 			const struct perf_bw_result *bw, size_t nbw,
 			const struct perf_lat_result *lat, size_t nlat,
@@ -424,15 +373,15 @@ static void emit_result(const struct perf_session *s,
 	const struct perf_opts *o = s->o;
 
 	if (o->json)
-		json_result(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
+		perf_result_json(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
 	if (o->progress_fd >= 0) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
 
 		if (m) {
-			json_result(m, s, bw, nbw, lat, nlat, warn, s0, s1,
-				    error);
+			perf_result_json(m, s, bw, nbw, lat, nlat, warn, s0,
+					 s1, error);
 			fclose(m);
 			if (buf && write(o->progress_fd, buf, len) < 0)
 				perror("rdmadiag: progress fd");
@@ -454,6 +403,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	uint64_t sizes[24];
 	char warn[300] = "";
 	char devname[IBV_SYSFS_NAME_MAX] = "";
+	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
 
 	if (o->all_sizes)
@@ -481,6 +431,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		fprintf(stderr, "rdmadiag: warning: cannot read the port "
 				"state; trying anyway\n");
 	}
+	if (o->role == PERF_SERVER)
+		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {
@@ -492,7 +444,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	if (have0)
 		mtu_warning(&s0, &s.dev, warn, sizeof(warn));
 	if (warn[0] && (o->json || o->quiet))
-		fprintf(stderr, "rdmadiag: warning: %s\n", warn);
+		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
 	if (!o->json && !o->quiet)
 		print_header(&s, warn);
 
@@ -546,7 +498,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stdout, false, &s0, &s1, s.dev.name, s.dev.port);
+		perf_counters_text(stdout, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, NULL);
 	rc = 0;
@@ -556,7 +508,7 @@ fail:
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
-		print_counters(stderr, false, &s0, &s1, s.dev.name, s.dev.port);
+		perf_counters_text(stderr, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;
@@ -578,48 +530,6 @@ out_snap:
 
 static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 {
-	enum {
-		OPT_OP = 0x2000,
-		OPT_GBITS,
-		OPT_LOOPBACK,
-		OPT_BIND,
-		OPT_TIMEOUT,
-		OPT_JSON,
-		OPT_PROGRESS,
-		OPT_INTERVAL,
-		OPT_NO_COUNTERS,
-	};
-	static const struct option longopts[] = {
-		{ "op", required_argument, NULL, OPT_OP },
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "ib-port", required_argument, NULL, 'i' },
-		{ "gid-index", required_argument, NULL, 'x' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "size", required_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "iters", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "mtu", required_argument, NULL, 'm' },
-		{ "inline_size", required_argument, NULL, 'I' },
-		{ "cq-mod", required_argument, NULL, 'Q' },
-		{ "qp-timeout", required_argument, NULL, 'u' },
-		{ "qp", required_argument, NULL, 'q' },
-		{ "tx-depth", required_argument, NULL, 't' },
-		{ "rx-depth", required_argument, NULL, 'r' },
-		{ "bidirectional", no_argument, NULL, 'b' },
-		{ "report_gbits", no_argument, NULL, OPT_GBITS },
-		{ "report-histogram", no_argument, NULL, 'H' },
-		{ "loopback", no_argument, NULL, OPT_LOOPBACK },
-		{ "bind", required_argument, NULL, OPT_BIND },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "progress-fd", required_argument, NULL, OPT_PROGRESS },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct perf_opts o = {
 		.lat = lat,
 		.op = lat ? PERF_OP_SEND : PERF_OP_WRITE,
@@ -636,164 +546,59 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		.progress_fd = -1,
 		.interval_ms = 1000,
 	};
-	bool have_size = false, have_iters = false, have_cqmod = false;
+	bool have_size, have_iters, have_cqmod;
+	unsigned port, qp_timeout, cq_mod = 0;
 	bool loopback = false, no_counters = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sigaction old_int, old_term, old_pipe;
 	struct sigaction ign = { .sa_handler = SIG_IGN };
-	uint64_t v;
-	int opt, r, rc;
-	const char *shorts = lat ? "d:i:x:p:s:an:D:m:I:Q:u:Hh"
-				 : "d:i:x:p:s:an:D:m:I:Q:u:q:t:r:bh";
+	int r, rc;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_OP:
-			if (strcmp(optarg, "write") == 0)
-				o.op = PERF_OP_WRITE;
-			else if (strcmp(optarg, "send") == 0)
-				o.op = PERF_OP_SEND;
-			else if (strcmp(optarg, "read") == 0 && !lat)
-				o.op = PERF_OP_READ;
-			else {
-				cli_error(cli, "--op: \"%s\" is not one of %s",
-					  optarg,
-					  lat ? "send, write"
-					      : "write, read, send");
-				return 2;
-			}
-			break;
-		case 'd':
-			o.dev = optarg;
-			break;
-		case 'i':
-			if (parse_num(cli, "-i", optarg, 1, 255, &v) < 0)
-				return 2;
-			o.ib_port = (unsigned)v;
-			break;
-		case 'x':
-			if (parse_num(cli, "-x", optarg, 0, 255, &v) < 0)
-				return 2;
-			o.gid_index = (int)v;
-			break;
-		case 'p':
-			if (parse_num(cli, "-p", optarg, 1, 65535, &v) < 0)
-				return 2;
-			o.port = (uint16_t)v;
-			break;
-		case 's':
-			if (parse_num(cli, "-s", optarg, 1, 1u << 30, &v) < 0)
-				return 2;
-			o.size = v;
-			have_size = true;
-			break;
-		case 'a':
-			o.all_sizes = true;
-			break;
-		case 'n':
-			if (parse_num(cli, "-n", optarg, 5, 1ull << 40, &v) < 0)
-				return 2;
-			o.iters = v;
-			have_iters = true;
-			break;
-		case 'D':
-			if (parse_num(cli, "-D", optarg, 1, 86400, &v) < 0)
-				return 2;
-			o.duration = (unsigned)v;
-			break;
-		case 'm':
-			if (parse_num(cli, "-m", optarg, 256, 4096, &v) < 0 ||
-			    perf_mtu_enum((unsigned)v) < 0) {
-				cli_error(cli, "-m: use 256, 512, 1024, 2048 "
-					       "or 4096");
-				return 2;
-			}
-			o.mtu = (unsigned)v;
-			break;
-		case 'I':
-			if (parse_num(cli, "-I", optarg, 0, 1024, &v) < 0)
-				return 2;
-			o.inline_size = (int)v;
-			break;
-		case 'Q':
-			if (parse_num(cli, "-Q", optarg, 1, 1024, &v) < 0)
-				return 2;
-			o.cq_mod = (unsigned)v;
-			have_cqmod = true;
-			break;
-		case 'u':
-			if (parse_num(cli, "-u", optarg, 0, 31, &v) < 0)
-				return 2;
-			o.qp_timeout = (uint8_t)v;
-			break;
-		case 'q':
-			if (parse_num(cli, "-q", optarg, 1, 1024, &v) < 0)
-				return 2;
-			o.nqp = (unsigned)v;
-			break;
-		case 't':
-			if (parse_num(cli, "-t", optarg, 1, 16384, &v) < 0)
-				return 2;
-			o.tx_depth = (unsigned)v;
-			break;
-		case 'r':
-			if (parse_num(cli, "-r", optarg, 1, 16384, &v) < 0)
-				return 2;
-			o.rx_depth = (unsigned)v;
-			break;
-		case 'b':
-			o.bidir = true;
-			break;
-		case 'H':
-			o.histogram = true;
-			break;
-		case OPT_GBITS:
-			o.gbits = true;
-			break;
-		case OPT_LOOPBACK:
-			loopback = true;
-			break;
-		case OPT_BIND:
-			o.bind_addr = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_num(cli, "--timeout", optarg, 100, 3600000,
-				      &v) < 0)
-				return 2;
-			o.timeout_ms = (int)v;
-			break;
-		case OPT_JSON:
-			o.json = true;
-			break;
-		case OPT_PROGRESS:
-			if (parse_num(cli, "--progress-fd", optarg, 0, INT_MAX,
-				      &v) < 0)
-				return 2;
-			o.progress_fd = (int)v;
-			break;
-		case OPT_INTERVAL:
-			if (parse_num(cli, "--interval", optarg, 50, 3600000,
-				      &v) < 0)
-				return 2;
-			o.interval_ms = (unsigned)v;
-			break;
-		case OPT_NO_COUNTERS:
-			no_counters = true;
-			break;
-		case 'h':
-			perf_usage(stdout, lat);
-			return 0;
-		default:
-			perf_usage(stderr, lat);
-			return 2;
-		}
-	}
+	/* Latency tests have no -q/-t/-r/-b letters; the long names stay. */
+	const struct cli_opt opts[] = {
+		CLI_CALL("op", 0, &o, parse_op),
+		CLI_TEXT("ib-dev", 'd', &o.dev),
+		CLI_UINT("ib-port", 'i', &o.ib_port, 1, 255),
+		CLI_INT("gid-index", 'x', &o.gid_index, 0, 255),
+		CLI_UINT("port", 'p', &port, 1, 65535),
+		CLI_U64("size", 's', &o.size, 1, 1u << 30),
+		CLI_FLAG("all", 'a', &o.all_sizes),
+		CLI_U64("iters", 'n', &o.iters, 5, 1099511627776.0),
+		CLI_UINT("duration", 'D', &o.duration, 1, 86400),
+		CLI_CALL("mtu", 'm', &o.mtu, parse_mtu),
+		CLI_INT("inline_size", 'I', &o.inline_size, 0, 1024),
+		CLI_UINT("cq-mod", 'Q', &cq_mod, 1, 1024),
+		CLI_UINT("qp-timeout", 'u', &qp_timeout, 0, 31),
+		CLI_UINT("qp", lat ? 0 : 'q', &o.nqp, 1, 1024),
+		CLI_UINT("tx-depth", lat ? 0 : 't', &o.tx_depth, 1, 16384),
+		CLI_UINT("rx-depth", lat ? 0 : 'r', &o.rx_depth, 1, 16384),
+		CLI_FLAG("bidirectional", lat ? 0 : 'b', &o.bidir),
+		CLI_FLAG("report_gbits", 0, &o.gbits),
+		CLI_FLAG("report-histogram", 'H', &o.histogram),
+		CLI_FLAG("loopback", 0, &loopback),
+		CLI_TEXT("bind", 0, &o.bind_addr),
+		CLI_INT("timeout", 0, &o.timeout_ms, 100, 3600000),
+		CLI_FLAG("json", 0, &o.json),
+		CLI_INT("progress-fd", 0, &o.progress_fd, 0, INT_MAX),
+		CLI_UINT("interval", 0, &o.interval_ms, 50, 3600000),
+		CLI_FLAG("no-counters", 0, &no_counters),
+		CLI_END,
+	};
+
+	port = o.port;
+	qp_timeout = o.qp_timeout;
+	r = cli_parse(cli, lat ? "lat" : "bw", opts, lat ? lat_usage : bw_usage,
+		      argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
+	o.port = (uint16_t)port;
+	o.qp_timeout = (uint8_t)qp_timeout;
+	have_size = o.size != 0;
+	have_iters = o.iters != 0;
+	have_cqmod = cq_mod != 0;
+	if (have_cqmod)
+		o.cq_mod = cq_mod;
 	if (optind < argc)
 		o.host = argv[optind++];
 	if (optind < argc) {

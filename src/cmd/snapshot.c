@@ -54,11 +54,9 @@ static size_t count_counters(const struct rd_snapshot *s)
  * Syscalls are counted from outside (tests/bench/refresh.sh runs this
  * under strace), so the loop does nothing but probe.
  */
-static int run_bench(struct rd_cli *cli, unsigned flags, long n)
+static int run_bench(struct rd_cli *cli, long n)
 {
 	struct rd_probe_cache *cache = rd_probe_cache_new();
-	struct rd_probe_ctx ctx = { .roots = &cli->roots, .cache = cache,
-				    .flags = flags };
 	double best = 1e9, t0, c0, total;
 	size_t counters = 0, devices = 0, ports = 0, errors = 0;
 	struct rusage ru;
@@ -71,11 +69,8 @@ static int run_bench(struct rd_cli *cli, unsigned flags, long n)
 		struct rd_snapshot s;
 		double a = now_s(CLOCK_MONOTONIC), b;
 
-		rd_snapshot_init(&s);
-		ctx.tick = (uint64_t)i;
-		if (rd_probe_all(&ctx, &s) < 0) {
+		if (rd_snapshot_take(&cli->roots, cache, (uint64_t)i, 0, &s) < 0) {
 			cli_error(cli, "cannot take a snapshot: %s", cli->roots.sysfs);
-			rd_snapshot_free(&s);
 			rd_probe_cache_free(cache);
 			return 1;
 		}
@@ -109,72 +104,31 @@ static int run_bench(struct rd_cli *cli, unsigned flags, long n)
 
 int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 {
-	enum { OPT_JSON = 1, OPT_PRETTY, OPT_LOAD, OPT_BENCH };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "pretty", no_argument, NULL, OPT_PRETTY },
-		{ "load", required_argument, NULL, OPT_LOAD },
-		{ "bench", required_argument, NULL, OPT_BENCH },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	bool json = false, pretty = false, verbose = false;
 	const char *load = NULL;
-	long bench = -1;
+	uint64_t bench = UINT64_MAX;	/* stays so without --bench */
 	struct rd_snapshot s;
-	int opt, r;
+	const struct cli_opt opts[] = {
+		CLI_FLAG("json", 0, &json),
+		CLI_FLAG("pretty", 0, &pretty),
+		CLI_TEXT("load", 0, &load),
+		CLI_U64("bench", 0, &bench, 0, 10000000),
+		CLI_FLAG("verbose", 'v', &verbose),
+		CLI_END,
+	};
+	int r;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		r = cli_common_option(cli, opt, optarg);
-		if (r < 0)
-			return 1;
-		if (r > 0)
-			continue;
-		switch (opt) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_PRETTY:
-			pretty = true;
-			break;
-		case OPT_LOAD:
-			load = optarg;
-			break;
-		case OPT_BENCH: {
-			char *end;
-
-			bench = strtol(optarg, &end, 10);
-			if (*end || bench < 0 || bench > 10000000) {
-				cli_error(cli, "--bench needs a count, not \"%s\"",
-					  optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			snapshot_usage(stdout);
-			return 0;
-		default:
-			snapshot_usage(stderr);
-			return 2;
-		}
-	}
+	r = cli_parse(cli, "snapshot", opts, snapshot_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
 	if (optind < argc) {
 		cli_error(cli, "snapshot: unexpected argument \"%s\"", argv[optind]);
 		return 2;
 	}
 
-	if (bench >= 0)
-		return run_bench(cli, cli->roots.redirected ?
-					      RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS :
-					      0,
-				 bench);
+	if (bench != UINT64_MAX)
+		return run_bench(cli, (long)bench);
 	if (load) {
 		char err[512];
 
@@ -184,16 +138,10 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 			return 1;
 		}
 	} else {
-		struct rd_probe_ctx ctx = { .roots = &cli->roots };
-
-		if (cli->roots.redirected)
-			ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-		rd_snapshot_init(&s);
-		r = rd_probe_all(&ctx, &s);
+		r = rd_snapshot_take(&cli->roots, NULL, 0, 0, &s);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
 				  cli->roots.sysfs, strerror(-r));
-			rd_snapshot_free(&s);
 			return 1;
 		}
 	}

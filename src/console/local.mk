@@ -14,16 +14,4 @@ CONSOLE_TESTS = tests/unit/test_console_state tests/unit/test_console_worker \
 	tests/unit/test_console_test_run
 check_PROGRAMS += $(CONSOLE_TESTS)
 TESTS += $(CONSOLE_TESTS)
-tests_unit_test_console_state_SOURCES = tests/unit/test_console_state.c \
-	tests/unit/diag_snap.h tests/unit/unit.h
-tests_unit_test_console_state_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_console_state_LDADD = $(UNIT_LDADD)
-tests_unit_test_console_worker_SOURCES = tests/unit/test_console_worker.c \
-	tests/unit/unit.h
-tests_unit_test_console_worker_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_console_worker_LDADD = $(UNIT_LDADD)
-tests_unit_test_console_test_run_SOURCES = tests/unit/test_console_test_run.c \
-	tests/unit/unit.h
-tests_unit_test_console_test_run_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_console_test_run_LDADD = $(UNIT_LDADD)
 endif

@@ -12,19 +12,10 @@
 static int live_next(struct con_source *src, bool fresh, struct rd_snapshot *s,
 		     char *err, size_t errlen)
 {
-	struct rd_probe_ctx ctx = {
-		.roots = src->roots,
-		.cache = src->cache,
-		.tick = src->tick++,
-	};
-	int r;
-
-	if (src->roots->redirected)
-		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	/* A refresh key or a fix-up wants what is true now. */
-	if (fresh)
-		ctx.flags |= RD_PROBE_FRESH;
-	r = rd_probe_all(&ctx, s);
+	int r = rd_snapshot_take(src->roots, src->cache, src->tick++,
+				 fresh ? RD_PROBE_FRESH : 0, s);
+
 	if (r < 0)
 		snprintf(err, errlen, "cannot take a snapshot: %s: %s",
 			 src->roots->sysfs, strerror(-r));

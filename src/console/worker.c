@@ -166,9 +166,12 @@ static void apply_fix(struct con_worker *w, const struct con_fix_request *q,
 		done->rc = -EPERM;
 		snprintf(done->text, sizeof(done->text), "%s", not_live);
 	} else {
+		/* Still the worker's: bound to the reading it came from. */
+		struct rd_fixup *fix = now->results.v[r - now->results.v].fix;
+
 		progress(w, "applying", q->command);
-		done->rc =
-			con_fixup_apply(r->fix, done->text, sizeof(done->text));
+		done->rc = con_fixup_apply(fix, &now->snap, w->src.roots, false,
+					   done->text, sizeof(done->text));
 	}
 	send_update(w, now);
 }
@@ -186,7 +189,8 @@ static void run_fix(struct con_worker *w, const struct con_fix_request *q)
 		snprintf(done->text, sizeof(done->text), "%s", not_live);
 	} else if (q->undo) {
 		progress(w, "undoing the last fix-up from the journal", NULL);
-		done->rc = con_fixup_undo(done->text, sizeof(done->text));
+		done->rc = con_fixup_undo(w->src.roots, false, done->text,
+					  sizeof(done->text));
 	} else {
 		apply_fix(w, q, done);
 	}

@@ -58,19 +58,44 @@ static bool utf8_valid(const unsigned char *p, size_t len)
 	return true;
 }
 
-int rd_text_check(const char *buf, size_t len)
+/* C1 controls (U+0080..U+009F) are two bytes in UTF-8: 0xc2 0x80..0x9f. */
+static bool has_c1(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++)
+		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			return true;
+	return false;
+}
+
+static int text_check(const char *buf, size_t len, bool lines)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)buf[i];
 
-		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+		if (lines && (c == '\t' || c == '\n'))
+			continue;
+		if (c < 0x20 || c == 0x7f)
 			return -EILSEQ;
 	}
-	return utf8_valid((const unsigned char *)buf, len) ? 0 : -EILSEQ;
+	if (!utf8_valid((const unsigned char *)buf, len) ||
+	    has_c1((const unsigned char *)buf, len))
+		return -EILSEQ;
+	return 0;
+}
+
+int rd_text_check(const char *buf, size_t len)
+{
+	return text_check(buf, len, false);
+}
+
+int rd_text_check_lines(const char *buf, size_t len)
+{
+	return text_check(buf, len, true);
 }
 
 /* Read everything from fd at offset 0 into buf; one spare byte detects overflow. */
-static ssize_t read_whole(int fd, char *buf, size_t size, bool positioned)
+static ssize_t read_whole(int fd, char *buf, size_t size, bool positioned,
+			  bool lines)
 {
 	size_t len = 0;
 
@@ -106,7 +131,7 @@ static ssize_t read_whole(int fd, char *buf, size_t size, bool positioned)
 		buf[--len] = '\0';
 	if (memchr(buf, '\0', len))
 		return -EILSEQ;
-	int r = rd_text_check(buf, len);
+	int r = text_check(buf, len, lines);
 	if (r < 0)
 		return r;
 	return (ssize_t)len;
@@ -135,7 +160,8 @@ static int open_regular_at(int dirfd, const char *name)
 	return fd;
 }
 
-ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size)
+static ssize_t attr_read_at(int dirfd, const char *name, char *buf,
+			    size_t size, bool lines)
 {
 	int fd = open_regular_at(dirfd, name);
 	ssize_t r;
@@ -144,14 +170,24 @@ ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size)
 		return fd;
 	if (size > RD_ATTR_MAX + 1)
 		size = RD_ATTR_MAX + 1;
-	r = read_whole(fd, buf, size, false);
+	r = read_whole(fd, buf, size, false, lines);
 	close(fd);
 	return r;
 }
 
+ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size)
+{
+	return attr_read_at(dirfd, name, buf, size, false);
+}
+
 ssize_t rd_attr_read(const char *path, char *buf, size_t size)
 {
-	return rd_attr_read_at(AT_FDCWD, path, buf, size);
+	return attr_read_at(AT_FDCWD, path, buf, size, false);
+}
+
+ssize_t rd_attr_read_lines(const char *path, char *buf, size_t size)
+{
+	return attr_read_at(AT_FDCWD, path, buf, size, true);
 }
 
 int rd_attr_open(const char *path)
@@ -161,7 +197,7 @@ int rd_attr_open(const char *path)
 
 ssize_t rd_attr_pread(int fd, char *buf, size_t size)
 {
-	return read_whole(fd, buf, size, true);
+	return read_whole(fd, buf, size, true, false);
 }
 
 char *rd_strtrim(char *s)
@@ -336,6 +372,17 @@ int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
 	return 0;
 }
 
+int rd_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* n groups of exactly 4 hex digits separated by ':' */
 static int parse_groups(const char *s, int n, uint16_t *g)
 {
@@ -343,12 +390,11 @@ static int parse_groups(const char *s, int n, uint16_t *g)
 		unsigned v = 0;
 
 		for (int k = 0; k < 4; k++, s++) {
-			int c = (unsigned char)*s;
+			int h = rd_hex_digit(*s);
 
-			if (!isxdigit(c))
+			if (h < 0)
 				return -EINVAL;
-			v = v * 16 + (unsigned)(isdigit(c) ? c - '0' :
-					 tolower(c) - 'a' + 10);
+			v = v * 16 + (unsigned)h;
 		}
 		g[i] = (uint16_t)v;
 		if (i < n - 1) {

@@ -21,13 +21,25 @@
  */
 ssize_t rd_attr_read(const char *path, char *buf, size_t size);
 ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size);
+/*
+ * The same for a file of lines (/proc/meminfo, cgroup, mountinfo): newlines
+ * and tabs are kept, every other control byte is refused. An attribute
+ * holding one value is read with rd_attr_read, which refuses them too.
+ */
+ssize_t rd_attr_read_lines(const char *path, char *buf, size_t size);
 
 /* Open an attribute for repeated rd_attr_pread() calls; -errno on failure. */
 int rd_attr_open(const char *path);
 ssize_t rd_attr_pread(int fd, char *buf, size_t size);
 
-/* Validate the text just read: no NUL, no control bytes, valid UTF-8. */
+/*
+ * Validate one value just read: valid UTF-8 with no control byte at all
+ * (C0 including newline and tab, DEL, C1 U+0080..U+009F), so a value can
+ * never start a new line or a terminal sequence. -EILSEQ otherwise.
+ */
 int rd_text_check(const char *buf, size_t len);
+/* The same for lines of text: newline and tab are allowed. */
+int rd_text_check_lines(const char *buf, size_t len);
 
 /*
  * Strict parsers: the whole string must be the number (leading/trailing
@@ -46,6 +58,8 @@ int rd_parse_double(const char *s, double *out);
 int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
 			const char **rest);
 
+/* The value of one hex digit, or -1. */
+int rd_hex_digit(char c);
 /* "fe80:0000:...:0001" (8 groups of 4 hex digits) into 16 bytes. */
 int rd_parse_gid(const char *s, uint8_t gid[16]);
 /* "0002:c903:0042:6a40" (4 groups of 4 hex digits) into a u64. */

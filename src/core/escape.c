@@ -87,7 +87,7 @@ static void esc_into(struct sink *k, const char *s, bool quote_for_ansi_c)
 		size_t n;
 
 		if (c >= 0x20 && c < 0x7f) {
-			if (c == '\\')
+			if (c == '\\' && quote_for_ansi_c)
 				put(k, "\\\\", 2);
 			else if (c == '\'' && quote_for_ansi_c)
 				put(k, "\\'", 2);

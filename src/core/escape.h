@@ -4,7 +4,7 @@
  * netlink, a file, a journal, a peer): control bytes (C0, DEL, C1) and
  * invalid UTF-8 are written as visible escapes, never sent to a terminal.
  *
- *   rd_esc      "a\x1b[2Jb" -> a\x1b[2Jb      (backslash doubled: \\)
+ *   rd_esc      "a\x1b[2Jb" -> a\x1b[2Jb
  *   rd_shquote  "e$(reboot)" -> 'e$(reboot)'  (a word a shell reads back
  *                                              as exactly the input)
  *
@@ -21,9 +21,12 @@
 /*
  * Escape s into dst (always NUL-terminated when size > 0) and return the
  * length the whole escaped text needs, as snprintf does. NULL prints "".
- * Printable ASCII and valid UTF-8 other than C1 controls pass unchanged;
- * '\\' becomes "\\\\", '\n' "\\n", '\t' "\\t", any other control byte or
- * byte of invalid UTF-8 "\\xNN".
+ * Printable ASCII (backslash included) and valid UTF-8 other than C1
+ * controls pass unchanged, so clean text - a shell-quoted command above
+ * all - prints exactly as it is; '\n' becomes "\\n", '\t' "\\t", any other
+ * control byte or byte of invalid UTF-8 "\\xNN". The result never holds a
+ * control byte; a literal "\\x1b" in the input reads the same as an escaped
+ * ESC, which is harmless: nothing invisible is ever sent.
  */
 size_t rd_esc(char *dst, size_t size, const char *s);
 

@@ -138,12 +138,13 @@ int rd_history_add(struct rd_history *h, const struct rd_snapshot *s)
 		for (size_t j = 0; j < d->n_ports && r == 0; j++) {
 			const struct rd_port *p = &d->ports[j];
 
-			snprintf(prefix, sizeof(prefix), "%s/%" PRIu64 "/counters",
-				 d->name ? d->name : "?", p->port);
+			snprintf(prefix, sizeof(prefix), "%s/%" PRIu64 "/%s",
+				 d->name ? d->name : "?", p->port,
+				 rd_counter_group_name(RD_CTR_PORT));
 			r = add_counters(h, prefix, &p->counters, t);
-			snprintf(prefix, sizeof(prefix),
-				 "%s/%" PRIu64 "/hw_counters",
-				 d->name ? d->name : "?", p->port);
+			snprintf(prefix, sizeof(prefix), "%s/%" PRIu64 "/%s",
+				 d->name ? d->name : "?", p->port,
+				 rd_counter_group_name(RD_CTR_HW));
 			if (r == 0)
 				r = add_counters(h, prefix, &p->hw_counters, t);
 		}
@@ -151,8 +152,9 @@ int rd_history_add(struct rd_history *h, const struct rd_snapshot *s)
 	for (size_t i = 0; i < s->n_netdevs && r == 0; i++) {
 		const struct rd_netdev *n = &s->netdevs[i];
 
-		snprintf(prefix, sizeof(prefix), "netdev/%s/ethtool",
-			 n->name ? n->name : "?");
+		snprintf(prefix, sizeof(prefix), "netdev/%s/%s",
+			 n->name ? n->name : "?",
+			 rd_counter_group_name(RD_CTR_ETHTOOL));
 		r = add_counters(h, prefix, &n->ethtool.stats, t);
 	}
 	return r;
@@ -168,12 +170,13 @@ const struct rd_series *rd_history_get(const struct rd_history *h,
 
 const struct rd_series *rd_history_port(const struct rd_history *h,
 					const char *dev, uint64_t port,
-					const char *group, const char *name)
+					enum rd_counter_group group,
+					const char *name)
 {
 	char key[512];
 
-	snprintf(key, sizeof(key), "%s/%" PRIu64 "/%s/%s", dev, port, group,
-		 name);
+	snprintf(key, sizeof(key), "%s/%" PRIu64 "/%s/%s", dev, port,
+		 rd_counter_group_name(group), name);
 	return rd_history_get(h, key);
 }
 
@@ -182,8 +185,20 @@ const struct rd_series *rd_history_netdev(const struct rd_history *h,
 {
 	char key[512];
 
-	snprintf(key, sizeof(key), "netdev/%s/ethtool/%s", ifname, name);
+	snprintf(key, sizeof(key), "netdev/%s/%s/%s", ifname,
+		 rd_counter_group_name(RD_CTR_ETHTOOL), name);
 	return rd_history_get(h, key);
+}
+
+const struct rd_series *rd_history_counter(const struct rd_history *h,
+					   const char *dev, uint64_t port,
+					   const char *ifname,
+					   enum rd_counter_group group,
+					   const char *name)
+{
+	if (group != RD_CTR_ETHTOOL)
+		return rd_history_port(h, dev, port, group, name);
+	return ifname ? rd_history_netdev(h, ifname, name) : NULL;
 }
 
 const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i)

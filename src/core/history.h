@@ -4,8 +4,8 @@
  * checks can see a counter rising and views can draw rates and sparklines.
  *
  * Series are keyed "<scope>/<group>/<name>" where scope is "dev/port"
- * (e.g. "mlx5_0/1") or "netdev/<ifname>", and group is "counters",
- * "hw_counters" or "ethtool":
+ * (e.g. "mlx5_0/1") or "netdev/<ifname>", and group is the name of an
+ * enum rd_counter_group ("counters", "hw_counters", "ethtool"):
  *   "mlx5_0/1/hw_counters/out_of_buffer", "netdev/eth2/ethtool/rx_prio3_pause"
  */
 #ifndef RD_CORE_HISTORY_H
@@ -54,10 +54,18 @@ const struct rd_series *rd_history_get(const struct rd_history *h,
 /* Convenience: build the key for a port counter / netdev statistic. */
 const struct rd_series *rd_history_port(const struct rd_history *h,
 					const char *dev, uint64_t port,
-					const char *group, const char *name);
+					enum rd_counter_group group,
+					const char *name);
 const struct rd_series *rd_history_netdev(const struct rd_history *h,
 					  const char *ifname,
 					  const char *name);
+/* A counter of any group at a port; ifname is the port's netdev (for
+ * RD_CTR_ETHTOOL; NULL gives NULL). */
+const struct rd_series *rd_history_counter(const struct rd_history *h,
+					   const char *dev, uint64_t port,
+					   const char *ifname,
+					   enum rd_counter_group group,
+					   const char *name);
 
 /* The i-th newest sample (0 = latest); NULL when out of range. */
 const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i);

@@ -2,18 +2,30 @@
 #include "config.h"
 #include "core/json.h"
 #include "core/attr.h"
+#include "core/json_check.h"
+#include "core/escape.h"
+#include "core/print.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A snapshot file larger than this is refused rather than parsed. */
-#define RD_SNAPSHOT_MAX (256u * 1024 * 1024)
+/*
+ * What one loaded snapshot may hold (stated in rdmadiag(8)). A live
+ * snapshot of a large host stays far below: a port has a few hundred
+ * counters, an mlx5 netdev with many queues a few thousand statistics.
+ */
+#define RD_LOAD_DEVICES_MAX 1024
+#define RD_LOAD_PORTS_MAX 256	/* port numbers are 8 bits */
+#define RD_LOAD_COUNTERS_MAX 16384
+#define RD_LOAD_PORT_NUM_MAX 255
+#define RD_LOAD_GID_INDEX_MAX 65535
 
 static struct json_object *hex_json(uint64_t v)
 {
@@ -28,7 +40,7 @@ static struct json_object *counters_json(const struct rd_counters *c)
 	struct json_object *o = json_object_new_object();
 
 	for (size_t i = 0; o && i < c->n; i++)
-		json_object_object_add(o, c->v[i].name,
+		json_object_object_add(o, rd_print_json_text(c->v[i].name),
 				       c->v[i].value.ok ?
 					       json_object_new_uint64(c->v[i].value.v) :
 					       NULL);
@@ -40,7 +52,7 @@ static struct json_object *field_json(const struct rd_field *f, const char *p)
 	switch (f->kind) {
 	case RD_F_STR: {
 		const char *s = *(char *const *)p;
-		return s ? json_object_new_string(s) : NULL;
+		return s ? json_object_new_string(rd_print_json_text(s)) : NULL;
 	}
 	case RD_F_PU64:
 		return json_object_new_uint64(*(const uint64_t *)p);
@@ -54,7 +66,9 @@ static struct json_object *field_json(const struct rd_field *f, const char *p)
 	}
 	case RD_F_DBL: {
 		const struct rd_odbl *v = (const void *)p;
-		return v->ok ? json_object_new_double(v->v) : NULL;
+		/* JSON has no Infinity or NaN: such a value is absent. */
+		return v->ok && isfinite(v->v) ? json_object_new_double(v->v) :
+						 NULL;
 	}
 	case RD_F_BOOL: {
 		const struct rd_obool *v = (const void *)p;
@@ -147,15 +161,27 @@ static int counters_from_json(struct rd_counters *c, struct json_object *v,
 			      const char *path, const char *key, char *err,
 			      size_t errlen)
 {
+	char where[512];
+
 	if (!json_object_is_type(v, json_type_object))
 		return fail(err, errlen, path, key, "expected an object");
+	snprintf(where, sizeof(where), "%s%s%s", path, *path ? "." : "", key);
+	if (json_object_object_length(v) > RD_LOAD_COUNTERS_MAX) {
+		snprintf(err, errlen, "%s: more than %d counters", where,
+			 RD_LOAD_COUNTERS_MAX);
+		return -E2BIG;
+	}
 	json_object_object_foreach(v, name, val)
 	{
 		struct rd_ou64 value = { 0 };
 
+		if (!*name || rd_text_check(name, strlen(name)) < 0)
+			return fail(err, errlen, where, rd_esc_tmp(name),
+				    "counter name is empty or holds control characters");
+
 		if (val) {
 			if (json_u64(val, &value.v) < 0)
-				return fail(err, errlen, path, name,
+				return fail(err, errlen, where, rd_esc_tmp(name),
 					    "counter is not an unsigned integer");
 			value.ok = true;
 		}
@@ -163,6 +189,25 @@ static int counters_from_json(struct rd_counters *c, struct json_object *v,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Keys and indexes with a range the kernel gives them. */
+static uint64_t pu64_max(const char *key)
+{
+	if (strcmp(key, "port") == 0)
+		return RD_LOAD_PORT_NUM_MAX;
+	if (strcmp(key, "index") == 0)
+		return RD_LOAD_GID_INDEX_MAX;
+	return UINT64_MAX;
+}
+
+static size_t array_max(const char *key)
+{
+	if (strcmp(key, "devices") == 0)
+		return RD_LOAD_DEVICES_MAX;
+	if (strcmp(key, "ports") == 0)
+		return RD_LOAD_PORTS_MAX;
+	return rd_snapshot_limits.members;
 }
 
 static int field_from_json(const struct rd_field *f, char *base,
@@ -179,17 +224,28 @@ static int field_from_json(const struct rd_field *f, char *base,
 		if (!json_object_is_type(v, json_type_string))
 			return fail(err, errlen, path, f->key, "expected a string");
 		s = json_object_get_string(v);
-		if (rd_text_check(s, strlen(s)) < 0)
+		if ((size_t)json_object_get_string_len(v) != strlen(s) ||
+		    rd_text_check(s, strlen(s)) < 0)
 			return fail(err, errlen, path, f->key,
 				    "string holds control characters");
 		*(char **)p = strdup(s);
 		return *(char **)p ? 0 : -ENOMEM;
 	}
-	case RD_F_PU64:
+	case RD_F_PU64: {
+		uint64_t max = pu64_max(f->key);
+
 		if (json_u64(v, (uint64_t *)p) < 0)
 			return fail(err, errlen, path, f->key,
 				    "expected an unsigned integer");
+		if (*(uint64_t *)p > max) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "%" PRIu64 " is out of range 0..%" PRIu64,
+				 *(uint64_t *)p, max);
+			return fail(err, errlen, path, f->key, what);
+		}
 		return 0;
+	}
 	case RD_F_U64: {
 		struct rd_ou64 *o = (void *)p;
 
@@ -215,6 +271,9 @@ static int field_from_json(const struct rd_field *f, char *base,
 		    !json_object_is_type(v, json_type_int))
 			return fail(err, errlen, path, f->key, "expected a number");
 		o->v = json_object_get_double(v);
+		if (!isfinite(o->v))
+			return fail(err, errlen, path, f->key,
+				    "number is not finite");
 		o->ok = true;
 		return 0;
 	}
@@ -269,6 +328,14 @@ static int field_from_json(const struct rd_field *f, char *base,
 		if (!json_object_is_type(v, json_type_array))
 			return fail(err, errlen, path, f->key, "expected an array");
 		len = json_object_array_length(v);
+		if (len > array_max(f->key)) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "more than %zu entries",
+				 array_max(f->key));
+			fail(err, errlen, path, f->key, what);
+			return -E2BIG;
+		}
 		for (size_t i = 0; i < len; i++) {
 			char sub[512];
 			void *item = rd_array_push((void **)p, n, f->elem_size);
@@ -405,6 +472,9 @@ int rd_snapshot_from_string(const char *text, size_t len,
 		snprintf(err, errlen, "snapshot too large");
 		return -EFBIG;
 	}
+	r = rd_json_check(text, len, &rd_snapshot_limits, err, errlen);
+	if (r < 0)
+		return r;
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
@@ -444,8 +514,18 @@ int rd_read_file(const char *path, size_t max, char **out, size_t *len)
 	struct stat st;
 	size_t cap, n = 0;
 	char *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd;
 
+	/* Refuse a FIFO or a device before opening it: opening has effects. */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -511,7 +591,9 @@ int rd_snapshot_load_file(const char *path, struct rd_snapshot *s, char *err,
 
 	rd_snapshot_init(s);
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		snprintf(err, errlen, "%s: %s", path,
+			 r == -EINVAL ? "not a regular file" :
+			 r == -EFBIG ? "larger than 32 MiB" : strerror(-r));
 		return r;
 	}
 	if (len == 0) {

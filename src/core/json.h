@@ -26,11 +26,27 @@ int rd_snapshot_write(const struct rd_snapshot *s, FILE *f, int pretty);
 /* Parse one JSON document of len bytes into s. -EINVAL with err set. */
 int rd_snapshot_from_string(const char *text, size_t len,
 			    struct rd_snapshot *s, char *err, size_t errlen);
-/* Load a snapshot file (bounded size); -errno with err set. */
+/*
+ * A snapshot file (or one line of a recording) larger than this is refused
+ * before it is read.
+ */
+#define RD_SNAPSHOT_MAX (32u * 1024 * 1024)
+
+/*
+ * Load a snapshot file; -errno with err set. Only a regular file is
+ * opened. Input is bounded (rd_snapshot_limits, and at most 1024 devices,
+ * 256 ports per device, 16384 counters per group); duplicate keys, NUL
+ * in strings, numbers out of range or not finite are errors naming the
+ * JSON path.
+ */
 int rd_snapshot_load_file(const char *path, struct rd_snapshot *s, char *err,
 			  size_t errlen);
 
-/* Read a whole file of at most max bytes into a NUL-terminated buffer. */
+/*
+ * Read a whole regular file of at most max bytes into a NUL-terminated
+ * buffer. Anything else (FIFO, device, directory) is refused before it is
+ * opened: -EINVAL, -EISDIR; too large: -EFBIG.
+ */
 int rd_read_file(const char *path, size_t max, char **out, size_t *len);
 
 #endif

@@ -8,6 +8,8 @@ src_librdmadiag_a_SOURCES += \
 	src/core/model_host.c src/core/model_host.h \
 	src/core/snapshot.c src/core/snapshot.h \
 	src/core/json.c src/core/json.h \
+	src/core/json_check.c src/core/json_check.h \
 	src/core/history.c src/core/history.h \
 	src/core/recording.c src/core/recording.h \
-	src/core/escape.c src/core/escape.h
+	src/core/escape.c src/core/escape.h \
+	src/core/print.c src/core/print.h

@@ -31,6 +31,52 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size)
 	return base + count * elem_size;
 }
 
+static const char *const counter_groups[RD_CTR_GROUPS] = {
+	[RD_CTR_PORT] = "counters",
+	[RD_CTR_HW] = "hw_counters",
+	[RD_CTR_ETHTOOL] = "ethtool",
+};
+
+const char *rd_counter_group_name(enum rd_counter_group g)
+{
+	return (unsigned)g < RD_CTR_GROUPS ? counter_groups[g] : "?";
+}
+
+int rd_counter_group_find(const char *name)
+{
+	for (int g = 0; name && g < RD_CTR_GROUPS; g++)
+		if (strcmp(counter_groups[g], name) == 0)
+			return g;
+	return -1;
+}
+
+void rd_model_free_array(const struct rd_field *fields, void **items,
+			 size_t *n, size_t size)
+{
+	for (size_t i = 0; i < *n; i++)
+		rd_model_free(fields, (char *)*items + i * size);
+	free(*items);
+	*items = NULL;
+	*n = 0;
+}
+
+int rd_model_dup_array(const struct rd_field *fields, void **items,
+		       size_t *n, const void *src, size_t count, size_t size)
+{
+	for (size_t i = 0; i < count; i++) {
+		void *dst = rd_array_push(items, n, size);
+
+		if (!dst)
+			return -ENOMEM;
+		if (rd_model_dup(fields, dst, (const char *)src + i * size,
+				 size) < 0) {
+			(*n)--;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 char *rd_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;

@@ -57,6 +57,21 @@ struct rd_counters {
 	size_t n;
 };
 
+/*
+ * Where a counter comes from. The name is the one JSON, the history keys
+ * and data/counters.tsv use.
+ */
+enum rd_counter_group {
+	RD_CTR_PORT,		/* "counters": IB PMA, ports/N/counters */
+	RD_CTR_HW,		/* "hw_counters": driver counters of a port */
+	RD_CTR_ETHTOOL,		/* "ethtool": statistics of the port's netdev */
+	RD_CTR_GROUPS
+};
+
+const char *rd_counter_group_name(enum rd_counter_group g);
+/* The group of that name; -1 when there is none. */
+int rd_counter_group_find(const char *name);
+
 enum rd_fkind {
 	RD_F_END = 0,
 	RD_F_STR,	/* char *, NULL = absent */
@@ -125,6 +140,16 @@ int rd_model_dup(const struct rd_field *fields, void *dst, const void *src,
 
 /* Free everything a struct described by fields owns (not the struct itself). */
 void rd_model_free(const struct rd_field *fields, void *obj);
+
+/* Free n size-byte structs at *items and the array; *items NULL, *n 0. */
+void rd_model_free_array(const struct rd_field *fields, void **items,
+			 size_t *n, size_t size);
+/*
+ * Append deep copies of n size-byte structs at src to the array *items of
+ * *n. 0, or -ENOMEM with the copies made so far kept.
+ */
+int rd_model_dup_array(const struct rd_field *fields, void **items,
+		       size_t *n, const void *src, size_t count, size_t size);
 
 /* strdup that tolerates NULL. */
 char *rd_strdup(const char *s);

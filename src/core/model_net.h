@@ -78,6 +78,10 @@ struct rd_netdev {
 	char *rdma_device;	/* RDMA device using this netdev, if any */
 	struct rd_ou64 rdma_port;
 	char *kind;		/* rtnl link kind: "veth", "bond", ... */
+	struct rd_ou64 link_ifindex;	/* IFLA_LINK: the lower device */
+	char *lower;		/* its name, for a VLAN device */
+	struct rd_ou64 vlan_id;
+	struct rd_counters vlan_egress;	/* "prio0".. skb priority -> PCP */
 	struct rd_obool admin_up;	/* IFF_UP */
 	char *operstate;
 	struct rd_obool carrier;

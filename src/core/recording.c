@@ -3,9 +3,11 @@
 #include "core/recording.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/json.h"
 
@@ -92,16 +94,30 @@ int rd_recording_open(const char *path, struct rd_recording *rec, char *err,
 	struct rd_snapshot s;
 	struct stat st;
 	char msg[512];
-	int r;
+	int fd, r;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->f = fopen(path, "re");
-	if (!rec->f) {
+	/* A FIFO or a device is refused before opening: open would block. */
+	if (stat(path, &st) < 0) {
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;
 	}
-	if (fstat(fileno(rec->f), &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd >= 0)
+		rec->f = fdopen(fd, "r");
+	if (!rec->f) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		r = -EINVAL;
 		goto fail;

@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "core/json.h"
 #include "core/snapshot.h"
 
-/* A line longer than this is refused rather than read. */
-#define RD_RECORDING_LINE_MAX (64u * 1024 * 1024)
+/* A line longer than this is refused rather than read (as a snapshot file). */
+#define RD_RECORDING_LINE_MAX RD_SNAPSHOT_MAX
 #define RD_RECORDING_FRAMES_MAX 1000000u
 
 struct rd_recording {

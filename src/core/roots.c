@@ -8,10 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
+
+static bool env_trusted_by_root;
 
 bool rd_env_untrusted(void)
 {
-	return getauxval(AT_SECURE) != 0;
+	const char *sudo = getenv("SUDO_UID");
+
+	if (env_trusted_by_root)
+		return false;
+	/*
+	 * Whoever set the environment is not who we run as: a set-id
+	 * program, a capability-raising exec, or sudo (which keeps chosen
+	 * variables with -E or env_keep).
+	 */
+	return getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
+	       getgid() != getegid() || (sudo && *sudo);
+}
+
+int rd_env_trust(void)
+{
+	if (getuid() != 0 || geteuid() != 0 || getauxval(AT_SECURE) != 0)
+		return -EPERM;
+	env_trusted_by_root = true;
+	return 0;
 }
 
 int rd_roots_set(char *dst, const char *value)

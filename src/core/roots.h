@@ -21,8 +21,8 @@ struct rd_roots {
 
 /*
  * Defaults (/sys, /proc, /dev, /etc) overridden by RDMADIAG_SYSFS_ROOT,
- * RDMADIAG_PROC_ROOT, RDMADIAG_DEV_ROOT, RDMADIAG_ETC_ROOT unless the
- * process runs set-uid or set-gid.
+ * RDMADIAG_PROC_ROOT, RDMADIAG_DEV_ROOT, RDMADIAG_ETC_ROOT unless
+ * rd_env_untrusted().
  */
 void rd_roots_init(struct rd_roots *r);
 
@@ -32,8 +32,18 @@ int rd_roots_set(char *dst, const char *value);
 /* Point every root inside one fixture tree: DIR/sys, DIR/proc, DIR/dev, DIR/etc. */
 int rd_roots_under(struct rd_roots *r, const char *dir);
 
-/* True when the process was started set-uid/set-gid (environment untrusted). */
+/*
+ * True when the environment was chosen by someone other than the user we
+ * run as: set-uid/set-gid or AT_SECURE, real and effective ids differ, or
+ * SUDO_UID is set. RDMADIAG_* variables are then ignored.
+ */
 bool rd_env_untrusted(void);
+/*
+ * Root says the environment is its own (--trust-env): honour RDMADIAG_*
+ * even under sudo. -EPERM unless real and effective uid are 0 and the
+ * exec was not set-id. Call before rd_roots_init() reads the variables.
+ */
+int rd_env_trust(void);
 
 /* snprintf into buf as root + formatted suffix; -ENAMETOOLONG on overflow. */
 int rd_path(char *buf, size_t size, const char *root, const char *fmt, ...)

@@ -23,17 +23,31 @@ struct worst {
 	size_t samples;	/* series with two samples or more */
 };
 
-static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
-		  const struct rd_counter_table *t, const char *group,
-		  const struct rd_counters *c, const struct rd_series *(*get)(
-			  const struct diag_ctx *, const char *, uint64_t,
-			  const char *, const char *),
-		  const char *scope, uint64_t port)
+/* The counters of one group at a port: those of its netdev for ethtool. */
+static const struct rd_counters *group_counters(const struct rd_port *p,
+						const struct rd_netdev *n,
+						enum rd_counter_group g)
 {
+	switch (g) {
+	case RD_CTR_PORT:
+		return &p->counters;
+	case RD_CTR_HW:
+		return &p->hw_counters;
+	default:
+		return n ? &n->ethtool.stats : NULL;
+	}
+}
+
+static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
+		  const struct rd_counter_table *t,
+		  const struct diag_target *tg, const struct rd_netdev *n,
+		  enum rd_counter_group group)
+{
+	const struct rd_counters *c = group_counters(tg->p, n, group);
 	double window = x->o->counter_window > 0 ? x->o->counter_window :
 						    DEFAULT_WINDOW;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; c && i < c->n; i++) {
 		const struct rd_counter_info *ci =
 			rd_counter_info_find(t, group, c->v[i].name);
 		const struct rd_series *ser;
@@ -41,10 +55,12 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		uint64_t delta;
 		double span, rate;
 
-		if (!ci || !ci->bad_when_rising)
+		if (!rd_counter_bad_when_rising(t, group, c->v[i].name))
 			continue;
 		w->watched++;
-		ser = get(x, scope, port, group, c->v[i].name);
+		ser = rd_history_counter(x->h, tg->d->name, tg->p->port,
+					 n ? n->name : NULL, group,
+					 c->v[i].name);
 		if (!ser || !rd_series_delta(ser, window, &delta, &span) ||
 		    span <= 0)
 			continue;
@@ -56,8 +72,9 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 			v = RD_FAIL;
 		else if (rate > ci->warn_rate)
 			v = RD_WARN;
-		diag_ev(x, r, c->v[i].name, group, "+%" PRIu64 " in %.1f s (%.3g/s): %s",
-			delta, span, rate, ci->meaning);
+		diag_ev(x, r, c->v[i].name, rd_counter_group_name(group),
+			"+%" PRIu64 " in %.1f s (%.3g/s): %s", delta, span, rate,
+			ci->meaning);
 		if (v > w->v || (v == w->v && v != RD_PASS && rate > w->rate)) {
 			w->v = v;
 			w->rate = rate;
@@ -67,82 +84,56 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 	}
 }
 
-static const struct rd_series *get_port(const struct diag_ctx *x,
-					const char *dev, uint64_t port,
-					const char *group, const char *name)
-{
-	return rd_history_port(x->h, dev, port, group, name);
-}
-
-static const struct rd_series *get_netdev(const struct diag_ctx *x,
-					  const char *ifname, uint64_t port,
-					  const char *group, const char *name)
-{
-	(void)port;
-	(void)group;
-	return rd_history_netdev(x->h, ifname, name);
-}
-
 DIAG_CHECK(check_counters_errors)
 {
 	DIAG_CTX(x);
 	const struct rd_counter_table *t = rd_data_counters();
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_device *d = tg.d;
+		const struct rd_port *p = tg.p;
+		const char *nd = diag_port_netdev_name(s, d, p);
+		const struct rd_netdev *n =
+			nd ? rd_snapshot_netdev(s, nd) : NULL;
+		struct worst w = { .v = RD_PASS };
+		struct rd_result *r;
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			const char *nd = diag_port_netdev_name(s, d, p);
-			const struct rd_netdev *n =
-				nd ? rd_snapshot_netdev(s, nd) : NULL;
-			struct worst w = { .v = RD_PASS };
-			struct rd_result *r;
-
-			if (!diag_wants(&x, d->name, p->port))
-				continue;
-			r = diag_new(&x, d->name, p->port, nd);
-			diag_why(&x, r,
-				 "Error counters that keep rising point at the "
-				 "cable, congestion (no PFC/ECN) or retransmissions.");
-			if (!t) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "counter table not loaded: %s",
-					     rd_data_error() ? rd_data_error() : "?");
-				continue;
-			}
-			if (!h) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-					     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
-					     d->name, p->port);
-				continue;
-			}
-			judge(&x, r, &w, t, "counters", &p->counters, get_port,
-			      d->name, p->port);
-			judge(&x, r, &w, t, "hw_counters", &p->hw_counters,
-			      get_port, d->name, p->port);
-			if (n)
-				judge(&x, r, &w, t, "ethtool", &n->ethtool.stats,
-				      get_netdev, nd, 0);
-			if (w.watched == 0) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s/%" PRIu64 ": no known error counters read",
-					     d->name, p->port);
-			} else if (w.samples == 0) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-					     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
-					     d->name, p->port);
-			} else if (w.v == RD_PASS) {
-				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s/%" PRIu64 ": none of %zu error counters rising",
-					     d->name, p->port, w.watched);
-			} else {
-				diag_verdict(&x, r, w.v, "error_counter_rising",
-					     "%s/%" PRIu64 ": %s rising at %.3g/s",
-					     d->name, p->port, w.name, w.rate);
-				if (w.hint && *w.hint)
-					diag_next(&x, r, "%s", w.hint);
-			}
+		r = diag_new_target(&x, &tg, nd);
+		diag_why(&x, r,
+			 "Error counters that keep rising point at the "
+			 "cable, congestion (no PFC/ECN) or retransmissions.");
+		if (!t) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "counter table not loaded: %s",
+				     rd_data_error() ? rd_data_error() : "?");
+			continue;
+		}
+		if (!h) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+				     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
+				     d->name, p->port);
+			continue;
+		}
+		for (int g = 0; g < RD_CTR_GROUPS; g++)
+			judge(&x, r, &w, t, &tg, n, (enum rd_counter_group)g);
+		if (w.watched == 0) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s/%" PRIu64 ": no known error counters read",
+				     d->name, p->port);
+		} else if (w.samples == 0) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
+				     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
+				     d->name, p->port);
+		} else if (w.v == RD_PASS) {
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s/%" PRIu64 ": none of %zu error counters rising",
+				     d->name, p->port, w.watched);
+		} else {
+			diag_verdict(&x, r, w.v, "error_counter_rising",
+				     "%s/%" PRIu64 ": %s rising at %.3g/s",
+				     d->name, p->port, w.name, w.rate);
+			if (w.hint && *w.hint)
+				diag_next(&x, r, "%s", w.hint);
 		}
 	}
 	return diag_done(&x);

@@ -48,8 +48,16 @@ DIAG_CHECK(check_driver_modules)
 	want_module(&x, r, "ib_uverbs", true, &fail, &warn);
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const char *ib = diag_rdma_module_of(s->pci[i].driver);
+		bool seen = false;
 
-		if (ib)
+		/* Two ports of one NIC are two functions, one module. */
+		for (size_t j = 0; ib && j < i; j++) {
+			const char *e = diag_rdma_module_of(s->pci[j].driver);
+
+			if (e && strcmp(e, ib) == 0)
+				seen = true;
+		}
+		if (ib && !seen)
 			want_module(&x, r, ib, true, &fail, &warn);
 	}
 	for (size_t i = 0; i < s->n_devices; i++)
@@ -73,7 +81,7 @@ DIAG_CHECK(check_driver_modules)
 	diag_next(&x, r, "load %s and check dmesg for errors", missing);
 	struct rd_fixup *f = diag_fix(&x, r, RD_FIX_MODPROBE, false, false,
 				      "loads a kernel module; nothing stops",
-				      "modprobe %s", missing);
+				      "modprobe %s", rd_shquote_tmp(missing));
 	if (f && !(f->arg = strdup(missing)))
 		x.err = -ENOMEM;
 	return diag_done(&x);
@@ -122,13 +130,11 @@ DIAG_CHECK(check_dev_cq_size)
 {
 	DIAG_CTX(x);
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "A CQ smaller than the outstanding work requests "
 			 "overflows. The limit is the device attribute max_cqe; "
@@ -161,13 +167,11 @@ DIAG_CHECK(check_user_provider)
 {
 	DIAG_CTX(x);
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "libibverbs needs a provider library (libmlx5, librxe, "
 			 "...) matching the kernel driver; without it the device "
@@ -197,13 +201,22 @@ DIAG_CHECK(check_user_provider)
 	return diag_done(&x);
 }
 
+/*
+ * The node of a host path ("/dev/infiniband/uverbs0"). Under --root the
+ * probe stores ROOT/dev/...: compare with the root prefix stripped.
+ */
 static const struct rd_devnode *devnode(const struct rd_host *hs,
 					const char *path)
 {
-	for (size_t i = 0; path && i < hs->n_devnodes; i++)
-		if (hs->devnodes[i].path &&
-		    strcmp(hs->devnodes[i].path, path) == 0)
+	size_t want = path ? strlen(path) : 0;
+
+	for (size_t i = 0; path && i < hs->n_devnodes; i++) {
+		const char *p = hs->devnodes[i].path;
+		size_t len = p ? strlen(p) : 0;
+
+		if (p && len >= want && strcmp(p + len - want, path) == 0)
 			return &hs->devnodes[i];
+	}
 	return NULL;
 }
 
@@ -212,14 +225,12 @@ DIAG_CHECK(check_user_uverbs)
 	DIAG_CTX(x);
 	char path[256];
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_devnode *n;
 		struct rd_result *r;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "Verbs programs talk to the kernel through "
 			 "/dev/infiniband/uverbsN; missing or unreadable, every "
@@ -252,10 +263,15 @@ DIAG_CHECK(check_user_uverbs)
 				     "%s: %s not checked", d->name, path);
 			continue;
 		}
-		diag_ev(&x, r, "device node", path, "%s, mode %04" PRIo64 "%s%s",
-			n->exists.v ? "present" : "missing", n->mode.v,
-			n->readable.ok && !n->readable.v ? ", not readable" : "",
-			n->writable.ok && !n->writable.v ? ", not writable" : "");
+		if (!n->exists.v)
+			diag_ev(&x, r, "device node", n->path, "missing");
+		else
+			diag_ev(&x, r, "device node", n->path,
+				"present, mode %04" PRIo64 "%s%s", n->mode.v,
+				n->readable.ok && !n->readable.v ?
+					", not readable" : "",
+				n->writable.ok && !n->writable.v ?
+					", not writable" : "");
 		if (!n->exists.v)
 			diag_verdict(&x, r, RD_FAIL, "uverbs_missing",
 				     "%s: %s is missing", d->name, path);

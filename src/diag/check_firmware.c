@@ -14,20 +14,20 @@ DIAG_CHECK(check_fw_version)
 	DIAG_CTX(x);
 	const struct rd_fw_table *t = rd_data_firmware();
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_pci *p;
 		const struct rd_fw_min *m;
 		struct rd_result *r;
 		char id[16];
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
-			 "Old firmware lacks features the driver expects (the "
-			 "guide: ConnectX-5 needs 16.23 or later for full DCB/PFC; "
-			 "its '16.23 for CX6' is wrong, ConnectX-6 firmware is 20.x).");
+			 "Old firmware lacks features the driver expects "
+			 "(ConnectX-5 needs 16.23 or later for full DCB/PFC). "
+			 "The firmware's major number names the family: 16.x is "
+			 "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
+			 "ConnectX-5 minimum never applies to a ConnectX-6.");
 		if (d->fw_ver)
 			diag_ev(&x, r, "fw_ver", "/sys/class/infiniband/<dev>/fw_ver",
 				"%s", d->fw_ver);

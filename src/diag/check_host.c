@@ -159,17 +159,15 @@ DIAG_CHECK(check_host_numa)
 	DIAG_CTX(x);
 	const struct rd_host *hs = &s->host;
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		const struct rd_device *d = tg.d;
 		const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(s, d->pci_bdf) :
 						      NULL;
 		struct rd_result *r;
 		uint64_t aff[16], local[16];
 		int64_t node;
 
-		if (!diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
+		r = diag_new_target(&x, &tg, NULL);
 		diag_why(&x, r,
 			 "A process on the far NUMA node crosses the socket "
 			 "interconnect for every DMA, costing bandwidth and "
@@ -258,7 +256,7 @@ DIAG_CHECK(check_host_container)
 	diag_why(&x, r,
 		 "In a container RDMA needs /dev/infiniband passed in, "
 		 "CAP_IPC_LOCK or a high memlock limit, and the host's "
-		 "modules (the guide's story 4.5).");
+		 "modules: a container cannot load kernel modules itself.");
 	if (!hs->container) {
 		diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 			     "container detection not read");
@@ -321,9 +319,9 @@ DIAG_CHECK(check_host_udp_buffers)
 	struct rd_result *r = diag_new(&x, NULL, 0, NULL);
 
 	diag_why(&x, r,
-		 "Hardware RoCE does not use socket buffers (the guide's "
-		 "story 4.4 tuned them in vain); they matter only to TCP/UDP "
-		 "traffic and Soft-RoCE.");
+		 "Hardware RoCE does not use socket buffers: the NIC moves "
+		 "the data, so raising net.core.rmem_* does not speed it up. "
+		 "They matter only to TCP/UDP traffic and Soft-RoCE.");
 	if (!hs->rmem_default.ok && !hs->rmem_max.ok) {
 		diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 			     "net.core.rmem_* not read");

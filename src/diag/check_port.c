@@ -4,7 +4,9 @@
  * ACTIVE port unusable (GID, MTU, rate, P_Key).
  */
 #include "config.h"
+#include "core/escape.h"
 #include "diag/diag_int.h"
+#include "diag/data.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -114,7 +116,7 @@ static void tree_no_device(struct diag_ctx *x)
 			  ib);
 		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
 					      "loads the RDMA driver; nothing stops",
-					      "modprobe %s", ib);
+					      "modprobe %s", rd_shquote_tmp(ib));
 		if (f && !(f->arg = strdup(ib)))
 			x->err = -ENOMEM;
 		return;
@@ -149,7 +151,8 @@ static void tree_no_device(struct diag_ctx *x)
 		struct rd_fixup *f = diag_fix(
 			x, r, RD_FIX_RXE_ADD, false, true,
 			"creates a Soft-RoCE device; existing traffic is not touched",
-			"rdma link add rxe0 type rxe netdev %s", n->name);
+			"rdma link add rxe0 type rxe netdev %s",
+			rd_shquote_tmp(n->name));
 		if (f && (!(f->arg = strdup("rxe0")) ||
 			  !(f->arg2 = strdup(n->name))))
 			x->err = -ENOMEM;
@@ -172,6 +175,45 @@ static void tree_no_device(struct diag_ctx *x)
 	diag_next(x, r,
 		  "check that an RDMA NIC is present (lspci) and its RDMA "
 		  "module is loaded; dmesg shows probe errors");
+}
+
+
+/*
+ * The NIC's own link-down reason (ethtool LINKSTATE ext_state/substate)
+ * through data/link_ext_state.tsv: its summary and the next step that
+ * fits it. False when the NIC gave no reason or the table lacks it.
+ */
+static bool link_down_reason(struct diag_ctx *x, struct rd_result *r,
+			     const char *tgt, const char *ndname,
+			     const struct rd_netdev *n)
+{
+	const struct rd_link_ext *e;
+	char next[512];
+	size_t off = 0;
+
+	if (!n || !n->ethtool.ext_state_num.ok)
+		return false;
+	e = rd_link_ext_find(rd_data_link_ext(),
+			     (unsigned)n->ethtool.ext_state_num.v,
+			     n->ethtool.ext_substate_num.ok ?
+				     (unsigned)n->ethtool.ext_substate_num.v : 0);
+	if (!e)
+		return false;
+	diag_verdict(x, r, RD_FAIL, "no_carrier", "%s DOWN: %s has no carrier: %s",
+		     tgt, ndname, e->summary);
+	/* DEV in the table stands for the netdev, quoted for a shell. */
+	for (const char *p = e->next_step; *p && off < sizeof(next) - 1;) {
+		if (strncmp(p, "DEV", 3) == 0) {
+			off += (size_t)snprintf(next + off, sizeof(next) - off,
+						"%s", rd_shquote_tmp(ndname));
+			p += 3;
+		} else {
+			next[off++] = *p++;
+		}
+	}
+	next[off < sizeof(next) ? off : sizeof(next) - 1] = '\0';
+	diag_next(x, r, "%s", next);
+	return true;
 }
 
 static void tree_eth(struct diag_ctx *x, struct rd_result *r,
@@ -216,7 +258,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		struct rd_fixup *f = diag_fix(
 			x, r, RD_FIX_LINK_UP, false, true,
 			"brings the interface up; addresses and routes on it become active",
-			"ip link set dev %s up", ndname);
+			"ip link set dev %s up", rd_shquote_tmp(ndname));
 		if (f && !(f->arg = strdup(ndname)))
 			x->err = -ENOMEM;
 		return;
@@ -247,18 +289,20 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 				"ethtool netlink LINKSTATE", "%" PRIu64,
 				n->ethtool.link_down_events.v);
 		diag_step(x, r, RD_FAIL, "%s is up but has no carrier", ndname);
+		diag_why(x, r,
+			 "The netdev is up but sees no link partner, so the "
+			 "port stays DOWN/Polling.");
+		if (link_down_reason(x, r, tgt, ndname, n))
+			return;
 		diag_verdict(x, r, RD_FAIL, "no_carrier",
 			     "%s DOWN: %s has no carrier%s%s — cable, module or switch port",
 			     tgt, ndname, reason ? ": " : "",
 			     reason ? reason : "");
-		diag_why(x, r,
-			 "The netdev is up but sees no link partner, so the "
-			 "port stays DOWN/Polling.");
 		diag_next(x, r,
 			  "check the cable and transceiver (ethtool -m %s), the "
 			  "peer or switch port state, and autonegotiation/speed "
 			  "on both ends",
-			  ndname);
+			  rd_shquote_tmp(ndname));
 		return;
 	}
 	if (!admin_known && !carrier_known) {
@@ -352,54 +396,46 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 DIAG_CHECK(check_port_state)
 {
 	DIAG_CTX(x);
-	char tgt[128];
 
 	if (s->n_devices == 0) {
 		if (!o->device)
 			tree_no_device(&x);
 		return diag_done(&x);
 	}
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_device *d = tg.d;
+		const struct rd_port *p = tg.p;
+		const char *tgt = tg.name;
+		struct rd_result *r = diag_new_target(&x, &tg, NULL);
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r;
-
-			if (!diag_wants(&x, d->name, p->port))
-				continue;
-			snprintf(tgt, sizeof(tgt), "%s/%" PRIu64, d->name,
-				 p->port);
-			r = diag_new(&x, d->name, p->port, NULL);
-			diag_step(&x, r, RD_PASS, "RDMA device %s present",
-				  d->name);
-			ev_state(&x, r, d, p);
-			if (p->link_layer)
-				diag_ev(&x, r, "link layer", NULL, "%s",
-					p->link_layer);
-			if (!p->state_num.ok) {
-				diag_step(&x, r, RD_UNKNOWN, "port state not read");
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: port state not readable", tgt);
-			} else if (port_active(p)) {
-				diag_step(&x, r, RD_PASS, "port %s",
-					  rd_port_state_name(p->state_num.v));
-				diag_step(&x, r, RD_PASS,
-					  "usable? see port.rocev2_gid, port.mtu, "
-					  "port.rate, hw.pcie_link");
-				diag_verdict(&x, r, RD_PASS, "ok", "%s %s%s%s",
-					     tgt,
-					     rd_port_state_name(p->state_num.v),
-					     p->rate_text ? ", " : "",
-					     p->rate_text ? p->rate_text : "");
-			} else {
-				diag_step(&x, r, RD_FAIL, "port %s",
-					  rd_port_state_name(p->state_num.v));
-				if (diag_port_is_eth(p))
-					tree_eth(&x, r, d, p, tgt);
-				else
-					tree_ib(&x, r, p, tgt);
-			}
+		diag_step(&x, r, RD_PASS, "RDMA device %s present",
+			  d->name);
+		ev_state(&x, r, d, p);
+		if (p->link_layer)
+			diag_ev(&x, r, "link layer", NULL, "%s",
+				p->link_layer);
+		if (!p->state_num.ok) {
+			diag_step(&x, r, RD_UNKNOWN, "port state not read");
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: port state not readable", tgt);
+		} else if (port_active(p)) {
+			diag_step(&x, r, RD_PASS, "port %s",
+				  rd_port_state_name(p->state_num.v));
+			diag_step(&x, r, RD_PASS,
+				  "usable? see port.rocev2_gid, port.mtu, "
+				  "port.rate, hw.pcie_link");
+			diag_verdict(&x, r, RD_PASS, "ok", "%s %s%s%s",
+				     tgt,
+				     rd_port_state_name(p->state_num.v),
+				     p->rate_text ? ", " : "",
+				     p->rate_text ? p->rate_text : "");
+		} else {
+			diag_step(&x, r, RD_FAIL, "port %s",
+				  rd_port_state_name(p->state_num.v));
+			if (diag_port_is_eth(p))
+				tree_eth(&x, r, d, p, tgt);
+			else
+				tree_ib(&x, r, p, tgt);
 		}
 	}
 	return diag_done(&x);
@@ -428,119 +464,121 @@ static bool gid_is_v2(const struct rd_gid *g)
 
 /* Start a per-port result for the "is it usable" checks, or NULL to skip. */
 static struct rd_result *usable_start(struct diag_ctx *x,
-				      const struct rd_device *d,
-				      const struct rd_port *p, bool eth_only,
-				      char *tgt, size_t tl)
+				      const struct diag_target *t,
+				      bool eth_only)
 {
 	struct rd_result *r;
 
-	if (!diag_wants(x, d->name, p->port))
+	if (eth_only && !diag_port_is_eth(t->p))
 		return NULL;
-	if (eth_only && !diag_port_is_eth(p))
-		return NULL;
-	snprintf(tgt, tl, "%s/%" PRIu64, d->name, p->port);
-	r = diag_new(x, d->name, p->port, diag_port_netdev_name(x->s, d, p));
-	if (!port_active(p)) {
+	r = diag_new_target(x, t, diag_port_netdev_name(x->s, t->d, t->p));
+	if (!port_active(t->p)) {
 		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
-			     "%s not ACTIVE: see port.state", tgt);
+			     "%s not ACTIVE: see port.state", t->name);
 		return NULL;
 	}
 	return r;
 }
 
+/* The walk of the usable checks: the next port with a result started. */
+static bool next_usable_port(struct diag_ctx *x, struct diag_target *t,
+			     bool eth_only, struct rd_result **r)
+{
+	while (diag_next_port(x, t)) {
+		*r = usable_start(x, t, eth_only);
+		if (*r)
+			return true;
+	}
+	return false;
+}
+
 DIAG_CHECK(check_port_rocev2_gid)
 {
 	DIAG_CTX(x);
-	char tgt[128];
+	struct rd_result *r;
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 };
+	     next_usable_port(&x, &tg, true, &r);) {
+		const struct rd_port *p = tg.p;
+		const char *tgt = tg.name;
+		const struct rd_netdev *n;
+		bool v4addr = false, typed = false, v6 = false;
+		const struct rd_gid *found = NULL;
+		char gbuf[64];
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r =
-				usable_start(&x, d, p, true, tgt, sizeof(tgt));
-			const struct rd_netdev *n;
-			bool v4addr = false, typed = false, v6 = false;
-			const struct rd_gid *found = NULL;
-			char gbuf[64];
+		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+		diag_why(&x, r,
+			 "RoCE v2 over IPv4 needs a GID built from the "
+			 "netdev's IPv4 address; both sides must use the "
+			 "index of such a GID (perftest -x), the most common "
+			 "cause of perftest connection failures.");
+		for (size_t k = 0; k < p->n_gids; k++) {
+			const struct rd_gid *g = &p->gids[k];
 
-			if (!r)
-				continue;
-			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-			diag_why(&x, r,
-				 "RoCE v2 over IPv4 needs a GID built from the "
-				 "netdev's IPv4 address; both sides must use the "
-				 "index of such a GID (perftest -x), the most common "
-				 "cause of perftest connection failures.");
-			for (size_t k = 0; k < p->n_gids; k++) {
-				const struct rd_gid *g = &p->gids[k];
-
-				if (g->type)
-					typed = true;
-				if (gid_is_v4(g) && gid_is_v2(g) && !found)
-					found = g;
-				if (gid_is_v6_global(g) && gid_is_v2(g))
-					v6 = true;
+			if (g->type)
+				typed = true;
+			if (gid_is_v4(g) && gid_is_v2(g) && !found)
+				found = g;
+			if (gid_is_v6_global(g) && gid_is_v2(g))
+				v6 = true;
+		}
+		for (size_t k = 0; n && k < n->n_addrs; k++)
+			if (n->addrs[k].family &&
+			    strcmp(n->addrs[k].family, "inet") == 0) {
+				v4addr = true;
+				diag_ev(&x, r, "IPv4 address",
+					"rtnetlink RTM_GETADDR", "%s/%" PRIu64,
+					n->addrs[k].address ?
+						n->addrs[k].address : "?",
+					n->addrs[k].prefixlen.v);
 			}
-			for (size_t k = 0; n && k < n->n_addrs; k++)
-				if (n->addrs[k].family &&
-				    strcmp(n->addrs[k].family, "inet") == 0) {
-					v4addr = true;
-					diag_ev(&x, r, "IPv4 address",
-						"rtnetlink RTM_GETADDR", "%s/%" PRIu64,
-						n->addrs[k].address ?
-							n->addrs[k].address : "?",
-						n->addrs[k].prefixlen.v);
-				}
-			diag_ev(&x, r, "GID entries",
-				SYS_IB "/<dev>/ports/<n>/gids", "%zu", p->n_gids);
-			if (found) {
-				rd_format_gid(found->raw, gbuf, sizeof(gbuf));
-				diag_ev(&x, r, "RoCE v2 IPv4 GID",
-					"ports/N/gids + gid_attrs/types",
-					"index %" PRIu64 " %s", found->index, gbuf);
-				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s has a RoCE v2 IPv4 GID at index %" PRIu64,
-					     tgt, found->index);
-				diag_next(&x, r,
-					  "use -x %" PRIu64 " with perftest on this host",
-					  found->index);
-				continue;
-			}
-			if (p->n_gids == 0) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: GID table not read", tgt);
-				continue;
-			}
-			if (!typed) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: GID types not readable", tgt);
-				continue;
-			}
-			if (n && n->n_addrs == 0 && !n->admin_up.ok) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: no RoCE v2 IPv4 GID; no netlink data for %s",
-					     tgt, r->netdev);
-				continue;
-			}
-			if (!n) {
-				diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
-					     "no_ipv4_rocev2_gid",
-					     "%s has no RoCE v2 IPv4 GID (netdev not read)",
-					     tgt);
-				continue;
-			}
+		diag_ev(&x, r, "GID entries",
+			SYS_IB "/<dev>/ports/<n>/gids", "%zu", p->n_gids);
+		if (found) {
+			rd_format_gid(found->raw, gbuf, sizeof(gbuf));
+			diag_ev(&x, r, "RoCE v2 IPv4 GID",
+				"ports/N/gids + gid_attrs/types",
+				"index %" PRIu64 " %s", found->index, gbuf);
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s has a RoCE v2 IPv4 GID at index %" PRIu64,
+				     tgt, found->index);
+			diag_next(&x, r,
+				  "use -x %" PRIu64 " with perftest on this host",
+				  found->index);
+			continue;
+		}
+		if (p->n_gids == 0) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: GID table not read", tgt);
+			continue;
+		}
+		if (!typed) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: GID types not readable", tgt);
+			continue;
+		}
+		if (n && n->n_addrs == 0 && !n->admin_up.ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: no RoCE v2 IPv4 GID; no netlink data for %s",
+				     tgt, r->netdev);
+			continue;
+		}
+		if (!n) {
 			diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
 				     "no_ipv4_rocev2_gid",
-				     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
-					      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
-				     tgt, r->netdev);
-			diag_next(&x, r,
-				  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
-					   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
-				  r->netdev);
+				     "%s has no RoCE v2 IPv4 GID (netdev not read)",
+				     tgt);
+			continue;
 		}
+		diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
+			     "no_ipv4_rocev2_gid",
+			     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
+				      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
+			     tgt, r->netdev);
+		diag_next(&x, r,
+			  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
+				   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
+			  r->netdev);
 	}
 	return diag_done(&x);
 }
@@ -558,113 +596,118 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu)
 	return 0;
 }
 
+/* port.mtu judges RoCE ports, port.ib_mtu InfiniBand ports. */
 DIAG_CHECK(check_port_mtu)
 {
 	DIAG_CTX(x);
-	char tgt[128];
+	bool want_eth = strcmp(c->id, "port.ib_mtu") != 0;
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_port *p = tg.p;
+		const char *tgt = tg.name;
+		struct rd_result *r;
+		const struct rd_netdev *n;
+		const struct rd_verbs_port *v = &p->verbs;
+		uint64_t cap, act, fit = 0;
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r =
-				usable_start(&x, d, p, false, tgt, sizeof(tgt));
-			const struct rd_netdev *n;
-			const struct rd_verbs_port *v = &p->verbs;
-			uint64_t cap, act, fit = 0;
-
-			if (!r)
-				continue;
-			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-			cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
-			if (v->active_mtu.ok)
-				diag_ev(&x, r, "active_mtu", "ibv_query_port",
-					"%" PRIu64, v->active_mtu.v);
-			if (v->max_mtu.ok)
-				diag_ev(&x, r, "max_mtu", "ibv_query_port",
-					"%" PRIu64, v->max_mtu.v);
-			if (!diag_port_is_eth(p)) {
-				if (!v->active_mtu.ok) {
-					diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-						     "%s: active MTU not read (no verbs data)",
-						     tgt);
-				} else if (v->active_mtu.v < cap) {
-					diag_verdict(&x, r, RD_WARN, "mtu_low",
-						     "%s: active MTU %" PRIu64 " below the port's %" PRIu64,
-						     tgt, v->active_mtu.v, cap);
-					diag_next(&x, r,
-						  "the subnet manager or partition limits the MTU; check opensm's partition mtu");
-				} else {
-					diag_verdict(&x, r, RD_PASS, "ok",
-						     "%s: MTU %" PRIu64, tgt,
-						     v->active_mtu.v);
-				}
-				continue;
-			}
+		if (diag_port_is_eth(p) != want_eth)
+			continue;
+		r = usable_start(&x, &tg, false);
+		if (!r)
+			continue;
+		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+		cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
+		if (v->active_mtu.ok)
+			diag_ev(&x, r, "active_mtu", "ibv_query_port",
+				"%" PRIu64, v->active_mtu.v);
+		if (v->max_mtu.ok)
+			diag_ev(&x, r, "max_mtu", "ibv_query_port",
+				"%" PRIu64, v->max_mtu.v);
+		if (!want_eth) {
 			diag_why(&x, r,
-				 "RoCE MTU is the largest IB MTU that fits the "
-				 "netdev MTU minus RoCE headers: 1500 gives 1024, "
-				 "about 4200 or more (9000 usual) gives 4096.");
-			if (n && n->mtu.ok) {
-				fit = diag_roce_mtu(n->mtu.v);
-				diag_ev(&x, r, "netdev MTU", "rtnetlink IFLA_MTU",
-					"%s %" PRIu64, r->netdev, n->mtu.v);
-			}
-			if (!fit && !v->active_mtu.ok) {
+				 "The subnet manager sets an InfiniBand port's "
+				 "MTU (partition mtu); below the port's maximum, "
+				 "every message is cut into more packets.");
+			if (!v->active_mtu.ok) {
 				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: neither active MTU nor netdev MTU read",
+					     "%s: active MTU not read (no verbs data)",
 					     tgt);
-				continue;
-			}
-			act = v->active_mtu.ok ? v->active_mtu.v : fit;
-			if (!v->active_mtu.ok)
-				diag_ev(&x, r, "RoCE MTU",
-					"computed from the netdev MTU",
-					"%" PRIu64, fit);
-			if (act >= cap || act >= 4096) {
+			} else if (v->active_mtu.v < cap) {
+				diag_verdict(&x, r, RD_WARN, "mtu_low",
+					     "%s: active MTU %" PRIu64 " below the port's %" PRIu64,
+					     tgt, v->active_mtu.v, cap);
+				diag_next(&x, r,
+					  "the subnet manager or partition limits the MTU; check opensm's partition mtu");
+			} else {
 				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s: RoCE MTU %" PRIu64, tgt, act);
-				continue;
+					     "%s: MTU %" PRIu64, tgt,
+					     v->active_mtu.v);
 			}
-			if (fit && fit > act) {
-				diag_verdict(&x, r, RD_WARN, "mtu_mismatch",
-					     "%s: active MTU %" PRIu64 " below the %" PRIu64 " the netdev allows",
-					     tgt, act, fit);
-				diag_next(&x, r,
-					  "the port has not picked up the netdev MTU; "
-					  "bounce the netdev or reload the driver");
-				continue;
-			}
-			diag_verdict(&x, r, RD_WARN, "mtu_low",
-				     "%s: RoCE MTU %" PRIu64 " (%s MTU %s) — 4096 needs a netdev MTU of 4200 or more",
-				     tgt, act, r->netdev ? r->netdev : "netdev",
-				     n && n->mtu.ok ? "too low" : "unknown");
-			if (!n || !n->mtu.ok)
-				continue;
-			uint64_t want = 9000;
-
-			if (n->max_mtu.ok && n->max_mtu.v < want)
-				want = n->max_mtu.v;
-			if (diag_roce_mtu(want) < 4096) {
-				diag_next(&x, r,
-					  "%s cannot carry 4096-byte RoCE frames (max MTU %" PRIu64 ")",
-					  r->netdev, n->max_mtu.v);
-				continue;
-			}
+			continue;
+		}
+		diag_why(&x, r,
+			 "RoCE MTU is the largest IB MTU that fits the "
+			 "netdev MTU minus RoCE headers: 1500 gives 1024, "
+			 "about 4200 or more (9000 usual) gives 4096.");
+		if (n && n->mtu.ok) {
+			fit = diag_roce_mtu(n->mtu.v);
+			diag_ev(&x, r, "netdev MTU", "rtnetlink IFLA_MTU",
+				"%s %" PRIu64, r->netdev, n->mtu.v);
+		}
+		if (!fit && !v->active_mtu.ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: neither active MTU nor netdev MTU read",
+				     tgt);
+			continue;
+		}
+		act = v->active_mtu.ok ? v->active_mtu.v : fit;
+		if (!v->active_mtu.ok)
+			diag_ev(&x, r, "RoCE MTU",
+				"computed from the netdev MTU",
+				"%" PRIu64, fit);
+		if (act >= cap || act >= 4096) {
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s: RoCE MTU %" PRIu64, tgt, act);
+			continue;
+		}
+		if (fit && fit > act) {
+			diag_verdict(&x, r, RD_WARN, "mtu_mismatch",
+				     "%s: active MTU %" PRIu64 " below the %" PRIu64 " the netdev allows",
+				     tgt, act, fit);
 			diag_next(&x, r,
-				  "raise the MTU of %s and of every switch port and "
-				  "peer on the path to %" PRIu64,
-				  r->netdev, want);
-			struct rd_fixup *f = diag_fix(
-				&x, r, RD_FIX_LINK_MTU, true, true,
-				"peers and switch ports must carry the same MTU; some NICs flap the link",
-				"ip link set dev %s mtu %" PRIu64, r->netdev, want);
-			if (f) {
-				f->value = want;
-				if (!(f->arg = strdup(r->netdev)))
-					x.err = -ENOMEM;
-			}
+				  "the port has not picked up the netdev MTU; "
+				  "bounce the netdev or reload the driver");
+			continue;
+		}
+		diag_verdict(&x, r, RD_WARN, "mtu_low",
+			     "%s: RoCE MTU %" PRIu64 " (%s MTU %s) — 4096 needs a netdev MTU of 4200 or more",
+			     tgt, act, r->netdev ? r->netdev : "netdev",
+			     n && n->mtu.ok ? "too low" : "unknown");
+		if (!n || !n->mtu.ok)
+			continue;
+		uint64_t want = 9000;
+
+		if (n->max_mtu.ok && n->max_mtu.v < want)
+			want = n->max_mtu.v;
+		if (diag_roce_mtu(want) < 4096) {
+			diag_next(&x, r,
+				  "%s cannot carry 4096-byte RoCE frames (max MTU %" PRIu64 ")",
+				  r->netdev, n->max_mtu.v);
+			continue;
+		}
+		diag_next(&x, r,
+			  "raise the MTU of %s and of every switch port and "
+			  "peer on the path to %" PRIu64,
+			  r->netdev, want);
+		struct rd_fixup *f = diag_fix(
+			&x, r, RD_FIX_LINK_MTU, true, true,
+			"peers and switch ports must carry the same MTU; some NICs flap the link",
+			"ip link set dev %s mtu %" PRIu64,
+			rd_shquote_tmp(r->netdev), want);
+		if (f) {
+			f->value = want;
+			if (!(f->arg = strdup(r->netdev)))
+				x.err = -ENOMEM;
 		}
 	}
 	return diag_done(&x);
@@ -673,60 +716,54 @@ DIAG_CHECK(check_port_mtu)
 DIAG_CHECK(check_port_rate)
 {
 	DIAG_CTX(x);
-	char tgt[128];
+	struct rd_result *r;
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 };
+	     next_usable_port(&x, &tg, false, &r);) {
+		const struct rd_port *p = tg.p;
+		const char *tgt = tg.name;
+		const struct rd_netdev *n;
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r =
-				usable_start(&x, d, p, false, tgt, sizeof(tgt));
-			const struct rd_netdev *n;
-
-			if (!r)
-				continue;
-			if (!p->rate_gbps.ok) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: rate not read", tgt);
-				continue;
-			}
-			diag_ev(&x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
-				"%s", p->rate_text ? p->rate_text : "?");
-			if (!diag_port_is_eth(p)) {
-				if (p->width && strcmp(p->width, "1X") == 0) {
-					diag_verdict(&x, r, RD_WARN, "width_degraded",
-						     "%s trained at 1X width (%s)", tgt,
-						     p->rate_text ? p->rate_text : "");
-					diag_next(&x, r,
-						  "a 4X cable trained at 1X: reseat or replace it");
-				} else {
-					diag_verdict(&x, r, RD_PASS, "ok", "%s %s", tgt,
-						     p->rate_text ? p->rate_text : "");
-				}
-				continue;
-			}
-			n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-			if (!n || !n->ethtool.speed_mbps.ok) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: link speed of %s not read (ethtool)",
-					     tgt, r->netdev ? r->netdev : "netdev");
-				continue;
-			}
-			diag_ev(&x, r, "link speed", "ethtool netlink LINKMODES",
-				"%" PRIu64 " Mb/s", n->ethtool.speed_mbps.v);
-			if (p->rate_gbps.v * 1000.0 * 2 <
-			    (double)n->ethtool.speed_mbps.v) {
-				diag_verdict(&x, r, RD_WARN, "rate_low",
-					     "%s rate %.0f Gb/s is far below the %" PRIu64 " Mb/s link",
-					     tgt, p->rate_gbps.v,
-					     n->ethtool.speed_mbps.v);
+		if (!p->rate_gbps.ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: rate not read", tgt);
+			continue;
+		}
+		diag_ev(&x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+			"%s", p->rate_text ? p->rate_text : "?");
+		if (!diag_port_is_eth(p)) {
+			if (p->width && strcmp(p->width, "1X") == 0) {
+				diag_verdict(&x, r, RD_WARN, "width_degraded",
+					     "%s trained at 1X width (%s)", tgt,
+					     p->rate_text ? p->rate_text : "");
 				diag_next(&x, r,
-					  "the RDMA port did not pick up the link speed; check the driver");
+					  "a 4X cable trained at 1X: reseat or replace it");
 			} else {
-				diag_verdict(&x, r, RD_PASS, "ok", "%s rate %.0f Gb/s",
-					     tgt, p->rate_gbps.v);
+				diag_verdict(&x, r, RD_PASS, "ok", "%s %s", tgt,
+					     p->rate_text ? p->rate_text : "");
 			}
+			continue;
+		}
+		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
+		if (!n || !n->ethtool.speed_mbps.ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: link speed of %s not read (ethtool)",
+				     tgt, r->netdev ? r->netdev : "netdev");
+			continue;
+		}
+		diag_ev(&x, r, "link speed", "ethtool netlink LINKMODES",
+			"%" PRIu64 " Mb/s", n->ethtool.speed_mbps.v);
+		if (p->rate_gbps.v * 1000.0 * 2 <
+		    (double)n->ethtool.speed_mbps.v) {
+			diag_verdict(&x, r, RD_WARN, "rate_low",
+				     "%s rate %.0f Gb/s is far below the %" PRIu64 " Mb/s link",
+				     tgt, p->rate_gbps.v,
+				     n->ethtool.speed_mbps.v);
+			diag_next(&x, r,
+				  "the RDMA port did not pick up the link speed; check the driver");
+		} else {
+			diag_verdict(&x, r, RD_PASS, "ok", "%s rate %.0f Gb/s",
+				     tgt, p->rate_gbps.v);
 		}
 	}
 	return diag_done(&x);
@@ -735,44 +772,35 @@ DIAG_CHECK(check_port_rate)
 DIAG_CHECK(check_port_pkey)
 {
 	DIAG_CTX(x);
-	char tgt[128];
 
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_port *p = tg.p;
+		const char *tgt = tg.name;
+		struct rd_result *r = diag_new_target(&x, &tg, NULL);
 
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			struct rd_result *r;
-
-			if (!diag_wants(&x, d->name, p->port))
-				continue;
-			snprintf(tgt, sizeof(tgt), "%s/%" PRIu64, d->name,
-				 p->port);
-			r = diag_new(&x, d->name, p->port, NULL);
-			diag_why(&x, r,
-				 "P_Key 0xffff is the full-member default "
-				 "partition; 0x7fff is its limited form. (0x8001 "
-				 "is a site-specific partition, not a default.)");
-			if (!p->pkey0.ok) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: P_Key table not read", tgt);
-				continue;
-			}
-			diag_ev(&x, r, "pkeys/0", SYS_IB "/<dev>/ports/<n>/pkeys/0",
-				"0x%04" PRIx64, p->pkey0.v);
-			if (p->pkey0.v == 0xffff)
-				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s P_Key 0xffff (default, full member)",
-					     tgt);
-			else if (p->pkey0.v == 0x7fff)
-				diag_verdict(&x, r, RD_WARN, "pkey_limited",
-					     "%s P_Key 0x7fff: limited member of the default partition",
-					     tgt);
-			else
-				diag_verdict(&x, r, RD_WARN, "pkey_nondefault",
-					     "%s P_Key[0] 0x%04" PRIx64 " is not the default 0xffff",
-					     tgt, p->pkey0.v);
+		diag_why(&x, r,
+			 "P_Key 0xffff is the full-member default "
+			 "partition; 0x7fff is its limited form. (0x8001 "
+			 "is a site-specific partition, not a default.)");
+		if (!p->pkey0.ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: P_Key table not read", tgt);
+			continue;
 		}
+		diag_ev(&x, r, "pkeys/0", SYS_IB "/<dev>/ports/<n>/pkeys/0",
+			"0x%04" PRIx64, p->pkey0.v);
+		if (p->pkey0.v == 0xffff)
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s P_Key 0xffff (default, full member)",
+				     tgt);
+		else if (p->pkey0.v == 0x7fff)
+			diag_verdict(&x, r, RD_WARN, "pkey_limited",
+				     "%s P_Key 0x7fff: limited member of the default partition",
+				     tgt);
+		else
+			diag_verdict(&x, r, RD_WARN, "pkey_nondefault",
+				     "%s P_Key[0] 0x%04" PRIx64 " is not the default 0xffff",
+				     tgt, p->pkey0.v);
 	}
 	return diag_done(&x);
 }

@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Lossless RoCE: PFC, ECN, the RoCE v2 port, rdma_cm's RoCE mode. */
 #include "config.h"
+#include "core/escape.h"
 #include "diag/diag_int.h"
+#include "diag/qos_model.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static void prio_list(uint64_t mask, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < 8; i++)
-		if (mask & (1u << i))
-			off += (size_t)snprintf(buf + off, len - off, "%s%d",
-						off ? "," : "", i);
-	if (!off)
-		snprintf(buf, len, "none");
-}
 
 /* Every RoCE port with its netdev; calls fn once per port kept. */
 typedef void (*roce_fn)(struct diag_ctx *x, const struct rd_device *d,
@@ -57,21 +46,228 @@ static bool no_netdev(struct diag_ctx *x, struct rd_result *r,
 	return true;
 }
 
+/* The model's inputs and its chain, as evidence. */
+static void qos_evidence(struct diag_ctx *x, struct rd_result *r,
+			 const struct rd_netdev *n, const struct rd_qos_model *m)
+{
+	if (n->dcb.trust)
+		diag_ev(x, r, "trust",
+			m->trust_source ? m->trust_source : "dcbnl", "%s",
+			n->dcb.trust);
+	if (m->tos >= 0)
+		diag_ev(x, r, "rdma_cm default_roce_tos",
+			"/sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_tos",
+			"%d (DSCP %d)", m->tos, m->dscp);
+	if (m->vlan) {
+		const struct rd_netdev *v = rd_snapshot_netdev(x->s, m->vlan);
+		char map[96] = "";
+		size_t off = 0;
+
+		for (size_t i = 0; v && i < v->vlan_egress.n && off < sizeof(map); i++)
+			off += (size_t)snprintf(map + off, sizeof(map) - off,
+						"%s%s->%" PRIu64, off ? " " : "",
+						v->vlan_egress.v[i].name,
+						v->vlan_egress.v[i].value.v);
+		diag_ev(x, r, "VLAN egress map", "rtnetlink IFLA_VLAN_EGRESS_QOS",
+			"%s: %s", m->vlan, off ? map : "empty (every priority -> PCP 0)");
+	}
+	if (m->cnp_dscp >= 0)
+		diag_ev(x, r, "CNP DSCP", "/sys/class/net/X/ecn/roce_np/cnp_dscp",
+			"%d (congestion notifications, not data)", m->cnp_dscp);
+	if (m->chain[0])
+		diag_ev(x, r, "RoCE priority", "QoS model", "%s", m->chain);
+	if (m->ambiguous || m->prio < 0)
+		diag_ev(x, r, "RoCE priority", "QoS model", "%s: %s",
+			m->ambiguous ? "not one priority" : "not known",
+			m->why[0] ? m->why : "no mapping to judge");
+}
+
+static const char *ll_name(enum rd_qos_lossless l)
+{
+	switch (l) {
+	case RD_QOS_BY_PFC:
+		return "lossless (PFC)";
+	case RD_QOS_BY_PAUSE:
+		return "lossless (global pause)";
+	case RD_QOS_LOSSY:
+		return "lossy";
+	default:
+		return "not known";
+	}
+}
+
+static void pfc_fix(struct diag_ctx *x, struct rd_result *r, const char *nd,
+		    int prio)
+{
+	struct rd_fixup *f = diag_fix(
+		x, r, RD_FIX_PFC, true, true,
+		"changes flow control on the port; the switch must match or pause frames are ignored",
+		"dcb pfc set dev %s prio-pfc %d:on", rd_shquote_tmp(nd), prio);
+
+	if (f) {
+		f->value = (uint64_t)prio;
+		if (!(f->arg = strdup(nd)))
+			x->err = -ENOMEM;
+	}
+}
+
+static void pfc_counters(struct diag_ctx *x, struct rd_result *r,
+			 const struct rd_dcb *dcb, int prio)
+{
+	const struct rd_counter *c;
+	char key[16];
+
+	snprintf(key, sizeof(key), "prio%d", prio);
+	c = rd_counters_find(&dcb->pfc_requests, key);
+	if (c && c->value.ok)
+		diag_ev(x, r, "PFC requests (sent)", "ieee_pfc.requests",
+			"prio %d: %" PRIu64 " frames", prio, c->value.v);
+	c = rd_counters_find(&dcb->pfc_indications, key);
+	if (c && c->value.ok)
+		diag_ev(x, r, "PFC indications (received)", "ieee_pfc.indications",
+			"prio %d: %" PRIu64 " frames", prio, c->value.v);
+}
+
+/* One derived priority: PFC on exactly it, or global pause, or lossy. */
+static void pfc_single(struct diag_ctx *x, struct rd_result *r,
+		       const char *nd, const struct rd_qos_model *m,
+		       const char *list)
+{
+	int prio = m->prio;
+	unsigned en = m->pfc_en;
+
+	switch (rd_qos_lossless(m, prio)) {
+	case RD_QOS_BY_PFC:
+		if (en == (1u << prio)) {
+			diag_verdict(x, r, RD_PASS, "ok",
+				     "%s: PFC on priority %d only, the priority RoCE uses",
+				     nd, prio);
+			return;
+		}
+		diag_verdict(x, r, RD_WARN, "pfc_extra_prio",
+			     "%s: PFC on priorities %s; only %d carries RoCE",
+			     nd, list, prio);
+		diag_next(x, r,
+			  "extra lossless priorities spread pause storms; "
+			  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
+			  rd_shquote_tmp(nd));
+		return;
+	case RD_QOS_BY_PAUSE:
+		diag_verdict(x, r, RD_WARN, "global_pause",
+			     "%s: PFC off, global pause on: priority %d is lossless, "
+			     "but a pause stops all traffic of the port, not just RoCE",
+			     nd, prio);
+		diag_next(x, r,
+			  "to pause only RoCE: turn global pause off (ethtool -A %s rx off tx off) "
+			  "and enable PFC on priority %d, here and on the switch port",
+			  rd_shquote_tmp(nd), prio);
+		return;
+	case RD_QOS_LOSSY:
+		if (en)
+			diag_verdict(x, r, RD_FAIL, "pfc_wrong_prio",
+				     "%s: PFC on %s but RoCE uses priority %d, which is lossy",
+				     nd, list, prio);
+		else
+			diag_verdict(x, r, RD_FAIL, "pfc_off",
+				     "%s: PFC off and global pause off; RoCE priority %d is lossy",
+				     nd, prio);
+		diag_next(x, r,
+			  "enable PFC on priority %d here and on the switch port; "
+			  "then watch rx_prio%d_pause / tx_prio%d_pause",
+			  prio, prio, prio);
+		pfc_fix(x, r, nd, prio);
+		return;
+	default:
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: PFC off and the global pause state not read; "
+			     "priority %d may be lossless through pause or lossy",
+			     nd, prio);
+		return;
+	}
+}
+
+/* The application picks the priority: judge every candidate. */
+static void pfc_candidates(struct diag_ctx *x, struct rd_result *r,
+			   const char *nd, const struct rd_netdev *n,
+			   const struct rd_qos_model *m)
+{
+	unsigned safe = 0, unknown = 0;
+	char ok[32], bad[32];
+
+	for (int i = 0; i < RD_QOS_NPRIO; i++) {
+		enum rd_qos_lossless l;
+		char dscps[160];
+
+		if (!(m->candidates & (1u << i)))
+			continue;
+		l = rd_qos_lossless(m, i);
+		if (l == RD_QOS_BY_PFC || l == RD_QOS_BY_PAUSE)
+			safe |= 1u << i;
+		else if (l == RD_QOS_LL_UNKNOWN)
+			unknown |= 1u << i;
+		rd_qos_dscps_of(n, i, dscps, sizeof(dscps));
+		diag_ev(x, r, "candidate priority", "QoS model", "%d%s%s%s: %s",
+			i, dscps[0] ? " (DSCP " : "", dscps, dscps[0] ? ")" : "",
+			ll_name(l));
+	}
+	rd_qos_prio_list(safe, ok, sizeof(ok));
+	rd_qos_prio_list(m->candidates & ~safe, bad, sizeof(bad));
+	if (safe == m->candidates && !m->pfc_en) {
+		diag_verdict(x, r, RD_WARN, "global_pause",
+			     "%s: PFC off, global pause on: every priority RoCE may use (%s) "
+			     "is lossless, but a pause stops all traffic of the port, not just RoCE",
+			     nd, ok);
+		diag_next(x, r,
+			  "to pause only RoCE: turn global pause off (ethtool -A %s rx off tx off) "
+			  "and enable PFC on RoCE's priority, here and on the switch port",
+			  rd_shquote_tmp(nd));
+		return;
+	}
+	if (safe == m->candidates) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: every priority RoCE may use (%s) is lossless",
+			     nd, ok);
+		return;
+	}
+	if (safe) {
+		diag_verdict(x, r, RD_WARN, "prio_ambiguous",
+			     "%s: RoCE's priority depends on the application's traffic class: "
+			     "lossless on %s, lossy on %s",
+			     nd, ok, bad);
+		diag_next(x, r,
+			  "make sure RoCE applications use a traffic class that maps to "
+			  "priority %s (for rdma_cm: default_roce_tos in /sys/kernel/config/rdma_cm)",
+			  ok);
+		return;
+	}
+	if (unknown) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: PFC off and the global pause state not read", nd);
+		return;
+	}
+	diag_verdict(x, r, RD_FAIL, "pfc_off",
+		     "%s: none of the priorities RoCE may use (%s) is lossless",
+		     nd, bad);
+	diag_next(x, r,
+		  "enable PFC on the priority RoCE's traffic class maps to, here and on the switch port");
+}
+
 static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 		    const struct rd_port *p, const char *nd,
 		    const struct rd_netdev *n)
 {
 	struct rd_result *r = diag_new(x, d->name, p->port, nd);
 	const struct rd_dcb *dcb;
-	bool from_app;
-	uint64_t prio, en;
-	char list[32], key[32];
+	struct rd_qos_model m;
+	char list[32];
 
 	diag_why(x, r,
-		 "RoCE needs a lossless class: PFC on the RoCE priority "
-		 "only, matched on the switch. (The guide's "
-		 "/sys/class/net/X/prio_tc_map does not exist upstream, and "
-		 "'ip link set dev X xoff' is not a command.)");
+		 "RoCE needs a lossless class: PFC on the priority RoCE packets "
+		 "carry, and only that one, matched on the switch. Which priority "
+		 "that is follows from the trust mode (DSCP or PCP), the DSCP map, "
+		 "the traffic class and the VLAN egress map. Linux has no "
+		 "/sys/class/net/X/prio_tc_map, and 'ip link set dev X xoff' is "
+		 "not a command: PFC is set through dcbnl (dcb pfc, mlnx_qos).");
 	if (no_netdev(x, r, d, p, nd, n))
 		return;
 	dcb = &n->dcb;
@@ -85,73 +281,57 @@ static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 					    "not read");
 		return;
 	}
-	prio = diag_roce_prio(n, &from_app);
-	diag_ev(x, r, "RoCE priority",
-		from_app ? "dcbnl APP table (UDP 4791)" : "default",
-		"%" PRIu64, prio);
-	if (dcb->trust)
-		diag_ev(x, r, "trust", dcb->trust_source ? dcb->trust_source :
-							   "dcbnl", "%s",
-			dcb->trust);
-	if (!dcb->pfc_en.ok) {
+	rd_qos_derive(x->s, d, p, n, &m);
+	qos_evidence(x, r, n, &m);
+	if (!m.pfc_known) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_data",
 			     "%s: PFC state not read%s%s", nd,
 			     dcb->reason ? ": " : "",
 			     dcb->reason ? dcb->reason : "");
 		return;
 	}
-	en = dcb->pfc_en.v & 0xff;
-	prio_list(en, list, sizeof(list));
+	rd_qos_prio_list(m.pfc_en, list, sizeof(list));
 	diag_ev(x, r, "PFC enabled priorities",
-		"dcbnl DCB_CMD_IEEE_GET ieee_pfc.pfc_en", "%s (0x%02" PRIx64 ")",
-		list, en);
-	snprintf(key, sizeof(key), "prio%" PRIu64, prio);
-	{
-		const struct rd_counter *c =
-			rd_counters_find(&dcb->pfc_requests, key);
-
-		if (c && c->value.ok)
-			diag_ev(x, r, "PFC requests (sent)", "ieee_pfc.requests",
-				"prio %" PRIu64 ": %" PRIu64, prio, c->value.v);
-		c = rd_counters_find(&dcb->pfc_indications, key);
-		if (c && c->value.ok)
-			diag_ev(x, r, "PFC indications (received)",
-				"ieee_pfc.indications", "prio %" PRIu64 ": %" PRIu64,
-				prio, c->value.v);
-	}
-	if (en & (1u << prio)) {
-		if (en == (1u << prio)) {
-			diag_verdict(x, r, RD_PASS, "ok",
-				     "%s: PFC on priority %" PRIu64 " only", nd,
-				     prio);
-		} else {
-			diag_verdict(x, r, RD_WARN, "pfc_extra_prio",
-				     "%s: PFC on priorities %s; only %" PRIu64 " should be lossless",
-				     nd, list, prio);
-			diag_next(x, r,
-				  "extra lossless priorities spread pause storms; "
-				  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
-				  nd);
-		}
+		"dcbnl DCB_CMD_IEEE_GET ieee_pfc.pfc_en", "%s (0x%02x)", list,
+		m.pfc_en);
+	if (m.pause_known)
+		diag_ev(x, r, "global pause (IEEE 802.3x)",
+			"ethtool netlink PAUSE_GET", "rx %s, tx %s",
+			n->ethtool.rx_pause.v ? "on" : "off",
+			n->ethtool.tx_pause.v ? "on" : "off");
+	if (m.prio >= 0)
+		pfc_counters(x, r, dcb, m.prio);
+	if (m.pcp_untagged && rd_qos_lossless(&m, 0) == RD_QOS_LOSSY) {
+		diag_verdict(x, r, RD_FAIL, "pcp_untagged",
+			     "%s: trust pcp, but RoCE leaves untagged and carries no PCP: "
+			     "it is received on priority 0, which is lossy (PFC is on %s)",
+			     nd, list);
+		diag_next(x, r,
+			  "trust DSCP instead (dcb app / mlnx_qos --trust dscp) with a DSCP "
+			  "mapped to the lossless priority, or run RoCE over a VLAN device whose "
+			  "egress map gives that PCP");
 		return;
 	}
-	diag_verdict(x, r, RD_FAIL, en ? "pfc_wrong_prio" : "pfc_off",
-		     en ? "%s: PFC on %s but not on the RoCE priority %" PRIu64 :
-			  "%s: PFC off (%s); the RoCE priority %" PRIu64 " is lossy",
-		     nd, list, prio);
-	diag_next(x, r,
-		  "enable PFC on priority %" PRIu64 " here and on the switch port; "
-		  "then watch rx_prio%" PRIu64 "_pause / tx_prio%" PRIu64 "_pause",
-		  prio, prio, prio);
-	struct rd_fixup *f = diag_fix(
-		x, r, RD_FIX_PFC, true, true,
-		"changes flow control on the port; the switch must match or pause frames are ignored",
-		"dcb pfc set dev %s prio-pfc %" PRIu64 ":on", nd, prio);
-	if (f) {
-		f->value = prio;
-		if (!(f->arg = strdup(nd)))
-			x->err = -ENOMEM;
+	if (m.pcp_untagged && rd_qos_lossless(&m, 0) != RD_QOS_LL_UNKNOWN) {
+		diag_verdict(x, r, RD_WARN, "pcp_untagged",
+			     "%s: trust pcp and RoCE untagged: priority 0 is lossless, "
+			     "and with it every untagged packet of the port",
+			     nd);
+		diag_next(x, r,
+			  "trust DSCP (or tag RoCE with a VLAN) so that only RoCE is lossless");
+		return;
 	}
+	if (m.prio >= 0) {
+		pfc_single(x, r, nd, &m, list);
+		return;
+	}
+	if (m.candidates) {
+		pfc_candidates(x, r, nd, n, &m);
+		return;
+	}
+	diag_verdict(x, r, RD_UNKNOWN, "no_data",
+		     "%s: the priority RoCE uses is not known: %s", nd,
+		     m.why[0] ? m.why : "no mapping to judge");
 }
 
 DIAG_CHECK(check_qos_pfc)
@@ -173,7 +353,7 @@ static bool cnp_rising(struct diag_ctx *x, const struct rd_device *d,
 		return false;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct rd_series *ser = rd_history_port(
-			x->h, d->name, p->port, "hw_counters", names[i]);
+			x->h, d->name, p->port, RD_CTR_HW, names[i]);
 		uint64_t delta;
 		double span;
 
@@ -192,9 +372,9 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 		    const struct rd_netdev *n)
 {
 	struct rd_result *r = diag_new(x, d->name, p->port, nd);
-	uint64_t prio;
-	char key[16];
-	const struct rd_counter *np, *rp;
+	struct rd_qos_model m;
+	unsigned judge = 0, on = 0, half = 0, unread = 0;
+	char list[32], offl[32];
 	bool active;
 
 	diag_why(x, r,
@@ -208,59 +388,92 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 			"/proc/sys/net/ipv4/tcp_ecn", "%" PRId64,
 			x->s->host.tcp_ecn.v);
 	active = cnp_rising(x, d, p, r);
-	if (!n->ecn.present.ok) {
+	if (!n->ecn.present.ok || !n->ecn.present.v) {
 		if (active)
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "%s: CNP counters rising, DCQCN is active", nd);
-		else
+		else if (!n->ecn.present.ok)
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",
 				     "%s: ECN state not read", nd);
-		return;
-	}
-	if (!n->ecn.present.v) {
-		if (active)
-			diag_verdict(x, r, RD_PASS, "ok",
-				     "%s: CNP counters rising, DCQCN is active", nd);
 		else
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",
 				     "%s: no /sys/class/net/%s/ecn (not an mlx5 NIC with that interface)",
 				     nd, nd);
 		return;
 	}
-	prio = diag_roce_prio(n, NULL);
-	snprintf(key, sizeof(key), "prio%" PRIu64, prio);
-	np = rd_counters_find(&n->ecn.np_enable, key);
-	rp = rd_counters_find(&n->ecn.rp_enable, key);
-	if (np && np->value.ok)
-		diag_ev(x, r, "roce_np enable", "/sys/class/net/X/ecn/roce_np/enable/P",
-			"prio %" PRIu64 ": %" PRIu64, prio, np->value.v);
-	if (rp && rp->value.ok)
-		diag_ev(x, r, "roce_rp enable", "/sys/class/net/X/ecn/roce_rp/enable/P",
-			"prio %" PRIu64 ": %" PRIu64, prio, rp->value.v);
-	if (!np || !rp || !np->value.ok || !rp->value.ok) {
-		if (active)
-			diag_verdict(x, r, RD_PASS, "ok",
-				     "%s: CNP counters rising, DCQCN is active", nd);
-		else
-			diag_verdict(x, r, RD_UNKNOWN, "no_data",
-				     "%s: ECN enable for priority %" PRIu64 " not read (needs root?)",
-				     nd, prio);
+	rd_qos_derive(x->s, d, p, n, &m);
+	qos_evidence(x, r, n, &m);
+	/* The derived priority; else the lossless candidates; else all. */
+	if (m.prio >= 0) {
+		judge = 1u << m.prio;
+	} else {
+		for (int i = 0; i < RD_QOS_NPRIO; i++)
+			if ((m.candidates & (1u << i)) &&
+			    (rd_qos_lossless(&m, i) == RD_QOS_BY_PFC ||
+			     rd_qos_lossless(&m, i) == RD_QOS_BY_PAUSE))
+				judge |= 1u << i;
+		if (!judge)
+			judge = m.candidates;
+	}
+	/* Priority not known: ECN on for every priority still answers. */
+	if (!judge)
+		judge = 0xff;
+	for (int i = 0; i < RD_QOS_NPRIO; i++) {
+		const struct rd_counter *np, *rp;
+		char key[16];
+
+		if (!(judge & (1u << i)))
+			continue;
+		snprintf(key, sizeof(key), "prio%d", i);
+		np = rd_counters_find(&n->ecn.np_enable, key);
+		rp = rd_counters_find(&n->ecn.rp_enable, key);
+		if (!np || !rp || !np->value.ok || !rp->value.ok) {
+			unread |= 1u << i;
+			continue;
+		}
+		diag_ev(x, r, "ECN enable (roce_np / roce_rp)",
+			"/sys/class/net/X/ecn/roce_{np,rp}/enable/P",
+			"prio %d: %" PRIu64 " / %" PRIu64, i, np->value.v,
+			rp->value.v);
+		if (np->value.v && rp->value.v)
+			on |= 1u << i;
+		else if (np->value.v || rp->value.v)
+			half |= 1u << i;
+	}
+	rd_qos_prio_list(judge, list, sizeof(list));
+	if (judge == 0xff && m.prio < 0 && !m.candidates && on != judge &&
+	    !active) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: the priority RoCE uses is not known (%s), and ECN is not on for every priority",
+			     nd, m.why[0] ? m.why : "no mapping to judge");
 		return;
 	}
-	if ((np->value.v && rp->value.v) || active) {
+	if (on == judge || (active && !(judge & ~on & ~unread))) {
 		diag_verdict(x, r, RD_PASS, "ok",
-			     "%s: ECN on for priority %" PRIu64 "%s", nd, prio,
+			     "%s: ECN on for priority %s%s", nd, list,
 			     active ? ", CNPs flowing" : "");
 		return;
 	}
+	if (active) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: CNP counters rising, DCQCN is active", nd);
+		return;
+	}
+	if (unread && !(judge & ~unread)) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: ECN enable for priority %s not read (needs root?)",
+			     nd, list);
+		return;
+	}
+	rd_qos_prio_list(judge & ~on & ~unread, offl, sizeof(offl));
 	diag_verdict(x, r, RD_WARN, "ecn_off",
-		     "%s: ECN %s for the RoCE priority %" PRIu64, nd,
-		     np->value.v || rp->value.v ? "only half on" : "off", prio);
+		     "%s: ECN %s for RoCE priority %s", nd,
+		     half ? "only half on" : "off", offl);
 	diag_next(x, r,
-		  "enable roce_np and roce_rp for priority %" PRIu64
-		  " (echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%" PRIu64
-		  " and .../roce_rp/enable/%" PRIu64 "), and ECN marking on the switch",
-		  prio, nd, prio, prio);
+		  "enable roce_np and roce_rp for priority %s "
+		  "(echo 1 > /sys/class/net/%s/ecn/roce_np/enable/P and "
+		  ".../roce_rp/enable/P), and ECN marking on the switch",
+		  offl, rd_shquote_tmp(nd));
 }
 
 DIAG_CHECK(check_qos_ecn)

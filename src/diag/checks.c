@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The check table, in the guide's layer order, and the lookups checks share. */
+/* The check table, hardware layer first, and the lookups checks share. */
 #include "config.h"
 #include "diag/diag_int.h"
 
@@ -28,6 +28,8 @@ const struct rd_check rd_checks[] = {
 	{ "port.rocev2_gid", "RoCE v2 GID for an IPv4 address", "port",
 	  RD_LAYER_NETCFG, check_port_rocev2_gid },
 	{ "port.mtu", "RoCE MTU", "port", RD_LAYER_NETCFG, check_port_mtu },
+	{ "port.ib_mtu", "InfiniBand MTU set by the subnet manager", "port",
+	  RD_LAYER_NETCFG, check_port_mtu },
 	{ "qos.pfc", "PFC on the RoCE priority", "qos", RD_LAYER_NETCFG,
 	  check_qos_pfc },
 	{ "qos.ecn", "ECN (DCQCN) for RoCE", "qos", RD_LAYER_NETCFG,
@@ -83,7 +85,7 @@ const char *diag_port_netdev_name(const struct rd_snapshot *s,
 		const struct rd_netdev *n = &s->netdevs[i];
 
 		if (n->name && n->rdma_device &&
-		    strcmp(n->rdma_device, d->name) == 0 &&
+		    strcmp(n->rdma_device, d->name) == 0 && !n->lower &&
 		    (!n->rdma_port.ok || n->rdma_port.v == p->port))
 			return n->name;
 	}
@@ -104,7 +106,7 @@ bool diag_device_is_soft(const struct rd_device *d)
 			   strncmp(d->name, "siw", 3) == 0);
 }
 
-/* RDMA drivers per PCI network driver: the guide's story 4.2 generalised. */
+/* RDMA drivers per PCI network driver (mlx5_core alone gives no RDMA device). */
 static const struct {
 	const char *net;
 	const char *ib;
@@ -125,6 +127,16 @@ const char *diag_rdma_module_of(const char *net_driver)
 	return NULL;
 }
 
+bool diag_is_rdma_nic_module(const char *module)
+{
+	for (size_t k = 0; module &&
+			   k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
+	     k++)
+		if (strcmp(module, rdma_of_net[k].ib) == 0)
+			return true;
+	return false;
+}
+
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 {
 	const struct rd_module *m;
@@ -138,25 +150,6 @@ enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 	if (!m->loaded.ok)
 		return DIAG_MOD_UNKNOWN;
 	return m->loaded.v ? DIAG_MOD_LOADED : DIAG_MOD_ABSENT;
-}
-
-uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app)
-{
-	/* IEEE 802.1Q selector 3: UDP/DCCP port; 4791 is RoCE v2. */
-	for (size_t i = 0; n && i < n->dcb.n_apps; i++) {
-		const struct rd_dcb_app *a = &n->dcb.apps[i];
-
-		if (a->selector.ok && a->selector.v == 3 && a->protocol.ok &&
-		    a->protocol.v == 4791 && a->priority.ok &&
-		    a->priority.v < 8) {
-			if (from_app)
-				*from_app = true;
-			return a->priority.v;
-		}
-	}
-	if (from_app)
-		*from_app = false;
-	return 3;
 }
 
 int diag_cpulist_parse(const char *s, uint64_t set[16])

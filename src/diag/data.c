@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Loading data/counters.tsv and data/firmware.tsv. */
+/* Loading data/counters.tsv, data/firmware.tsv and data/link_ext_state.tsv. */
 #include "config.h"
 #include "diag/data.h"
 
@@ -73,7 +73,7 @@ static int parse_tsv(const char *name, const char *text,
 			line[--len] = '\0';
 		if (blank_or_comment(line))
 			continue;
-		if (rd_text_check(line, len) < 0) {
+		if (rd_text_check_lines(line, len) < 0) {
 			snprintf(err, errlen, "%s:%lu: not text", name, lineno);
 			r = -EINVAL;
 			break;
@@ -132,14 +132,14 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 	struct rd_counter_info *ci;
 	bool bad;
 	double warn, fail;
+	int group;
 
 	if (!*col[0]) {
 		snprintf(why, wl, "empty counter name");
 		return -EINVAL;
 	}
-	if (strcmp(col[1], "counters") != 0 &&
-	    strcmp(col[1], "hw_counters") != 0 &&
-	    strcmp(col[1], "ethtool") != 0) {
+	group = rd_counter_group_find(col[1]);
+	if (group < 0) {
 		snprintf(why, wl,
 			 "source \"%s\" is not counters, hw_counters or ethtool",
 			 col[1]);
@@ -175,10 +175,10 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 	ci->warn_rate = warn;
 	ci->fail_rate = fail;
 	ci->name = strdup(col[0]);
-	ci->source = strdup(col[1]);
+	ci->group = (enum rd_counter_group)group;
 	ci->meaning = strdup(col[2]);
 	ci->hint = strdup(col[6]);
-	if (!ci->name || !ci->source || !ci->meaning || !ci->hint)
+	if (!ci->name || !ci->meaning || !ci->hint)
 		return -ENOMEM;
 	return 0;
 }
@@ -237,6 +237,105 @@ static int fw_row(void *tp, char **col, char *why, size_t wl)
 	return 0;
 }
 
+/* A small number column: 0..max. */
+static int small_uint(const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 3 ||
+	    rd_parse_u64(s, 10, &v) < 0 || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int link_ext_row(void *tp, char **col, char *why, size_t wl)
+{
+	struct rd_link_ext_table *t = tp;
+	const struct rd_link_ext *dup;
+	struct rd_link_ext *e;
+	unsigned state, sub = 0;
+
+	if (small_uint(col[0], 255, &state) < 0) {
+		snprintf(why, wl, "state \"%s\" is not a number 0-255", col[0]);
+		return -EINVAL;
+	}
+	if (strcmp(col[1], "-") != 0 &&
+	    (small_uint(col[1], 255, &sub) < 0 || sub == 0)) {
+		snprintf(why, wl, "substate \"%s\" is not - or 1-255", col[1]);
+		return -EINVAL;
+	}
+	if (!*col[2] || !*col[3] || !*col[4]) {
+		snprintf(why, wl, "empty uapi_name, summary or next_step");
+		return -EINVAL;
+	}
+	dup = rd_link_ext_find(t, state, sub);
+	if (dup && dup->substate == (sub ? (int)sub : -1)) {
+		snprintf(why, wl, "state %u substate %s listed twice", state,
+			 col[1]);
+		return -EINVAL;
+	}
+	e = RD_PUSH(t->v, t->n);
+	if (!e)
+		return -ENOMEM;
+	e->state = state;
+	e->substate = sub ? (int)sub : -1;
+	e->uapi_name = strdup(col[2]);
+	e->summary = strdup(col[3]);
+	e->next_step = strdup(col[4]);
+	if (!e->uapi_name || !e->summary || !e->next_step)
+		return -ENOMEM;
+	return 0;
+}
+
+const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
+					   unsigned state, unsigned substate)
+{
+	const struct rd_link_ext *alone = NULL;
+
+	for (size_t i = 0; t && i < t->n; i++) {
+		if (t->v[i].state != state)
+			continue;
+		if (substate && t->v[i].substate == (int)substate)
+			return &t->v[i];
+		if (t->v[i].substate < 0)
+			alone = &t->v[i];
+	}
+	return alone;
+}
+
+void rd_link_ext_table_free(struct rd_link_ext_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].uapi_name);
+		free(t->v[i].summary);
+		free(t->v[i].next_step);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+static const char *const link_ext_header[] = {
+	"state", "substate", "uapi_name", "summary", "next_step",
+};
+
+int rd_link_ext_tsv_parse(const char *name, const char *text,
+			  struct rd_link_ext_table *t, char *err, size_t errlen)
+{
+	int r;
+
+	t->v = NULL;
+	t->n = 0;
+	r = parse_tsv(name, text, link_ext_header, 5, link_ext_row, t, err,
+		      errlen);
+	if (r < 0)
+		rd_link_ext_table_free(t);
+	return r;
+}
+
 static const char *const counter_header[] = {
 	"name", "source", "meaning", "bad_when_rising", "warn_rate",
 	"fail_rate", "hint",
@@ -289,34 +388,59 @@ static int load(const char *path, char **text, char *err, size_t errlen)
 	return 0;
 }
 
-int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
-			 char *err, size_t errlen)
+/* Read a data file whole, then hand its text to the table's parser. */
+static int load_with(const char *path, void *t, int (*parse)(const char *,
+							   const char *, void *,
+							   char *, size_t),
+		     char *err, size_t errlen)
 {
 	char *text = NULL;
 	int r = load(path, &text, err, errlen);
 
-	t->v = NULL;
-	t->n = 0;
 	if (r < 0)
 		return r;
-	r = rd_counters_tsv_parse(path, text, t, err, errlen);
+	r = parse(path, text, t, err, errlen);
 	free(text);
 	return r;
+}
+
+static int counters_parse_v(const char *n, const char *text, void *t,
+			    char *err, size_t el)
+{
+	return rd_counters_tsv_parse(n, text, t, err, el);
+}
+
+static int firmware_parse_v(const char *n, const char *text, void *t,
+			    char *err, size_t el)
+{
+	return rd_firmware_tsv_parse(n, text, t, err, el);
+}
+
+static int link_ext_parse_v(const char *n, const char *text, void *t,
+			    char *err, size_t el)
+{
+	return rd_link_ext_tsv_parse(n, text, t, err, el);
+}
+
+int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
+			 char *err, size_t errlen)
+{
+	*t = (struct rd_counter_table){ 0 };
+	return load_with(path, t, counters_parse_v, err, errlen);
 }
 
 int rd_firmware_tsv_load(const char *path, struct rd_fw_table *t, char *err,
 			 size_t errlen)
 {
-	char *text = NULL;
-	int r = load(path, &text, err, errlen);
+	*t = (struct rd_fw_table){ 0 };
+	return load_with(path, t, firmware_parse_v, err, errlen);
+}
 
-	t->v = NULL;
-	t->n = 0;
-	if (r < 0)
-		return r;
-	r = rd_firmware_tsv_parse(path, text, t, err, errlen);
-	free(text);
-	return r;
+int rd_link_ext_tsv_load(const char *path, struct rd_link_ext_table *t,
+			 char *err, size_t errlen)
+{
+	*t = (struct rd_link_ext_table){ 0 };
+	return load_with(path, t, link_ext_parse_v, err, errlen);
 }
 
 void rd_counter_table_free(struct rd_counter_table *t)
@@ -325,7 +449,6 @@ void rd_counter_table_free(struct rd_counter_table *t)
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].name);
-		free(t->v[i].source);
 		free(t->v[i].meaning);
 		free(t->v[i].hint);
 	}
@@ -349,16 +472,25 @@ void rd_fw_table_free(struct rd_fw_table *t)
 }
 
 const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t, const char *source,
-		     const char *name)
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name)
 {
 	if (!t || !name)
 		return NULL;
 	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->v[i].source, source) == 0 &&
+		if (t->v[i].group == group &&
 		    fnmatch(t->v[i].name, name, 0) == 0)
 			return &t->v[i];
 	return NULL;
+}
+
+bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
+				enum rd_counter_group group, const char *name)
+{
+	const struct rd_counter_info *ci =
+		t ? rd_counter_info_find(t, group, name) : NULL;
+
+	return ci && ci->bad_when_rising;
 }
 
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
@@ -394,40 +526,52 @@ int rd_data_path(const char *file, char *buf, size_t size)
 
 static struct rd_counter_table g_counters;
 static struct rd_fw_table g_fw;
-static bool g_counters_tried, g_fw_tried, g_counters_ok, g_fw_ok;
+static struct rd_link_ext_table g_link;
 static char g_err[512];
 
-const struct rd_counter_table *rd_data_counters(void)
+/* One process-wide table, loaded on first use. */
+struct data_slot {
+	const char *file;
+	int (*parse)(const char *, const char *, void *, char *, size_t);
+	void *table;
+	bool tried, ok;
+};
+
+static struct data_slot g_slots[] = {
+	{ "counters.tsv", counters_parse_v, &g_counters, false, false },
+	{ "firmware.tsv", firmware_parse_v, &g_fw, false, false },
+	{ "link_ext_state.tsv", link_ext_parse_v, &g_link, false, false },
+};
+
+static const void *data_get(struct data_slot *d)
 {
 	char path[4096];
 
-	if (!g_counters_tried) {
-		g_counters_tried = true;
-		if (rd_data_path("counters.tsv", path, sizeof(path)) < 0)
+	if (!d->tried) {
+		d->tried = true;
+		if (rd_data_path(d->file, path, sizeof(path)) < 0)
 			snprintf(g_err, sizeof(g_err),
-				 "counters.tsv not found in the data directory");
+				 "%s not found in the data directory", d->file);
 		else
-			g_counters_ok = rd_counters_tsv_load(path, &g_counters,
-							     g_err,
-							     sizeof(g_err)) == 0;
+			d->ok = load_with(path, d->table, d->parse, g_err,
+					  sizeof(g_err)) == 0;
 	}
-	return g_counters_ok ? &g_counters : NULL;
+	return d->ok ? d->table : NULL;
+}
+
+const struct rd_counter_table *rd_data_counters(void)
+{
+	return data_get(&g_slots[0]);
 }
 
 const struct rd_fw_table *rd_data_firmware(void)
 {
-	char path[4096];
+	return data_get(&g_slots[1]);
+}
 
-	if (!g_fw_tried) {
-		g_fw_tried = true;
-		if (rd_data_path("firmware.tsv", path, sizeof(path)) < 0)
-			snprintf(g_err, sizeof(g_err),
-				 "firmware.tsv not found in the data directory");
-		else
-			g_fw_ok = rd_firmware_tsv_load(path, &g_fw, g_err,
-						       sizeof(g_err)) == 0;
-	}
-	return g_fw_ok ? &g_fw : NULL;
+const struct rd_link_ext_table *rd_data_link_ext(void)
+{
+	return data_get(&g_slots[2]);
 }
 
 const char *rd_data_error(void)
@@ -439,15 +583,15 @@ void rd_data_set(struct rd_counter_table *c, struct rd_fw_table *f)
 {
 	rd_counter_table_free(&g_counters);
 	rd_fw_table_free(&g_fw);
-	g_counters_tried = g_fw_tried = false;
-	g_counters_ok = g_fw_ok = false;
+	g_slots[0].tried = g_slots[1].tried = false;
+	g_slots[0].ok = g_slots[1].ok = false;
 	g_err[0] = '\0';
 	if (c) {
 		g_counters = *c;
-		g_counters_tried = g_counters_ok = true;
+		g_slots[0].tried = g_slots[0].ok = true;
 	}
 	if (f) {
 		g_fw = *f;
-		g_fw_tried = g_fw_ok = true;
+		g_slots[1].tried = g_slots[1].ok = true;
 	}
 }

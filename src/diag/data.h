@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The data files behind the checks: data/counters.tsv (what each counter
- * means and when rising is bad) and data/firmware.tsv (minimum firmware per
- * PCI id). Found in RDMADIAG_DATADIR, RD_DATADIR, then the source tree.
+ * means and when rising is bad), data/firmware.tsv (minimum firmware per
+ * PCI id) and data/link_ext_state.tsv (why a link is down, what to do). Found in RDMADIAG_DATADIR, RD_DATADIR, then the source tree.
  */
 #ifndef RD_DIAG_DATA_H
 #define RD_DIAG_DATA_H
@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/model.h"
+
 struct rd_counter_info {
 	char *name;		/* fnmatch pattern: "rx_prio[0-7]_pause" */
-	char *source;		/* "counters", "hw_counters", "ethtool" */
+	enum rd_counter_group group;
 	char *meaning;
 	bool bad_when_rising;
 	double warn_rate;	/* per second; rising above it gives WARN */
@@ -39,6 +41,20 @@ struct rd_fw_table {
 	size_t n;
 };
 
+/* data/link_ext_state.tsv: ethtool's link-down reason -> next step. */
+struct rd_link_ext {
+	unsigned state;		/* enum ethtool_link_ext_state */
+	int substate;		/* its substate; -1 = the state alone */
+	char *uapi_name;	/* "ETHTOOL_LINK_EXT_STATE_AUTONEG" */
+	char *summary;
+	char *next_step;	/* "DEV" stands for the netdev's name */
+};
+
+struct rd_link_ext_table {
+	struct rd_link_ext *v;
+	size_t n;
+};
+
 /* Parse a file; on a malformed line -EINVAL with "file:line: reason". */
 int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
 			 char *err, size_t errlen);
@@ -49,13 +65,32 @@ int rd_counters_tsv_parse(const char *name, const char *text,
 			  struct rd_counter_table *t, char *err, size_t errlen);
 int rd_firmware_tsv_parse(const char *name, const char *text,
 			  struct rd_fw_table *t, char *err, size_t errlen);
+int rd_link_ext_tsv_load(const char *path, struct rd_link_ext_table *t,
+			 char *err, size_t errlen);
+int rd_link_ext_tsv_parse(const char *name, const char *text,
+			  struct rd_link_ext_table *t, char *err,
+			  size_t errlen);
+void rd_link_ext_table_free(struct rd_link_ext_table *t);
+/*
+ * The row for a state and substate (0 = none): the substate's own row,
+ * else the state's row; NULL when the table has neither.
+ */
+const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
+					   unsigned state, unsigned substate);
 void rd_counter_table_free(struct rd_counter_table *t);
 void rd_fw_table_free(struct rd_fw_table *t);
 
-/* The first row matching (source, counter name); NULL when none. */
+/* The first row matching (group, counter name); NULL when none. */
 const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t, const char *source,
-		     const char *name);
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name);
+/*
+ * Whether a rising counter means trouble: the table's bad_when_rising,
+ * false for counters the table does not list (or no table). The one
+ * answer for the counters screen and the counter check alike.
+ */
+bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
+				enum rd_counter_group group, const char *name);
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
 				       uint64_t vendor, uint64_t device);
 
@@ -68,6 +103,7 @@ int rd_data_path(const char *file, char *buf, size_t size);
  */
 const struct rd_counter_table *rd_data_counters(void);
 const struct rd_fw_table *rd_data_firmware(void);
+const struct rd_link_ext_table *rd_data_link_ext(void);
 const char *rd_data_error(void);
 /* Tests: replace the cached tables (takes ownership; NULL resets). */
 void rd_data_set(struct rd_counter_table *c, struct rd_fw_table *f);

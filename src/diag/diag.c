@@ -4,11 +4,15 @@
 #include "diag/diag_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/escape.h"
+#include "core/print.h"
 
 static char *vfmt(const char *fmt, va_list ap)
 {
@@ -233,6 +237,48 @@ bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port)
 	return true;
 }
 
+bool diag_next_port(const struct diag_ctx *x, struct diag_target *t)
+{
+	for (; t->dev < x->s->n_devices; t->dev++, t->port = 0) {
+		const struct rd_device *d = &x->s->devices[t->dev];
+
+		while (t->port < d->n_ports) {
+			const struct rd_port *p = &d->ports[t->port++];
+
+			if (!diag_wants(x, d->name, p->port))
+				continue;
+			t->d = d;
+			t->p = p;
+			snprintf(t->name, sizeof(t->name), "%s/%" PRIu64,
+				 d->name ? d->name : "?", p->port);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool diag_next_device(const struct diag_ctx *x, struct diag_target *t)
+{
+	while (t->dev < x->s->n_devices) {
+		const struct rd_device *d = &x->s->devices[t->dev++];
+
+		if (!diag_wants(x, d->name, 0))
+			continue;
+		t->d = d;
+		t->p = NULL;
+		snprintf(t->name, sizeof(t->name), "%s", d->name ? d->name : "?");
+		return true;
+	}
+	return false;
+}
+
+struct rd_result *diag_new_target(struct diag_ctx *x,
+				  const struct diag_target *t,
+				  const char *netdev)
+{
+	return diag_new(x, t->d->name, t->p ? t->p->port : 0, netdev);
+}
+
 void rd_diag_opts_init(struct rd_diag_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -336,123 +382,177 @@ const char *rd_layer_name(enum rd_layer l)
 	return (unsigned)l < RD_LAYER_COUNT ? names[l] : "?";
 }
 
-static int add_str(struct json_object *o, const char *k, const char *v)
+static const char *verdict_sgr(enum rd_verdict v)
 {
-	struct json_object *j = v ? json_object_new_string(v) : NULL;
-
-	if (v && !j)
-		return -ENOMEM;
-	if (json_object_object_add(o, k, j) < 0) {
-		json_object_put(j);
-		return -ENOMEM;
+	switch (v) {
+	case RD_PASS:
+		return "\033[32m";
+	case RD_WARN:
+		return "\033[33m";
+	case RD_FAIL:
+		return "\033[1;31m";
+	default:
+		return "\033[36m";
 	}
-	return 0;
 }
 
-static int add_obj(struct json_object *o, const char *k, struct json_object *v)
+/*
+ * The command to copy is built of shell-quoted words (rd_shquote), which
+ * hold no control byte: print it as it is, so quoting survives; escape it
+ * only if something else slipped in.
+ */
+static void print_command(struct rd_printer *p, const char *cmd)
 {
-	if (!v)
-		return -ENOMEM;
-	if (json_object_object_add(o, k, v) < 0) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
+	rd_print_str(p, "command", NULL, cmd);
+	if (p->json)
+		return;
+	rd_print_text(p, "%28s ", "fix:");
+	if (cmd && rd_text_clean(cmd, strlen(cmd)))
+		rd_print_text(p, "%s\n", cmd);
+	else
+		rd_print_str(p, NULL, "%s\n", cmd);
 }
 
-static struct json_object *fixup_to_json(const struct rd_fixup *f)
+static void print_fix(struct rd_printer *p, const struct rd_result *r)
 {
-	struct json_object *o = json_object_new_object();
-	int r = 0;
+	const struct rd_fixup *f = r->fix;
 
-	if (!o)
-		return NULL;
-	r |= add_str(o, "id", f->id);
-	r |= add_str(o, "command", f->command);
-	r |= add_str(o, "impact", f->impact);
-	r |= add_obj(o, "disruptive", json_object_new_boolean(f->disruptive));
-	r |= add_obj(o, "undoable", json_object_new_boolean(f->undoable));
-	if (r) {
-		json_object_put(o);
-		return NULL;
+	if (!f) {
+		rd_print_null(p, "fix", NULL);
+		return;
 	}
-	return o;
+	rd_print_open_object(p, "fix");
+	rd_print_str(p, "id", NULL, f->id);
+	print_command(p, f->command);
+	rd_print_str(p, "impact", NULL, f->impact);
+	rd_print_bool(p, "disruptive", NULL, f->disruptive);
+	rd_print_bool(p, "undoable", NULL, f->undoable);
+	rd_print_close(p);
+	if (p->json)
+		return;
+	rd_print_text(p, "%28s rdmadiag fix %s", "", r->check_id);
+	if (r->device)
+		rd_print_text(p, " --device %s", rd_shquote_tmp(r->device));
+	if (r->port)
+		rd_print_text(p, " --port %" PRIu64, r->port);
+	rd_print_text(p, "\n");
+}
+
+void rd_result_print(struct rd_printer *p, const struct rd_result *res,
+		     bool verbose)
+{
+	bool detail = verbose || res->verdict != RD_PASS;
+
+	rd_print_open_object(p, NULL);
+	rd_print_text(p, "  ");
+	rd_print_color(p, verdict_sgr(res->verdict));
+	rd_print_str(p, NULL, "%-7s", rd_verdict_name(res->verdict));
+	rd_print_color(p, "\033[0m");
+	rd_print_str(p, "check", " %-18s", res->check_id);
+	rd_print_str(p, "title", NULL, res->title);
+	rd_print_str(p, "layer", NULL, rd_layer_name(res->layer));
+	rd_print_str(p, "device", NULL, res->device);
+	if (res->port)
+		rd_print_u64(p, "port", NULL, res->port);
+	else
+		rd_print_null(p, "port", NULL);
+	rd_print_str(p, "netdev", NULL, res->netdev);
+	rd_print_str(p, "verdict", NULL, rd_verdict_name(res->verdict));
+	rd_print_str(p, "cause", NULL, res->cause);
+	rd_print_str(p, "summary", " %s\n", res->summary ? res->summary : "");
+	if (!detail && !p->json)
+		goto out;
+	rd_print_str(p, "why", NULL, res->why);
+	rd_print_str(p, "next_step", NULL, res->next_step);
+	rd_print_open_array(p, "path");
+	for (size_t i = 0; i < res->n_path; i++) {
+		bool show = res->n_path > 1 || verbose;
+
+		rd_print_open_object(p, NULL);
+		if (show)
+			rd_print_text(p, "%28s %s ", i ? "" : "path:",
+				      i ? "->" : "  ");
+		rd_print_str(p, "step", show ? "%s\n" : NULL, res->path[i].text);
+		rd_print_str(p, "verdict", NULL,
+			     rd_verdict_name(res->path[i].verdict));
+		rd_print_close(p);
+	}
+	rd_print_close(p);
+	rd_print_open_array(p, "evidence");
+	for (size_t i = 0; i < res->n_evidence; i++) {
+		const struct rd_evidence *e = &res->evidence[i];
+
+		rd_print_open_object(p, NULL);
+		rd_print_text(p, "%28s ", i ? "" : "evidence:");
+		rd_print_str(p, "what", "%s: ", e->what);
+		rd_print_str(p, "value", "%s", e->value);
+		rd_print_str(p, "source", e->source && e->source[0] ? "  [%s]" : NULL,
+			     e->source);
+		rd_print_text(p, "\n");
+		rd_print_close(p);
+	}
+	rd_print_close(p);
+	if (verbose && res->why) {
+		rd_print_text(p, "%28s ", "why:");
+		rd_print_str(p, NULL, "%s\n", res->why);
+	}
+	if (res->verdict != RD_PASS && res->next_step) {
+		rd_print_text(p, "%28s ", "next:");
+		rd_print_str(p, NULL, "%s\n", res->next_step);
+	}
+	print_fix(p, res);
+out:
+	rd_print_close(p);
+}
+
+void rd_results_print(struct rd_printer *p, const struct rd_results *r,
+		      bool verbose)
+{
+	static const char *const titles[RD_LAYER_COUNT] = {
+		"Hardware and firmware", "Kernel driver", "User-space library",
+		"Network configuration", "Ports",	  "Host",
+	};
+	size_t count[4] = { 0 };
+
+	rd_print_open_array(p, NULL);
+	for (int l = 0; l < RD_LAYER_COUNT; l++) {
+		bool header = false;
+
+		for (size_t i = 0; i < r->n; i++) {
+			if ((int)r->v[i].layer != l)
+				continue;
+			if (!header) {
+				rd_print_color(p, "\033[1m");
+				rd_print_text(p, "%s", titles[l]);
+				rd_print_color(p, "\033[0m");
+				rd_print_text(p, "\n");
+				header = true;
+			}
+			rd_result_print(p, &r->v[i], verbose);
+		}
+	}
+	rd_print_close(p);
+	for (size_t i = 0; i < r->n; i++)
+		count[r->v[i].verdict & 3]++;
+	rd_print_text(p, "\n%zu results: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
+		      r->n, count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
+		      count[RD_PASS]);
 }
 
 struct json_object *rd_result_to_json(const struct rd_result *res)
 {
-	struct json_object *o = json_object_new_object(), *a;
-	int r = 0;
+	struct rd_printer p;
 
-	if (!o)
-		return NULL;
-	r |= add_str(o, "check", res->check_id);
-	r |= add_str(o, "title", res->title);
-	r |= add_str(o, "layer", rd_layer_name(res->layer));
-	r |= add_str(o, "device", res->device);
-	if (res->port)
-		r |= add_obj(o, "port", json_object_new_uint64(res->port));
-	else
-		r |= add_str(o, "port", NULL);
-	r |= add_str(o, "netdev", res->netdev);
-	r |= add_str(o, "verdict", rd_verdict_name(res->verdict));
-	r |= add_str(o, "cause", res->cause);
-	r |= add_str(o, "summary", res->summary);
-	r |= add_str(o, "why", res->why);
-	r |= add_str(o, "next_step", res->next_step);
-	a = json_object_new_array();
-	for (size_t i = 0; a && i < res->n_evidence; i++) {
-		struct json_object *e = json_object_new_object();
-
-		if (!e || add_str(e, "what", res->evidence[i].what) ||
-		    add_str(e, "value", res->evidence[i].value) ||
-		    add_str(e, "source", res->evidence[i].source) ||
-		    json_object_array_add(a, e) < 0) {
-			json_object_put(e);
-			r = -ENOMEM;
-			break;
-		}
-	}
-	r |= add_obj(o, "evidence", a);
-	a = json_object_new_array();
-	for (size_t i = 0; a && i < res->n_path; i++) {
-		struct json_object *e = json_object_new_object();
-
-		if (!e || add_str(e, "step", res->path[i].text) ||
-		    add_str(e, "verdict",
-			    rd_verdict_name(res->path[i].verdict)) ||
-		    json_object_array_add(a, e) < 0) {
-			json_object_put(e);
-			r = -ENOMEM;
-			break;
-		}
-	}
-	r |= add_obj(o, "path", a);
-	if (res->fix)
-		r |= add_obj(o, "fix", fixup_to_json(res->fix));
-	else
-		r |= add_str(o, "fix", NULL);
-	if (r) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	rd_print_begin(&p, NULL, true);
+	rd_result_print(&p, res, true);
+	return rd_print_take_json(&p);
 }
 
 struct json_object *rd_results_to_json(const struct rd_results *r)
 {
-	struct json_object *a = json_object_new_array();
+	struct rd_printer p;
 
-	if (!a)
-		return NULL;
-	for (size_t i = 0; i < r->n; i++) {
-		struct json_object *o = rd_result_to_json(&r->v[i]);
-
-		if (!o || json_object_array_add(a, o) < 0) {
-			json_object_put(o);
-			json_object_put(a);
-			return NULL;
-		}
-	}
-	return a;
+	rd_print_begin(&p, NULL, true);
+	rd_results_print(&p, r, true);
+	return rd_print_take_json(&p);
 }

@@ -18,11 +18,12 @@
 #include "core/snapshot.h"
 
 struct json_object;
+struct rd_printer;
 
 /* Ordered by severity so results sort worst first. */
 enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
 
-/* The guide's order: hardware up to the host. */
+/* Layers from the hardware up to the host configuration. */
 enum rd_layer {
 	RD_LAYER_HW,
 	RD_LAYER_DRIVER,
@@ -69,6 +70,7 @@ struct rd_fixup {
 	uint64_t value;		/* MTU, priority, sysctl value */
 	char *device;		/* target as shown in the journal */
 	uint64_t port;
+	uint64_t ifindex;	/* of the netdev named, from the reading (rd_fix_bind) */
 };
 
 struct rd_result {
@@ -132,25 +134,24 @@ void rd_diag_opts_init(struct rd_diag_opts *o);
 int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 		const struct rd_diag_opts *o, struct rd_results *out);
 void rd_results_free(struct rd_results *r);
-/* By layer in the guide's order, worst first within a layer; stable. */
+/* By layer, hardware first, worst first within a layer; stable. */
 void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
 const char *rd_layer_name(enum rd_layer l);
+/*
+ * The results through one writer (core/print.h): text as `rdmadiag check`
+ * prints it, or a JSON array of objects. Outside text is escaped, and the
+ * fix-up's command is printed with its shell quoting intact.
+ */
+void rd_results_print(struct rd_printer *p, const struct rd_results *r,
+		      bool verbose);
+void rd_result_print(struct rd_printer *p, const struct rd_result *r,
+		     bool verbose);
+/* The JSON form of the above, for callers that embed it. */
 struct json_object *rd_results_to_json(const struct rd_results *r);
 struct json_object *rd_result_to_json(const struct rd_result *r);
 
-/*
- * Fix-ups. Apply needs root; the journal entry (with the value being
- * replaced) is written before the change. msg receives a line for people.
- * 0, or -errno (-EPERM not root, -EBADMSG corrupt journal, ...).
- */
-int rd_fixup_apply(const struct rd_fixup *f, const char *journal_path,
-		   char *msg, size_t msglen);
-/* Restore the before-value of the last (entry NULL) or named entry. */
-int rd_fixup_undo(const char *journal_path, const char *entry, char *msg,
-		  size_t msglen);
-/* RDMADIAG_JOURNAL (ignored when set-uid) or /var/lib/rdmadiag/journal.jsonl */
-const char *rd_journal_default_path(void);
+/* Applying and undoing fix-ups: src/fix/fix.h. */
 
 #endif

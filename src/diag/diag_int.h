@@ -6,6 +6,7 @@
 #ifndef RD_DIAG_DIAG_INT_H
 #define RD_DIAG_DIAG_INT_H
 
+#include "core/escape.h"
 #include "diag/diag.h"
 
 /* Everything an evaluate function gets, passed as one value. */
@@ -50,6 +51,26 @@ void diag_fix_free(struct rd_fixup *f);
 /* Does the --device/--port filter keep this target? */
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port);
 
+/*
+ * The devices or ports a check walks, in snapshot order, as the
+ * --device/--port filter keeps them:
+ *	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);)
+ *		... tg.d, tg.p, tg.name ("mlx5_0/1") ...
+ * diag_next_device() gives devices (tg.p NULL, tg.name "mlx5_0").
+ */
+struct diag_target {
+	const struct rd_device *d;
+	const struct rd_port *p;
+	char name[128];
+	size_t dev, port;	/* the walk's position: start at zero */
+};
+bool diag_next_port(const struct diag_ctx *x, struct diag_target *t);
+bool diag_next_device(const struct diag_ctx *x, struct diag_target *t);
+/* diag_new() for the target the walk is at. */
+struct rd_result *diag_new_target(struct diag_ctx *x,
+				  const struct diag_target *t,
+				  const char *netdev);
+
 /* The netdev behind a RoCE port: port field, GID attrs, then netdev table. */
 const char *diag_port_netdev_name(const struct rd_snapshot *s,
 				  const struct rd_device *d,
@@ -63,9 +84,8 @@ enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);
 /* The RDMA module paired with a PCI network driver (mlx5_core -> mlx5_ib). */
 const char *diag_rdma_module_of(const char *net_driver);
-
-/* The RoCE priority: DCB APP entry for UDP 4791, else 3. */
-uint64_t diag_roce_prio(const struct rd_netdev *n, bool *from_app);
+/* Is module the RDMA half of one of those drivers (mlx5_ib, irdma, ...)? */
+bool diag_is_rdma_nic_module(const char *module);
 
 /* Parse "0-3,8,10-11" into a bit set of up to 1024 CPUs; -EINVAL. */
 int diag_cpulist_parse(const char *s, uint64_t set[16]);

@@ -19,6 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/attr.h"
+#include "core/escape.h"
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -64,17 +67,6 @@ int perf_oob_keys_encode(const struct perf_oob_keys *k, bool with_gid,
 	return (int)want;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static const char *const key_names[] = {
 	"LID", "outstanding reads", "QPN", "PSN", "rkey", "address",
 };
@@ -110,7 +102,7 @@ int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
 		}
 		v[f] = 0;
 		for (int i = 0; i < w; i++) {
-			int h = hexval(buf[pos + i]);
+			int h = rd_hex_digit(buf[pos + i]);
 
 			if (h < 0)
 				return fail(err, errlen,
@@ -540,21 +532,18 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 	return last;
 }
 
-int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
-		    int wait_ms)
+/* A listening socket on addr:port (addr NULL: every IPv4 address). */
+static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_port = htons(port) };
-	int64_t deadline = now_ms() + wait_ms;
-	int lfd, fd = -1, on = 1, r;
+	int lfd, on = 1, r;
 
-	o->fd = -1;
-	o->client = false;
-	if (bind_addr && inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1) {
-		oob_err(o, "invalid IPv4 address \"%s\"", bind_addr);
+	if (addr && inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		oob_err(o, "invalid IPv4 address \"%s\"", rd_esc_tmp(addr));
 		return -EINVAL;
 	}
-	if (!bind_addr)
+	if (!addr)
 		sa.sin_addr.s_addr = htonl(INADDR_ANY);
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0) {
@@ -566,15 +555,45 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(lfd, 1) < 0) {
 		r = -errno;
-		oob_err(o, "cannot listen on TCP port %u: %s%s", port,
+		oob_err(o, "cannot listen on %s TCP port %u: %s%s",
+			addr ? rd_esc_tmp(addr) : "every IPv4 address", port,
 			strerror(errno),
 			errno == EADDRINUSE
 				? " (another server is running: use -p)"
+				: errno == EADDRNOTAVAIL
+				? " (no interface has this address)"
 				: "");
-		goto out;
+		close(lfd);
+		return r;
+	}
+	return lfd;
+}
+
+int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
+		    const char *bind_addr2, uint16_t port, int wait_ms)
+{
+	struct sockaddr_in peer = { 0 };
+	socklen_t plen = sizeof(peer);
+	char ip[INET_ADDRSTRLEN];
+	int64_t deadline = now_ms() + wait_ms;
+	struct pollfd p[2];
+	nfds_t n = 0;
+	int fd = -1, r;
+
+	o->fd = -1;
+	o->client = false;
+	o->peer[0] = '\0';
+	r = listen_on(o, bind_addr, port);
+	if (r < 0)
+		return r;
+	p[n++] = (struct pollfd){ .fd = r, .events = POLLIN };
+	if (bind_addr && bind_addr2 && strcmp(bind_addr, bind_addr2) != 0) {
+		r = listen_on(o, bind_addr2, port);
+		if (r < 0)
+			goto out;
+		p[n++] = (struct pollfd){ .fd = r, .events = POLLIN };
 	}
 	for (;;) {
-		struct pollfd p = { .fd = lfd, .events = POLLIN };
 		int slice = 200;
 
 		if (stopped(o)) {
@@ -596,7 +615,7 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 			if (left < slice)
 				slice = (int)left;
 		}
-		r = poll(&p, 1, slice);
+		r = poll(p, n, slice);
 		if (r > 0)
 			break;
 		if (r < 0 && errno != EINTR) {
@@ -605,7 +624,10 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 			goto out;
 		}
 	}
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	for (nfds_t i = 0; i < n && fd < 0; i++)
+		if (p[i].revents & POLLIN)
+			fd = accept4(p[i].fd, (struct sockaddr *)&peer, &plen,
+				     SOCK_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
 		oob_err(o, "accept: %s", strerror(errno));
@@ -613,9 +635,19 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
 	}
 	set_keepalive(fd);
 	o->fd = fd;
+	if (peer.sin_family == AF_INET &&
+	    inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
+		snprintf(o->peer, sizeof(o->peer), "%s:%u", ip,
+			 ntohs(peer.sin_port));
 	r = 0;
 out:
-	close(lfd);
+	/*
+	 * One peer per run: closing the listeners now refuses any other
+	 * client (connection refused, or reset if it was queued) while the
+	 * first one's test goes on.
+	 */
+	for (nfds_t i = 0; i < n; i++)
+		close(p[i].fd);
 	return r;
 }
 

@@ -83,15 +83,20 @@ struct perf_oob {
 	bool client;		     /* writes first */
 	int timeout_ms;		     /* per message */
 	volatile sig_atomic_t *stop; /* set by SIGINT: give up waiting */
+	char peer[32];		     /* server: "a.b.c.d:port" of the client */
 	char err[256];
 };
 
 int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 		     int timeout_ms);
-/* Listen on port (all IPv4 addresses) and accept one client. wait_ms < 0
- * waits until *o->stop. */
-int perf_oob_accept(struct perf_oob *o, const char *bind_addr, uint16_t port,
-		    int wait_ms);
+/*
+ * Listen on port at bind_addr (NULL: every IPv4 address) and, when given,
+ * at bind_addr2 as well; accept one client and close the listeners, so a
+ * second client is refused while the first one's test runs. wait_ms < 0
+ * waits until *o->stop.
+ */
+int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
+		    const char *bind_addr2, uint16_t port, int wait_ms);
 void perf_oob_close(struct perf_oob *o);
 
 /* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR

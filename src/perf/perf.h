@@ -26,7 +26,8 @@ struct perf_opts {
 	enum perf_op op;
 	enum perf_role role;
 	const char *host;
-	const char *bind_addr;
+	const char *bind_addr;	/* server: NULL = every IPv4 address */
+	const char *bind_addr2;	/* server: a second address (loopback) */
 	uint16_t port;
 	const char *dev;
 	unsigned ib_port;
@@ -106,6 +107,23 @@ void perf_progress_bw(const struct perf_opts *o, double t, uint64_t size,
 		      double interval_s);
 void perf_progress_lat(const struct perf_opts *o, double t, uint64_t size,
 		       uint64_t n, double *interval_usec, size_t ni);
+
+struct rd_snapshot;
+
+/*
+ * The result as one line of JSON on f (`--json`, and the console's
+ * progress fd): escaped names, warning and error; null for a number that
+ * is not finite. s0/s1 (both or neither) add the counters that moved.
+ */
+void perf_result_json(FILE *f, const struct perf_session *s,
+		      const struct perf_bw_result *bw, size_t nbw,
+		      const struct perf_lat_result *lat, size_t nlat,
+		      const char *warn, const struct rd_snapshot *s0,
+		      const struct rd_snapshot *s1, const char *error);
+/* The port's counters that moved between s0 and s1, as text. */
+void perf_counters_text(FILE *f, const struct rd_snapshot *s0,
+			const struct rd_snapshot *s1, const char *dev,
+			unsigned port);
 
 /* Run one size. Returns 0 or -errno with s->err set. */
 int perf_bw_run(struct perf_session *s, uint64_t size,

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Progress lines for the console: one JSON object per line on a file
- * descriptor, written whole so a reader never sees half a line. */
+/*
+ * What a test reports: progress lines for the console (one JSON object per
+ * line on a file descriptor, written whole so a reader never sees half a
+ * line), the result as JSON, and the counters that moved. All JSON goes
+ * through the one writer (core/print.h), so names and messages from
+ * outside are escaped and no number is Infinity or NaN.
+ */
 #include "config.h"
 #include "perf/perf.h"
+
+#include <inttypes.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/print.h"
+#include "core/snapshot.h"
 
 static void emit(int fd, const char *line, size_t len)
 {
@@ -21,47 +31,208 @@ static void emit(int fd, const char *line, size_t len)
 	}
 }
 
+/* One JSON object, on one line, written whole to the progress fd. */
+static void emit_doc(const struct perf_opts *o, struct rd_printer *p,
+		     char **buf, size_t *len, FILE *m)
+{
+	rd_print_close(p);
+	if (rd_print_end(p) == 0 && fflush(m) == 0)
+		emit(o->progress_fd, *buf, *len);
+	fclose(m);
+	free(*buf);
+}
+
+static FILE *open_doc(struct rd_printer *p, char **buf, size_t *len,
+		      const char *test, const struct perf_opts *o, double t,
+		      uint64_t size)
+{
+	FILE *m = open_memstream(buf, len);
+
+	if (!m)
+		return NULL;
+	rd_print_begin(p, m, true);
+	p->one_line = true;
+	rd_print_open_object(p, NULL);
+	rd_print_str(p, "type", NULL, "progress");
+	rd_print_str(p, "test", NULL, test);
+	rd_print_str(p, "op", NULL, perf_op_name(o->op));
+	rd_print_double(p, "t", NULL, t);
+	rd_print_u64(p, "size", NULL, size);
+	return m;
+}
+
 void perf_progress_bw(const struct perf_opts *o, double t, uint64_t size,
 		      double bytes, uint64_t msgs, double interval_bytes,
 		      double interval_s)
 {
-	char line[512];
-	int n;
+	struct rd_printer p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
 
-	if (o->progress_fd < 0)
+	if (o->progress_fd < 0 ||
+	    !(m = open_doc(&p, &buf, &len, "bw", o, t, size)))
 		return;
-	n = snprintf(
-		line, sizeof(line),
-		"{\"type\":\"progress\",\"test\":\"bw\",\"op\":\"%s\","
-		"\"t\":%.3f,\"size\":%llu,\"bytes\":%.0f,\"msgs\":%llu,"
-		"\"gbps\":%.6f,\"mibps\":%.3f,\"mpps\":%.6f}\n",
-		perf_op_name(o->op), t, (unsigned long long)size, bytes,
-		(unsigned long long)msgs,
-		perf_bw_gbit(interval_bytes, interval_s),
-		perf_bw_mib(interval_bytes, interval_s),
-		perf_msg_rate_mpps(interval_bytes / (double)size, interval_s));
-	if (n > 0 && (size_t)n < sizeof(line))
-		emit(o->progress_fd, line, (size_t)n);
+	rd_print_double(&p, "bytes", NULL, bytes);
+	rd_print_u64(&p, "msgs", NULL, msgs);
+	rd_print_double(&p, "gbps", NULL, perf_bw_gbit(interval_bytes, interval_s));
+	rd_print_double(&p, "mibps", NULL, perf_bw_mib(interval_bytes, interval_s));
+	rd_print_double(&p, "mpps", NULL,
+			perf_msg_rate_mpps(interval_bytes / (double)size,
+					   interval_s));
+	emit_doc(o, &p, &buf, &len, m);
 }
 
 void perf_progress_lat(const struct perf_opts *o, double t, uint64_t size,
 		       uint64_t n, double *interval_usec, size_t ni)
 {
 	struct perf_lat_stats st;
-	char line[512];
-	int len;
+	struct rd_printer p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
 
 	if (o->progress_fd < 0 || ni == 0 ||
-	    perf_lat_stats(interval_usec, ni, &st) < 0)
+	    perf_lat_stats(interval_usec, ni, &st) < 0 ||
+	    !(m = open_doc(&p, &buf, &len, "lat", o, t, size)))
 		return;
-	len = snprintf(line, sizeof(line),
-		       "{\"type\":\"progress\",\"test\":\"lat\",\"op\":\"%s\","
-		       "\"t\":%.3f,\"size\":%llu,\"msgs\":%llu,\"samples\":%zu,"
-		       "\"t_min\":%.3f,\"t_typical\":%.3f,\"t_avg\":%.3f,"
-		       "\"t_p99\":%.3f,\"t_max\":%.3f}\n",
-		       perf_op_name(o->op), t, (unsigned long long)size,
-		       (unsigned long long)n, ni, st.min, st.median, st.avg,
-		       st.p99, st.max);
-	if (len > 0 && (size_t)len < sizeof(line))
-		emit(o->progress_fd, line, (size_t)len);
+	rd_print_u64(&p, "msgs", NULL, n);
+	rd_print_u64(&p, "samples", NULL, ni);
+	rd_print_double(&p, "t_min", NULL, st.min);
+	rd_print_double(&p, "t_typical", NULL, st.median);
+	rd_print_double(&p, "t_avg", NULL, st.avg);
+	rd_print_double(&p, "t_p99", NULL, st.p99);
+	rd_print_double(&p, "t_max", NULL, st.max);
+	emit_doc(o, &p, &buf, &len, m);
 }
+
+static void counter_deltas(struct rd_printer *p, const struct rd_counters *a,
+			   const struct rd_counters *b, bool *first)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct rd_counter *c = &b->v[i];
+		const struct rd_counter *o = rd_counters_find(a, c->name);
+
+		if (!o || !o->value.ok || !c->value.ok ||
+		    o->value.v == c->value.v)
+			continue;
+		rd_print_str(p, NULL, "   %-32s ", c->name);
+		rd_print_s64(p, c->name, "%+" PRId64 "\n",
+			     (int64_t)(c->value.v - o->value.v));
+		*first = false;
+	}
+}
+
+/* The port's counters that moved between s0 and s1, as text or JSON. */
+static void print_counters(struct rd_printer *p, const struct rd_snapshot *s0,
+			   const struct rd_snapshot *s1, const char *dev,
+			   unsigned port)
+{
+	const struct rd_device *d0 = rd_snapshot_device(s0, dev);
+	const struct rd_device *d1 = rd_snapshot_device(s1, dev);
+	const struct rd_port *a = d0 ? rd_device_port(d0, port) : NULL;
+	const struct rd_port *b = d1 ? rd_device_port(d1, port) : NULL;
+	bool first = true;
+
+	rd_print_open_object(p, "counters");
+	if (a && b) {
+		rd_print_str(p, NULL, " Port counters that changed (%s", dev);
+		rd_print_text(p, " port %u):\n", port);
+		counter_deltas(p, &a->counters, &b->counters, &first);
+		counter_deltas(p, &a->hw_counters, &b->hw_counters, &first);
+		if (first)
+			rd_print_text(p, "   (none)\n");
+	}
+	rd_print_close(p);
+}
+
+void perf_counters_text(FILE *f, const struct rd_snapshot *s0,
+				const struct rd_snapshot *s1, const char *dev,
+				unsigned port)
+{
+	struct rd_printer p;
+
+	rd_print_begin(&p, f, false);
+	print_counters(&p, s0, s1, dev, port);
+	rd_print_end(&p);
+}
+
+void perf_result_json(FILE *f, const struct perf_session *s,
+			const struct perf_bw_result *bw, size_t nbw,
+			const struct perf_lat_result *lat, size_t nlat,
+			const char *warn, const struct rd_snapshot *s0,
+			const struct rd_snapshot *s1, const char *error)
+{
+	const struct perf_opts *o = s->o;
+	static const char *const roles[] = { "server", "client", "loopback" };
+	struct rd_printer p;
+
+	rd_print_begin(&p, f, true);
+	p.one_line = true;	/* one line per result on the progress fd */
+	rd_print_open_object(&p, NULL);
+	rd_print_str(&p, "type", NULL, "result");
+	rd_print_str(&p, "test", NULL, o->lat ? "lat" : "bw");
+	rd_print_str(&p, "op", NULL, perf_op_name(o->op));
+	rd_print_str(&p, "role", NULL, roles[o->role]);
+	rd_print_bool(&p, "ok", NULL, !error);
+	if (s->dev.name[0]) {
+		rd_print_str(&p, "device", NULL, s->dev.name);
+		rd_print_u64(&p, "port", NULL, s->dev.port);
+		rd_print_s64(&p, "gid_index", NULL, s->dev.gid_index);
+		rd_print_s64(&p, "mtu", NULL, perf_mtu_bytes(s->mtu));
+		rd_print_u64(&p, "qps", NULL, o->nqp);
+		rd_print_bool(&p, "bidirectional", NULL, o->bidir);
+	}
+	if (s->peer_version) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%u.%02u", s->peer_version / 100,
+			 s->peer_version % 100);
+		rd_print_str(&p, "peer_version", NULL, v);
+	}
+	if (error)
+		rd_print_str(&p, "error", NULL, error);
+	if (warn && warn[0])
+		rd_print_str(&p, "warning", NULL, warn);
+	rd_print_open_array(&p, "results");
+	for (size_t i = 0; i < nbw; i++) {
+		rd_print_open_object(&p, NULL);
+		rd_print_u64(&p, "size", NULL, bw[i].size);
+		rd_print_u64(&p, "iterations", NULL, bw[i].iters);
+		rd_print_double(&p, "seconds", NULL, bw[i].seconds);
+		rd_print_double(&p, "bw_peak_mibps", NULL,
+				perf_bw_mib(bw[i].peak_bps, 1));
+		rd_print_double(&p, "bw_avg_mibps", NULL,
+				perf_bw_mib(bw[i].avg_bps, 1));
+		rd_print_double(&p, "bw_peak_gbps", NULL,
+				perf_bw_gbit(bw[i].peak_bps, 1));
+		rd_print_double(&p, "bw_avg_gbps", NULL,
+				perf_bw_gbit(bw[i].avg_bps, 1));
+		rd_print_double(&p, "msg_rate_mpps", NULL, bw[i].msg_rate_mpps);
+		rd_print_bool(&p, "from_peer", NULL, bw[i].remote);
+		rd_print_close(&p);
+	}
+	for (size_t i = 0; i < nlat; i++) {
+		const struct perf_lat_stats *st = &lat[i].st;
+
+		rd_print_open_object(&p, NULL);
+		rd_print_u64(&p, "size", NULL, lat[i].size);
+		rd_print_u64(&p, "iterations", NULL, lat[i].iters);
+		rd_print_u64(&p, "samples", NULL, lat[i].nsamples);
+		rd_print_double(&p, "t_min", NULL, st->min);
+		rd_print_double(&p, "t_max", NULL, st->max);
+		rd_print_double(&p, "t_typical", NULL, st->median);
+		rd_print_double(&p, "t_avg", NULL, st->avg);
+		rd_print_double(&p, "t_stdev", NULL, st->stdev);
+		rd_print_double(&p, "t_p99", NULL, st->p99);
+		rd_print_double(&p, "t_p999", NULL, st->p999);
+		rd_print_close(&p);
+	}
+	rd_print_close(&p);
+	if (s0 && s1)
+		print_counters(&p, s0, s1, s->dev.name, s->dev.port);
+	rd_print_close(&p);
+	if (rd_print_end(&p) < 0)
+		fprintf(stderr, "rdmadiag: cannot write the JSON result\n");
+}
+

@@ -243,7 +243,8 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			r = perf_oob_connect(&s->oob, o->host, o->port,
 					     o->timeout_ms);
 		else
-			r = perf_oob_accept(&s->oob, o->bind_addr, o->port, -1);
+			r = perf_oob_accept(&s->oob, o->bind_addr,
+					    o->bind_addr2, o->port, -1);
 		if (r < 0) {
 			s_err(s, r, "%s", s->oob.err);
 			goto fail;

@@ -24,10 +24,6 @@
 #define MAX_APPS 1024
 #define NO_DCB "driver has no DCB support"
 
-struct dcb_cache {
-	struct nl_sock *sk;
-};
-
 static struct nla_policy top_policy[DCB_ATTR_MAX + 1] = {
 	[DCB_ATTR_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
 	[DCB_ATTR_IEEE] = { .type = NLA_NESTED },
@@ -64,10 +60,7 @@ static int one_reply(const void *bytes, size_t len, int cmd,
 	struct dcbmsg dm;
 	int r;
 
-	rd_nl_iter_init(it, bytes, len);
-	r = rd_nl_next(it, &nlh);
-	if (r == 0)
-		return -ENODATA;
+	r = rd_nl_first(it, bytes, len, &nlh);
 	if (r < 0)
 		return r;
 	if (nlh->nlmsg_type != RTM_GETDCB ||
@@ -218,18 +211,6 @@ int rd_dcb_request(struct nl_sock *sk, int cmd, const char *ifname,
 
 /* ---- the probe ---- */
 
-void probe_dcb_cache_free(struct rd_probe_cache *cache)
-{
-	struct dcb_cache *c = cache ? cache->slot[RD_SLOT_DCB] : NULL;
-
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_DCB] = NULL;
-}
-
 /* Mellanox's out-of-tree driver shows the trust mode as a file. */
 static void trust_file(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 {
@@ -247,7 +228,7 @@ static void trust_file(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 	(void)rd_str_set(&d->dcb.trust_source, path);
 }
 
-static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
+static void collect_one(const struct rd_probe_ctx *ctx, struct rd_nl_state *c,
 			struct rd_snapshot *s, struct rd_netdev *d)
 {
 	struct rd_dcb *dcb = &d->dcb;
@@ -271,10 +252,8 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
 		snprintf(where, sizeof(where), "%s ieee", d->name);
 		rd_snapshot_error(s, SRC, where, r, NULL);
 		(void)rd_str_set(&dcb->reason, "DCB state could not be read");
-		if (r == -ETIMEDOUT || r == -EBADMSG) {
-			nl_socket_free(c->sk);
-			c->sk = NULL;
-		}
+		if (r == -ETIMEDOUT || r == -EBADMSG)
+			rd_nl_close(&c->sk);
 		return;
 	}
 	if (!dcb->trust) {
@@ -296,24 +275,16 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct dcb_cache *c,
 
 int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct dcb_cache local = { 0 }, *c;
+	struct rd_nl_state local, *c;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK)
 		return 0;
 	if (s->n_netdevs == 0)
 		return 0;
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_DCB];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			ctx->cache->slot[RD_SLOT_DCB] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_DCB, &local);
+	if (!c)
+		return -ENOMEM;
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		if (!s->netdevs[i].name)
 			continue;
@@ -327,7 +298,10 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 		collect_one(ctx, c, s, &s->netdevs[i]);
 	}
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_DCB, c);
 	return 0;
 }
+
+const struct rd_probe probe_dcb =
+	RD_PROBE_ROW("dcb", probe_dcb_collect, struct rd_nl_state,
+		     NULL, rd_nl_state_clear);

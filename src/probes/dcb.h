@@ -12,7 +12,7 @@
 #include "probes/probe.h"
 
 int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
-void probe_dcb_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_dcb;
 
 /* One RTM_GETDCB request (DCB_CMD_IEEE_GET, DCB_CMD_GDCBX) for ifname. */
 int rd_dcb_request(struct nl_sock *sk, int cmd, const char *ifname,

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "ecn"
 #define MAX_ENTRIES 1024
@@ -38,25 +39,6 @@ bool rd_netdev_name_ok(const char *name)
 	return true;
 }
 
-static int read_u64(struct rd_snapshot *s, const char *path, uint64_t max,
-		    uint64_t *out)
-{
-	char buf[64];
-	ssize_t r = rd_attr_read(path, buf, sizeof(buf));
-
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, path, (int)r, NULL);
-		return (int)r;
-	}
-	if (rd_parse_u64(buf, 10, out) < 0 || *out > max) {
-		rd_snapshot_error(s, SRC, path, EINVAL,
-				  "unexpected value \"%.64s\"", buf);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* enable/<prio> files: prio 0..7, value 0 or 1. */
 static void read_enable(struct rd_snapshot *s, const char *dir,
 			struct rd_counters *out)
@@ -64,13 +46,9 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 	char path[PATH_MAX], key[16];
 	char **names;
 	size_t nn;
-	int r = rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &names, &nn);
 
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	if (rd_probe_list(s, SRC, dir, MAX_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t prio, v;
 
@@ -81,7 +59,8 @@ static void read_enable(struct rd_snapshot *s, const char *dir,
 			continue;
 		}
 		snprintf(key, sizeof(key), "prio%u", (unsigned)prio);
-		if (read_u64(s, path, 1, &v) == 0)
+		if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false, 1,
+				      &v, true) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
 	rd_dir_free(names, nn);
@@ -106,7 +85,8 @@ static void read_params(struct rd_snapshot *s, const char *dir,
 		    stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		snprintf(key, sizeof(key), "%s/%s", prefix, names[i]);
-		if (read_u64(s, path, UINT64_MAX, &v) == 0)
+		if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false,
+				      UINT64_MAX, &v, true) == 0)
 			rd_counters_add(out, key, rd_u64(v));
 	}
 	rd_dir_free(names, nn);
@@ -193,7 +173,8 @@ static void read_cm_port(struct rd_snapshot *s, const char *dir,
 		rd_snapshot_error(s, SRC, path, (int)r, NULL);
 	}
 	snprintf(path, sizeof(path), "%s/default_roce_tos", dir);
-	if (read_u64(s, path, 255, &tos) == 0)
+	if (rd_probe_read_u64(s, SRC, AT_FDCWD, NULL, path, false, 255, &tos,
+			      true) == 0)
 		c->default_roce_tos = rd_u64(tos);
 }
 
@@ -202,18 +183,13 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	char root[PATH_MAX], dir[PATH_MAX + 512];
 	char **devs, **ports;
 	size_t nd, np;
-	int r;
 
 	if (rd_path(root, sizeof(root), ctx->roots->sysfs,
 		    "/kernel/config/rdma_cm") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, root, MAX_ENTRIES, &devs, &nd);
-	if (r < 0) {
-		/* configfs not mounted or rdma_cm not loaded: nothing set. */
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, root, r, NULL);
+	/* Absent: configfs not mounted or rdma_cm not loaded; nothing set. */
+	if (rd_probe_list(s, SRC, root, MAX_ENTRIES, &devs, &nd) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s/ports", root, devs[i]);
 		if (rd_dir_list(AT_FDCWD, dir, MAX_ENTRIES, &ports, &np) < 0)
@@ -269,3 +245,6 @@ int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	read_rdma_cm(ctx, s);
 	return 0;
 }
+
+const struct rd_probe probe_ecn =
+	RD_PROBE_ROW_STATELESS("ecn", probe_ecn_collect);

@@ -207,20 +207,6 @@ static struct nla_policy bit_policy[ETHTOOL_A_BITSET_BIT_MAX + 1] = {
 	[ETHTOOL_A_BITSET_BIT_VALUE] = { .type = NLA_FLAG },
 };
 
-static const char *nl_text(struct nlattr *a)
-{
-	const char *s;
-	size_t n;
-
-	if (!a)
-		return NULL;
-	s = nla_data(a);
-	n = strnlen(s, (size_t)nla_len(a));
-	if (n == 0 || rd_text_check(s, n) < 0)
-		return NULL;
-	return s;
-}
-
 /*
  * The single reply message of a GET: check the genl header's command and
  * index its attributes. Returns 1 with tb filled, or 0/-errno.
@@ -233,10 +219,7 @@ static int one_reply(const void *bytes, size_t len, int reply_cmd,
 	struct genlmsghdr g;
 	int r;
 
-	rd_nl_iter_init(it, bytes, len);
-	r = rd_nl_next(it, &nlh);
-	if (r == 0)
-		return -ENODATA;
+	r = rd_nl_first(it, bytes, len, &nlh);
 	if (r < 0)
 		return r;
 	if (nlh->nlmsg_type < NLMSG_MIN_TYPE ||
@@ -396,7 +379,7 @@ static int fec_bitset(struct nlattr *set, char *out, size_t size)
 				return -EBADMSG;
 			if (!nomask && !bt[ETHTOOL_A_BITSET_BIT_VALUE])
 				continue;
-			name = nl_text(bt[ETHTOOL_A_BITSET_BIT_NAME]);
+			name = rd_nl_text(bt[ETHTOOL_A_BITSET_BIT_NAME]);
 			if (!name)
 				name = fec_bit_name(nla_get_u32(
 					bt[ETHTOOL_A_BITSET_BIT_INDEX]));
@@ -635,8 +618,7 @@ int rd_ethtool_nl_open(struct rd_ethtool_nl *e)
 		return r;
 	r = genl_ctrl_resolve(e->sk, ETHTOOL_GENL_NAME);
 	if (r < 0) {
-		nl_socket_free(e->sk);
-		e->sk = NULL;
+		rd_nl_close(&e->sk);
 		r = rd_nl_errno(r);
 		return r == -ENOENT || r == -EIO ? -ENOENT : r;
 	}
@@ -646,9 +628,7 @@ int rd_ethtool_nl_open(struct rd_ethtool_nl *e)
 
 void rd_ethtool_nl_close(struct rd_ethtool_nl *e)
 {
-	if (e->sk)
-		nl_socket_free(e->sk);
-	e->sk = NULL;
+	rd_nl_close(&e->sk);
 	e->family = -1;
 }
 
@@ -678,17 +658,22 @@ out:
 
 /* ---- the probe ---- */
 
-void probe_ethtool_cache_free(struct rd_probe_cache *cache)
+static void ethtool_state_init(void *state)
 {
-	struct ethtool_cache *c = cache ? cache->slot[RD_SLOT_ETHTOOL] : NULL;
+	struct ethtool_cache *c = state;
 
-	if (!c)
-		return;
+	c->nl.family = -1;
+	c->ioctl_fd = -1;
+}
+
+static void ethtool_state_clear(void *state)
+{
+	struct ethtool_cache *c = state;
+
 	rd_ethtool_nl_close(&c->nl);
 	if (c->ioctl_fd >= 0)
 		close(c->ioctl_fd);
-	free(c);
-	cache->slot[RD_SLOT_ETHTOOL] = NULL;
+	c->ioctl_fd = -1;
 }
 
 static void unsupported(struct rd_ethtool *et, const char *what)
@@ -791,27 +776,16 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 			  struct rd_snapshot *s)
 {
-	struct ethtool_cache local = { .nl = { NULL, -1 }, .ioctl_fd = -1 };
-	struct ethtool_cache *c;
+	struct ethtool_cache local, *c;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK)
 		return 0;
 	if (s->n_netdevs == 0)
 		return 0;
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_ETHTOOL];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			c->nl.family = -1;
-			c->ioctl_fd = -1;
-			ctx->cache->slot[RD_SLOT_ETHTOOL] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_ETHTOOL, &local);
+	if (!c)
+		return -ENOMEM;
 	if (!c->nl.sk && !c->nl_absent) {
 		r = rd_ethtool_nl_open(&c->nl);
 		if (r == -ENOENT)
@@ -836,10 +810,10 @@ int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 			unsupported(&d->ethtool, "ethtool netlink");
 		collect_one(c, s, d);
 	}
-	if (c == &local) {
-		rd_ethtool_nl_close(&local.nl);
-		if (local.ioctl_fd >= 0)
-			close(local.ioctl_fd);
-	}
+	rd_probe_state_done(ctx, RD_PROBE_ETHTOOL, c);
 	return 0;
 }
+
+const struct rd_probe probe_ethtool =
+	RD_PROBE_ROW("ethtool", probe_ethtool_collect, struct ethtool_cache,
+		     ethtool_state_init, ethtool_state_clear);

@@ -15,7 +15,7 @@
 
 int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 			  struct rd_snapshot *s);
-void probe_ethtool_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_ethtool;
 
 /* The genetlink side: a socket and the resolved "ethtool" family id. */
 struct rd_ethtool_nl {

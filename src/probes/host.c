@@ -29,6 +29,7 @@
 #include <linux/mempolicy.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "host"
 #define LIMITS_MAX_LINES 100000
@@ -44,19 +45,6 @@ static bool path_exists(const char *path)
 	struct stat st;
 
 	return lstat(path, &st) == 0;
-}
-
-/* A one-line text file under a root; absent files are not errors. */
-static int read_text(struct rd_snapshot *s, const char *path, char *buf,
-		     size_t size)
-{
-	ssize_t r = rd_attr_read(path, buf, size);
-
-	if (r >= 0)
-		return 0;
-	if (r != -ENOENT)
-		rd_snapshot_error(s, SRC, path, (int)r, NULL);
-	return (int)r;
 }
 
 static void bad_value(struct rd_snapshot *s, const char *where,
@@ -84,21 +72,23 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	struct rd_host *h = &s->host;
 	char path[PATH_MAX], buf[512];
 	struct utsname u;
+	const struct {
+		const char *file;
+		char **dst;
+	} words[] = {
+		{ "/sys/kernel/hostname", &h->hostname },
+		{ "/sys/kernel/osrelease", &h->kernel },
+	};
 
 	/* procfs first: a fixture carries these, and so does a live host. */
-	if (rd_path(path, sizeof(path), ctx->roots->proc,
-		    "/sys/kernel/hostname") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (rd_path(path, sizeof(path), ctx->roots->proc, "%s",
+			    words[i].file) < 0 ||
+		    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf,
+				  sizeof(buf), true) < 0)
+			continue;
 		if (word_ok(buf))
-			(void)rd_str_set(&h->hostname, buf);
-		else
-			bad_value(s, path, buf);
-	}
-	if (rd_path(path, sizeof(path), ctx->roots->proc,
-		    "/sys/kernel/osrelease") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
-		if (word_ok(buf))
-			(void)rd_str_set(&h->kernel, buf);
+			(void)rd_str_set(words[i].dst, buf);
 		else
 			bad_value(s, path, buf);
 	}
@@ -370,7 +360,7 @@ static void limits_line(struct rd_snapshot *s, const char *path,
 	for (size_t len = strlen(line);
 	     len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r');)
 		line[--len] = '\0';
-	if (rd_text_check(line, strlen(line)) < 0) {
+	if (rd_text_check_lines(line, strlen(line)) < 0) {
 		rd_snapshot_error(s, SRC, where, EILSEQ, "line is not text");
 		return;
 	}
@@ -479,12 +469,8 @@ static void read_limits(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	if (rd_path(dir, sizeof(dir), ctx->roots->etc, "/security/limits.d") <
 	    0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0) {
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	/* pam_limits reads only *.conf there, in name order. */
 	for (size_t i = 0; i < nn; i++) {
 		size_t l = strlen(names[i]);
@@ -579,7 +565,7 @@ static void read_meminfo(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	buf = malloc(RD_ATTR_MAX + 1);
 	if (!buf)
 		return;
-	r = rd_attr_read(path, buf, RD_ATTR_MAX + 1);
+	r = rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1);
 	if (r >= 0)
 		rd_host_parse_meminfo(buf, path, s);
 	else
@@ -594,18 +580,13 @@ static void read_numa_nodes(const struct rd_probe_ctx *ctx,
 	char **names;
 	size_t nn;
 	uint64_t count = 0;
-	int r;
 
 	if (rd_path(dir, sizeof(dir), ctx->roots->sysfs,
 		    "/devices/system/node") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0) {
-		/* No directory: a kernel without NUMA. Guess nothing. */
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, dir, r, NULL);
+	/* No directory: a kernel without NUMA. Guess nothing. */
+	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
 		return;
-	}
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t v;
 
@@ -721,12 +702,12 @@ static void read_container(const struct rd_probe_ctx *ctx,
 	}
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/1/cgroup") == 0 &&
-	    rd_attr_read(path, buf, RD_ATTR_MAX + 1) >= 0)
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0)
 		kind = rd_container_from_cgroup(buf);
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/self/mountinfo") ==
 		    0 &&
-	    rd_attr_read(path, buf, RD_ATTR_MAX + 1) >= 0 &&
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0 &&
 	    rd_mountinfo_overlay_root(buf))
 		kind = "overlay-root";
 	(void)rd_str_set(&s->host.container, kind ? kind : "none");
@@ -793,9 +774,7 @@ static void read_devnodes(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 
 	if (rd_path(dir, sizeof(dir), ctx->roots->dev, "/infiniband") < 0)
 		return;
-	r = rd_dir_list(AT_FDCWD, dir, MAX_DIR_ENTRIES, &names, &nn);
-	if (r < 0 && r != -ENOENT)
-		rd_snapshot_error(s, SRC, dir, r, NULL);
+	r = rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn);
 	for (size_t i = 0; r == 0 && i < nn; i++)
 		if (devnode_name_ok(names[i]))
 			add_devnode(s, dir, names[i]);
@@ -824,7 +803,8 @@ static void read_sysctl_u64(const struct rd_probe_ctx *ctx,
 	uint64_t v;
 
 	if (rd_path(path, sizeof(path), ctx->roots->proc, "/sys/%s", rel) < 0 ||
-	    read_text(s, path, buf, sizeof(buf)) < 0)
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) < 0)
 		return;
 	if (rd_parse_u64(buf, 10, &v) == 0)
 		*out = rd_u64(v);
@@ -839,7 +819,8 @@ static void read_sysctls(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 
 	if (rd_path(path, sizeof(path), ctx->roots->proc,
 		    "/sys/net/ipv4/tcp_ecn") == 0 &&
-	    read_text(s, path, buf, sizeof(buf)) == 0) {
+	    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_s64(buf, 10, &v) == 0 && v >= 0 && v <= 255)
 			s->host.tcp_ecn = rd_s64(v);
 		else
@@ -871,3 +852,6 @@ int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	read_sysctls(ctx, s);
 	return 0;
 }
+
+const struct rd_probe probe_host =
+	RD_PROBE_ROW_STATELESS("host", probe_host_collect);

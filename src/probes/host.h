@@ -2,7 +2,7 @@
 /*
  * The host around the NICs: kernel, locked-memory limits and capabilities,
  * limits.conf, hugepages, NUMA, affinity, containers, /dev/infiniband and
- * the sysctls the guide talks about.
+ * the sysctls people tune for RDMA.
  */
 #ifndef RD_PROBES_HOST_H
 #define RD_PROBES_HOST_H
@@ -13,6 +13,7 @@
 #include "probes/probe.h"
 
 int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+extern const struct rd_probe probe_host;
 
 /*
  * Parse one pam_limits file: memlock lines go to s->host.limits, malformed

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "ib_sysfs"
 #define RD_STATIC_EVERY 30
@@ -81,7 +83,7 @@ struct dev_cache {
 	bool seen;
 };
 
-struct rd_ib_sysfs_cache {
+struct ib_sysfs_cache {
 	struct dev_cache *devs;
 	size_t n_devs;
 };
@@ -162,39 +164,21 @@ static void dev_cache_clear(struct dev_cache *dc)
 	dc->name = NULL;
 }
 
-void probe_ib_sysfs_cache_free(struct rd_probe_cache *cache)
+static void ib_sysfs_state_clear(void *state)
 {
-	struct rd_ib_sysfs_cache *c = cache ? cache->ib_sysfs : NULL;
+	struct ib_sysfs_cache *c = state;
 
-	if (!c)
-		return;
 	for (size_t i = 0; i < c->n_devs; i++)
 		dev_cache_clear(&c->devs[i]);
 	free(c->devs);
-	free(c);
-	cache->ib_sysfs = NULL;
+	c->devs = NULL;
+	c->n_devs = 0;
 }
 
 /* Path of dirfd-relative name for error messages. */
 static void where(char *buf, size_t size, const char *base, const char *rel)
 {
 	snprintf(buf, size, "%s/%s", base, rel);
-}
-
-/* Read an attribute relative to dirfd; record failures unless optional. */
-static int read_rel(struct rd_snapshot *s, int dirfd, const char *base,
-		    const char *rel, char *buf, size_t size, bool optional)
-{
-	ssize_t r = rd_attr_read_at(dirfd, rel, buf, size);
-	char w[1024];
-
-	if (r >= 0)
-		return 0;
-	if (optional && (r == -ENOENT))
-		return (int)r;
-	where(w, sizeof(w), base, rel);
-	rd_snapshot_error(s, SRC, w, (int)r, NULL);
-	return (int)r;
 }
 
 static void bad_value(struct rd_snapshot *s, const char *base,
@@ -219,26 +203,12 @@ int rd_parse_state_line(const char *text, uint64_t *num)
 int rd_parse_rate(const char *text, double *gbps, char *width, size_t wlen,
 		  char *speed, size_t slen)
 {
-	char num[32], unit[16], rest[128];
-	const char *p = text;
-	size_t i = 0;
-	int r;
+	char unit[16], rest[128];
+	const char *p;
+	size_t i;
 
-	while (*p == ' ')
-		p++;
-	while ((p[i] >= '0' && p[i] <= '9') || p[i] == '.') {
-		if (i + 1 >= sizeof(num))
-			return -EINVAL;
-		num[i] = p[i];
-		i++;
-	}
-	num[i] = '\0';
-	if (i == 0)
+	if (rd_probe_lead_number(text, gbps, &p) < 0 || *gbps < 0)
 		return -EINVAL;
-	r = rd_parse_double(num, gbps);
-	if (r < 0 || *gbps < 0)
-		return -EINVAL;
-	p += i;
 	while (*p == ' ')
 		p++;
 	i = 0;
@@ -273,19 +243,6 @@ int rd_parse_rate(const char *text, double *gbps, char *width, size_t wlen,
 }
 
 /* ---- static device data ---- */
-
-static void read_link_base(int dirfd, const char *rel, char **dst)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dirfd, rel, target, sizeof(target) - 1);
-	const char *b;
-
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	set_str(dst, b ? b + 1 : target);
-}
 
 static bool looks_like_bdf(const char *s)
 {
@@ -332,6 +289,24 @@ static void find_uverbs(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	(void)s;
 }
 
+/* Device attributes read as they are: GUIDs, then optional text. */
+static const struct {
+	const char *file;
+	size_t off;
+	bool optional;
+} guids[] = {
+	{ "node_guid", offsetof(struct rd_device, node_guid), false },
+	{ "sys_image_guid", offsetof(struct rd_device, sys_image_guid), true },
+};
+static const struct {
+	const char *file;
+	size_t off;
+} texts[] = {
+	{ "fw_ver", offsetof(struct rd_device, fw_ver) },
+	{ "hca_type", offsetof(struct rd_device, hca_type) },
+	{ "board_id", offsetof(struct rd_device, board_id) },
+	{ "node_desc", offsetof(struct rd_device, node_desc) },
+};
 static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			struct dev_cache *dc, const char *base)
 {
@@ -344,7 +319,8 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	d->node_guid.ok = false;
 	d->sys_image_guid.ok = false;
 
-	if (read_rel(s, dc->dirfd, base, "node_type", buf, sizeof(buf), false) == 0) {
+	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
+			  sizeof(buf), false) == 0) {
 		if (rd_parse_state_line(buf, &v) == 0) {
 			d->node_type_num = rd_u64(v);
 			set_str(&d->node_type, rd_node_type_name(v));
@@ -352,37 +328,27 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			bad_value(s, base, "node_type", EINVAL, buf);
 		}
 	}
-	if (read_rel(s, dc->dirfd, base, "node_guid", buf, sizeof(buf), false) == 0) {
+	for (size_t i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
+		if (rd_probe_read(s, SRC, dc->dirfd, base, guids[i].file, buf,
+				  sizeof(buf), guids[i].optional) < 0)
+			continue;
 		if (rd_parse_guid(buf, &v) == 0)
-			d->node_guid = rd_u64(v);
+			*(struct rd_ou64 *)((char *)d + guids[i].off) = rd_u64(v);
 		else
-			bad_value(s, base, "node_guid", EINVAL, buf);
+			bad_value(s, base, guids[i].file, EINVAL, buf);
 	}
-	if (read_rel(s, dc->dirfd, base, "sys_image_guid", buf, sizeof(buf), true) == 0) {
-		if (rd_parse_guid(buf, &v) == 0)
-			d->sys_image_guid = rd_u64(v);
-		else
-			bad_value(s, base, "sys_image_guid", EINVAL, buf);
-	}
-	if (read_rel(s, dc->dirfd, base, "fw_ver", buf, sizeof(buf), true) == 0)
-		set_str(&d->fw_ver, buf);
-	if (read_rel(s, dc->dirfd, base, "hca_type", buf, sizeof(buf), true) == 0)
-		set_str(&d->hca_type, buf);
-	if (read_rel(s, dc->dirfd, base, "board_id", buf, sizeof(buf), true) == 0)
-		set_str(&d->board_id, buf);
-	if (read_rel(s, dc->dirfd, base, "node_desc", buf, sizeof(buf), true) == 0)
-		set_str(&d->node_desc, buf);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (rd_probe_read(s, SRC, dc->dirfd, base, texts[i].file, buf,
+				  sizeof(buf), true) == 0)
+			set_str((char **)((char *)d + texts[i].off), buf);
 
 	/* The parent device: a PCI function for hardware, none for rxe/siw. */
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dc->dirfd, "device", target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
-		const char *b = strrchr(target, '/');
-		b = b ? b + 1 : target;
-		if (looks_like_bdf(b))
-			set_str(&d->pci_bdf, b);
-		read_link_base(dc->dirfd, "device/driver", &d->driver);
+	if (rd_probe_link_name(dc->dirfd, "device", buf, sizeof(buf)) == 0) {
+		if (looks_like_bdf(buf))
+			set_str(&d->pci_bdf, buf);
+		if (rd_probe_link_name(dc->dirfd, "device/driver", buf,
+				       sizeof(buf)) == 0)
+			set_str(&d->driver, buf);
 	}
 	if (!d->driver) {
 		/* Software devices name their driver in the device name. */
@@ -505,7 +471,8 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 		if (rd_parse_u64(names[i], 10, &idx) < 0)
 			continue;
 		snprintf(rel, sizeof(rel), "gids/%s", names[i]);
-		if (read_rel(s, pdirfd, pbase, rel, buf, sizeof(buf), false) < 0)
+		if (rd_probe_read(s, SRC, pdirfd, pbase, rel, buf, sizeof(buf),
+				  false) < 0)
 			continue;
 		if (rd_parse_gid(buf, raw) < 0) {
 			bad_value(s, pbase, rel, EINVAL, buf);
@@ -549,9 +516,11 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	rd_model_free(slow_port_fields, p);
 	gids_free(&p->gids, &p->n_gids);
 	p->pkey0.ok = false;
-	if (read_rel(s, pc->dirfd, pbase, "link_layer", buf, sizeof(buf), false) == 0)
+	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
+			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
-	if (read_rel(s, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf), true) == 0) {
+	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_u64(buf, 16, &v) == 0 && v <= 0xffff)
 			p->pkey0 = rd_u64(v);
 		else
@@ -814,7 +783,7 @@ static bool collect_ports(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 
 /* ---- devices ---- */
 
-static struct dev_cache *dev_cache_get(struct rd_ib_sysfs_cache *c,
+static struct dev_cache *dev_cache_get(struct ib_sysfs_cache *c,
 				       const char *name, const struct stat *st)
 {
 	struct dev_cache *dc;
@@ -863,7 +832,7 @@ static void copy_static(struct rd_device *d, const struct rd_device *st)
 	set_str(&d->uverbs_dev, st->uverbs_dev);
 }
 
-static void prune(struct rd_ib_sysfs_cache *c)
+static void prune(struct ib_sysfs_cache *c)
 {
 	size_t j = 0;
 
@@ -883,18 +852,15 @@ static void prune(struct rd_ib_sysfs_cache *c)
 int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)
 {
-	struct rd_probe_cache local = { 0 };
-	struct rd_probe_cache *cache = ctx->cache ? ctx->cache : &local;
+	struct ib_sysfs_cache local, *c;
 	char classdir[PATH_MAX], base[PATH_MAX];
 	char **names;
 	size_t nn;
 	int classfd, r;
 
-	if (!cache->ib_sysfs) {
-		cache->ib_sysfs = calloc(1, sizeof(*cache->ib_sysfs));
-		if (!cache->ib_sysfs)
-			return -ENOMEM;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_IB_SYSFS, &local);
+	if (!c)
+		return -ENOMEM;
 	r = rd_path(classdir, sizeof(classdir), ctx->roots->sysfs,
 		    "/class/infiniband");
 	if (r < 0)
@@ -905,8 +871,8 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		/* No class directory: no RDMA core loaded, hence no devices. */
 		if (r != -ENOENT)
 			rd_snapshot_error(s, SRC, classdir, r, NULL);
-		prune(cache->ib_sysfs);
-		probe_ib_sysfs_cache_free(&local);
+		prune(c);
+		rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 		return 0;
 	}
 	r = rd_dir_list(classfd, ".", MAX_DIR_ENTRIES, &names, &nn);
@@ -928,7 +894,7 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 			rd_snapshot_error(s, SRC, base, ENOTDIR, NULL);
 			continue;
 		}
-		dc = dev_cache_get(cache->ib_sysfs, names[i], &st);
+		dc = dev_cache_get(c, names[i], &st);
 		if (!dc)
 			break;
 		dc->seen = true;
@@ -959,7 +925,11 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	}
 	rd_dir_free(names, nn);
 	close(classfd);
-	prune(cache->ib_sysfs);
-	probe_ib_sysfs_cache_free(&local);
+	prune(c);
+	rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 	return 0;
 }
+
+const struct rd_probe probe_ib_sysfs =
+	RD_PROBE_ROW("ib_sysfs", probe_ib_sysfs_collect, struct ib_sysfs_cache,
+		     NULL, ib_sysfs_state_clear);

@@ -7,7 +7,7 @@
 
 int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s);
-void probe_ib_sysfs_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_ib_sysfs;
 
 /* "4: ACTIVE" -> 4; the text after the number varies between kernels. */
 int rd_parse_state_line(const char *text, uint64_t *num);

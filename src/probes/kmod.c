@@ -18,6 +18,7 @@
 #include <libkmod.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "kmod"
 
@@ -42,22 +43,6 @@ static struct rd_module *module_entry(struct rd_snapshot *s, const char *name)
 		return NULL;
 	}
 	return m;
-}
-
-/* A text attribute of /sys/module/NAME; absent files are not errors. */
-static int read_attr(struct rd_snapshot *s, int dirfd, const char *base,
-		     const char *file, char *buf, size_t size)
-{
-	ssize_t r = rd_attr_read_at(dirfd, file, buf, size);
-	char w[PATH_MAX];
-
-	if (r >= 0)
-		return 0;
-	if (r != -ENOENT) {
-		snprintf(w, sizeof(w), "%s/%s", base, file);
-		rd_snapshot_error(s, SRC, w, (int)r, NULL);
-	}
-	return (int)r;
 }
 
 static bool word_ok(const char *s, size_t max)
@@ -109,7 +94,8 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 		m->builtin = rd_bool(true);
 	} else {
 		m->builtin = rd_bool(false);
-		if (read_attr(s, fd, base, "initstate", buf, sizeof(buf)) ==
+		if (rd_probe_read(s, SRC, fd, base, "initstate", buf,
+				  sizeof(buf), true) ==
 		    0) {
 			if (strcmp(buf, "live") == 0 ||
 			    strcmp(buf, "coming") == 0 ||
@@ -119,19 +105,22 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 				bad(s, base, "initstate", buf);
 		}
 	}
-	if (read_attr(s, fd, base, "version", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "version", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_text_check(buf, strlen(buf)) == 0 && buf[0])
 			(void)rd_str_set(&m->version, buf);
 		else
 			bad(s, base, "version", buf);
 	}
-	if (read_attr(s, fd, base, "srcversion", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "srcversion", buf, sizeof(buf),
+			  true) == 0) {
 		if (word_ok(buf, 64))
 			(void)rd_str_set(&m->srcversion, buf);
 		else
 			bad(s, base, "srcversion", buf);
 	}
-	if (read_attr(s, fd, base, "refcnt", buf, sizeof(buf)) == 0) {
+	if (rd_probe_read(s, SRC, fd, base, "refcnt", buf, sizeof(buf),
+			  true) == 0) {
 		if (rd_parse_u64(buf, 10, &v) == 0)
 			m->refcnt = rd_u64(v);
 		else
@@ -218,42 +207,21 @@ struct kmod_cache {
 	bool ok;
 };
 
-static void kmod_cache_clear(struct kmod_cache *c)
+static void kmod_state_clear(void *state)
 {
-	for (size_t i = 0; i < c->n; i++)
-		rd_model_free(rd_module_fields, &c->mods[i]);
-	free(c->mods);
-	c->mods = NULL;
-	c->n = 0;
+	struct kmod_cache *c = state;
+
+	rd_model_free_array(rd_module_fields, (void **)&c->mods, &c->n,
+			    sizeof(*c->mods));
 	c->ok = false;
-}
-
-void probe_kmod_cache_free(struct rd_probe_cache *cache)
-{
-	struct kmod_cache *c = cache ? cache->slot[RD_SLOT_KMOD] : NULL;
-
-	if (!c)
-		return;
-	kmod_cache_clear(c);
-	free(c);
-	cache->slot[RD_SLOT_KMOD] = NULL;
 }
 
 /* Append copies of n modules to dst's list; false when out of memory. */
 static bool copy_modules(struct rd_module **dst, size_t *dn,
 			 const struct rd_module *src, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct rd_module *m = RD_PUSH(*dst, *dn);
-
-		if (!m)
-			return false;
-		if (rd_model_dup(rd_module_fields, m, &src[i], sizeof(*m)) < 0) {
-			(*dn)--;
-			return false;
-		}
-	}
-	return true;
+	return rd_model_dup_array(rd_module_fields, (void **)dst, dn, src, n,
+				  sizeof(*src)) == 0;
 }
 
 static int collect_modules(const struct rd_probe_ctx *ctx,
@@ -261,15 +229,10 @@ static int collect_modules(const struct rd_probe_ctx *ctx,
 
 int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct kmod_cache *c = NULL;
+	struct kmod_cache *c = rd_probe_state(ctx, RD_PROBE_KMOD, NULL);
 	size_t first = s->n_modules;
 	int r;
 
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_KMOD];
-		if (!c && (c = calloc(1, sizeof(*c))))
-			ctx->cache->slot[RD_SLOT_KMOD] = c;
-	}
 	if (c && rd_probe_cache_fresh(ctx, c->tick, c->ok)) {
 		if (copy_modules(&s->modules, &s->n_modules, c->mods, c->n)) {
 			if (c->ofed.ok)
@@ -279,7 +242,7 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	r = collect_modules(ctx, s);
 	if (c) {
-		kmod_cache_clear(c);
+		kmod_state_clear(c);
 		if (copy_modules(&c->mods, &c->n, s->modules + first,
 				 s->n_modules - first)) {
 			c->ofed = s->host.mlnx_ofed;
@@ -289,6 +252,10 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	return r;
 }
+
+const struct rd_probe probe_kmod =
+	RD_PROBE_ROW("kmod", probe_kmod_collect, struct kmod_cache,
+		     NULL, kmod_state_clear);
 
 static int collect_modules(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)

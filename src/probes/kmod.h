@@ -6,7 +6,7 @@
 #include "probes/probe.h"
 
 int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
-void probe_kmod_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_kmod;
 
 /* The module names the probe reports, NULL-terminated. */
 extern const char *const rd_kmod_rdma_modules[];

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,16 +25,13 @@
 
 #include "core/attr.h"
 #include "probes/nl_util.h"
+#include "probes/read.h"
 
 #define SRC "netdev"
 #define NETDEV_MAX_LINKS 65536
 #define NETDEV_MAX_ADDRS 1024
 /* Longest link-layer address (MAX_ADDR_LEN in the kernel). */
 #define NETDEV_MAX_HWADDR 32
-
-struct netdev_cache {
-	struct nl_sock *sk;
-};
 
 static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
@@ -50,32 +48,25 @@ static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_PERM_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 1,
 				.maxlen = NETDEV_MAX_HWADDR },
 	[IFLA_LINKINFO] = { .type = NLA_NESTED },
+	[IFLA_LINK] = { .type = NLA_U32 },
 	[IFLA_PARENT_DEV_NAME] = { .type = NLA_STRING, .maxlen = 256 },
 	[IFLA_PARENT_DEV_BUS_NAME] = { .type = NLA_STRING, .maxlen = 64 },
 };
 
 static struct nla_policy linkinfo_policy[IFLA_INFO_MAX + 1] = {
 	[IFLA_INFO_KIND] = { .type = NLA_STRING, .maxlen = 64 },
+	[IFLA_INFO_DATA] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy vlan_policy[IFLA_VLAN_MAX + 1] = {
+	[IFLA_VLAN_ID] = { .type = NLA_U16 },
+	[IFLA_VLAN_EGRESS_QOS] = { .type = NLA_NESTED },
 };
 
 static struct nla_policy addr_policy[IFA_MAX + 1] = {
 	[IFA_ADDRESS] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
 	[IFA_LOCAL] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
 };
-
-static const char *nl_text(struct nlattr *a)
-{
-	const char *s;
-	size_t n;
-
-	if (!a)
-		return NULL;
-	s = nla_data(a);
-	n = strnlen(s, (size_t)nla_len(a));
-	if (n == 0 || rd_text_check(s, n) < 0)
-		return NULL;
-	return s;
-}
 
 static void set_str(char **dst, const char *v)
 {
@@ -84,9 +75,7 @@ static void set_str(char **dst, const char *v)
 
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		rd_model_free(rd_netdev_fields, &nd[i]);
-	free(nd);
+	rd_model_free_array(rd_netdev_fields, (void **)&nd, &n, sizeof(*nd));
 }
 
 const char *rd_netdev_scope_name(unsigned scope, char *buf, size_t size)
@@ -123,6 +112,43 @@ static void format_hw(struct nlattr *a, char **dst)
 	set_str(dst, buf);
 }
 
+/*
+ * A VLAN device's id and egress map (skb priority -> PCP, what
+ * `ip link add ... egress-qos-map` sets): IFLA_VLAN_QOS_MAPPING entries.
+ */
+static int vlan_from_data(struct nlattr *data, struct rd_netdev *d)
+{
+	struct nlattr *tb[IFLA_VLAN_MAX + 1], *m;
+	int r, rem;
+
+	r = rd_nla_parse_nested(tb, IFLA_VLAN_MAX, data, vlan_policy);
+	if (r < 0)
+		return r;
+	if (tb[IFLA_VLAN_ID])
+		d->vlan_id = rd_u64(nla_get_u16(tb[IFLA_VLAN_ID]) & 0xfff);
+	if (!tb[IFLA_VLAN_EGRESS_QOS])
+		return 0;
+	nla_for_each_nested(m, tb[IFLA_VLAN_EGRESS_QOS], rem) {
+		struct ifla_vlan_qos_mapping q;
+		char key[16];
+
+		if (nla_type(m) != IFLA_VLAN_QOS_MAPPING)
+			continue;
+		if (nla_len(m) < (int)sizeof(q))
+			return -EBADMSG;
+		memcpy(&q, nla_data(m), sizeof(q));
+		/* to is a PCP (0-7); skb priorities above 7 never come from a ToS. */
+		if (q.to > 7)
+			return -EBADMSG;
+		if (q.from > 7)
+			continue;
+		snprintf(key, sizeof(key), "prio%u", q.from);
+		if (!rd_counters_add(&d->vlan_egress, key, rd_u64(q.to)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 {
 	struct nlattr *tb[IFLA_MAX + 1];
@@ -136,7 +162,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	r = rd_nlmsg_parse(nlh, sizeof(ifi), tb, IFLA_MAX, link_policy);
 	if (r < 0)
 		return r;
-	name = nl_text(tb[IFLA_IFNAME]);
+	name = rd_nl_text(tb[IFLA_IFNAME]);
 	if (!name || ifi.ifi_index <= 0)
 		return -EBADMSG;
 	set_str(&d->name, name);
@@ -176,13 +202,20 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 					linkinfo_policy);
 		if (r < 0)
 			return r;
-		t = nl_text(li[IFLA_INFO_KIND]);
+		t = rd_nl_text(li[IFLA_INFO_KIND]);
 		if (t)
 			set_str(&d->kind, t);
+		if (t && strcmp(t, "vlan") == 0 && li[IFLA_INFO_DATA]) {
+			r = vlan_from_data(li[IFLA_INFO_DATA], d);
+			if (r < 0)
+				return r;
+		}
 	}
-	t = nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
+	if (tb[IFLA_LINK])
+		d->link_ifindex = rd_u64(nla_get_u32(tb[IFLA_LINK]));
+	t = rd_nl_text(tb[IFLA_PARENT_DEV_BUS_NAME]);
 	if (t && strcmp(t, "pci") == 0) {
-		t = nl_text(tb[IFLA_PARENT_DEV_NAME]);
+		t = rd_nl_text(tb[IFLA_PARENT_DEV_NAME]);
 		if (t)
 			set_str(&d->pci_bdf, t);
 	}
@@ -290,18 +323,6 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 
 /* ---- the probe ---- */
 
-void probe_netdev_cache_free(struct rd_probe_cache *cache)
-{
-	struct netdev_cache *c = cache ? cache->slot[RD_SLOT_NETDEV] : NULL;
-
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_NETDEV] = NULL;
-}
-
 int rd_netdev_dump(struct nl_sock *sk, int type, struct rd_nl_buf *out)
 {
 	struct nl_msg *m = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_DUMP);
@@ -331,37 +352,25 @@ out:
 /* The netdev's parent device, driver and bus address from sysfs. */
 static void sysfs_parent(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 {
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *b;
-	ssize_t n;
+	char path[PATH_MAX], name[256];
 
 	if (!d->pci_bdf &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			unsigned dom, bus, dev, fn;
-			char tail;
+		    "/class/net/%s/device", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0) {
+		unsigned dom, bus, dev, fn;
+		char tail;
 
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			b = b ? b + 1 : target;
-			if (sscanf(b, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
-				   &tail) == 4 &&
-			    strlen(b) == 12)
-				set_str(&d->pci_bdf, b);
-		}
+		if (sscanf(name, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
+			   &tail) == 4 &&
+		    strlen(name) == 12)
+			set_str(&d->pci_bdf, name);
 	}
 	if (!d->driver &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
-		    "/class/net/%s/device/driver", d->name) == 0) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			b = strrchr(target, '/');
-			set_str(&d->driver, b ? b + 1 : target);
-		}
-	}
+		    "/class/net/%s/device/driver", d->name) == 0 &&
+	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0)
+		set_str(&d->driver, name);
 	/* Virtual devices have no parent: their kind names the driver. */
 	if (!d->driver && d->kind)
 		set_str(&d->driver, d->kind);
@@ -401,6 +410,34 @@ static bool same_pci(const struct rd_snapshot *s, const struct rd_netdev *d,
 			return true;
 		}
 	return false;
+}
+
+/*
+ * A VLAN device stacked on an RDMA port's netdev: RoCE over that VLAN
+ * carries its egress map's PCP, so the QoS model needs it.
+ */
+static bool vlan_of_port(const struct rd_snapshot *s, struct rd_netdev *all,
+			 size_t n, struct rd_netdev *v, const char **dev)
+{
+	const struct rd_netdev *lower = NULL;
+	uint64_t port;
+
+	if (!v->kind || strcmp(v->kind, "vlan") != 0 || !v->link_ifindex.ok)
+		return false;
+	/* The lower may be parsed but not kept yet, or kept already. */
+	for (size_t i = 0; i < n && !lower; i++)
+		if (&all[i] != v && all[i].name && all[i].ifindex.ok &&
+		    all[i].ifindex.v == v->link_ifindex.v)
+			lower = &all[i];
+	for (size_t i = 0; i < s->n_netdevs && !lower; i++)
+		if (s->netdevs[i].name && s->netdevs[i].ifindex.ok &&
+		    s->netdevs[i].ifindex.v == v->link_ifindex.v)
+			lower = &s->netdevs[i];
+	if (!lower || !rdma_owner(s, lower, dev, &port))
+		return false;
+	set_str(&v->lower, lower->name);
+	set_str(&v->rdma_device, *dev);
+	return true;
 }
 
 /* Move the link data into the snapshot's entry for that name. */
@@ -466,6 +503,44 @@ static bool netdev_name_ok(const char *n)
 }
 
 /*
+ * The netdev of an Ethernet port whose GID table names none (a port that
+ * never came up has no GID 0): the PCI function's net/ directory, and
+ * when it holds several, the one whose dev_port is the port's number - 1.
+ */
+static bool netdev_of_function(const struct rd_probe_ctx *ctx,
+			       const struct rd_device *rd,
+			       const struct rd_port *p, char *out, size_t len)
+{
+	char path[PATH_MAX], buf[32];
+	char **names = NULL;
+	size_t n = 0;
+	bool found = false;
+
+	if (!rd->name || !p->link_layer ||
+	    strcmp(p->link_layer, "Ethernet") != 0 ||
+	    rd_path(path, sizeof(path), ctx->roots->sysfs,
+		    "/class/infiniband/%s/device/net", rd->name) < 0 ||
+	    rd_dir_list(AT_FDCWD, path, 64, &names, &n) < 0)
+		return false;
+	for (size_t i = 0; i < n && !found; i++) {
+		uint64_t dp;
+
+		if (!netdev_name_ok(names[i]))
+			continue;
+		if (n > 1 &&
+		    (rd_path(path, sizeof(path), ctx->roots->sysfs,
+			     "/class/infiniband/%s/device/net/%s/dev_port",
+			     rd->name, names[i]) < 0 ||
+		     rd_attr_read(path, buf, sizeof(buf)) <= 0 ||
+		     rd_parse_u64(buf, 10, &dp) < 0 || dp + 1 != p->port))
+			continue;
+		found = (size_t)snprintf(out, len, "%s", names[i]) < len;
+	}
+	rd_dir_free(names, n);
+	return found;
+}
+
+/*
  * Without netlink (a fixture tree, or a recorded host) the same link facts
  * come from /sys/class/net: enough for the port checks to reason about
  * admin state, carrier and MTU.
@@ -481,14 +556,19 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 			struct rd_netdev d = { 0 };
 			char path[PATH_MAX], buf[128];
 			struct rd_ou64 flags, carrier;
+			char fn[IFNAMSIZ];
+			const char *name = p->netdev;
 
-			if (!netdev_name_ok(p->netdev) ||
-			    rd_snapshot_netdev(s, p->netdev) ||
+			if (!netdev_name_ok(name) &&
+			    netdev_of_function(ctx, rd, p, fn, sizeof(fn)))
+				name = fn;
+			if (!netdev_name_ok(name) ||
+			    rd_snapshot_netdev(s, name) ||
 			    rd_path(path, sizeof(path), ctx->roots->sysfs,
-				    "/class/net/%s/ifindex", p->netdev) < 0 ||
+				    "/class/net/%s/ifindex", name) < 0 ||
 			    access(path, F_OK) != 0)
 				continue;
-			set_str(&d.name, p->netdev);
+			set_str(&d.name, name);
 			set_str(&d.rdma_device, rd->name);
 			d.rdma_port = rd_u64(p->port);
 			d.ifindex = sysfs_u64(ctx, s, d.name, "ifindex", 10);
@@ -521,31 +601,67 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 	}
 }
 
+/*
+ * Keep the parsed links that matter: the netdevs of RDMA ports, those on
+ * an RDMA device's PCI function, the VLANs stacked on a port's netdev,
+ * or every interface when there is no RDMA device at all.
+ */
+void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
+		    struct rd_netdev *nd, size_t n)
+{
+	bool any_pci = false;
+
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (s->devices[i].pci_bdf)
+			any_pci = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *dev = NULL;
+		uint64_t port = 0;
+		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
+
+		/*
+		 * No RDMA device at all: every interface is a candidate for
+		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
+		 */
+		if (s->n_devices == 0) {
+			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
+				sysfs_parent(ctx, &nd[i]);
+				adopt(s, &nd[i]);
+			}
+			continue;
+		}
+		if (!on_port && vlan_of_port(s, nd, n, &nd[i], &dev)) {
+			adopt(s, &nd[i]);
+			continue;
+		}
+		if (!on_port && !any_pci)
+			continue;
+		sysfs_parent(ctx, &nd[i]);
+		if (!on_port && !same_pci(s, &nd[i], &dev))
+			continue;
+		set_str(&nd[i].rdma_device, dev);
+		if (on_port)
+			nd[i].rdma_port = rd_u64(port);
+		adopt(s, &nd[i]);
+	}
+}
+
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s)
 {
-	struct netdev_cache local = { 0 }, *c;
+	struct rd_nl_state local, *c;
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
-	bool any_pci = false;
 	int r;
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK) {
 		collect_sysfs(ctx, s);
 		return 0;
 	}
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_NETDEV];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			ctx->cache->slot[RD_SLOT_NETDEV] = c;
-		}
-	} else {
-		c = &local;
-	}
+	c = rd_probe_state(ctx, RD_PROBE_NETDEV, &local);
+	if (!c)
+		return -ENOMEM;
 	if (!c->sk) {
 		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
 		if (r < 0) {
@@ -568,44 +684,18 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		rd_snapshot_error(s, SRC, "address dump", r, NULL);
 		goto drop_socket;
 	}
-	for (size_t i = 0; i < s->n_devices; i++)
-		if (s->devices[i].pci_bdf)
-			any_pci = true;
-	for (size_t i = 0; i < n; i++) {
-		const char *dev = NULL;
-		uint64_t port = 0;
-		bool on_port = rdma_owner(s, &nd[i], &dev, &port);
-
-		/*
-		 * No RDMA device at all: every interface is a candidate for
-		 * one (a Soft-RoCE link, a NIC whose RDMA driver is missing).
-		 */
-		if (s->n_devices == 0) {
-			if (nd[i].name && strcmp(nd[i].name, "lo") != 0) {
-				sysfs_parent(ctx, &nd[i]);
-				adopt(s, &nd[i]);
-			}
-			continue;
-		}
-		if (!on_port && !any_pci)
-			continue;
-		sysfs_parent(ctx, &nd[i]);
-		if (!on_port && !same_pci(s, &nd[i], &dev))
-			continue;
-		set_str(&nd[i].rdma_device, dev);
-		if (on_port)
-			nd[i].rdma_port = rd_u64(port);
-		adopt(s, &nd[i]);
-	}
+	rd_netdev_keep(ctx, s, nd, n);
 	goto out;
 
 drop_socket:
-	nl_socket_free(c->sk);
-	c->sk = NULL;
+	rd_nl_close(&c->sk);
 out:
 	rd_nl_buf_free(&b);
 	rd_netdev_free_array(nd, n);
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_NETDEV, c);
 	return 0;
 }
+
+const struct rd_probe probe_netdev =
+	RD_PROBE_ROW("netdev", probe_netdev_collect, struct rd_nl_state,
+		     NULL, rd_nl_state_clear);

@@ -9,7 +9,7 @@
 
 int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 			 struct rd_snapshot *s);
-void probe_netdev_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_netdev;
 
 /*
  * RTM_NEWLINK messages (a link dump) into a netdev array owned by the
@@ -22,6 +22,12 @@ int rd_netdev_parse_links(const void *bytes, size_t len,
 int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 			  size_t n);
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n);
+/*
+ * Move the links worth keeping into s (RDMA ports' netdevs, their PCI
+ * functions' netdevs, VLANs on a port's netdev); the rest stay in nd.
+ */
+void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
+		    struct rd_netdev *nd, size_t n);
 
 /* RTM_GETLINK or RTM_GETADDR dump over sk (NETLINK_ROUTE). */
 struct nl_sock;

@@ -19,6 +19,8 @@
 #include <netlink/errno.h>
 #include <netlink/socket.h>
 
+#include "core/attr.h"
+
 void rd_nl_buf_free(struct rd_nl_buf *b)
 {
 	free(b->data);
@@ -123,6 +125,42 @@ err_fd:
 err_sk:
 	nl_socket_free(sk);
 	return r;
+}
+
+int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
+		struct nlmsghdr **nlh)
+{
+	int r;
+
+	rd_nl_iter_init(it, bytes, len);
+	r = rd_nl_next(it, nlh);
+	return r == 0 ? -ENODATA : r;
+}
+
+void rd_nl_close(struct nl_sock **sk)
+{
+	if (*sk)
+		nl_socket_free(*sk);
+	*sk = NULL;
+}
+
+void rd_nl_state_clear(void *state)
+{
+	rd_nl_close(&((struct rd_nl_state *)state)->sk);
+}
+
+const char *rd_nl_text(const struct nlattr *a)
+{
+	const char *s;
+	size_t n;
+
+	if (!a)
+		return NULL;
+	s = nla_data(a);
+	n = strnlen(s, (size_t)nla_len(a));
+	if (n == 0 || n == (size_t)nla_len(a) || rd_text_check(s, n) < 0)
+		return NULL;
+	return s;
 }
 
 /* Append the messages of one datagram that answer seq; *done at the end. */

@@ -38,6 +38,15 @@ int rd_nl_buf_append(struct rd_nl_buf *b, const void *p, size_t n);
  */
 int rd_nl_open(int protocol, struct nl_sock **out);
 
+/* Free *sk if open and forget it (a later refresh opens afresh). */
+void rd_nl_close(struct nl_sock **sk);
+
+/* The kept state of a probe that keeps only its netlink socket. */
+struct rd_nl_state {
+	struct nl_sock *sk;
+};
+void rd_nl_state_clear(void *state);
+
 /*
  * Send msg (port and sequence are filled in) and collect every reply
  * message with the request's sequence number until the kernel says done.
@@ -62,6 +71,10 @@ struct rd_nl_iter {
 void rd_nl_iter_init(struct rd_nl_iter *it, const void *bytes, size_t len);
 int rd_nl_next(struct rd_nl_iter *it, struct nlmsghdr **nlh);
 void rd_nl_iter_end(struct rd_nl_iter *it);
+/* Start it on bytes and take the first message: 1, -ENODATA when there is
+ * none, or -errno. End with rd_nl_iter_end() in every case. */
+int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
+		struct nlmsghdr **nlh);
 
 /*
  * Validate and index attributes: every attribute must lie entirely within
@@ -78,6 +91,12 @@ int rd_nlmsg_parse(struct nlmsghdr *nlh, int hdrlen, struct nlattr **tb,
 		   int maxtype, const struct nla_policy *policy);
 
 /* A libnl error code as the closest -errno. */
+/*
+ * A string attribute as text we are willing to store: NUL-terminated
+ * within the attribute, not empty, and passing rd_text_check; else NULL.
+ */
+const char *rd_nl_text(const struct nlattr *a);
+
 int rd_nl_errno(int nlerr);
 
 /* Read a whole file (fixtures, captures) into a buffer; 0 or -errno. */

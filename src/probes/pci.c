@@ -28,6 +28,7 @@
 #include <pci/pci.h>
 
 #include "core/attr.h"
+#include "probes/read.h"
 
 #define SRC "pci"
 #define MAX_DIR_ENTRIES 65536
@@ -89,18 +90,10 @@ static void pci_on_debug(char *msg, ...)
 
 /* ---- cache ---- */
 
-static int cache_slot(void)
-{
-	return RD_SLOT_PCI;
-}
-
 static void kept_clear(struct pci_cache *c)
 {
-	for (size_t i = 0; i < c->n_kept; i++)
-		rd_model_free(rd_pci_fields, &c->kept[i]);
-	free(c->kept);
-	c->kept = NULL;
-	c->n_kept = 0;
+	rd_model_free_array(rd_pci_fields, (void **)&c->kept, &c->n_kept,
+			    sizeof(*c->kept));
 	c->kept_ok = false;
 }
 
@@ -108,23 +101,14 @@ static void kept_clear(struct pci_cache *c)
 static bool copy_pci(struct rd_pci **dst, size_t *dn, const struct rd_pci *src,
 		     size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct rd_pci *p = RD_PUSH(*dst, *dn);
-
-		if (!p)
-			return false;
-		if (rd_model_dup(rd_pci_fields, p, &src[i], sizeof(*p)) < 0) {
-			(*dn)--;
-			return false;
-		}
-	}
-	return true;
+	return rd_model_dup_array(rd_pci_fields, (void **)dst, dn, src, n,
+				  sizeof(*src)) == 0;
 }
 
-static void pci_cache_destroy(struct pci_cache *c)
+static void pci_state_clear(void *state)
 {
-	if (!c)
-		return;
+	struct pci_cache *c = state;
+
 	kept_clear(c);
 	if (c->pacc)
 		pci_cleanup(c->pacc);
@@ -134,17 +118,9 @@ static void pci_cache_destroy(struct pci_cache *c)
 		free(c->vpd[i].sn);
 	}
 	free(c->vpd);
-	free(c);
-}
-
-void probe_pci_cache_free(struct rd_probe_cache *cache)
-{
-	int slot = cache_slot();
-
-	if (!cache || slot < 0)
-		return;
-	pci_cache_destroy(cache->slot[slot]);
-	cache->slot[slot] = NULL;
+	c->pacc = NULL;
+	c->vpd = NULL;
+	c->n_vpd = 0;
 }
 
 static struct pci_access *pacc_get(struct pci_cache *c, const char *sysfs,
@@ -240,22 +216,10 @@ double rd_pcie_speed_gts(unsigned code)
 
 int rd_pci_parse_link_speed(const char *text, double *gts)
 {
-	char num[16];
-	size_t i = 0;
-	const char *p = text;
+	const char *p;
 
-	while (*p == ' ')
-		p++;
-	while ((p[i] >= '0' && p[i] <= '9') || p[i] == '.') {
-		if (i + 1 >= sizeof(num))
-			return -EINVAL;
-		num[i] = p[i];
-		i++;
-	}
-	num[i] = '\0';
-	if (i == 0 || rd_parse_double(num, gts) < 0 || *gts <= 0 || *gts > 128)
+	if (rd_probe_lead_number(text, gts, &p) < 0 || *gts <= 0 || *gts > 128)
 		return -EINVAL;
-	p += i;
 	if (strncmp(p, " GT/s", 5) != 0)
 		return -EINVAL;
 	p += 5;
@@ -425,42 +389,6 @@ bool rd_pci_is_rdma_nic(unsigned vendor, unsigned device, unsigned class_id,
 }
 
 /* ---- reading one function ---- */
-
-static int read_hex(struct rd_snapshot *s, int dirfd, const char *base,
-		    const char *name, uint64_t max, uint64_t *out,
-		    bool optional)
-{
-	char buf[64], w[PATH_MAX];
-	ssize_t r = rd_attr_read_at(dirfd, name, buf, sizeof(buf));
-
-	snprintf(w, sizeof(w), "%s/%s", base, name);
-	if (r < 0) {
-		if (!(optional && r == -ENOENT))
-			rd_snapshot_error(s, SRC, w, (int)r, NULL);
-		return (int)r;
-	}
-	if (rd_parse_u64(buf, 0, out) < 0 || *out > max) {
-		rd_snapshot_error(s, SRC, w, EINVAL,
-				  "unexpected value \"%.64s\"", buf);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void read_link_name(int dirfd, const char *rel, char **dst)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dirfd, rel, target, sizeof(target) - 1);
-	const char *b;
-
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	b = b ? b + 1 : target;
-	if (*b && rd_text_check(b, strlen(b)) == 0)
-		(void)rd_str_set(dst, b);
-}
 
 /* "0-17,36-53": digits, commas and dashes only. */
 static bool cpulist_valid(const char *s)
@@ -686,7 +614,7 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 	char base[PATH_MAX];
 	unsigned bdf[4];
 	uint64_t vendor, device, class_id, v;
-	char *driver = NULL;
+	char *driver = NULL, link[256];
 	const char *rdma;
 	struct rd_pci *p;
 	int dirfd, r;
@@ -704,11 +632,15 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 		return;
 	}
 	rdma = rdma_device_of(s, name);
-	if (read_hex(s, dirfd, base, "vendor", 0xffff, &vendor, false) < 0 ||
-	    read_hex(s, dirfd, base, "device", 0xffff, &device, false) < 0 ||
-	    read_hex(s, dirfd, base, "class", 0xffffff, &class_id, false) < 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "vendor", true, 0xffff,
+			      &vendor, false) < 0 ||
+	    rd_probe_read_u64(s, SRC, dirfd, base, "device", true, 0xffff,
+			      &device, false) < 0 ||
+	    rd_probe_read_u64(s, SRC, dirfd, base, "class", true, 0xffffff,
+			      &class_id, false) < 0)
 		goto out;
-	read_link_name(dirfd, "driver", &driver);
+	if (rd_probe_link_name(dirfd, "driver", link, sizeof(link)) == 0)
+		(void)rd_str_set(&driver, link);
 	if (!rdma && !rd_pci_is_rdma_nic((unsigned)vendor, (unsigned)device,
 					 (unsigned)class_id, driver))
 		goto out;
@@ -723,9 +655,11 @@ static void collect_function(struct pci_cache *c, struct pci_access *a,
 	p->driver = driver;
 	driver = NULL;
 	(void)rd_str_set(&p->rdma_device, rdma);
-	if (read_hex(s, dirfd, base, "subsystem_vendor", 0xffff, &v, true) == 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_vendor", true,
+			      0xffff, &v, true) == 0)
 		p->subsys_vendor_id = rd_u64(v);
-	if (read_hex(s, dirfd, base, "subsystem_device", 0xffff, &v, true) == 0)
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_device", true,
+			      0xffff, &v, true) == 0)
 		p->subsys_device_id = rd_u64(v);
 	read_numa(s, dirfd, base, p);
 
@@ -755,26 +689,20 @@ static int cmp_name(const void *x, const void *y)
 
 int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct pci_cache *c;
+	struct pci_cache local, *c;
 	struct pci_access *a;
 	char devsdir[PATH_MAX];
 	char **names = NULL;
 	size_t nn = 0;
 	struct dirent *de;
-	int slot = ctx->cache ? cache_slot() : -1;
 	size_t first;
 	int r, devsfd;
 	DIR *dir;
 
-	c = slot >= 0 ? ctx->cache->slot[slot] : NULL;
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		if (slot >= 0)
-			ctx->cache->slot[slot] = c;
-	}
-	if (slot >= 0 && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
+	c = rd_probe_state(ctx, RD_PROBE_PCI, &local);
+	if (!c)
+		return -ENOMEM;
+	if (ctx->cache && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
 	    copy_pci(&s->pci, &s->n_pci, c->kept, c->n_kept))
 		return 0;
 	first = s->n_pci;
@@ -817,7 +745,7 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	}
 	free(names);
 	close(devsfd);
-	if (slot >= 0) {
+	if (ctx->cache) {
 		kept_clear(c);
 		if (copy_pci(&c->kept, &c->n_kept, s->pci + first,
 			     s->n_pci - first)) {
@@ -826,7 +754,10 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 	}
 out:
-	if (slot < 0)
-		pci_cache_destroy(c);
+	rd_probe_state_done(ctx, RD_PROBE_PCI, c);
 	return r;
 }
+
+const struct rd_probe probe_pci =
+	RD_PROBE_ROW("pci", probe_pci_collect, struct pci_cache,
+		     NULL, pci_state_clear);

@@ -10,7 +10,7 @@
 #include "probes/probe.h"
 
 int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
-void probe_pci_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_pci;
 
 /* "0000:3b:00.0" (domain of 4 to 8 hex digits); 0 or -EINVAL. */
 int rd_pci_parse_bdf(const char *s, unsigned *domain, unsigned *bus,

@@ -8,31 +8,34 @@
 #define RD_PROBES_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/roots.h"
 #include "core/snapshot.h"
 
-/*
- * State kept between refreshes (open files, sockets, static data) so the
- * console's steady state is cheap. Each probe owns its own member.
- */
-/* Each probe's own index into rd_probe_cache.slot[]. */
-enum rd_probe_slot {
-	RD_SLOT_RDMA_NL = 0,
-	RD_SLOT_NETDEV = 1,
-	RD_SLOT_ETHTOOL = 2,
-	RD_SLOT_DCB = 3,
-	RD_SLOT_PCI = 4,
-	RD_SLOT_VERBS = 5,
-	RD_SLOT_KMOD = 6,
-	RD_SLOT_COUNT
+/* Each probe's row in rd_probes[], and its kept state's index. */
+enum rd_probe_id {
+	RD_PROBE_IB_SYSFS,
+	RD_PROBE_RDMA_NL,
+	RD_PROBE_NETDEV,
+	RD_PROBE_ETHTOOL,
+	RD_PROBE_DCB,
+	RD_PROBE_PCI,
+	RD_PROBE_KMOD,
+	RD_PROBE_HOST,
+	RD_PROBE_ECN,
+	RD_PROBE_VERBS,
+	RD_PROBE_COUNT
 };
 
-struct rd_ib_sysfs_cache;
+/*
+ * State kept between refreshes (open files, sockets, static data) so the
+ * console's steady state is cheap: one opaque block per probe, indexed by
+ * its row in rd_probes[], allocated on first use.
+ */
 struct rd_probe_cache {
-	struct rd_ib_sysfs_cache *ib_sysfs;
-	void *slot[RD_SLOT_COUNT];	/* one per probe, by enum rd_probe_slot */
+	void *state[RD_PROBE_COUNT];
 };
 
 enum rd_probe_flags {
@@ -66,14 +69,50 @@ static inline bool rd_probe_cache_fresh(const struct rd_probe_ctx *ctx,
 struct rd_probe {
 	const char *name;
 	int (*collect)(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
-	void (*cache_free)(struct rd_probe_cache *cache);
+	size_t state_size;		/* 0: keeps nothing between refreshes */
+	void (*state_init)(void *state);	/* optional, after zeroing */
+	void (*state_clear)(void *state);	/* releases what it holds */
 };
 
-extern const struct rd_probe rd_probes[];
+/* A probe's row: its kept state's type and init/clear (NULL: none). */
+#define RD_PROBE_ROW(name, collect, type, init, clear) \
+	{ name, collect, sizeof(type), init, clear }
+#define RD_PROBE_ROW_STATELESS(name, collect) { name, collect, 0, NULL, NULL }
+
+/*
+ * The probe table, in the order probes run: each probe file defines its
+ * row (const struct rd_probe probe_X) and this table points at it.
+ */
+extern const struct rd_probe *const rd_probes[RD_PROBE_COUNT];
 
 /* Run every probe in table order; stamps the time. Returns 0 or -errno
  * only when no snapshot could be taken at all (e.g. sysfs root missing). */
 int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+
+/*
+ * Take one snapshot, the way every command and the console do: s is
+ * initialised here and left empty on failure. cache: kept state of a
+ * repeating caller (NULL: one shot); tick: its refresh number; flags:
+ * extra RD_PROBE_* flags. Under a redirected root (fixtures, a copied
+ * tree) only files are read: no netlink, no libibverbs. Returns 0, or
+ * -errno from rd_probe_all.
+ */
+int rd_snapshot_take(const struct rd_roots *roots,
+		     struct rd_probe_cache *cache, uint64_t tick,
+		     unsigned flags, struct rd_snapshot *s);
+
+/*
+ * The state a probe works with: its kept block in ctx->cache (allocated
+ * and initialised on first use), or, for a one-shot ctx, local (size
+ * rd_probes[id]->state_size), initialised here. NULL when out of memory,
+ * or for a one-shot ctx when local is NULL (a probe that keeps only
+ * copies of what it read has nothing to keep then).
+ * rd_probe_state_done() releases a one-shot state and leaves a kept one.
+ */
+void *rd_probe_state(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+		     void *local);
+void rd_probe_state_done(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+			 void *state);
 
 struct rd_probe_cache *rd_probe_cache_new(void);
 void rd_probe_cache_free(struct rd_probe_cache *cache);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -22,22 +23,18 @@
 #include "probes/test_slow.h"
 #endif
 
-const struct rd_probe rd_probes[] = {
-	{ "ib_sysfs", probe_ib_sysfs_collect, probe_ib_sysfs_cache_free },
-	{ "rdma_nl", probe_rdma_nl_collect, probe_rdma_nl_cache_free },
-	{ "netdev", probe_netdev_collect, probe_netdev_cache_free },
-	{ "ethtool", probe_ethtool_collect, probe_ethtool_cache_free },
-	{ "dcb", probe_dcb_collect, probe_dcb_cache_free },
+const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
+	[RD_PROBE_IB_SYSFS] = &probe_ib_sysfs,
+	[RD_PROBE_RDMA_NL] = &probe_rdma_nl,
+	[RD_PROBE_NETDEV] = &probe_netdev,
+	[RD_PROBE_ETHTOOL] = &probe_ethtool,
+	[RD_PROBE_DCB] = &probe_dcb,
 	/* Files and libraries; after netlink so netdevs already exist. */
-	{ "pci", probe_pci_collect, probe_pci_cache_free },
-	{ "kmod", probe_kmod_collect, probe_kmod_cache_free },
-	{ "host", probe_host_collect, NULL },
-	{ "ecn", probe_ecn_collect, NULL },
-	{ "verbs", probe_verbs_collect, probe_verbs_cache_free },
-#ifdef RD_TEST_PROBES
-	{ "test_slow", probe_test_slow_collect, NULL },
-#endif
-	{ NULL, NULL, NULL },
+	[RD_PROBE_PCI] = &probe_pci,
+	[RD_PROBE_KMOD] = &probe_kmod,
+	[RD_PROBE_HOST] = &probe_host,
+	[RD_PROBE_ECN] = &probe_ecn,
+	[RD_PROBE_VERBS] = &probe_verbs,
 };
 
 struct rd_probe_cache *rd_probe_cache_new(void)
@@ -49,10 +46,46 @@ void rd_probe_cache_free(struct rd_probe_cache *cache)
 {
 	if (!cache)
 		return;
-	for (const struct rd_probe *p = rd_probes; p->name; p++)
-		if (p->cache_free)
-			p->cache_free(cache);
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
+		if (cache->state[i] && rd_probes[i]->state_clear)
+			rd_probes[i]->state_clear(cache->state[i]);
+		free(cache->state[i]);
+	}
 	free(cache);
+}
+
+static void state_init(const struct rd_probe *p, void *state)
+{
+	memset(state, 0, p->state_size);
+	if (p->state_init)
+		p->state_init(state);
+}
+
+void *rd_probe_state(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+		     void *local)
+{
+	const struct rd_probe *p = rd_probes[id];
+	void **kept;
+
+	if (!ctx->cache) {
+		if (local)
+			state_init(p, local);
+		return local;
+	}
+	kept = &ctx->cache->state[id];
+	if (!*kept) {
+		*kept = malloc(p->state_size);
+		if (*kept)
+			state_init(p, *kept);
+	}
+	return *kept;
+}
+
+void rd_probe_state_done(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+			 void *state)
+{
+	if (!ctx->cache && state && rd_probes[id]->state_clear)
+		rd_probes[id]->state_clear(state);
 }
 
 int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
@@ -72,12 +105,37 @@ int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	if (!s->source)
 		s->source = rd_strdup(ctx->roots->redirected ? ctx->roots->sysfs :
 							       "live");
-	for (const struct rd_probe *p = rd_probes; p->name; p++) {
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
+		const struct rd_probe *p = rd_probes[i];
 		int r = p->collect(ctx, s);
 
 		if (r < 0)
 			rd_snapshot_error(s, p->name, NULL, r,
 					  "probe failed");
 	}
+#ifdef RD_TEST_PROBES
+	/* Test builds only: a source that waits as a stuck driver would. */
+	probe_test_slow_collect(ctx, s);
+#endif
 	return 0;
+}
+
+int rd_snapshot_take(const struct rd_roots *roots,
+		     struct rd_probe_cache *cache, uint64_t tick,
+		     unsigned flags, struct rd_snapshot *s)
+{
+	struct rd_probe_ctx ctx = {
+		.roots = roots, .cache = cache, .flags = flags, .tick = tick,
+	};
+	int r;
+
+	if (roots->redirected)
+		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
+	rd_snapshot_init(s);
+	r = rd_probe_all(&ctx, s);
+	if (r < 0) {
+		rd_snapshot_free(s);
+		rd_snapshot_init(s);
+	}
+	return r;
 }

@@ -65,26 +65,10 @@ static struct nla_policy hwc_entry_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = { .type = NLA_U64 },
 };
 
-/* A string attribute as text we are willing to store, else NULL. */
-static const char *nl_text(struct nlattr *a)
-{
-	const char *s;
-	size_t n;
-
-	if (!a)
-		return NULL;
-	s = nla_data(a);
-	n = strnlen(s, (size_t)nla_len(a));
-	if (n == 0 || rd_text_check(s, n) < 0)
-		return NULL;
-	return s;
-}
-
 void rd_rdma_nl_free_devices(struct rd_device *devs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		rd_model_free(rd_device_fields, &devs[i]);
-	free(devs);
+	rd_model_free_array(rd_device_fields, (void **)&devs, &n,
+			    sizeof(*devs));
 }
 
 static struct rd_device *find_by_index(struct rd_device *devs, size_t n,
@@ -98,7 +82,7 @@ static struct rd_device *find_by_index(struct rd_device *devs, size_t n,
 
 static int dev_from_attrs(struct nlattr **tb, struct rd_device *d)
 {
-	const char *name = nl_text(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	const char *name = rd_nl_text(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
 	const char *t;
 
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !name)
@@ -106,7 +90,7 @@ static int dev_from_attrs(struct nlattr **tb, struct rd_device *d)
 	d->index = rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
 	if (rd_str_set(&d->name, name) < 0)
 		return -ENOMEM;
-	t = nl_text(tb[RDMA_NLDEV_ATTR_FW_VERSION]);
+	t = rd_nl_text(tb[RDMA_NLDEV_ATTR_FW_VERSION]);
 	if (t)
 		(void)rd_str_set(&d->fw_ver, t);
 	if (tb[RDMA_NLDEV_ATTR_NODE_GUID])
@@ -120,10 +104,27 @@ static int dev_from_attrs(struct nlattr **tb, struct rd_device *d)
 		d->node_type_num = rd_u64(nt);
 		(void)rd_str_set(&d->node_type, rd_node_type_name(nt));
 	}
-	t = nl_text(tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL]);
+	t = rd_nl_text(tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL]);
 	if (t)
 		(void)rd_str_set(&d->protocol, t);
 	return 0;
+}
+
+/*
+ * The next message of a dump, which must answer cmd, its attributes
+ * parsed into tb: 1, 0 at the end, or -errno (-EBADMSG: another message).
+ */
+static int next_nldev(struct rd_nl_iter *it, int cmd, struct nlattr **tb)
+{
+	struct nlmsghdr *nlh;
+	int r = rd_nl_next(it, &nlh);
+
+	if (r <= 0)
+		return r;
+	if (nlh->nlmsg_type != NLDEV_TYPE(cmd))
+		return -EBADMSG;
+	r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX, nldev_policy);
+	return r < 0 ? r : 1;
 }
 
 int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
@@ -131,21 +132,13 @@ int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_GET, tb)) > 0) {
 		struct rd_device tmp = { 0 }, *d;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r == 0)
-			r = dev_from_attrs(tb, &tmp);
+		r = dev_from_attrs(tb, &tmp);
 		if (r < 0) {
 			rd_model_free(rd_device_fields, &tmp);
 			break;
@@ -195,7 +188,7 @@ static int port_from_attrs(struct nlattr **tb, struct rd_port *p)
 		p->sm_lid = rd_u64(nla_get_u32(tb[RDMA_NLDEV_ATTR_SM_LID]));
 	if (tb[RDMA_NLDEV_ATTR_LMC])
 		p->lid_mask_count = rd_u64(nla_get_u8(tb[RDMA_NLDEV_ATTR_LMC]));
-	t = nl_text(tb[RDMA_NLDEV_ATTR_NDEV_NAME]);
+	t = rd_nl_text(tb[RDMA_NLDEV_ATTR_NDEV_NAME]);
 	if (t)
 		(void)rd_str_set(&p->netdev, t);
 	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
@@ -218,23 +211,14 @@ int rd_rdma_nl_parse_ports(const void *bytes, size_t len,
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_PORT_GET, tb)) > 0) {
 		struct rd_device *d;
 		struct rd_port *p = NULL;
 		uint32_t num;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_PORT_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r < 0)
-			break;
 		if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
 		    !tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
 			r = -EBADMSG;
@@ -275,22 +259,13 @@ int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct nlattr *lt[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_STAT_GET, tb)) > 0) {
 		struct nlattr *e;
 		int rem;
 
-		if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_STAT_GET)) {
-			r = -EBADMSG;
-			break;
-		}
-		r = rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX,
-				   nldev_policy);
-		if (r < 0)
-			break;
 		if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 			continue;
 		r = rd_nla_parse_nested(lt, RDMA_NLDEV_ATTR_MAX,
@@ -309,7 +284,7 @@ int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
 						hwc_entry_policy);
 			if (r < 0)
 				break;
-			name = nl_text(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
+			name = rd_nl_text(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
 			if (!name ||
 			    !et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]) {
 				r = -EBADMSG;
@@ -508,31 +483,11 @@ void rd_rdma_nl_merge(struct rd_snapshot *s, struct rd_device *nl, size_t n)
 
 /* ---- the probe ---- */
 
-static struct rdma_nl_cache *cache_get(const struct rd_probe_ctx *ctx,
-				       struct rdma_nl_cache *local)
+static void rdma_nl_state_clear(void *state)
 {
-	struct rdma_nl_cache *c;
+	struct rdma_nl_cache *c = state;
 
-	if (!ctx->cache)
-		return local;
-	c = ctx->cache->slot[RD_SLOT_RDMA_NL];
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		ctx->cache->slot[RD_SLOT_RDMA_NL] = c;
-	}
-	return c;
-}
-
-void probe_rdma_nl_cache_free(struct rd_probe_cache *cache)
-{
-	struct rdma_nl_cache *c = cache ? cache->slot[RD_SLOT_RDMA_NL] : NULL;
-
-	if (!c)
-		return;
-	if (c->sk)
-		nl_socket_free(c->sk);
-	free(c);
-	cache->slot[RD_SLOT_RDMA_NL] = NULL;
+	rd_nl_close(&c->sk);
 }
 
 int rd_rdma_nl_dump(struct nl_sock *sk, int cmd, struct rd_nl_buf *out)
@@ -616,8 +571,7 @@ static void fill_stats(struct rd_snapshot *s, struct nl_sock *sk,
 int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
 			  struct rd_snapshot *s)
 {
-	struct rdma_nl_cache local = { 0 };
-	struct rdma_nl_cache *c;
+	struct rdma_nl_cache local, *c;
 	struct rd_nl_buf b = { 0 };
 	struct rd_device *devs = NULL;
 	size_t n = 0;
@@ -625,7 +579,7 @@ int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
 
 	if (ctx->flags & RD_PROBE_NO_NETLINK)
 		return 0;
-	c = cache_get(ctx, &local);
+	c = rd_probe_state(ctx, RD_PROBE_RDMA_NL, &local);
 	if (!c)
 		return -ENOMEM;
 	if (c->absent && ctx->tick - c->absent_tick < RETRY_ABSENT_EVERY)
@@ -675,13 +629,15 @@ int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
 
 drop_socket:
 	/* A confused exchange leaves stale replies queued: start afresh. */
-	nl_socket_free(c->sk);
-	c->sk = NULL;
+	rd_nl_close(&c->sk);
 	r = 0;
 out:
 	rd_nl_buf_free(&b);
 	rd_rdma_nl_free_devices(devs, n);
-	if (c == &local && local.sk)
-		nl_socket_free(local.sk);
+	rd_probe_state_done(ctx, RD_PROBE_RDMA_NL, c);
 	return r;
 }
+
+const struct rd_probe probe_rdma_nl =
+	RD_PROBE_ROW("rdma_nl", probe_rdma_nl_collect, struct rdma_nl_cache,
+		     NULL, rdma_nl_state_clear);

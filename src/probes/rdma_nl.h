@@ -10,7 +10,7 @@
 
 int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
 			  struct rd_snapshot *s);
-void probe_rdma_nl_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_rdma_nl;
 
 /*
  * Parsers of reply bytes (one whole dump, as rd_nl_request collects it).

@@ -142,25 +142,13 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	ibv_close_device(c);
 }
 
-static void cache_clear(struct verbs_cache *c)
+static void verbs_state_clear(void *state)
 {
-	for (size_t i = 0; i < c->n_devs; i++)
-		rd_model_free(rd_device_fields, &c->devs[i]);
-	free(c->devs);
-	c->devs = NULL;
-	c->n_devs = 0;
+	struct verbs_cache *c = state;
+
+	rd_model_free_array(rd_device_fields, (void **)&c->devs, &c->n_devs,
+			    sizeof(*c->devs));
 	c->valid = false;
-}
-
-void probe_verbs_cache_free(struct rd_probe_cache *cache)
-{
-	struct verbs_cache *c = cache ? cache->slot[RD_SLOT_VERBS] : NULL;
-
-	if (!c)
-		return;
-	cache_clear(c);
-	free(c);
-	cache->slot[RD_SLOT_VERBS] = NULL;
 }
 
 static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
@@ -182,7 +170,7 @@ static void copy_verbs(struct rd_device *dst, const struct rd_device *src)
 static void cache_store(struct verbs_cache *c, const struct rd_snapshot *s,
 			uint64_t tick)
 {
-	cache_clear(c);
+	verbs_state_clear(c);
 	for (size_t i = 0; i < s->n_devices; i++) {
 		const struct rd_device *d = &s->devices[i];
 		struct rd_device *e = RD_PUSH(c->devs, c->n_devs);
@@ -225,19 +213,14 @@ static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
 
 int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
-	struct verbs_cache *c = NULL;
+	struct verbs_cache *c = rd_probe_state(ctx, RD_PROBE_VERBS, NULL);
 	struct ibv_device **list;
 	int n = 0;
 
 	if ((ctx->flags & RD_PROBE_NO_VERBS) || s->n_devices == 0)
 		return 0;
-	if (ctx->cache) {
-		c = ctx->cache->slot[RD_SLOT_VERBS];
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			ctx->cache->slot[RD_SLOT_VERBS] = c;
-		}
-		if (c && c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
+	if (c) {
+		if (c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
 		    ctx->tick >= c->tick && ctx->tick - c->tick < RD_VERBS_EVERY &&
 		    cache_serve(c, s))
 			return 0;
@@ -277,3 +260,7 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		cache_store(c, s, ctx->tick);
 	return 0;
 }
+
+const struct rd_probe probe_verbs =
+	RD_PROBE_ROW("verbs", probe_verbs_collect, struct verbs_cache,
+		     NULL, verbs_state_clear);

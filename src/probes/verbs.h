@@ -8,7 +8,7 @@
 #include "probes/probe.h"
 
 int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
-void probe_verbs_cache_free(struct rd_probe_cache *cache);
+extern const struct rd_probe probe_verbs;
 
 /* enum ibv_mtu (1..5) to bytes (256..4096); 0 when out of range. */
 uint64_t rd_ibv_mtu_bytes(unsigned mtu);

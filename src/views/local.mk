@@ -14,22 +14,11 @@ src_librdmadiag_a_SOURCES += \
 
 if HAVE_CMOCKA
 VIEWS_TESTS = tests/unit/test_layout tests/unit/test_recording \
-	tests/unit/test_widgets tests/unit/test_screens
+	tests/unit/test_widgets
+# The registry's keys against the man page (data/rdmadiag.8).
+VIEWS_TESTS += tests/unit/test_screens
 check_PROGRAMS += $(VIEWS_TESTS)
 TESTS += $(VIEWS_TESTS)
-tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
-tests_unit_test_layout_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_layout_LDADD = $(UNIT_LDADD)
-tests_unit_test_recording_SOURCES = tests/unit/test_recording.c
-tests_unit_test_recording_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_recording_LDADD = $(UNIT_LDADD)
-tests_unit_test_widgets_SOURCES = tests/unit/test_widgets.c
-tests_unit_test_widgets_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_widgets_LDADD = $(UNIT_LDADD)
-# The registry's keys against the man page (data/rdmadiag.8).
-tests_unit_test_screens_SOURCES = tests/unit/test_screens.c tests/unit/unit.h
-tests_unit_test_screens_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_screens_LDADD = $(UNIT_LDADD)
 endif
 
 # The demo recording is made by this program; a test checks the shipped

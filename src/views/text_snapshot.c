@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/attr.h"
+#include "core/escape.h"
 
 #define C_RED "\033[31m"
 #define C_GREEN "\033[32m"
@@ -13,9 +14,10 @@
 #define C_BOLD "\033[1m"
 #define C_OFF "\033[0m"
 
+/* Outside text, escaped for the terminal; "-" when absent. */
 static const char *na(const char *s)
 {
-	return s && *s ? s : "-";
+	return s && *s ? rd_esc_tmp(s) : "-";
 }
 
 static const char *state_color(const struct rd_port *p)
@@ -50,8 +52,9 @@ static void rate_text(const struct rd_port *p, char *buf, size_t size)
 	if (!p->rate_gbps.ok)
 		snprintf(buf, size, "-");
 	else if (p->width)
-		snprintf(buf, size, "%g Gb/s %s%s%s", p->rate_gbps.v, p->width,
-			 p->speed ? " " : "", p->speed ? p->speed : "");
+		snprintf(buf, size, "%g Gb/s %s%s%s", p->rate_gbps.v,
+			 rd_esc_tmp(p->width), p->speed ? " " : "",
+			 p->speed ? rd_esc_tmp(p->speed) : "");
 	else
 		snprintf(buf, size, "%g Gb/s", p->rate_gbps.v);
 }
@@ -83,7 +86,8 @@ void view_text_snapshot(FILE *f, const struct rd_snapshot *s, bool color,
 
 	if (s->n_devices == 0) {
 		fprintf(f, "No RDMA devices found (%s/class/infiniband is empty or absent).\n",
-			s->source && strcmp(s->source, "live") ? s->source : "/sys");
+			s->source && strcmp(s->source, "live") ?
+				rd_esc_tmp(s->source) : "/sys");
 		fprintf(f, "Hint: load the NIC's RDMA driver (e.g. modprobe mlx5_ib), "
 			   "or create a Soft-RoCE device:\n"
 			   "      rdma link add rxe0 type rxe netdev eth0\n");

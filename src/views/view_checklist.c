@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "console/fixup.h"
 #include "views/ui.h"
 
 static struct {
@@ -259,7 +260,7 @@ static int ask_undo(struct ui *ui)
 	ui_dialog_open(ui, "Undo the last fix-up?", "y: undo   n/Esc: cancel",
 		       send_fix, NULL);
 	ui_dialog_line(ui, "Restores the value recorded in the journal");
-	ui_dialog_line(ui, "  %s", rd_journal_default_path());
+	ui_dialog_line(ui, "  %s", con_fixup_journal());
 	return UI_REDO_DRAW;
 }
 

@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <curses.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +20,7 @@ enum csort { SORT_NAME, SORT_RATE, SORT_VALUE, SORT_N };
 static const char *const sort_names[SORT_N] = { "name", "rate", "value" };
 
 struct crow {
-	const char *group; /* history group: counters/hw_counters/ethtool */
+	enum rd_counter_group group;
 	const char *name;
 	struct rd_ou64 value;
 	const struct rd_series *ser;
@@ -40,45 +39,17 @@ static struct {
 	char editing[64];
 	struct w_table tbl;
 	char sel_name[128];
-	char sel_group[16];
+	enum rd_counter_group sel_group;
 } cs = { .sort = SORT_RATE };
 
-/* Names that count something going wrong, when the table does not say. */
-static bool error_name(const char *n)
+/* data/counters.tsv decides, as it does for the counters.errors check. */
+static bool is_bad_kind(enum rd_counter_group group, const char *name)
 {
-	static const char *const pats[] = {
-		"*err*",
-		"*discard*",
-		"*drop*",
-		"*out_of_buffer*",
-		"*out_of_sequence*",
-		"*timeout*",
-		"*retry_exceeded*",
-		"*nak*",
-		"*symbol*",
-		"*link_downed*",
-		"*integrity*",
-		"*duplicate_request*",
-		"*implied_nak*",
-		"*local_ack_timeout*",
-	};
-
-	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-		if (fnmatch(pats[i], n, 0) == 0)
-			return true;
-	return false;
+	return rd_counter_bad_when_rising(rd_data_counters(), group, name);
 }
 
-static bool is_bad_kind(const char *group, const char *name)
-{
-	const struct rd_counter_table *t = rd_data_counters();
-	const struct rd_counter_info *info =
-		t ? rd_counter_info_find(t, group, name) : NULL;
-
-	return info ? info->bad_when_rising : error_name(name);
-}
-
-static void push(struct ui *ui, const char *group, const struct rd_counter *c,
+static void push(struct ui *ui, enum rd_counter_group group,
+		 const struct rd_counter *c,
 		 const struct rd_series *ser)
 {
 	struct crow *r;
@@ -133,7 +104,7 @@ static int cmp_rows(const void *a, const void *b)
 		break;
 	}
 	g = strcmp(x->name, y->name);
-	return g ? g : strcmp(x->group, y->group);
+	return g ? g : (int)x->group - (int)y->group;
 }
 
 static void collect(struct ui *ui)
@@ -146,34 +117,35 @@ static void collect(struct ui *ui)
 	if (!d || !p)
 		return;
 	for (size_t i = 0; i < p->counters.n; i++)
-		push(ui, "counters", &p->counters.v[i],
-		     rd_history_port(&ui->st.hist, d->name, p->port, "counters",
-				     p->counters.v[i].name));
-	for (size_t i = 0; i < p->hw_counters.n; i++)
-		push(ui, "hw_counters", &p->hw_counters.v[i],
+		push(ui, RD_CTR_PORT, &p->counters.v[i],
 		     rd_history_port(&ui->st.hist, d->name, p->port,
-				     "hw_counters", p->hw_counters.v[i].name));
+				     RD_CTR_PORT, p->counters.v[i].name));
+	for (size_t i = 0; i < p->hw_counters.n; i++)
+		push(ui, RD_CTR_HW, &p->hw_counters.v[i],
+		     rd_history_port(&ui->st.hist, d->name, p->port, RD_CTR_HW,
+				     p->hw_counters.v[i].name));
 	for (size_t i = 0; nd && i < nd->ethtool.stats.n; i++)
-		push(ui, "ethtool", &nd->ethtool.stats.v[i],
+		push(ui, RD_CTR_ETHTOOL, &nd->ethtool.stats.v[i],
 		     rd_history_netdev(&ui->st.hist, nd->name,
 				       nd->ethtool.stats.v[i].name));
 	qsort(cs.rows, cs.n, sizeof(*cs.rows), cmp_rows);
 	/* Follow the selected counter when the order changes. */
 	for (size_t i = 0; i < cs.n; i++)
 		if (strcmp(cs.rows[i].name, cs.sel_name) == 0 &&
-		    strcmp(cs.rows[i].group, cs.sel_group) == 0) {
+		    cs.rows[i].group == cs.sel_group) {
 			cs.tbl.sel = i;
 			break;
 		}
 }
 
-static const char *group_short(const char *g)
+static const char *group_short(enum rd_counter_group g)
 {
-	if (strcmp(g, "counters") == 0)
-		return "port";
-	if (strcmp(g, "hw_counters") == 0)
-		return "hw";
-	return "eth";
+	static const char *const names[RD_CTR_GROUPS] = {
+		[RD_CTR_PORT] = "port", [RD_CTR_HW] = "hw",
+		[RD_CTR_ETHTOOL] = "eth",
+	};
+
+	return (unsigned)g < RD_CTR_GROUPS ? names[g] : "?";
 }
 
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
@@ -196,7 +168,8 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	if (c->rate_ok)
 		w_fmt_si(c->rate, rate, sizeof(rate));
 	w_printf(&in, row++, 0, c->bad ? W_BAD : W_HEAD,
-		 "%s (%s)  value %s  rate %s/s%s", c->name, c->group, val, rate,
+		 "%s (%s)  value %s  rate %s/s%s", c->name,
+		 rd_counter_group_name(c->group), val, rate,
 		 c->bad ? "  RISING" : "");
 	if (!info) {
 		w_print(&in, row++, 0, W_DIM,
@@ -296,8 +269,7 @@ static void counters_draw(struct ui *ui)
 	if (cs.tbl.sel < cs.n) {
 		snprintf(cs.sel_name, sizeof(cs.sel_name), "%s",
 			 cs.rows[cs.tbl.sel].name);
-		snprintf(cs.sel_group, sizeof(cs.sel_group), "%s",
-			 cs.rows[cs.tbl.sel].group);
+		cs.sel_group = cs.rows[cs.tbl.sel].group;
 	}
 	draw_detail(ui, ui_pane(ui, RD_PANE_SIDE));
 }
@@ -307,8 +279,7 @@ static void remember_sel(void)
 	if (cs.tbl.sel < cs.n) {
 		snprintf(cs.sel_name, sizeof(cs.sel_name), "%s",
 			 cs.rows[cs.tbl.sel].name);
-		snprintf(cs.sel_group, sizeof(cs.sel_group), "%s",
-			 cs.rows[cs.tbl.sel].group);
+		cs.sel_group = cs.rows[cs.tbl.sel].group;
 	}
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * QoS of the selected port's netdev: PFC per priority with pause rates,
- * ETS per traffic class, trust, the DSCP map, ECN per priority and the
+ * QoS of the selected port's netdev: the priority RoCE uses (the QoS
+ * model's chain of evidence), PFC per priority with pause rates, ETS per
+ * traffic class, trust, the DSCP map, ECN per priority and the
  * congestion-notification counters -- or why the driver shows none.
  */
 #include "config.h"
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/escape.h"
+#include "diag/qos_model.h"
 #include "views/ui.h"
 
 static struct w_lines page;
@@ -65,7 +68,30 @@ static void rate_of(struct ui *ui, const char *ifname, const char *stat,
 	w_fmt_si(r, buf, size);
 }
 
-static void pfc(struct ui *ui, const struct rd_netdev *nd)
+/* Which priority RoCE packets carry, and how the model knows. */
+static void roce_prio(const struct rd_qos_model *m)
+{
+	char list[32];
+
+	w_lines_add(&page, W_HEAD, "Priority RoCE uses");
+	if (m->chain[0])
+		w_lines_add(&page, W_NORMAL, "  %s", rd_esc_tmp(m->chain));
+	if (m->ambiguous || m->prio < 0) {
+		rd_qos_prio_list(m->candidates, list, sizeof(list));
+		w_lines_add(&page, W_WARN, "  %s: %s",
+			    m->ambiguous ? "not one priority (candidates marked ?)" :
+					   "not known",
+			    rd_esc_tmp(m->why[0] ? m->why : "no mapping to judge"));
+	}
+	if (m->pause_known)
+		w_lines_add(&page, W_NORMAL,
+			    "  global pause (IEEE 802.3x) rx+tx: %s",
+			    m->pause_on ? "on (with PFC off: lossless for all traffic of the port)" :
+					  "off");
+}
+
+static void pfc(struct ui *ui, const struct rd_netdev *nd,
+		const struct rd_qos_model *m)
 {
 	const struct rd_dcb *dcb = &nd->dcb;
 
@@ -79,9 +105,9 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd)
 			    "  enabled mask 0x%02" PRIx64 "   capability %s   "
 			    "delay %s",
 			    dcb->pfc_en.v, cap, delay);
-	w_lines_add(&page, W_HEAD, "  %-5s %-8s %10s %10s %10s %10s", "PRIO",
-		    "PFC", "rx pause/s", "tx pause/s", "requests",
-		    "indications");
+	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-8s %10s %10s %10s %10s",
+		    "PRIO", "RoCE", "PFC", "rx pause/s", "tx pause/s",
+		    "requests", "indications");
 	for (int i = 0; i < 8; i++) {
 		char rx[24], tx[24], st[40], req[24] = "-", ind[24] = "-";
 		bool on = dcb->pfc_en.ok && (dcb->pfc_en.v >> i) & 1;
@@ -96,7 +122,9 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd)
 		if (prio_value(&dcb->pfc_indications, "prio", i, &v))
 			snprintf(ind, sizeof(ind), "%" PRIu64, v);
 		w_lines_add(&page, on ? W_GOOD : W_NORMAL,
-			    "  %-5d %-8s %10s %10s %10s %10s", i,
+			    "  %-5d %-5s %-8s %10s %10s %10s %10s", i,
+			    m->prio == i ? "yes" :
+			    (m->candidates >> i) & 1 ? "?" : "",
 			    !dcb->pfc_en.ok ? "N/A"
 			    : on	    ? "on"
 					    : "off",
@@ -146,37 +174,24 @@ static void ets(const struct rd_netdev *nd)
 static void trust_dscp(const struct rd_netdev *nd)
 {
 	const struct rd_dcb *dcb = &nd->dcb;
-	char line[240];
-	size_t len = 0;
 	int shown = 0;
 
 	w_lines_add(&page, W_HEAD, "Trust and DSCP map");
 	w_lines_add(&page, dcb->trust ? W_NORMAL : W_DIM, "  trust %s%s%s%s",
-		    dcb->trust ? dcb->trust : "N/A",
+		    rd_esc_tmp(dcb->trust ? dcb->trust : "N/A"),
 		    dcb->trust_source ? " (from " : "",
-		    dcb->trust_source ? dcb->trust_source : "",
+		    dcb->trust_source ? rd_esc_tmp(dcb->trust_source) : "",
 		    dcb->trust_source ? ")" : "");
-	line[0] = '\0';
-	for (size_t i = 0; i < dcb->n_apps; i++) {
-		const struct rd_dcb_app *a = &dcb->apps[i];
+	/* The DSCP APP table per priority: "prio 3  DSCP 24-31". */
+	for (int prio = 0; prio < RD_QOS_NPRIO; prio++) {
+		char dscps[200];
 
-		/* IEEE selector 5 is DSCP. */
-		if (!a->selector.ok || a->selector.v != 5 || !a->protocol.ok ||
-		    !a->priority.ok)
+		rd_qos_dscps_of(nd, prio, dscps, sizeof(dscps));
+		if (!dscps[0])
 			continue;
-		len += (size_t)snprintf(line + len, sizeof(line) - len,
-					"%s%" PRIu64 "->%" PRIu64,
-					len ? " " : "", a->protocol.v,
-					a->priority.v);
+		w_lines_add(&page, W_NORMAL, "  prio %d  DSCP %s", prio, dscps);
 		shown++;
-		if (len > 70) {
-			w_lines_add(&page, W_NORMAL, "  dscp->prio %s", line);
-			len = 0;
-			line[0] = '\0';
-		}
 	}
-	if (len)
-		w_lines_add(&page, W_NORMAL, "  dscp->prio %s", line);
 	if (!shown)
 		w_lines_add(&page, W_DIM,
 			    "  no DSCP entries in the DCB app table");
@@ -215,7 +230,7 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 		const struct rd_counter *c =
 			rd_counters_find(&p->hw_counters, cnp[i]);
 		const struct rd_series *s = rd_history_port(
-			&ui->st.hist, d->name, p->port, "hw_counters", cnp[i]);
+			&ui->st.hist, d->name, p->port, RD_CTR_HW, cnp[i]);
 		char v[24] = "N/A", r[24] = "-";
 		double rate;
 
@@ -276,7 +291,12 @@ static void qos_draw(struct ui *ui)
 			    "RoCE then depends on the switch and the peer.");
 		w_lines_add(&page, W_NORMAL, " ");
 	} else {
-		pfc(ui, nd);
+		struct rd_qos_model m;
+
+		rd_qos_derive(&ui->st.snap, d, p, nd, &m);
+		roce_prio(&m);
+		w_lines_add(&page, W_NORMAL, " ");
+		pfc(ui, nd, &m);
 		w_lines_add(&page, W_NORMAL, " ");
 		ets(nd);
 		w_lines_add(&page, W_NORMAL, " ");
@@ -307,7 +327,9 @@ const struct ui_screen view_qos_screen = {
 	.layout = RD_LAYOUT_FULL,
 	.draw = qos_draw,
 	.actions = qos_actions,
-	.help = "QoS of the selected port's netdev: PFC per priority "
+	.help = "QoS of the selected port's netdev: the priority RoCE "
+		"packets carry and how it follows from the trust mode, the "
+		"DSCP map, rdma_cm's ToS and the VLAN egress map; PFC per priority "
 		"(enabled, pause frames per second received and sent), ETS "
 		"per traffic class (algorithm, bandwidth, priorities), trust "
 		"mode and the DSCP-to-priority map, ECN per priority and the "

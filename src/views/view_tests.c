@@ -296,17 +296,15 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 	const struct rd_counters *groups[3] = { &p->counters, &p->hw_counters,
 						nd ? &nd->ethtool.stats
 						   : NULL };
-	const char *gname[3] = { "counters", "hw_counters", "ethtool" };
 
 	for (int g = 0; g < 3; g++) {
 		for (size_t i = 0; groups[g] && i < groups[g]->n && n < 512;
 		     i++) {
 			const char *name = groups[g]->v[i].name;
-			const struct rd_series *s =
-				g < 2 ? rd_history_port(&ui->st.hist, d->name,
-							p->port, gname[g], name)
-				      : rd_history_netdev(&ui->st.hist,
-							  nd->name, name);
+			const struct rd_series *s = rd_history_counter(
+				&ui->st.hist, d->name, p->port,
+				nd ? nd->name : NULL, (enum rd_counter_group)g,
+				name);
 			double rate;
 
 			if (rd_series_rate(s, ui->st.interval * 2.5, &rate) &&

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Command-line tests: the built binary against the fixture hosts.
-TESTS += tests/cli/test_snapshot_cli.sh
-EXTRA_DIST += tests/cli/test_snapshot_cli.sh
+CLI_TESTS = tests/cli/test_snapshot_cli.sh tests/cli/test_check_load_cli.sh \
+	tests/cli/test_real_hosts.sh tests/cli/test_hostile_text_cli.sh
+TESTS += $(CLI_TESTS)
+EXTRA_DIST += $(CLI_TESTS)

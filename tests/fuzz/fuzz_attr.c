@@ -9,6 +9,8 @@
 #include "core/attr.h"
 #include "probes/ib_sysfs.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	if (rd_text_check(s, size) == 0) {
+		/* What the strict reader lets through is printed as it is. */
+		fuzz_assert_text(s, size);
 		rd_parse_u64(s, 0, &u);
 		rd_parse_u64(s, 16, &u);
 		rd_parse_u32(s, 10, &u32);
@@ -36,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rd_parse_state_line(s, &u);
 		if (rd_parse_gid(s, gid) == 0) {
 			rd_format_gid(gid, buf, sizeof(buf));
+			fuzz_assert_text(buf, strlen(buf));
 			/* What we print, we must read back to the same bytes. */
 			uint8_t again[16];
 			if (rd_parse_gid(buf, again) != 0 || memcmp(gid, again, 16))
@@ -48,7 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rd_parse_guid(buf, &again) != 0 || again != u)
 				abort();
 		}
-		rd_parse_rate(s, &d, w, sizeof(w), sp, sizeof(sp));
+		if (rd_parse_rate(s, &d, w, sizeof(w), sp, sizeof(sp)) == 0) {
+			fuzz_assert_text(w, strlen(w));
+			fuzz_assert_text(sp, strlen(sp));
+		}
 		rd_strtrim(s);
 	}
 	free(s);

@@ -26,26 +26,9 @@
 #include "probes/host.h"
 #include "probes/pci.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void round_trip(const struct rd_snapshot *s)
-{
-	struct rd_snapshot b;
-	char err[256];
-	char *j1, *j2;
-
-	j1 = rd_snapshot_to_string(s, 0);
-	if (!j1)
-		return;
-	if (rd_snapshot_from_string(j1, strlen(j1), &b, err, sizeof(err)) < 0)
-		abort();
-	j2 = rd_snapshot_to_string(&b, 0);
-	if (j2 && strcmp(j1, j2) != 0)
-		abort();
-	free(j2);
-	free(j1);
-	rd_snapshot_free(&b);
-}
 
 static void meminfo(const char *text)
 {
@@ -53,7 +36,7 @@ static void meminfo(const char *text)
 
 	rd_snapshot_init(&s);
 	rd_host_parse_meminfo(text, "/proc/meminfo", &s);
-	round_trip(&s);
+	fuzz_round_trip(&s);
 	rd_snapshot_free(&s);
 }
 
@@ -79,7 +62,7 @@ static void limits(const uint8_t *data, size_t size)
 		    strcmp(s.host.limits[i].item, "memlock") != 0)
 			abort();
 	unlink(path);
-	round_trip(&s);
+	fuzz_round_trip(&s);
 	rd_snapshot_free(&s);
 }
 
@@ -155,7 +138,7 @@ static void vpd(const uint8_t *data, size_t size)
 		if (sn[0])
 			p->vpd_serial = strdup(sn);
 	}
-	round_trip(&s);
+	fuzz_round_trip(&s);
 	rd_snapshot_free(&s);
 }
 

@@ -23,6 +23,8 @@
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum {
@@ -62,26 +64,6 @@ static void split(const uint8_t *data, size_t size, const uint8_t **a,
 	*alen = n;
 	*b = data + n;
 	*blen = size - n;
-}
-
-/* Serialise, load, serialise: both texts must be the same. */
-static void round_trip(const struct rd_snapshot *s)
-{
-	struct rd_snapshot b;
-	char err[256];
-	char *j1, *j2;
-
-	j1 = rd_snapshot_to_string(s, 0);
-	if (!j1)
-		return;
-	if (rd_snapshot_from_string(j1, strlen(j1), &b, err, sizeof(err)) < 0)
-		abort();
-	j2 = rd_snapshot_to_string(&b, 0);
-	if (j2 && strcmp(j1, j2) != 0)
-		abort();
-	free(j2);
-	free(j1);
-	rd_snapshot_free(&b);
 }
 
 static void rdma(int which, const uint8_t *data, size_t size,
@@ -184,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rdma(which, data, size, &s);
 	else
 		net(which, data, size, &s);
-	round_trip(&s);
+	fuzz_round_trip(&s);
 	rd_snapshot_free(&s);
 	return 0;
 }

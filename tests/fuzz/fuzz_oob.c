@@ -22,6 +22,8 @@
 #include "core/attr.h"
 #include "perf/oob.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_err(int r, const char *err)
@@ -31,6 +33,7 @@ static void check_err(int r, const char *err)
 	if (r != -EPROTO || !memchr(err, '\0', 256) || !err[0] ||
 	    rd_text_check(err, strlen(err)) < 0)
 		abort();
+	fuzz_assert_text(err, strlen(err));
 }
 
 static void keys(const uint8_t *data, size_t size, bool gid)

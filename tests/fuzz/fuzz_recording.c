@@ -18,6 +18,8 @@
 #include "core/json.h"
 #include "core/recording.h"
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Frames looked at per input; enough for the writer and index paths. */
@@ -44,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	if (rd_recording_open(in, &a, err, sizeof(err)) < 0) {
+		fuzz_assert_text(err, strlen(err));
 		unlink(in);
 		return 0;
 	}
@@ -59,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rd_snapshot s;
 
 		if (rd_recording_frame(&a, i, &s, err, sizeof(err)) == 0) {
+			fuzz_check_snapshot_text(&s);
 			if (rd_recording_append(f, &s) < 0)
 				abort();
 			texts[nt++] = rd_snapshot_to_string(&s, 0);

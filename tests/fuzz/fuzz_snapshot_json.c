@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,9 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (rd_snapshot_from_string((const char *)data, size, &a, err,
 				    sizeof(err)) < 0) {
+		fuzz_assert_text(err, strlen(err));
 		rd_snapshot_free(&a);
 		return 0;
 	}
+	fuzz_check_snapshot_text(&a);
 	j1 = rd_snapshot_to_string(&a, 0);
 	if (j1) {
 		if (rd_snapshot_from_string(j1, strlen(j1), &b, err,

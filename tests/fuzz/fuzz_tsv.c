@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The data/counters.tsv and data/firmware.tsv loaders on arbitrary text.
+ * The data/counters.tsv, firmware.tsv and link_ext_state.tsv loaders on
+ * arbitrary text.
  * The first byte picks the table; the rest is the file.
  *
  * Every row loaded must be found again by the lookups the checks use, and
@@ -17,6 +18,8 @@
 #include <strings.h>
 
 #include "diag/data.h"
+
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,8 +64,10 @@ static void firmware(const char *text)
 	char err[512], id[64], want[16];
 
 	if (rd_firmware_tsv_parse("firmware.tsv", text, &t, err, sizeof(err)) <
-	    0)
+	    0) {
+		fuzz_assert_text(err, strlen(err));
 		return;
+	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct rd_fw_min *m = &t.v[i];
 
@@ -84,22 +89,48 @@ static void counters(const char *text)
 	char err[512];
 
 	if (rd_counters_tsv_parse("counters.tsv", text, &t, err, sizeof(err)) <
-	    0)
+	    0) {
+		fuzz_assert_text(err, strlen(err));
 		return;
+	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct rd_counter_info *c = &t.v[i];
 
-		if (!c->name || !c->name[0] || !c->source || !c->meaning ||
+		if (!c->name || !c->name[0] || !c->meaning ||
 		    !c->hint)
 			abort();
+		/* The console prints these beside the counter. */
+		fuzz_assert_text(c->name, strlen(c->name));
+		fuzz_assert_text(c->meaning, strlen(c->meaning));
+		fuzz_assert_text(c->hint, strlen(c->hint));
 		if (c->warn_rate < 0 && c->bad_when_rising)
 			abort();
 		if (c->fail_rate >= 0 && c->warn_rate >= 0 &&
 		    c->fail_rate < c->warn_rate)
 			abort();
-		(void)rd_counter_info_find(&t, c->source, c->name);
+		(void)rd_counter_info_find(&t, c->group, c->name);
 	}
 	rd_counter_table_free(&t);
+}
+
+static void link_ext(const char *text)
+{
+	struct rd_link_ext_table t;
+	char err[512];
+
+	if (rd_link_ext_tsv_parse("link_ext_state.tsv", text, &t, err,
+				  sizeof(err)) < 0)
+		return;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct rd_link_ext *e = &t.v[i];
+		const struct rd_link_ext *f = rd_link_ext_find(
+			&t, e->state, e->substate < 0 ? 0 : (unsigned)e->substate);
+
+		/* Rows are unique: each is found as itself. */
+		if (f != e || !e->summary[0] || !e->next_step[0])
+			abort();
+	}
+	rd_link_ext_table_free(&t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -113,8 +144,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	if (data[0] & 1)
+	if (data[0] % 3 == 1)
 		firmware(text);
+	else if (data[0] % 3 == 2)
+		link_ext(text);
 	else
 		counters(text);
 	free(text);

@@ -5,9 +5,10 @@
 FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json \
 	tests/fuzz/fuzz_netlink tests/fuzz/fuzz_oob tests/fuzz/fuzz_tsv \
 	tests/fuzz/fuzz_journal tests/fuzz/fuzz_recording \
-	tests/fuzz/fuzz_hostfiles
+	tests/fuzz/fuzz_hostfiles tests/fuzz/fuzz_journal_undo \
+	tests/fuzz/fuzz_sysfs_tree tests/fuzz/fuzz_cli_numbers
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/fuzz_text.h
 CLEANFILES = $(FUZZ_PROGS)
 FUZZ_LD = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_attr_SOURCES = tests/fuzz/fuzz_attr.c
@@ -34,6 +35,16 @@ tests_fuzz_fuzz_recording_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_hostfiles_SOURCES = tests/fuzz/fuzz_hostfiles.c
 tests_fuzz_fuzz_hostfiles_LDADD = src/librdmadiag.a $(RD_LIBS)
 tests_fuzz_fuzz_hostfiles_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_journal_undo_SOURCES = tests/fuzz/fuzz_journal_undo.c \
+	tests/unit/test_fix_mock.h
+tests_fuzz_fuzz_journal_undo_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_journal_undo_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_sysfs_tree_SOURCES = tests/fuzz/fuzz_sysfs_tree.c
+tests_fuzz_fuzz_sysfs_tree_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_sysfs_tree_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_cli_numbers_SOURCES = tests/fuzz/fuzz_cli_numbers.c
+tests_fuzz_fuzz_cli_numbers_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_cli_numbers_LDFLAGS = $(FUZZ_LD)
 if FUZZING
 fuzz: $(FUZZ_PROGS)
 else

@@ -223,6 +223,36 @@ lab_oracle_json() {
 	[ -s "$ORACLE/$name.err" ] || rm -f "$ORACLE/$name.err"
 }
 
+# --- rdmadiag check, fix and undo ---------------------------------------
+
+# diag_check NAME: rdmadiag check --json into $LAB_OUT/NAME.json; sets $CHK
+# and $RC (its exit status); requires a JSON array.
+diag_check() {
+	CHK=$LAB_OUT/$1.json
+	RC=0
+	"$RDMADIAG" check --json --window 0 > "$CHK" 2> "$LAB_OUT/$1.err" || RC=$?
+	jq -e "type == \"array\"" "$CHK" > /dev/null ||
+		lab_fail "check ($1) did not print a JSON array: $(tail -n 3 "$LAB_OUT/$1.err")"
+}
+
+# diag_first_cause DEV PORT: the cause the port would be reported for
+# first in $CHK: its first FAIL, else its first WARN.
+DIAG_FIRST='[.[] | select(.device == $d and .port == $p)] as $r |
+	([$r[] | select(.verdict == "FAIL")] + [$r[] | select(.verdict == "WARN")])[0].cause'
+diag_first_cause() {
+	jq -r --arg d "$1" --argjson p "$2" "$DIAG_FIRST" "$CHK"
+}
+
+# diag_fix NAME ARGS...: rdmadiag fix ARGS --yes with the scenario's
+# journal; output in $LAB_OUT/NAME.out, exit status in $RC.
+diag_fix() {
+	local name=$1
+	shift
+	RC=0
+	"$RDMADIAG" fix "$@" --yes --journal "$LAB_OUT/journal.jsonl" \
+		> "$LAB_OUT/$name.out" 2>&1 || RC=$?
+}
+
 # --- assertions -----------------------------------------------------------
 
 # assert_eq EXPECTED ACTUAL WHAT

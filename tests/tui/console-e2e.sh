@@ -49,10 +49,11 @@ wait_for demo "changed only"
 keys demo z
 
 keys demo d
+wait_for demo "Priority RoCE uses"
 wait_for demo "PFC (priority flow control)"
 wait_for demo "ETS (traffic classes)"
 keys demo End
-wait_for demo "dscp->prio 26->3"
+wait_for demo "prio 3  DSCP 26"
 wait_for demo "np_cnp_sent"
 
 keys demo k

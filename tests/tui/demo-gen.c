@@ -2,8 +2,9 @@
 /*
  * Builds the demo recording played by `rdmadiag --demo`: a ConnectX-6 Dx
  * host whose mlx5_0 port 1 is ACTIVE and carrying RoCE traffic, whose
- * mlx5_1 port 1 is DOWN (the cable is out: no carrier), and where PFC is
- * off on the RoCE priority 3, so out_of_buffer and discards creep up.
+ * mlx5_1 port 1 is DOWN (the cable is out: no carrier), and where PFC and
+ * global pause are off while rdma_cm's ToS 106 (DSCP 26) puts RoCE on
+ * priority 3, so out_of_buffer and discards creep up.
  * The snapshots go through the model and the JSON schema like any capture;
  * the output is deterministic so a test can check the shipped file is
  * what this program makes.
@@ -293,8 +294,9 @@ static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 	}
 	n->ethtool.link_down_events = rd_u64(up ? 1 : 3);
 	n->ethtool.pause_autoneg = rd_bool(false);
-	n->ethtool.rx_pause = rd_bool(true);
-	n->ethtool.tx_pause = rd_bool(true);
+	/* No global pause either: priority 3 is lossy. */
+	n->ethtool.rx_pause = rd_bool(false);
+	n->ethtool.tx_pause = rd_bool(false);
 	n->ethtool.fec_active = rd_strdup(up ? "RS" : "None");
 	n->ethtool.fec_configured = rd_strdup("Auto");
 	n->ethtool.driver = rd_strdup("mlx5_core");
@@ -361,6 +363,8 @@ static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 		rd_counters_add(&n->ecn.np_enable, key, rd_u64(i == 3));
 		rd_counters_add(&n->ecn.rp_enable, key, rd_u64(i == 3));
 	}
+	/* CNPs leave with DSCP 48, which the APP table maps to 6. */
+	rd_counters_add(&n->ecn.params, "roce_np/cnp_dscp", rd_u64(48));
 }
 
 static void pci(struct rd_snapshot *s, const char *bdf, const char *dev)
@@ -430,6 +434,15 @@ static void host(struct rd_snapshot *s)
 		dn->mode = rd_u64(0666);
 		dn->readable = rd_bool(true);
 		dn->writable = rd_bool(true);
+	}
+	/* rdma_cm sends RoCE v2 with ToS 106: DSCP 26, priority 3. */
+	for (int i = 0; i < 2; i++) {
+		struct rd_cm_port *cm = RD_PUSH(h->cm_ports, h->n_cm_ports);
+
+		cm->device = rd_strdup(i ? "mlx5_1" : "mlx5_0");
+		cm->port = rd_u64(1);
+		cm->default_roce_mode = rd_strdup("RoCE v2");
+		cm->default_roce_tos = rd_u64(106);
 	}
 }
 

@@ -75,6 +75,18 @@ static inline void snap_gid(struct rd_port *p, uint64_t idx, const char *type,
 	g->netdev = rd_strdup(netdev);
 }
 
+/* A dcbnl APP table entry: IEEE selector, protocol, priority. */
+static inline void snap_app(struct rd_netdev *n, uint64_t sel, uint64_t proto,
+			    uint64_t prio)
+{
+	struct rd_dcb_app *a = RD_PUSH(n->dcb.apps, n->dcb.n_apps);
+
+	assert_non_null(a);
+	a->selector = rd_u64(sel);
+	a->protocol = rd_u64(proto);
+	a->priority = rd_u64(prio);
+}
+
 static inline void snap_module(struct rd_snapshot *s, const char *name)
 {
 	struct rd_module *m = RD_PUSH(s->modules, s->n_modules);

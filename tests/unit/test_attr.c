@@ -90,7 +90,16 @@ static void test_text_check(void **state)
 {
 	(void)state;
 	assert_int_equal(rd_text_check("plain text", 10), 0);
-	assert_int_equal(rd_text_check("tab\there", 8), 0);
+	/* One value never holds a line break, a tab or a C1 control. */
+	assert_int_equal(rd_text_check("tab\there", 8), -EILSEQ);
+	assert_int_equal(rd_text_check("1.0\n  PASS", 10), -EILSEQ);
+	assert_int_equal(rd_text_check("x\xc2\x9b" "2J", 5), -EILSEQ);
+	assert_int_equal(rd_text_check("x\xc2\x80", 3), -EILSEQ);
+	assert_int_equal(rd_text_check("\xc2\xa0nbsp", 6), 0);
+	/* Lines of text keep their tabs and newlines, nothing else. */
+	assert_int_equal(rd_text_check_lines("a\tb\nc", 5), 0);
+	assert_int_equal(rd_text_check_lines("a\x1b[2J", 5), -EILSEQ);
+	assert_int_equal(rd_text_check_lines("a\xc2\x9b", 3), -EILSEQ);
 	assert_int_equal(rd_text_check("bell\a", 5), -EILSEQ);
 	assert_int_equal(rd_text_check("\xc3\xa9t\xc3\xa9", 5), 0);
 	assert_int_equal(rd_text_check("\xc3", 1), -EILSEQ);
@@ -127,6 +136,13 @@ static void test_reader(void **state)
 	fclose(f);
 	assert_int_equal(rd_attr_read(path, buf, sizeof(buf)), -EILSEQ);
 
+	/* A forged second line in a one-value attribute is refused. */
+	unit_put(dir, "fw_ver", "1.0\n  PASS    driver.modules\n");
+	snprintf(path, sizeof(path), "%s/fw_ver", dir);
+	assert_int_equal(rd_attr_read(path, buf, sizeof(buf)), -EILSEQ);
+	/* The same bytes are fine in a file of lines. */
+	assert_int_equal(rd_attr_read_lines(path, buf, sizeof(buf)), 28);
+
 	snprintf(path, sizeof(path), "%s/missing", dir);
 	assert_int_equal(rd_attr_read(path, buf, sizeof(buf)), -ENOENT);
 
@@ -160,6 +176,8 @@ static void test_roots(void **state)
 	char buf[32];
 
 	(void)state;
+	/* Under sudo the environment is the caller's and is ignored. */
+	unsetenv("SUDO_UID");
 	setenv("RDMADIAG_SYSFS_ROOT", "/tmp/fixture/sys/", 1);
 	rd_roots_init(&r);
 	assert_string_equal(r.sysfs, "/tmp/fixture/sys");

@@ -115,6 +115,19 @@ static void test_pfc(void **state)
 
 	dcb->supported = rd_bool(true);
 	dcb->pfc_en = rd_u64(0);
+	/* No trust mode, no APP table: the priority is not guessed. */
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	/* The APP table names RoCE v2's priority; pause state still unread. */
+	snap_app(&s.netdevs[0], 3, 4791, 3);
+	run_only(&s, NULL, "qos.pfc", &res);
+	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+
+	s.netdevs[0].ethtool.rx_pause = rd_bool(false);
+	s.netdevs[0].ethtool.tx_pause = rd_bool(false);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_off");
 	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
@@ -131,13 +144,8 @@ static void test_pfc(void **state)
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_WARN, "pfc_extra_prio");
 	rd_results_free(&res);
 
-	/* An APP entry moves RoCE to priority 4: 0x08 is now wrong. */
-	struct rd_dcb_app *a = RD_PUSH(dcb->apps, dcb->n_apps);
-
-	assert_non_null(a);
-	a->selector = rd_u64(3);
-	a->protocol = rd_u64(4791);
-	a->priority = rd_u64(4);
+	/* The APP entry moves RoCE to priority 4: 0x08 is now wrong. */
+	dcb->apps[0].priority = rd_u64(4);
 	dcb->pfc_en = rd_u64(0x08);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_wrong_prio");
@@ -154,6 +162,8 @@ static void test_ecn(void **state)
 	(void)state;
 	one_roce(&s, "0000:3b:00.0");
 	e = &s.netdevs[0].ecn;
+	s.netdevs[0].dcb.trust = rd_strdup("dscp");
+	snap_app(&s.netdevs[0], 5, 26, 3);
 	run_only(&s, NULL, "qos.ecn", &res);
 	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_UNKNOWN, "no_data");
 	rd_results_free(&res);
@@ -289,6 +299,70 @@ static void test_container(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* Under --root the probe names nodes ROOT/dev/...: they still count. */
+static void test_uverbs_under_root(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_devnode *n;
+
+	(void)state;
+	one_roce(&s, NULL);
+	s.devices[0].uverbs = rd_strdup("uverbs1");
+	s.devices[0].uverbs_dev = rd_strdup("/dev/infiniband/uverbs1");
+	n = RD_PUSH(s.host.devnodes, s.host.n_devnodes);
+	assert_non_null(n);
+	n->path = rd_strdup("tests/fixtures/x/dev/infiniband/uverbs11");
+	n->exists = rd_bool(true);
+	run_only(&s, NULL, "user.uverbs", &res);
+	expect_verdict(&res, "user.uverbs", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	n = RD_PUSH(s.host.devnodes, s.host.n_devnodes);
+	assert_non_null(n);
+	n->path = rd_strdup("tests/fixtures/x/dev/infiniband/uverbs1");
+	n->exists = rd_bool(false);
+	run_only(&s, NULL, "user.uverbs", &res);
+	expect_verdict(&res, "user.uverbs", "mlx5_0", 0, RD_FAIL,
+		       "uverbs_missing");
+	rd_results_free(&res);
+	s.host.devnodes[1].exists = rd_bool(true);
+	s.host.devnodes[1].readable = rd_bool(true);
+	s.host.devnodes[1].writable = rd_bool(false);
+	run_only(&s, NULL, "user.uverbs", &res);
+	expect_verdict(&res, "user.uverbs", "mlx5_0", 0, RD_FAIL,
+		       "uverbs_denied");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* Both ports of a NIC want mlx5_ib: it is listed, and asked for, once. */
+static void test_modules_listed_once(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	size_t n = 0;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x101d, "mlx5_core");
+	snap_pci(&s, "0000:3b:00.1", 0x15b3, 0x101d, "mlx5_core");
+	snap_module(&s, "ib_core");
+	snap_module(&s, "ib_uverbs");
+	snap_module(&s, "mlx5_core");
+	run_only(&s, NULL, "driver.modules", &res);
+	expect_verdict(&res, "driver.modules", NULL, 0, RD_FAIL,
+		       "module_missing");
+	r = find_result(&res, "driver.modules", NULL, 0);
+	for (size_t i = 0; i < r->n_evidence; i++)
+		if (strcmp(r->evidence[i].what, "mlx5_ib") == 0)
+			n++;
+	assert_int_equal(n, 1);
+	assert_string_equal(r->fix->command, "modprobe mlx5_ib");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 /* Build a history of two snapshots 2 s apart with one counter moving. */
 static void counter_history(struct rd_history *h, struct rd_snapshot *s,
 			    const char *name, uint64_t v0, uint64_t v1)
@@ -402,6 +476,8 @@ int main(void)
 		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_verbs_checks),
 		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_uverbs_under_root),
+		cmocka_unit_test(test_modules_listed_once),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_empty_snapshot),
 	};

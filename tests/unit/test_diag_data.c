@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* data/counters.tsv and data/firmware.tsv: the real files and bad input. */
+/* The data/ tables: the real files and bad input. */
 #include "config.h"
 
 #include "unit.h"
+
+#include <linux/ethtool.h>
 
 #include "diag/data.h"
 #include "diag/diag_int.h"
@@ -26,45 +28,54 @@ static void test_real_files(void **state)
 		fail_msg("%s", rd_data_error());
 	/* Every counter CHECKS.md D names is described. */
 	static const struct {
-		const char *src, *name;
+		enum rd_counter_group src;
+		const char *name;
 		bool bad;
 	} want[] = {
-		{ "counters", "link_downed", true },
-		{ "counters", "symbol_error", true },
-		{ "counters", "port_rcv_errors", true },
-		{ "counters", "port_xmit_discards", true },
-		{ "counters", "port_xmit_wait", false },
-		{ "hw_counters", "out_of_buffer", true },
-		{ "hw_counters", "out_of_sequence", true },
-		{ "hw_counters", "packet_seq_err", true },
-		{ "hw_counters", "implied_nak_seq_err", true },
-		{ "hw_counters", "local_ack_timeout_err", true },
-		{ "hw_counters", "rnr_nak_retry_err", true },
-		{ "hw_counters", "duplicate_request", true },
-		{ "hw_counters", "np_cnp_sent", false },
-		{ "hw_counters", "rp_cnp_handled", false },
-		{ "ethtool", "rx_discards_phy", true },
-		{ "ethtool", "rx_out_of_buffer", true },
-		{ "ethtool", "rx_prio3_pause", false },
-		{ "ethtool", "tx_prio7_pause", false },
-		{ "ethtool", "tx_pause_storm_error_events", true },
-		{ "ethtool", "link_down_events_phy", true },
-		{ "ethtool", "rx_crc_errors_phy", true },
-		{ "ethtool", "rx_symbol_err_phy", true },
-		{ "ethtool", "rx_vport_rdma_unicast_bytes", false },
-		{ "hw_counters", "sent_pkts", false },
-		{ "hw_counters", "rcvd_pkts", false },
-		{ "hw_counters", "retry_exceeded_err", true },
-		{ "hw_counters", "completer_retry_err", true },
-		{ "hw_counters", "rcvd_seq_err", true },
+		{ RD_CTR_PORT, "link_downed", true },
+		{ RD_CTR_PORT, "symbol_error", true },
+		{ RD_CTR_PORT, "port_rcv_errors", true },
+		{ RD_CTR_PORT, "port_xmit_discards", true },
+		{ RD_CTR_PORT, "port_xmit_wait", false },
+		{ RD_CTR_HW, "out_of_buffer", true },
+		{ RD_CTR_HW, "out_of_sequence", true },
+		{ RD_CTR_HW, "packet_seq_err", true },
+		{ RD_CTR_HW, "implied_nak_seq_err", true },
+		{ RD_CTR_HW, "local_ack_timeout_err", true },
+		{ RD_CTR_HW, "rnr_nak_retry_err", true },
+		{ RD_CTR_HW, "duplicate_request", true },
+		{ RD_CTR_HW, "np_cnp_sent", false },
+		{ RD_CTR_HW, "rp_cnp_handled", false },
+		{ RD_CTR_ETHTOOL, "rx_discards_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_out_of_buffer", true },
+		{ RD_CTR_ETHTOOL, "rx_prio3_pause", false },
+		{ RD_CTR_ETHTOOL, "tx_prio7_pause", false },
+		{ RD_CTR_ETHTOOL, "tx_pause_storm_error_events", true },
+		{ RD_CTR_ETHTOOL, "link_down_events_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_crc_errors_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_symbol_err_phy", true },
+		{ RD_CTR_ETHTOOL, "rx_vport_rdma_unicast_bytes", false },
+		{ RD_CTR_HW, "sent_pkts", false },
+		{ RD_CTR_HW, "rcvd_pkts", false },
+		{ RD_CTR_HW, "retry_exceeded_err", true },
+		{ RD_CTR_HW, "completer_retry_err", true },
+		{ RD_CTR_HW, "rcvd_seq_err", true },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		ci = rd_counter_info_find(c, want[i].src, want[i].name);
 		if (!ci)
-			fail_msg("%s/%s missing", want[i].src, want[i].name);
+			fail_msg("%s/%s missing", rd_counter_group_name(want[i].src),
+				 want[i].name);
 		assert_int_equal(ci->bad_when_rising, want[i].bad);
 	}
-	assert_null(rd_counter_info_find(c, "ethtool", "rx_prio8_pause"));
+	assert_null(rd_counter_info_find(c, RD_CTR_ETHTOOL, "rx_prio8_pause"));
+	/* A group's name finds the group; others find none. */
+	for (int g = 0; g < RD_CTR_GROUPS; g++)
+		assert_int_equal(rd_counter_group_find(
+					 rd_counter_group_name((enum rd_counter_group)g)),
+				 g);
+	assert_int_equal(rd_counter_group_find("Counters"), -1);
+	assert_int_equal(rd_counter_group_find(NULL), -1);
 	/* Every ConnectX id the brief lists has a minimum. */
 	static const uint64_t ids[] = { 0x1013, 0x1015, 0x1017, 0x1019,
 					0x101b, 0x101d, 0x101f, 0x1021 };
@@ -73,6 +84,125 @@ static void test_real_files(void **state)
 	m = rd_fw_min_find(f, 0x15b3, 0x1017);
 	assert_int_equal(strncmp(m->min_fw, "16.23.", 6), 0);
 	assert_null(rd_fw_min_find(f, 0x8086, 0x1017));
+}
+
+/*
+ * Every link-down reason the kernel UAPI defines has its row, named after
+ * its enumerator: the values come from <linux/ethtool.h>, not from us.
+ */
+#define LX(state, sub, name) { (state), (sub), #name }
+static const struct {
+	unsigned state, sub;
+	const char *name;
+} uapi_link_ext[] = {
+#define S(x) LX(ETHTOOL_LINK_EXT_STATE_##x, 0, ETHTOOL_LINK_EXT_STATE_##x)
+	S(AUTONEG), S(LINK_TRAINING_FAILURE), S(LINK_LOGICAL_MISMATCH),
+	S(BAD_SIGNAL_INTEGRITY), S(NO_CABLE), S(CABLE_ISSUE), S(EEPROM_ISSUE),
+	S(CALIBRATION_FAILURE), S(POWER_BUDGET_EXCEEDED), S(OVERHEAT),
+	S(MODULE),
+#undef S
+#define U(st, x) LX(ETHTOOL_LINK_EXT_STATE_##st, \
+		    ETHTOOL_LINK_EXT_SUBSTATE_##x, ETHTOOL_LINK_EXT_SUBSTATE_##x)
+	U(AUTONEG, AN_NO_PARTNER_DETECTED), U(AUTONEG, AN_ACK_NOT_RECEIVED),
+	U(AUTONEG, AN_NEXT_PAGE_EXCHANGE_FAILED),
+	U(AUTONEG, AN_NO_PARTNER_DETECTED_FORCE_MODE),
+	U(AUTONEG, AN_FEC_MISMATCH_DURING_OVERRIDE), U(AUTONEG, AN_NO_HCD),
+	U(LINK_TRAINING_FAILURE, LT_KR_FRAME_LOCK_NOT_ACQUIRED),
+	U(LINK_TRAINING_FAILURE, LT_KR_LINK_INHIBIT_TIMEOUT),
+	U(LINK_TRAINING_FAILURE, LT_KR_LINK_PARTNER_DID_NOT_SET_RECEIVER_READY),
+	U(LINK_TRAINING_FAILURE, LT_REMOTE_FAULT),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_ACQUIRE_BLOCK_LOCK),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_ACQUIRE_AM_LOCK),
+	U(LINK_LOGICAL_MISMATCH, LLM_PCS_DID_NOT_GET_ALIGN_STATUS),
+	U(LINK_LOGICAL_MISMATCH, LLM_FC_FEC_IS_NOT_LOCKED),
+	U(LINK_LOGICAL_MISMATCH, LLM_RS_FEC_IS_NOT_LOCKED),
+	U(BAD_SIGNAL_INTEGRITY, BSI_LARGE_NUMBER_OF_PHYSICAL_ERRORS),
+	U(BAD_SIGNAL_INTEGRITY, BSI_UNSUPPORTED_RATE),
+	U(BAD_SIGNAL_INTEGRITY, BSI_SERDES_REFERENCE_CLOCK_LOST),
+	U(BAD_SIGNAL_INTEGRITY, BSI_SERDES_ALOS),
+	U(CABLE_ISSUE, CI_UNSUPPORTED_CABLE),
+	U(CABLE_ISSUE, CI_CABLE_TEST_FAILURE),
+	U(MODULE, MODULE_CMIS_NOT_READY),
+#undef U
+};
+
+static void test_link_ext_table(void **state)
+{
+	const struct rd_link_ext_table *t = rd_data_link_ext();
+	struct rd_link_ext_table bad;
+	char err[256];
+
+	(void)state;
+	if (!t)
+		fail_msg("%s", rd_data_error());
+	for (size_t i = 0; i < sizeof(uapi_link_ext) / sizeof(uapi_link_ext[0]);
+	     i++) {
+		const struct rd_link_ext *e = rd_link_ext_find(
+			t, uapi_link_ext[i].state, uapi_link_ext[i].sub);
+
+		if (!e || e->substate != (uapi_link_ext[i].sub ?
+						  (int)uapi_link_ext[i].sub : -1) ||
+		    strcmp(e->uapi_name, uapi_link_ext[i].name) != 0)
+			fail_msg("data/link_ext_state.tsv lacks %s (%u/%u)",
+				 uapi_link_ext[i].name, uapi_link_ext[i].state,
+				 uapi_link_ext[i].sub);
+	}
+	/* Nothing the UAPI does not define. */
+	assert_int_equal(t->n, sizeof(uapi_link_ext) / sizeof(uapi_link_ext[0]));
+	/* An unknown substate falls back to its state's row. */
+	assert_int_equal(rd_link_ext_find(t, ETHTOOL_LINK_EXT_STATE_AUTONEG, 99)
+				 ->substate,
+			 -1);
+	assert_null(rd_link_ext_find(t, 200, 0));
+	assert_null(rd_link_ext_find(NULL, 0, 0));
+
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "0\t-\tA\ts\tn\n0\t-\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "x.tsv:3: state 0 substate - listed twice"));
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "0\t0\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "substate \"0\""));
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "x1\t-\tA\ts\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(rd_link_ext_tsv_parse(
+				 "x.tsv",
+				 "state\tsubstate\tuapi_name\tsummary\tnext_step\n"
+				 "1\t2\tA\t\tn\n",
+				 &bad, err, sizeof(err)),
+			 -EINVAL);
+}
+
+/* One answer to "is rising bad": the table's, for screen and check. */
+static void test_bad_when_rising(void **state)
+{
+	const struct rd_counter_table *c = rd_data_counters();
+
+	(void)state;
+	assert_non_null(c);
+	assert_true(rd_counter_bad_when_rising(c, RD_CTR_PORT, "symbol_error"));
+	assert_true(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
+					       "rx_prio3_discards"));
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
+						"rx_prio3_pause"));
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_HW,
+						"np_cnp_sent"));
+	/* A name that merely looks like an error is not judged. */
+	assert_false(rd_counter_bad_when_rising(c, RD_CTR_ETHTOOL,
+						"rx_xsk_err_made_up"));
+	assert_false(rd_counter_bad_when_rising(NULL, RD_CTR_PORT,
+						"symbol_error"));
 }
 
 static void test_bad_counters(void **state)
@@ -182,6 +312,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_files),
+		cmocka_unit_test(test_bad_when_rising),
+		cmocka_unit_test(test_link_ext_table),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
 		cmocka_unit_test(test_missing_file),

@@ -98,6 +98,29 @@ static void test_no_carrier(void **state)
 	assert_non_null(strstr(r->summary, "cable issue"));
 	assert_null(r->fix);	/* a cable cannot be fixed from here */
 	rd_results_free(&res);
+
+	/* The NIC's reason picks the next step: autoneg is not "no cable". */
+	s.netdevs[0].ethtool.ext_state_num = rd_u64(4);	/* no cable */
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "no cable"));
+	assert_non_null(strstr(r->next_step, "connect the cable"));
+	rd_results_free(&res);
+	s.netdevs[0].ethtool.ext_state_num = rd_u64(0);	/* autoneg */
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "autonegotiation"));
+	assert_null(strstr(r->next_step, "cable"));
+	assert_non_null(strstr(r->next_step, "switch port is enabled"));
+	/* DEV in the table became the netdev's name. */
+	assert_non_null(strstr(r->next_step, "ethtool --show-fec eth2"));
+	rd_results_free(&res);
+	s.netdevs[0].ethtool.ext_substate_num = rd_u64(5);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "FEC mismatch"));
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
@@ -261,6 +284,36 @@ static void test_mtu(void **state)
 	assert_int_equal(diag_roce_mtu(100), 0);
 }
 
+/* Check ids apply to their link layer: no RoCE MTU on an IB port. */
+static void test_mtu_by_link_layer(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_2", "0000:5e:00.0");
+	p = snap_port(d, 1, 4, 5, "InfiniBand", NULL);
+	p->verbs.active_mtu = rd_u64(2048);
+	p->verbs.max_mtu = rd_u64(4096);
+	run_only(&s, NULL, "port", &res);
+	for (size_t i = 0; i < res.n; i++)
+		assert_string_not_equal(res.v[i].check_id, "port.mtu");
+	expect_verdict(&res, "port.ib_mtu", "mlx5_2", 1, RD_WARN, "mtu_low");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	healthy(&s);
+	run_only(&s, NULL, "port", &res);
+	for (size_t i = 0; i < res.n; i++)
+		assert_string_not_equal(res.v[i].check_id, "port.ib_mtu");
+	expect_verdict(&res, "port.mtu", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_gid(void **state)
 {
 	struct rd_snapshot s;
@@ -345,6 +398,61 @@ static void test_filter_sort_json(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* The walk over ports and devices follows the --device/--port filter. */
+static void test_target_walk(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_diag_opts o;
+	struct diag_ctx x = { .s = &s, .o = &o };
+	struct rd_device *d;
+	char seen[256];
+
+	(void)state;
+	rd_snapshot_init(&s);
+	rd_diag_opts_init(&o);
+	d = snap_dev(&s, "mlx5_0", "0000:3b:00.0");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	snap_port(d, 2, 1, 3, "Ethernet", "eth3");
+	snap_dev(&s, "mlx5_1", "0000:3b:00.1");	/* no ports */
+	d = snap_dev(&s, "rxe0", NULL);
+	snap_port(d, 1, 4, 5, "Ethernet", "veth0");
+
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		assert_true(tg.p->port == 1 || tg.p->port == 2);
+		strcat(seen, tg.name);
+		strcat(seen, " ");
+	}
+	assert_string_equal(seen, "mlx5_0/1 mlx5_0/2 rxe0/1 ");
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);) {
+		assert_null(tg.p);
+		strcat(seen, tg.name);
+		strcat(seen, " ");
+	}
+	assert_string_equal(seen, "mlx5_0 mlx5_1 rxe0 ");
+
+	o.port = 2;
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);)
+		strcat(seen, tg.name);
+	assert_string_equal(seen, "mlx5_0/2");
+	o.port = 0;
+	o.device = "rxe0";
+	seen[0] = '\0';
+	for (struct diag_target tg = { 0 }; diag_next_device(&x, &tg);)
+		strcat(seen, tg.name);
+	assert_string_equal(seen, "rxe0");
+	o.device = "mlx5_9";
+	{
+		struct diag_target tg = { 0 };
+
+		assert_false(diag_next_port(&x, &tg));
+		assert_false(diag_next_device(&x, &tg));
+	}
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,8 +464,10 @@ int main(void)
 		cmocka_unit_test(test_no_device_module),
 		cmocka_unit_test(test_no_device_rxe),
 		cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_mtu_by_link_layer),
 		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_filter_sort_json),
+		cmocka_unit_test(test_target_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

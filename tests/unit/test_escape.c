@@ -21,7 +21,7 @@ static void test_esc(void **state)
 	expect_esc("a\x1b[2Jb", "a\\x1b[2Jb");
 	expect_esc("1.0\n  PASS", "1.0\\n  PASS");
 	expect_esc("t\tab", "t\\tab");
-	expect_esc("back\\slash", "back\\\\slash");
+	expect_esc("back\\slash", "back\\slash");
 	expect_esc("\x7f", "\\x7f");
 	/* C1 CSI as UTF-8 (U+009B) is a control: escaped byte by byte. */
 	expect_esc("x\xc2\x9by", "x\\xc2\\x9by");

@@ -2,6 +2,9 @@
 #include "config.h"
 #include "unit.h"
 
+#include <math.h>
+
+#include "core/escape.h"
 #include "core/json.h"
 #include "probes/probe.h"
 
@@ -153,6 +156,20 @@ static void test_load_file(void **state)
 	assert_int_equal(rd_snapshot_load_file(path, &s, err, sizeof(err)), 0);
 	assert_string_equal(s.devices[0].name, "x");
 	rd_snapshot_free(&s);
+	/* A FIFO, a directory and a large file are refused before parsing. */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	/* Nobody writes: opening it for reading would block forever. */
+	assert_int_equal(rd_snapshot_load_file(path, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	assert_int_equal(rd_snapshot_load_file(dir, &s, err, sizeof(err)), -EISDIR);
+	snprintf(path, sizeof(path), "%s/big.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), RD_SNAPSHOT_MAX + 1), 0);
+	fclose(f);
+	assert_int_equal(rd_snapshot_load_file(path, &s, err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, "larger than 32 MiB"));
 	unit_rmtree(dir);
 }
 
@@ -176,6 +193,178 @@ static void test_every_truncation(void **state)
 	rd_snapshot_free(&a);
 }
 
+static void expect_refused(const char *doc, int want, const char *msg)
+{
+	struct rd_snapshot s;
+	char err[512] = "";
+	int r = rd_snapshot_from_string(doc, strlen(doc), &s, err, sizeof(err));
+
+	if (r != want || !strstr(err, msg))
+		fail_msg("%.200s: got %d \"%s\", want %d \"%s\"", doc, r, err, want,
+			 msg);
+	rd_snapshot_free(&s);
+}
+
+/* What json-c alone would take silently is an error naming the path. */
+static void test_refused_values(void **state)
+{
+	(void)state;
+	expect_refused("{\"schema_version\":1,\"source\":\"a\",\"source\":\"b\"}",
+		       -EINVAL, "(top): duplicate key \"source\"");
+	/* The same key spelled with an escape is the same key. */
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"a\","
+		       "\"n\\u0061me\":\"b\"}]}",
+		       -EINVAL, "devices[0]: duplicate key \"name\"");
+	/* A parent's key seen again after a child object with keys of its own. */
+	expect_refused("{\"schema_version\":1,\"host\":{\"x\":{\"a\":1,\"b\":2},"
+		       "\"y\":[{\"a\":1},{\"a\":2}],\"x\":3}}",
+		       -EINVAL, "host: duplicate key \"x\"");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"rx\\u0000e0\"}]}",
+		       -EINVAL, "devices[0].name: a string holds a NUL character");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\","
+		       "\"ports\":[{\"port\":99999999999}]}]}",
+		       -EINVAL, "devices[0].ports[0].port: 99999999999 is out of range 0..255");
+	expect_refused("{\"schema_version\":1,\"time\":1e400}", -EINVAL,
+		       "time: number is not finite");
+	expect_refused("{\"schema_version\":1,\"time\":-1e400}", -EINVAL,
+		       "time: number is not finite");
+	expect_refused("{\"schema_version\":1,\"monotonic_ns\":18446744073709551616}",
+		       -EINVAL, "monotonic_ns: number out of range");
+	expect_refused("{\"schema_version\":1,\"x\":-9223372036854775809}",
+		       -EINVAL, "x: number out of range");
+	/* Control bytes in a counter name or any string value. */
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\",\"ports\":"
+		       "[{\"port\":1,\"hw_counters\":{\"a\\u001b[2J\":1}}]}]}",
+		       -EINVAL, "devices[0].ports[0].hw_counters.a\\x1b[2J: counter name");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\",\"ports\":"
+		       "[{\"port\":1,\"hw_counters\":{\"a\\u009b\":1}}]}]}",
+		       -EINVAL, "counter name is empty or holds control characters");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"fw_ver\":\"1.0\\n  PASS\"}]}",
+		       -EINVAL, "devices[0].fw_ver: string holds control characters");
+}
+
+/* Build "{"schema_version":1,PREFIX N x ITEM SUFFIX}". */
+static char *repeat_doc(const char *prefix, const char *item, size_t n,
+			const char *suffix)
+{
+	size_t il = strlen(item), len = 64 + strlen(prefix) + n * (il + 1) +
+					strlen(suffix);
+	char *d = malloc(len), *p;
+
+	assert_non_null(d);
+	p = d + sprintf(d, "{\"schema_version\":1,%s", prefix);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			*p++ = ',';
+		memcpy(p, item, il);
+		p += il;
+	}
+	strcpy(p, suffix);
+	strcat(p, "}");
+	return d;
+}
+
+static void test_limits(void **state)
+{
+	char *d;
+	char key[64];
+	struct rd_snapshot s;
+	char err[512];
+
+	static const struct {
+		const char *prefix, *item;
+		size_t n;
+		const char *suffix, *msg;
+	} big[] = {
+		{ "\"devices\":[", "{}", 1025, "]", "devices: more than 1024 entries" },
+		{ "\"devices\":[", "{}", 20001, "]",
+		  "devices[20000]: more than 20000 elements" },
+		{ "\"devices\":[{\"name\":\"x\",\"ports\":[", "{\"port\":1}", 257,
+		  "]}]", "devices[0].ports: more than 256 entries" },
+		{ "\"x\":[", "[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]", 1, "]",
+		  "nested deeper than 16 levels" },
+		{ "\"x\":[", "[1,1,1,1,1,1,1,1,1,1,1,1,1,1]", 18000, "]",
+		  "more than 250000 values" },
+		{ "\"x\":[", "[[],[],[],[]]", 12000, "]",
+		  "more than 50000 objects and arrays" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		d = repeat_doc(big[i].prefix, big[i].item, big[i].n,
+			       big[i].suffix);
+		expect_refused(d, -E2BIG, big[i].msg);
+		free(d);
+	}
+	d = malloc(5000);
+	assert_non_null(d);
+	memset(d, 'a', 4097);
+	d[4097] = '\0';
+	{
+		char *doc = malloc(5100);
+
+		assert_non_null(doc);
+		sprintf(doc, "{\"schema_version\":1,\"source\":\"%s\"}", d);
+		expect_refused(doc, -E2BIG, "source: a string longer than 4096 bytes");
+		free(doc);
+	}
+	free(d);
+	/* Counters per group: 16384 load, 16385 do not. */
+	{
+		size_t cap = 16385 * 24 + 256, n;
+		char *doc = malloc(cap);
+
+		assert_non_null(doc);
+		n = (size_t)sprintf(doc, "{\"schema_version\":1,\"devices\":[{\"name\":"
+					 "\"x\",\"ports\":[{\"port\":1,\"counters\":{");
+		for (int i = 0; i < 16384; i++) {
+			snprintf(key, sizeof(key), "%s\"c%d\":%d", i ? "," : "", i, i);
+			n += (size_t)sprintf(doc + n, "%s", key);
+		}
+		strcpy(doc + n, "}}]}]}");
+		assert_int_equal(rd_snapshot_from_string(doc, strlen(doc), &s, err,
+							 sizeof(err)), 0);
+		assert_int_equal(s.devices[0].ports[0].counters.n, 16384);
+		rd_snapshot_free(&s);
+		sprintf(doc + n, ",\"more\":1}}]}]}");
+		expect_refused(doc, -E2BIG, "devices[0].ports[0].counters: more than 16384 counters");
+		free(doc);
+	}
+}
+
+/* What is written is valid JSON even when what was read was not text. */
+static void test_output_is_valid_json(void **state)
+{
+	struct rd_snapshot s;
+	struct json_object *j, *v;
+	char *text;
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	s.time = rd_dbl(INFINITY);
+	d = RD_PUSH(s.devices, s.n_devices);
+	assert_non_null(d);
+	d->name = strdup("x\xff");
+	p = RD_PUSH(d->ports, d->n_ports);
+	assert_non_null(p);
+	p->port = 1;
+	assert_non_null(rd_counters_add(&p->hw_counters, "bad\xff\x1b", rd_u64(1)));
+	text = rd_snapshot_to_string(&s, 0);
+	assert_non_null(text);
+	assert_null(strstr(text, "Infinity"));
+	assert_true(rd_text_clean(text, strlen(text)));
+	assert_non_null(strstr(text, "\"bad\\\\xff\\\\x1b\":1"));
+	j = json_tokener_parse(text);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "time", &v));
+	assert_null(v);
+	json_object_put(j);
+	free(text);
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +373,9 @@ int main(void)
 		cmocka_unit_test(test_bad_documents),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_every_truncation),
+		cmocka_unit_test(test_refused_values),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_output_is_valid_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

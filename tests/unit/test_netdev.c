@@ -156,6 +156,142 @@ static void test_mlx5_link(void **state)
 	rd_nl_buf_free(&b);
 }
 
+/* A VLAN device as `ip link add link eth2 name eth2.100 type vlan id 100
+ * egress-qos-map 2:3 5:5` reports it: IFLA_LINK plus the VLAN data. */
+static void put_vlan(struct nl_msg *m, const char *name, uint32_t link,
+		     const struct ifla_vlan_qos_mapping *q, size_t nq)
+{
+	struct nlattr *li, *data, *eg;
+
+	nla_put_string(m, IFLA_IFNAME, name);
+	nla_put_u32(m, IFLA_LINK, link);
+	li = nla_nest_start(m, IFLA_LINKINFO);
+	nla_put_string(m, IFLA_INFO_KIND, "vlan");
+	data = nla_nest_start(m, IFLA_INFO_DATA);
+	nla_put_u16(m, IFLA_VLAN_ID, 100);
+	eg = nla_nest_start(m, IFLA_VLAN_EGRESS_QOS);
+	for (size_t i = 0; i < nq; i++)
+		nla_put(m, IFLA_VLAN_QOS_MAPPING, sizeof(q[i]), &q[i]);
+	nla_nest_end(m, eg);
+	nla_nest_end(m, data);
+	nla_nest_end(m, li);
+}
+
+static void test_vlan_egress_map(void **state)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 9,
+				 .ifi_flags = IFF_UP };
+	const struct ifla_vlan_qos_mapping q[] = {
+		{ .from = 2, .to = 3 }, { .from = 5, .to = 5 },
+		{ .from = 4000, .to = 1 },	/* no ToS gives that priority */
+	};
+	const struct ifla_vlan_qos_mapping bad = { .from = 1, .to = 9 };
+	struct nl_msg *m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	struct rd_nl_buf b = { 0 };
+	struct nds d = { 0 };
+	const struct rd_counter *c;
+
+	(void)state;
+	put_vlan(m, "eth2.100", 7, q, 3);
+	nb_take(&b, m);
+	nb_done(&b);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].kind, "vlan");
+	assert_int_equal(d.v[0].link_ifindex.v, 7);
+	assert_int_equal(d.v[0].vlan_id.v, 100);
+	assert_int_equal(d.v[0].vlan_egress.n, 2);
+	c = rd_counters_find(&d.v[0].vlan_egress, "prio2");
+	assert_non_null(c);
+	assert_int_equal(c->value.v, 3);
+	c = rd_counters_find(&d.v[0].vlan_egress, "prio5");
+	assert_non_null(c);
+	assert_int_equal(c->value.v, 5);
+	nds_reset(&d);
+	rd_nl_buf_free(&b);
+
+	/* A PCP above 7 is not a PCP: the reply is refused. */
+	m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	put_vlan(m, "eth2.100", 7, &bad, 1);
+	nb_take(&b, m);
+	nb_done(&b);
+	assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n),
+			 -EBADMSG);
+	nds_reset(&d);
+	rd_nl_buf_free(&b);
+}
+
+static void put_link(struct rd_nl_buf *b, int ifindex, const char *name,
+		     const char *vlan_of, uint32_t link)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex,
+				 .ifi_flags = IFF_UP };
+	struct nl_msg *m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	const struct ifla_vlan_qos_mapping q = { .from = 2, .to = 3 };
+
+	if (vlan_of)
+		put_vlan(m, name, link, &q, 1);
+	else
+		nla_put_string(m, IFLA_IFNAME, name);
+	nb_take(b, m);
+}
+
+/*
+ * A VLAN on an RDMA port's netdev is kept (the QoS model reads its egress
+ * map) whether its lower came before or after it in the dump; a VLAN on
+ * any other interface is not, and the port's netdev stays its own.
+ */
+static void test_keep_vlan_of_port(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_ctx ctx = { .roots = &roots };
+
+	(void)state;
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, "/nonexistent-rdmadiag-root"), 0);
+	for (int order = 0; order < 2; order++) {
+		struct rd_nl_buf b = { 0 };
+		struct nds d = { 0 };
+		struct rd_snapshot s;
+		struct rd_device *dv;
+		struct rd_port *p;
+		const struct rd_netdev *v;
+
+		if (order == 0)
+			put_link(&b, 7, "eth2", NULL, 0);
+		put_link(&b, 9, "eth2.100", "eth2", 7);
+		put_link(&b, 10, "eth9.5", "eth9", 8);
+		put_link(&b, 8, "eth9", NULL, 0);
+		if (order == 1)
+			put_link(&b, 7, "eth2", NULL, 0);
+		nb_done(&b);
+		assert_int_equal(rd_netdev_parse_links(b.data, b.len, &d.v, &d.n),
+				 0);
+		rd_snapshot_init(&s);
+		dv = RD_PUSH(s.devices, s.n_devices);
+		assert_non_null(dv);
+		dv->name = strdup("mlx5_0");
+		p = RD_PUSH(dv->ports, dv->n_ports);
+		assert_non_null(p);
+		p->port = 1;
+		p->netdev = strdup("eth2");
+		rd_netdev_keep(&ctx, &s, d.v, d.n);
+		assert_int_equal(s.n_netdevs, 2);
+		v = rd_snapshot_netdev(&s, "eth2.100");
+		assert_non_null(v);
+		assert_string_equal(v->lower, "eth2");
+		assert_string_equal(v->rdma_device, "mlx5_0");
+		assert_false(v->rdma_port.ok);
+		assert_int_equal(rd_counters_find(&v->vlan_egress, "prio2")->value.v,
+				 3);
+		assert_int_equal(rd_snapshot_netdev(&s, "eth2")->rdma_port.v, 1);
+		assert_null(rd_snapshot_netdev(&s, "eth9.5"));
+		rd_snapshot_free(&s);
+		nds_reset(&d);
+		rd_nl_buf_free(&b);
+	}
+}
+
 static void test_hostile_links(void **state)
 {
 	struct ifinfomsg ifi = { .ifi_index = 7 };
@@ -286,6 +422,8 @@ int main(void)
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_mlx5_link),
 		cmocka_unit_test(test_hostile_links),
+		cmocka_unit_test(test_vlan_egress_map),
+		cmocka_unit_test(test_keep_vlan_of_port),
 		cmocka_unit_test(test_scope_names),
 		cmocka_unit_test(test_live_no_rdma_lists_candidates),
 		cmocka_unit_test(test_live_port_netdev),

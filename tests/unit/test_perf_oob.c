@@ -419,6 +419,103 @@ static void test_connect_refused(void **state)
 			 -EHOSTUNREACH);
 }
 
+struct server_run {
+	struct perf_oob o;
+	const char *addr, *addr2;
+	uint16_t port;
+	int r;
+	char got[8];
+};
+
+/* Accept one client, answer two messages, then hang up. */
+static void *serve_one(void *arg)
+{
+	struct server_run *sr = arg;
+
+	sr->r = perf_oob_accept(&sr->o, sr->addr, sr->addr2, sr->port, 5000);
+	if (sr->r < 0)
+		return NULL;
+	for (int i = 0; i < 2 && sr->r == 0; i++) {
+		sr->r = perf_oob_read(&sr->o, sr->got, 4, 5000, "test");
+		if (sr->r == 0)
+			sr->r = perf_oob_write(&sr->o, i ? "done" : "pong", 4,
+					       "test");
+	}
+	perf_oob_close(&sr->o);
+	return NULL;
+}
+
+static uint16_t free_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
+	close(fd);
+	return ntohs(sa.sin_port);
+}
+
+/*
+ * A second client is refused while the first one's run goes on: the
+ * server listens on a loopback address and on 127.0.0.1, as on a port's
+ * netdev address and loopback, and the first client came through either.
+ */
+static void second_peer_refused(const char *first)
+{
+	struct server_run sr = { .o = { .timeout_ms = 5000 },
+				 .addr = "127.0.0.2", .addr2 = "127.0.0.1" };
+	struct perf_oob c1 = { .timeout_ms = 2000 }, c2 = { .timeout_ms = 300 };
+	char buf[8] = "";
+	pthread_t t;
+
+	sr.port = free_port();
+	assert_int_equal(pthread_create(&t, NULL, serve_one, &sr), 0);
+	assert_int_equal(perf_oob_connect(&c1, first, sr.port, 2000), 0);
+	assert_int_equal(perf_oob_write(&c1, "ping", 4, "test"), 0);
+	assert_int_equal(perf_oob_read(&c1, buf, 4, 2000, "test"), 0);
+	assert_memory_equal(buf, "pong", 4);
+	/* The first client is being served: nobody else gets in. */
+	assert_int_equal(perf_oob_connect(&c2, "127.0.0.1", sr.port, 300),
+			 -ECONNREFUSED);
+	assert_int_equal(perf_oob_connect(&c2, "127.0.0.2", sr.port, 300),
+			 -ECONNREFUSED);
+	/* And the first client's run was not disturbed. */
+	assert_int_equal(perf_oob_write(&c1, "more", 4, "test"), 0);
+	assert_int_equal(perf_oob_read(&c1, buf, 4, 2000, "test"), 0);
+	assert_memory_equal(buf, "done", 4);
+	perf_oob_close(&c1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(sr.r, 0);
+	assert_memory_equal(sr.got, "more", 4);
+	/* The client's own address: loopback, whichever it was sent to. */
+	assert_true(strncmp(sr.o.peer, "127.0.0.", 8) == 0);
+	assert_non_null(strchr(sr.o.peer, ':'));
+}
+
+static void test_second_peer_refused(void **state)
+{
+	(void)state;
+	second_peer_refused("127.0.0.2");
+	second_peer_refused("127.0.0.1");
+}
+
+/* --bind takes only an IPv4 address; a bad one is refused with its text. */
+static void test_bind_address(void **state)
+{
+	struct perf_oob o = { .timeout_ms = 300 };
+
+	(void)state;
+	assert_int_equal(perf_oob_accept(&o, "eth0\x1b[2J", NULL, 1, 100), -EINVAL);
+	assert_non_null(strstr(o.err, "invalid IPv4 address \"eth0\\x1b[2J\""));
+	/* Nobody connects to a listener on this host's loopback: timeout. */
+	assert_int_equal(perf_oob_accept(&o, "127.0.0.1", NULL, free_port(), 200),
+			 -ETIMEDOUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +529,8 @@ int main(void)
 		cmocka_unit_test(test_socket_read),
 		cmocka_unit_test(test_socket_stop),
 		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_second_peer_refused),
+		cmocka_unit_test(test_bind_address),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

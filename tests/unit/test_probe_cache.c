@@ -135,11 +135,52 @@ static void test_served_equals_read(void **state)
 	env_teardown(&e);
 }
 
+/* The table is indexed by enum rd_probe_id; states come and go with it. */
+static void test_state_per_table_row(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_probe_ctx kept = { .roots = &roots, .cache = cache };
+	struct rd_probe_ctx one = { .roots = &roots };
+	(void)state;
+	rd_roots_init(&roots);
+	assert_non_null(cache);
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
+		void *a, *b, *local;
+
+		assert_non_null(rd_probes[i]);
+		assert_non_null(rd_probes[i]->name);
+		assert_non_null(rd_probes[i]->collect);
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(rd_probes[i]->name,
+						rd_probes[k]->name);
+		if (!rd_probes[i]->state_size)
+			continue;
+		local = malloc(rd_probes[i]->state_size);
+		assert_non_null(local);
+		a = rd_probe_state(&kept, (enum rd_probe_id)i, local);
+		b = rd_probe_state(&kept, (enum rd_probe_id)i, NULL);
+		assert_non_null(a);
+		assert_ptr_equal(a, b);		/* kept: the same block */
+		assert_ptr_not_equal(a, local);
+		rd_probe_state_done(&kept, (enum rd_probe_id)i, a);
+		assert_ptr_equal(cache->state[i], a);	/* still kept */
+		memset(local, 0x5a, rd_probes[i]->state_size);
+		a = rd_probe_state(&one, (enum rd_probe_id)i, local);
+		assert_ptr_equal(a, local);		/* one-shot: local */
+		rd_probe_state_done(&one, (enum rd_probe_id)i, a);
+		assert_null(rd_probe_state(&one, (enum rd_probe_id)i, NULL));
+		free(local);
+	}
+	rd_probe_cache_free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_data_served_then_fresh),
 		cmocka_unit_test(test_served_equals_read),
+		cmocka_unit_test(test_state_per_table_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -143,6 +143,24 @@ static void test_hostile_files(void **state)
 	expect_open_fails("missing", -ENOENT, "missing");
 	mkdir(path_of("adir"), 0755);
 	expect_open_fails("adir", -EINVAL, "regular");
+	/* Nobody writes to it: opening a FIFO for reading would block. */
+	assert_int_equal(mkfifo(path_of("fifo"), 0600), 0);
+	expect_open_fails("fifo", -EINVAL, "regular");
+	/* A frame holding more counters than a port may have. */
+	{
+		FILE *f = fopen(path_of("counters"), "w");
+
+		assert_non_null(f);
+		fputs("{\"schema_version\":1,\"devices\":[{\"name\":\"x\","
+		      "\"ports\":[{\"port\":1,\"hw_counters\":{", f);
+		for (int i = 0; i < 50000; i++)
+			fprintf(f, "%s\"c%d\":%d", i ? "," : "", i, i);
+		fputs("}}]}]}\n", f);
+		fclose(f);
+		expect_open_fails("counters", -E2BIG,
+				  "frame 1: devices[0].ports[0].hw_counters.c19999: "
+				  "more than 20000 members");
+	}
 }
 
 static void test_bad_frame_in_the_middle(void **state)

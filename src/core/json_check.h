@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A pass over JSON text before it is parsed into objects, so input from
+ * outside (snapshot files, recordings) is bounded before memory is spent
+ * on it, and so what the parser would silently accept is refused: a
+ * duplicate key (json-c keeps the last), a NUL inside a string (json-c
+ * cuts the string there), a number that does not fit 64 bits or is not
+ * finite (1e400 would load as inf). Errors name the JSON path:
+ * "devices[0].ports[1].port: number out of range".
+ *
+ * Text that is not JSON at all is left for the parser to report.
+ */
+#ifndef RD_CORE_JSON_CHECK_H
+#define RD_CORE_JSON_CHECK_H
+
+#include <stddef.h>
+
+struct rd_json_limits {
+	size_t values;		/* every value, containers included */
+	size_t containers;	/* objects and arrays */
+	size_t depth;
+	size_t members;		/* members of one object or array */
+	size_t string;		/* bytes of one string or key, decoded */
+};
+
+/* The limits for one snapshot (a file, or one frame of a recording). */
+extern const struct rd_json_limits rd_snapshot_limits;
+
+/* 0, or -E2BIG (a limit) / -EINVAL (a refused value) with err set. */
+int rd_json_check(const char *text, size_t len,
+		  const struct rd_json_limits *lim, char *err, size_t errlen);
+
+#endif

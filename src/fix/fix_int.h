@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside src/fix: one ops struct per fix kind (fix_link_up.c,
+ * fix_link_mtu.c, fix_rxe.c, fix_module.c, fix_sysctl.c, fix_pfc.c), and
+ * the engine (fix.c) that runs them through a host layer: the live host,
+ * or an in-memory one in tests and the fuzzer, so the rules are tested
+ * without changing the machine.
+ */
+#ifndef RD_FIX_FIX_INT_H
+#define RD_FIX_FIX_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fix/fix.h"
+
+#define RD_FIX_VALUE_MAX 64
+
+/* What a fix-up or journal entry names. */
+struct rd_fix_target {
+	const char *arg;	/* ifname, module, sysctl path, rxe name */
+	const char *arg2;	/* netdev of an rxe link */
+	uint64_t ifindex;	/* the netdev's index in the reading; 0 unknown */
+};
+
+struct rd_fix_ops {
+	const char *name;		/* journal "kind" */
+	enum rd_fix_kind kind;
+	const char *const *checks;	/* the check ids that produce it */
+	/* Undo may set the before-value again (modules are not unloaded). */
+	bool revertible;
+	/*
+	 * No kernel: is this a target and value a check could produce?
+	 * 0, or -EINVAL with the reason in why.
+	 */
+	int (*check)(const struct rd_fix_target *t, const char *value,
+		     char *why, size_t len);
+	/* The value the fix-up sets, given the current one. */
+	int (*target_value)(const struct rd_fixup *f, const char *before,
+			    char *after, size_t len);
+	/* The shell command that sets value (words shell-quoted). */
+	void (*command)(const struct rd_fix_target *t, const char *value,
+			char *buf, size_t len);
+	/* Live: the current value. */
+	int (*read)(const struct rd_fix_target *t, char *val, size_t len,
+		    char *msg, size_t ml);
+	/*
+	 * Live, right before the change: the target is the one named (same
+	 * ifindex and name) and value is in the range the kernel reports.
+	 */
+	int (*validate)(const struct rd_fix_target *t, const char *value,
+			char *msg, size_t ml);
+	int (*apply)(const struct rd_fix_target *t, const char *value,
+		     char *msg, size_t ml);
+};
+
+extern const struct rd_fix_ops rd_fix_link_up_ops, rd_fix_link_mtu_ops,
+	rd_fix_rxe_ops, rd_fix_module_ops, rd_fix_sysctl_ops, rd_fix_pfc_ops;
+
+const struct rd_fix_ops *rd_fix_ops_by_kind(enum rd_fix_kind k);
+const struct rd_fix_ops *rd_fix_ops_by_name(const char *name);
+
+/*
+ * The layer that touches the host. The live host calls the ops; a test
+ * host keeps values in memory. Every call has passed ops->check first.
+ */
+struct rd_fix_host {
+	int (*read)(const struct rd_fix_host *h, const struct rd_fix_ops *k,
+		    const struct rd_fix_target *t, char *val, size_t len,
+		    char *msg, size_t ml);
+	int (*validate)(const struct rd_fix_host *h,
+			const struct rd_fix_ops *k,
+			const struct rd_fix_target *t, const char *value,
+			char *msg, size_t ml);
+	int (*apply)(const struct rd_fix_host *h, const struct rd_fix_ops *k,
+		     const struct rd_fix_target *t, const char *value,
+		     char *msg, size_t ml);
+	void *priv;
+};
+
+extern const struct rd_fix_host rd_fix_live_host;
+
+/* The engine, with the trust rules that do not depend on who asks. */
+int rd_fix_engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
+			const char *journal, unsigned confirm_within,
+			struct rd_fix_done *done, char *msg, size_t ml);
+/*
+ * Undo entry (NULL: the last change still in place). With
+ * timer_only, only an unconfirmed entry whose timer ran out is reverted.
+ */
+int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
+		       const char *entry, bool timer_only, char *msg,
+		       size_t ml);
+
+/* Shared by the ops files. */
+/* A netdev name the kernel could have: 1-15 bytes, no '/', ':' or blank. */
+bool rd_fix_ifname_ok(const char *s);
+/* The same, as a check: 0, or -EINVAL with the reason in why. */
+int rd_fix_need_ifname(const char *s, char *why, size_t len);
+/* A decimal number without sign or blanks, at most 20 digits. */
+int rd_fix_parse_dec(const char *s, uint64_t *out);
+
+/* Live rtnetlink facts about one netdev. */
+struct rd_fix_link {
+	uint32_t ifindex;
+	char name[16];
+	unsigned flags;		/* IFF_* */
+	uint32_t mtu;
+	uint32_t min_mtu, max_mtu;	/* 0 when the kernel does not say */
+};
+/* RTM_GETLINK by name. */
+int rd_fix_link_get(const char *name, struct rd_fix_link *l, char *msg,
+		    size_t ml);
+/*
+ * The interface named is still the one the reading saw (ifindex), is not
+ * a loopback, and carries an RDMA device (hardware function or Soft-RoCE
+ * parent): only such a netdev is named by a check.
+ */
+int rd_fix_link_same(const struct rd_fix_target *t, const char *name,
+		     struct rd_fix_link *l, char *msg, size_t ml);
+/* RTM_NEWLINK on ifindex: mtu (0 = keep) and/or up (-1 = keep). */
+int rd_fix_link_set(uint32_t ifindex, uint32_t mtu, int up, char *msg,
+		    size_t ml);
+
+#endif

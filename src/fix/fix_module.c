@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fix kind modprobe: load an RDMA kernel module through libkmod. */
+#include "config.h"
+#include "fix/fix_int.h"
+
+#include <errno.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/escape.h"
+#include "diag/diag_int.h"
+
+static const char *const checks[] = { "driver.modules", "port.state",
+				      "user.uverbs", NULL };
+
+/* The RDMA core modules a check names; NIC drivers come from diag. */
+static const char *const core_modules[] = {
+	"ib_core", "ib_uverbs", "rdma_cm", "rdma_ucm", "rdma_rxe", NULL,
+};
+
+static bool module_ok(const char *m)
+{
+	for (size_t i = 0; m && core_modules[i]; i++)
+		if (strcmp(m, core_modules[i]) == 0)
+			return true;
+	return diag_is_rdma_nic_module(m);
+}
+
+static int mod_check(const struct rd_fix_target *t, const char *value,
+		     char *why, size_t len)
+{
+	if (!module_ok(t->arg)) {
+		snprintf(why, len, "\"%s\" is not an RDMA module a check names",
+			 rd_esc_tmp(t->arg));
+		return -EINVAL;
+	}
+	if (!value || strcmp(value, "loaded") != 0) {
+		snprintf(why, len, "modules are only loaded, never unloaded");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mod_target(const struct rd_fixup *f, const char *before,
+		      char *after, size_t len)
+{
+	(void)f;
+	(void)before;
+	snprintf(after, len, "loaded");
+	return 0;
+}
+
+static void mod_command(const struct rd_fix_target *t, const char *value,
+			char *buf, size_t len)
+{
+	(void)value;
+	snprintf(buf, len, "modprobe %s", rd_shquote_tmp(t->arg));
+}
+
+static int mod_read(const struct rd_fix_target *t, char *val, size_t len,
+		    char *msg, size_t ml)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	(void)msg;
+	(void)ml;
+	snprintf(path, sizeof(path), "/sys/module/%s", t->arg);
+	snprintf(val, len, "%s", stat(path, &st) == 0 ? "loaded" : "absent");
+	return 0;
+}
+
+static int mod_validate(const struct rd_fix_target *t, const char *value,
+			char *msg, size_t ml)
+{
+	(void)t;
+	(void)value;
+	(void)msg;
+	(void)ml;
+	return 0;	/* the table is the whole rule; libkmod finds the file */
+}
+
+static int mod_apply(const struct rd_fix_target *t, const char *value,
+		     char *msg, size_t ml)
+{
+	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+	struct kmod_list *list = NULL, *it;
+	int r;
+
+	(void)value;
+	if (!ctx) {
+		snprintf(msg, ml, "libkmod: cannot initialise");
+		return -ENOMEM;
+	}
+	kmod_load_resources(ctx);
+	r = kmod_module_new_from_lookup(ctx, t->arg, &list);
+	if (r == 0 && !list)
+		r = -ENOENT;
+	if (r < 0) {
+		snprintf(msg, ml, "module %s: %s", t->arg, strerror(-r));
+		kmod_unref(ctx);
+		return r;
+	}
+	kmod_list_foreach(it, list) {
+		struct kmod_module *mod = kmod_module_get_module(it);
+
+		r = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL,
+						    NULL);
+		kmod_module_unref(mod);
+		if (r == 0)
+			break;
+	}
+	if (r < 0)
+		snprintf(msg, ml, "loading %s: %s", t->arg, strerror(-r));
+	kmod_module_unref_list(list);
+	kmod_unref(ctx);
+	return r < 0 ? r : 0;
+}
+
+const struct rd_fix_ops rd_fix_module_ops = {
+	.name = "modprobe",
+	.kind = RD_FIX_MODPROBE,
+	.checks = checks,
+	.revertible = false,
+	.check = mod_check,
+	.target_value = mod_target,
+	.command = mod_command,
+	.read = mod_read,
+	.validate = mod_validate,
+	.apply = mod_apply,
+};

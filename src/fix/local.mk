@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The only room that changes the host: the engine, one file per fix kind,
+# the journal.
+src_librdmadiag_a_SOURCES += \
+	src/fix/fix.c src/fix/fix.h src/fix/fix_int.h \
+	src/fix/fix_netdev.c src/fix/fix_link_up.c src/fix/fix_link_mtu.c \
+	src/fix/fix_rxe.c src/fix/fix_module.c src/fix/fix_sysctl.c \
+	src/fix/fix_pfc.c \
+	src/fix/journal.c src/fix/journal.h
+
+if HAVE_CMOCKA
+FIX_TESTS = tests/unit/test_journal tests/unit/test_fix
+check_PROGRAMS += $(FIX_TESTS)
+TESTS += $(FIX_TESTS) tests/unit/test_fix_nonroot.sh
+EXTRA_DIST += tests/unit/test_fix_nonroot.sh
+tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/unit.h
+tests_unit_test_journal_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_journal_LDADD = $(UNIT_LDADD)
+tests_unit_test_fix_SOURCES = tests/unit/test_fix.c tests/unit/test_fix_mock.h \
+	tests/unit/unit.h
+tests_unit_test_fix_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fix_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,931 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fleet reports: gathered check --json per host, findings across hosts. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/escape.h"
+#include "fleet/fleet.h"
+
+_Static_assert(RD_FLEET_HOST_INDEX > 2 * RD_FLEET_HOSTS_MAX &&
+		       (RD_FLEET_HOST_INDEX & (RD_FLEET_HOST_INDEX - 1)) == 0,
+	       "the host index must stay under half full");
+_Static_assert(RD_FLEET_INDEX > 2 * RD_FLEET_FINDINGS_MAX &&
+		       (RD_FLEET_INDEX & (RD_FLEET_INDEX - 1)) == 0,
+	       "the finding index must stay under half full");
+
+static const char *const verdict_names[4] = { "PASS", "UNKNOWN", "WARN",
+					      "FAIL" };
+
+const char *rd_fleet_verdict_name(int v)
+{
+	return v >= 0 && v < 4 ? verdict_names[v] : "NONE";
+}
+
+int rd_fleet_verdict_rank(const char *name)
+{
+	for (int i = 0; name && i < 4; i++)
+		if (strcmp(name, verdict_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+void rd_fleet_init(struct rd_fleet *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void host_free(struct rd_fleet_host *h)
+{
+	free(h->name);
+	free(h->reason);
+	free(h->reported);
+	free(h->time);
+	free(h->noise);
+	if (h->tok)
+		json_tokener_free(h->tok);
+}
+
+void rd_fleet_free(struct rd_fleet *f)
+{
+	for (size_t i = 0; i < f->n_hosts; i++)
+		host_free(&f->hosts[i]);
+	for (size_t i = 0; i < f->n_findings; i++) {
+		free(f->findings[i].check);
+		free(f->findings[i].cause);
+		free(f->findings[i].summary);
+		free(f->findings[i].hosts);
+	}
+	free(f->hosts);
+	free(f->findings);
+	free(f->stray);
+	free(f->group);
+	free(f->index);
+	free(f->host_index);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Escaped copy of at most max bytes of s (cut on a character boundary). */
+static char *esc_cut(const char *s, size_t len, size_t max)
+{
+	char *raw, *out;
+
+	if (len > max) {
+		len = max;
+		while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	raw = strndup(s, len);
+	if (!raw)
+		return NULL;
+	out = rd_esc_dup(raw);
+	free(raw);
+	return out;
+}
+
+static void set_reason(struct rd_fleet_host *h, enum rd_fleet_state st,
+		       const char *fmt_text)
+{
+	char *r = strdup(fmt_text);
+
+	if (!r)
+		return;
+	free(h->reason);
+	h->reason = r;
+	h->state = st;
+}
+
+static unsigned long hash_str(unsigned long h, const char *s);
+
+struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
+{
+	char *esc = rd_esc_dup(name);
+	struct rd_fleet_host *h;
+	size_t slot;
+
+	if (!esc)
+		return NULL;
+	if (!f->host_index &&
+	    !(f->host_index = calloc(RD_FLEET_HOST_INDEX, sizeof(size_t)))) {
+		free(esc);
+		return NULL;
+	}
+	slot = hash_str(14695981039346656037UL, esc) &
+	       (RD_FLEET_HOST_INDEX - 1);
+	for (; f->host_index[slot];
+	     slot = (slot + 1) & (RD_FLEET_HOST_INDEX - 1))
+		if (strcmp(f->hosts[f->host_index[slot] - 1].name, esc) == 0) {
+			free(esc);
+			return &f->hosts[f->host_index[slot] - 1];
+		}
+	if (f->n_hosts >= RD_FLEET_HOSTS_MAX) {
+		f->hosts_dropped++;
+		free(esc);
+		return NULL;
+	}
+	if (f->n_hosts == f->cap_hosts) {
+		size_t cap = f->cap_hosts ? f->cap_hosts * 2 : 16;
+		void *p = reallocarray(f->hosts, cap, sizeof(*f->hosts));
+
+		if (!p) {
+			free(esc);
+			return NULL;
+		}
+		f->hosts = p;
+		f->cap_hosts = cap;
+	}
+	h = &f->hosts[f->n_hosts++];
+	memset(h, 0, sizeof(*h));
+	h->name = esc;
+	h->exit_code = -1;
+	h->worst = -1;
+	f->host_index[slot] = f->n_hosts;
+	return h;
+}
+
+static unsigned long hash_str(unsigned long h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return (h ^ 0xff) * 1099511628211UL;
+}
+
+/* Add host index hi to the finding (verdict, check, cause, summary). */
+static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
+		       const char *check, const char *cause,
+		       const char *summary)
+{
+	unsigned long hash =
+		hash_str(hash_str(hash_str(14695981039346656037UL +
+						   (unsigned long)verdict,
+					   check),
+				  cause),
+			 summary);
+	struct rd_fleet_finding *x = NULL;
+	size_t slot = hash & (RD_FLEET_INDEX - 1);
+
+	if (!f->index && !(f->index = calloc(RD_FLEET_INDEX, sizeof(size_t))))
+		return -ENOMEM;
+	/* Open addressing: the cap keeps the table under half full. */
+	for (; f->index[slot]; slot = (slot + 1) & (RD_FLEET_INDEX - 1)) {
+		struct rd_fleet_finding *c = &f->findings[f->index[slot] - 1];
+
+		if (c->hash == hash && c->verdict == verdict &&
+		    strcmp(c->check, check) == 0 &&
+		    strcmp(c->cause, cause) == 0 &&
+		    strcmp(c->summary, summary) == 0) {
+			x = c;
+			break;
+		}
+	}
+	if (!x) {
+		if (f->n_findings >= RD_FLEET_FINDINGS_MAX) {
+			f->findings_dropped++;
+			return 0;
+		}
+		if (f->n_findings == f->cap_findings) {
+			size_t cap = f->cap_findings ? f->cap_findings * 2 : 32;
+			void *p = reallocarray(f->findings, cap,
+					       sizeof(*f->findings));
+
+			if (!p)
+				return -ENOMEM;
+			f->findings = p;
+			f->cap_findings = cap;
+		}
+		x = &f->findings[f->n_findings];
+		memset(x, 0, sizeof(*x));
+		x->check = strdup(check);
+		x->cause = strdup(cause);
+		x->summary = strdup(summary);
+		if (!x->check || !x->cause || !x->summary) {
+			free(x->check);
+			free(x->cause);
+			free(x->summary);
+			return -ENOMEM;
+		}
+		x->verdict = verdict;
+		x->hash = hash;
+		f->index[slot] = ++f->n_findings;
+	}
+	if (x->n_hosts && x->hosts[x->n_hosts - 1] == hi)
+		return 0;
+	if (x->n_hosts == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 4;
+		void *p = reallocarray(x->hosts, cap, sizeof(*x->hosts));
+
+		if (!p)
+			return -ENOMEM;
+		x->hosts = p;
+		x->cap = cap;
+	}
+	x->hosts[x->n_hosts++] = hi;
+	return 0;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static char *jesc(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return strdup("");
+	return esc_cut(json_object_get_string(v),
+		       (size_t)json_object_get_string_len(v), 400);
+}
+
+/* A complete JSON value: the check --json array, or refused as malformed. */
+static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
+			struct json_object *j)
+{
+	size_t hi = (size_t)(h - f->hosts), n;
+	char msg[160];
+	int r = 0;
+
+	if (!json_object_is_type(j, json_type_array)) {
+		set_reason(h, RD_FLEET_MALFORMED,
+			   "JSON that is not a check --json array");
+		return 0;
+	}
+	n = json_object_array_length(j);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(j, i);
+		int v = rd_fleet_verdict_rank(jstr(o, "verdict"));
+
+		if (!json_object_is_type(o, json_type_object) || v < 0 ||
+		    !jstr(o, "check")) {
+			snprintf(msg, sizeof(msg),
+				 "element %zu of the array is not a check "
+				 "result",
+				 i + 1);
+			set_reason(h, RD_FLEET_MALFORMED, msg);
+			memset(h->count, 0, sizeof(h->count));
+			h->worst = -1;
+			return 0;
+		}
+		h->count[v]++;
+		if (v > h->worst)
+			h->worst = v;
+	}
+	h->state = RD_FLEET_ANSWERED;
+	free(h->reason);
+	h->reason = NULL;
+	if (n == 0)
+		set_reason(h, RD_FLEET_ANSWERED, "no results");
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct json_object *o = json_object_array_get_idx(j, i);
+		int v = rd_fleet_verdict_rank(jstr(o, "verdict"));
+		char *check, *cause, *summary;
+
+		if (i == 0) {
+			h->reported = jstr(o, "host") ? jesc(o, "host") : NULL;
+			h->time = jstr(o, "time") ? jesc(o, "time") : NULL;
+		}
+		if (v == RD_FLEET_PASS)
+			continue;
+		check = jesc(o, "check");
+		cause = jesc(o, "cause");
+		summary = jesc(o, "summary");
+		r = check && cause && summary
+			    ? add_finding(f, hi, v, check, cause, summary)
+			    : -ENOMEM;
+		free(check);
+		free(cause);
+		free(summary);
+	}
+	return r;
+}
+
+/* One line of one host's output. */
+static int host_line(struct rd_fleet *f, struct rd_fleet_host *h,
+		     const char *line, size_t len)
+{
+	size_t sp = 0;
+	enum json_tokener_error e;
+	struct json_object *j;
+	int r = 0;
+
+	h->lines++;
+	if (h->done || h->state == RD_FLEET_MALFORMED)
+		return 0;
+	h->bytes += len + 1;
+	if (h->bytes > RD_FLEET_HOST_BYTES) {
+		set_reason(h, RD_FLEET_MALFORMED, "output larger than 16 MiB");
+		h->done = true;
+		if (h->tok)
+			json_tokener_free(h->tok);
+		h->tok = NULL;
+		return 0;
+	}
+	while (sp < len && (line[sp] == ' ' || line[sp] == '\t'))
+		sp++;
+	if (!h->tok) {
+		if (sp == len)
+			return 0;
+		if (line[sp] != '[' && line[sp] != '{') {
+			if (!h->noise)
+				h->noise = esc_cut(line + sp, len - sp, 200);
+			return 0;
+		}
+		h->tok = json_tokener_new_ex(64);
+		if (!h->tok)
+			return -ENOMEM;
+	} else if (len - sp > 10 && strncmp(line + sp, "rdmadiag: ", 10) == 0) {
+		/* Its standard error between lines of its JSON. */
+		return 0;
+	}
+	j = json_tokener_parse_ex(h->tok, line, (int)len);
+	e = json_tokener_get_error(h->tok);
+	if (e == json_tokener_continue)
+		return 0;
+	if (j) {
+		r = take_results(f, h, j);
+		json_object_put(j);
+	} else {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "not valid JSON at line %zu: %s",
+			 h->lines, json_tokener_error_desc(e));
+		set_reason(h, RD_FLEET_MALFORMED, msg);
+	}
+	h->done = true;
+	json_tokener_free(h->tok);
+	h->tok = NULL;
+	return r;
+}
+
+int rd_fleet_add_output(struct rd_fleet *f, const char *host, const char *text,
+			size_t len)
+{
+	struct rd_fleet_host *h = rd_fleet_host(f, host);
+	size_t off = 0;
+	int r = 0;
+
+	if (!h)
+		return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+	f->bytes += len;
+	while (off < len && r == 0) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - (text + off)) : len - off;
+
+		r = host_line(f, h, text + off, l);
+		off += l + 1;
+	}
+	return r;
+}
+
+/* "exited with exit code N" at the end of a message: N, or -1. */
+static int exit_code_of(const char *msg)
+{
+	static const char tag[] = "exited with exit code ";
+	const char *p = strstr(msg, tag);
+	char *end;
+	long v;
+
+	if (!p)
+		return -1;
+	p += sizeof(tag) - 1;
+	v = strtol(p, &end, 10);
+	if (end == p || v < 0 || v > 255)
+		return -1;
+	return (int)v;
+}
+
+struct msg_arg {
+	struct rd_fleet *f;
+	const char *msg;
+	int code;
+};
+
+static int note_host_msg(void *arg, const char *name)
+{
+	struct msg_arg *a = arg;
+	struct rd_fleet_host *h = rd_fleet_host(a->f, name);
+
+	if (!h)
+		return a->f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+	/* The exit code says it all; other messages tell why, when nothing else
+	 * does. */
+	if (a->code >= 0) {
+		h->exit_code = a->code;
+		return 0;
+	}
+	if (!h->noise) {
+		char *m = esc_cut(a->msg, strlen(a->msg), 200);
+
+		if (!m)
+			return -ENOMEM;
+		free(h->noise);
+		h->noise = m;
+	}
+	return 0;
+}
+
+/*
+ * "pdsh@node: host: message" / "clush: nodes: message": the exit code or
+ * the error of those hosts.
+ */
+static int tool_message(struct rd_fleet *f, const char *rest)
+{
+	const char *colon = strstr(rest, ": ");
+	struct msg_arg a = { .f = f };
+	char *nodes;
+	int r;
+
+	/* pdsh: gethostbyname("host") failed */
+	if (!colon && strncmp(rest, "gethostbyname(\"", 15) == 0) {
+		const char *q = strchr(rest + 15, '"');
+
+		if (!q)
+			return 0;
+		nodes = strndup(rest + 15, (size_t)(q - rest - 15));
+		a.msg = "host name not resolved";
+		a.code = -1;
+		r = nodes && note_host_msg(&a, nodes) == 0 ? 0 : -ENOMEM;
+		free(nodes);
+		return r;
+	}
+	if (!colon)
+		return 0;
+	nodes = strndup(rest, (size_t)(colon - rest));
+	if (!nodes)
+		return -ENOMEM;
+	/* clush -b: "host[1-2] (2): exited ..." */
+	if (strchr(nodes, ' '))
+		*strchr(nodes, ' ') = '\0';
+	a.msg = colon + 2;
+	a.code = exit_code_of(a.msg);
+	r = rd_fleet_nodeset(nodes, note_host_msg, &a);
+	free(nodes);
+	if (r == -EINVAL || r == -E2BIG)
+		r = 0;
+	return r;
+}
+
+static bool is_separator(const char *line, size_t len)
+{
+	return len >= 3 && strspn(line, "-") == len;
+}
+
+static int add_group_host(void *arg, const char *name)
+{
+	struct rd_fleet *f = arg;
+	struct rd_fleet_host *h = rd_fleet_host(f, name);
+	size_t *p;
+
+	if (!h)
+		return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+	p = reallocarray(f->group, f->n_group + 1, sizeof(*f->group));
+	if (!p)
+		return -ENOMEM;
+	f->group = p;
+	f->group[f->n_group++] = (size_t)(h - f->hosts);
+	return 0;
+}
+
+/* End of a host's output in the middle of its JSON. */
+static void truncated(struct rd_fleet_host *h)
+{
+	char msg[120];
+
+	json_tokener_free(h->tok);
+	h->tok = NULL;
+	snprintf(msg, sizeof(msg),
+		 "truncated: the JSON ends unfinished after %zu lines",
+		 h->lines);
+	set_reason(h, RD_FLEET_MALFORMED, msg);
+	h->done = true;
+}
+
+/* The group's output was read into its first host: give it to the others. */
+static int end_group(struct rd_fleet *f)
+{
+	struct rd_fleet_host *first;
+	size_t fi, *mine = NULL, n_mine = 0;
+	int r = 0;
+
+	if (f->clush != 3 || f->n_group == 0) {
+		f->n_group = 0;
+		return 0;
+	}
+	fi = f->group[0];
+	first = &f->hosts[fi];
+	if (first->tok)
+		truncated(first);
+	/* The first host's findings were the last added to each. */
+	for (size_t i = 0; i < f->n_findings; i++) {
+		struct rd_fleet_finding *x = &f->findings[i];
+
+		if (x->n_hosts && x->hosts[x->n_hosts - 1] == fi) {
+			size_t *p =
+				reallocarray(mine, n_mine + 1, sizeof(*mine));
+
+			if (!p) {
+				free(mine);
+				return -ENOMEM;
+			}
+			mine = p;
+			mine[n_mine++] = i;
+		}
+	}
+	for (size_t g = 1; g < f->n_group && r == 0; g++) {
+		struct rd_fleet_host *h = &f->hosts[f->group[g]];
+
+		h->state = first->state;
+		h->worst = first->worst;
+		h->done = first->done;
+		h->bytes = first->bytes;
+		h->lines = first->lines;
+		memcpy(h->count, first->count, sizeof(h->count));
+		free(h->reason);
+		free(h->reported);
+		free(h->time);
+		h->reason = first->reason ? strdup(first->reason) : NULL;
+		h->reported = first->reported ? strdup(first->reported) : NULL;
+		h->time = first->time ? strdup(first->time) : NULL;
+		if (first->noise && !h->noise)
+			h->noise = strdup(first->noise);
+		for (size_t i = 0; i < n_mine && r == 0; i++) {
+			struct rd_fleet_finding *x = &f->findings[mine[i]];
+
+			r = add_finding(f, f->group[g], x->verdict, x->check,
+					x->cause, x->summary);
+		}
+	}
+	free(mine);
+	/* A truncated group stays truncated in every host it names. */
+	f->n_group = 0;
+	f->clush = 0;
+	return r;
+}
+
+int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
+{
+	const char *colon;
+	char name[256];
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (strncmp(line, "pdsh@", 5) == 0 &&
+	    (colon = memchr(line, ':', len)) && colon + 1 < line + len &&
+	    colon[1] == ' ')
+		return tool_message(f, colon + 2);
+	if (len > 7 && strncmp(line, "clush: ", 7) == 0)
+		return tool_message(f, line + 7);
+	if (is_separator(line, len)) {
+		int r = 0;
+
+		if (f->clush == 3)
+			r = end_group(f);
+		else if (f->clush == 2) {
+			f->clush = 3;
+			return 0;
+		}
+		f->clush = 1;
+		return r;
+	}
+	if (f->clush == 1) {
+		/* "host[1-3] (3)" or "host1" */
+		char *set = strndup(line, len);
+		int r;
+
+		if (!set)
+			return -ENOMEM;
+		if (strchr(set, ' '))
+			*strchr(set, ' ') = '\0';
+		f->n_group = 0;
+		/* dshbak -c puts pdsh's own lines under "pdsh@node". */
+		f->tool_group = strncmp(set, "pdsh@", 5) == 0;
+		if (f->tool_group) {
+			free(set);
+			f->clush = 2;
+			return 0;
+		}
+		r = rd_fleet_nodeset(set, add_group_host, f);
+		free(set);
+		if (r == -EINVAL || r == -E2BIG) {
+			f->clush = 0;
+			f->stray_lines++;
+			if (!f->stray)
+				f->stray = esc_cut(line, len, 200);
+			return 0;
+		}
+		f->clush = 2;
+		return r;
+	}
+	if (f->clush == 3 && f->tool_group)
+		return tool_message(f, line);
+	if (f->clush == 3 && f->n_group)
+		return host_line(f, &f->hosts[f->group[0]], line, len);
+	/* "host: text" (pdsh pads nothing; the host has no blank) */
+	colon = memchr(line, ':', len);
+	if (colon && colon > line && (size_t)(colon - line) < sizeof(name) &&
+	    (colon + 1 == line + len || colon[1] == ' ') &&
+	    !memchr(line, ' ', (size_t)(colon - line)) &&
+	    !memchr(line, '\t', (size_t)(colon - line))) {
+		struct rd_fleet_host *h;
+		size_t off = (size_t)(colon - line) + 1;
+
+		memcpy(name, line, (size_t)(colon - line));
+		name[colon - line] = '\0';
+		h = rd_fleet_host(f, name);
+		if (!h)
+			return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+		if (off < len)
+			off++;
+		return host_line(f, h, line + off, len - off);
+	}
+	if (len) {
+		f->stray_lines++;
+		if (!f->stray)
+			f->stray = esc_cut(line, len, 200);
+	}
+	return 0;
+}
+
+int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
+{
+	char *buf = malloc(RD_FLEET_LINE_MAX);
+	bool first = true, single = false;
+	struct rd_fleet_host *sh = NULL;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (r == 0 && fgets(buf, RD_FLEET_LINE_MAX, in)) {
+		size_t len = strlen(buf);
+		bool whole = len && buf[len - 1] == '\n';
+
+		f->bytes += len;
+		if (f->bytes > RD_FLEET_INPUT_BYTES) {
+			f->input_cut = true;
+			break;
+		}
+		if (whole)
+			buf[--len] = '\0';
+		if (first && len) {
+			size_t sp = strspn(buf, " \t");
+
+			first = false;
+			single = buf[sp] == '[' || buf[sp] == '{';
+			if (single) {
+				sh = rd_fleet_host(f, single_name ? single_name
+								  : "-");
+				if (!sh) {
+					r = -ENOMEM;
+					break;
+				}
+			}
+		}
+		/* A line longer than the buffer: its rest is the same line. */
+		if (single)
+			r = host_line(f, sh, buf, len);
+		else if (!f->in_line)
+			r = rd_fleet_feed_line(f, buf, len);
+		f->in_line = !whole;
+	}
+	if (ferror(in) && r == 0)
+		r = -EIO;
+	free(buf);
+	return r;
+}
+
+int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
+		      size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir),
+			 strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char **p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (n >= RD_FLEET_HOSTS_MAX)
+			break;
+		p = reallocarray(names, n + 1, sizeof(*names));
+		if (!p || !(p[n] = strdup(de->d_name))) {
+			names = p ? p : names;
+			r = -ENOMEM;
+			break;
+		}
+		names = p;
+		n++;
+	}
+	/* Files in name order, so the report does not depend on readdir. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0;
+		     k--) {
+			char *t = names[k];
+
+			names[k] = names[k - 1];
+			names[k - 1] = t;
+		}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		int fd = openat(dirfd(d), names[i],
+				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		size_t nl = strlen(names[i]);
+		struct stat st;
+		char *text = NULL;
+		size_t len = 0;
+		ssize_t got;
+
+		if (nl > 5 && strcmp(names[i] + nl - 5, ".json") == 0)
+			names[i][nl - 5] = '\0';
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (f->bytes + (size_t)st.st_size > RD_FLEET_INPUT_BYTES) {
+			f->input_cut = true;
+			close(fd);
+			break;
+		}
+		if (st.st_size > (off_t)RD_FLEET_HOST_BYTES) {
+			struct rd_fleet_host *h = rd_fleet_host(f, names[i]);
+
+			if (h)
+				set_reason(h, RD_FLEET_MALFORMED,
+					   "output larger than 16 MiB");
+			close(fd);
+			continue;
+		}
+		text = malloc((size_t)st.st_size + 1);
+		while (text && len < (size_t)st.st_size &&
+		       (got = read(fd, text + len, (size_t)st.st_size - len)) >
+			       0)
+			len += (size_t)got;
+		close(fd);
+		if (!text) {
+			r = -ENOMEM;
+			break;
+		}
+		r = rd_fleet_add_output(f, names[i], text, len);
+		free(text);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir), strerror(-r));
+	return r;
+}
+
+static int expect_host(void *arg, const char *name)
+{
+	struct rd_fleet *f = arg;
+	struct rd_fleet_host *h = rd_fleet_host(f, name);
+
+	if (!h)
+		return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+	h->expected = true;
+	return 0;
+}
+
+int rd_fleet_read_host_list(struct rd_fleet *f, FILE *in)
+{
+	char line[4096];
+	int r = 0;
+
+	while (r == 0 && fgets(line, sizeof(line), in)) {
+		char *p = line + strspn(line, " \t"), *e;
+
+		if (*p == '#' || *p == '\n' || *p == '\0')
+			continue;
+		e = p + strcspn(p, " \t\r\n#");
+		*e = '\0';
+		r = rd_fleet_nodeset(p, expect_host, f);
+		if (r == -EINVAL)
+			r = expect_host(f, p);
+	}
+	if (r == 0 && ferror(in))
+		r = -EIO;
+	return r;
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct rd_fleet_finding *x = a, *y = b;
+	int c;
+
+	if (x->verdict != y->verdict)
+		return y->verdict - x->verdict;
+	if (x->n_hosts != y->n_hosts)
+		return x->n_hosts < y->n_hosts ? 1 : -1;
+	c = strcmp(x->check, y->check);
+	return c ? c : strcmp(x->summary, y->summary);
+}
+
+/* Host names in natural order: host2 before host10. */
+static int host_idx_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rd_fleet *f = arg;
+
+	return strverscmp(f->hosts[*(const size_t *)a].name,
+			  f->hosts[*(const size_t *)b].name);
+}
+
+void rd_fleet_finish(struct rd_fleet *f)
+{
+	if (f->clush == 3)
+		(void)end_group(f);
+	for (size_t i = 0; i < f->n_hosts; i++) {
+		struct rd_fleet_host *h = &f->hosts[i];
+		char msg[300];
+
+		if (h->tok)
+			truncated(h);
+		if (h->state != RD_FLEET_NO_OUTPUT)
+			continue;
+		if (h->exit_code >= 0 || h->noise) {
+			if (h->exit_code >= 0)
+				snprintf(msg, sizeof(msg), "exit code %d%s%s",
+					 h->exit_code, h->noise ? ": " : "",
+					 h->noise ? h->noise : "");
+			else
+				snprintf(msg, sizeof(msg), "%s", h->noise);
+			/* Text only, with no exit code: output, but not JSON.
+			 */
+			/*
+			 * check exits 1 and 2 after printing its results; 3
+			 * when it could not run, ssh 255, a shell 126/127.
+			 */
+			set_reason(h,
+				   h->exit_code >= 3 || (h->exit_code < 0 &&
+							 strstr(h->noise,
+								"not resolved"))
+					   ? RD_FLEET_NO_ANSWER
+					   : RD_FLEET_MALFORMED,
+				   msg);
+			if (h->state == RD_FLEET_MALFORMED) {
+				snprintf(msg, sizeof(msg),
+					 "no JSON in its output: %s",
+					 h->noise ? h->noise : "");
+				set_reason(h, RD_FLEET_MALFORMED, msg);
+			}
+		} else {
+			set_reason(h, RD_FLEET_NO_ANSWER, "no output");
+		}
+	}
+	for (size_t i = 0; i < f->n_findings; i++)
+		qsort_r(f->findings[i].hosts, f->findings[i].n_hosts,
+			sizeof(size_t), host_idx_cmp, f);
+	if (f->n_findings > 1)
+		qsort(f->findings, f->n_findings, sizeof(*f->findings),
+		      finding_cmp);
+}
+
+int rd_fleet_worst(const struct rd_fleet *f)
+{
+	int w = -1;
+
+	for (size_t i = 0; i < f->n_hosts; i++)
+		if (f->hosts[i].state == RD_FLEET_ANSWERED &&
+		    f->hosts[i].worst > w)
+			w = f->hosts[i].worst;
+	return w;
+}
+
+char *rd_fleet_host_list(const struct rd_fleet *f, const size_t *idx, size_t n,
+			 char *buf, size_t len)
+{
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+
+	if (!names) {
+		snprintf(buf, len, "%zu hosts", n);
+		return buf;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = f->hosts[idx[i]].name;
+	rd_fleet_fold(names, n, buf, len);
+	free(names);
+	return buf;
+}

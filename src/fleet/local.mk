@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fleet reports (many hosts' check --json) and the health-check line.
+src_librdmadiag_a_SOURCES += \
+	src/fleet/fleet.h src/fleet/fleet.c src/fleet/nodeset.c \
+	src/fleet/print.c src/fleet/nhc.h src/fleet/nhc.c
+
+if HAVE_CMOCKA
+FLEET_TESTS = tests/unit/test_fleet tests/unit/test_nhc
+check_PROGRAMS += $(FLEET_TESTS)
+TESTS += $(FLEET_TESTS)
+tests_unit_test_fleet_SOURCES = tests/unit/test_fleet.c tests/unit/unit.h
+tests_unit_test_fleet_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fleet_LDADD = $(UNIT_LDADD)
+tests_unit_test_nhc_SOURCES = tests/unit/test_nhc.c tests/unit/unit.h
+tests_unit_test_nhc_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_nhc_LDADD = $(UNIT_LDADD)
+endif
+
+# Health-check plugin configurations: Slurm NHC, node-problem-detector.
+EXTRA_DIST += contrib/nhc/rdmadiag.nhc \
+	contrib/node-problem-detector/rdmadiag-plugin-monitor.json \
+	contrib/node-problem-detector/README.md

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fix engine's trust rules, against an in-memory host (nothing on the
+ * machine changes; runs as root or not): one hostile or broken journal
+ * per attack, the interrupted apply, the rollback timer; and the parts of
+ * the real fix kinds that are safe to run anywhere (shape checks, the
+ * sysctl writer's bound, the kernel's refusal of loopback and of more
+ * huge pages than memory).
+ */
+#include "config.h"
+
+#include "unit.h"
+
+#include <time.h>
+
+#include "cmd/cli.h"
+#include "core/escape.h"
+#include "core/roots.h"
+#include "test_fix_mock.h"
+
+static char dir[PATH_MAX];
+static char path[PATH_MAX];
+static struct mock_host mh;
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/rd-fix-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	mock_init(&mh);
+	rd_journal_lock_wait_ms = 200;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unit_rmtree(dir);
+	return 0;
+}
+
+static void put_journal(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+static bool journal_has(const char *needle)
+{
+	char *text = NULL, buf[1 << 16];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	text = strstr(buf, needle);
+	return text != NULL;
+}
+
+static struct rd_fixup mtu_fix(uint64_t mtu)
+{
+	return (struct rd_fixup){
+		.id = "port.mtu", .command = "ip link set dev veth0 mtu 9000",
+		.impact = "test", .undoable = true, .kind = RD_FIX_LINK_MTU,
+		.arg = "veth0", .value = mtu, .device = "rxe0", .port = 1,
+		.ifindex = MOCK_RDMA_IFINDEX,
+	};
+}
+
+static int undo(const char *entry, char *msg, size_t ml)
+{
+	return rd_fix_engine_undo(&mh.host, path, entry, false, msg, ml);
+}
+
+/* ---- apply ---- */
+
+static void test_apply_and_undo(void **state)
+{
+	struct rd_fixup f = mtu_fix(9000);
+	struct rd_fix_done d;
+	char msg[1024];
+
+	(void)state;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
+	assert_non_null(strstr(msg, "1500 -> 9000"));
+	assert_true(d.id[0]);
+	assert_true(d.confirm_by == 0);
+	/* The journalled command is shell-quoted like the check's. */
+	assert_true(journal_has("\"command\":\"ip link set dev veth0 mtu 9000\""));
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_int_equal(mh.n_log, 2);
+	/* Nothing left to undo; the undo itself is not undone. */
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(mh.n_log, 2);
+}
+
+static void test_apply_refused(void **state)
+{
+	struct rd_fixup f = mtu_fix(9000);
+	struct rd_fix_done d;
+	char msg[1024];
+
+	(void)state;
+	/* Out of the device's range (the kernel's min/max). */
+	f.value = 65000;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -ERANGE);
+	assert_non_null(strstr(msg, "not changed"));
+	/* Another interface now has the name (ifindex changed). */
+	f = mtu_fix(9000);
+	f.ifindex = 42;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -ESTALE);
+	/* Loopback is never a check's target. */
+	f = mtu_fix(9000);
+	f.arg = "lo";
+	f.ifindex = 1;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -EINVAL);
+	/* A check that does not make this kind of fix-up. */
+	f = mtu_fix(9000);
+	f.id = "host.hugepages";
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -EINVAL);
+	/* Any /proc/sys file other than the allowlisted one. */
+	f = (struct rd_fixup){ .id = "host.hugepages", .command = "x",
+			       .kind = RD_FIX_SYSCTL, .undoable = true,
+			       .arg = "/proc/sys/kernel/core_pattern", .value = 1 };
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -EINVAL);
+	/* More huge pages than memory (issue: 4000000001 was written). */
+	f.arg = "/proc/sys/vm/nr_hugepages";
+	f.value = 4000000001u;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -ERANGE);
+	/* PFC priority beyond 7. */
+	f = (struct rd_fixup){ .id = "qos.pfc", .command = "x", .undoable = true,
+			       .kind = RD_FIX_PFC, .arg = "veth0", .value = 9,
+			       .ifindex = MOCK_RDMA_IFINDEX };
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 -EINVAL);
+	assert_int_equal(mh.n_log, 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_string_equal(mock_get(&mh, "sysctl", "/proc/sys/kernel/core_pattern"),
+			    "core");
+	/* PFC within 8 bits goes through. */
+	f.value = 3;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, &d, msg,
+					     sizeof(msg)),
+			 0);
+	assert_string_equal(mock_get(&mh, "pfc", "veth0"), "0x08");
+}
+
+/* Who may ask: a reading from fixtures or a file never changes the host. */
+static void test_refusal(void **state)
+{
+	struct rd_roots roots;
+	struct rd_fix_opts o = { .roots = &roots, .journal = path };
+	struct rd_fixup f = mtu_fix(9000);
+	char msg[1024];
+
+	(void)state;
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, RD_FIXTURES "/rxe0-healthy"), 0);
+	assert_non_null(rd_fix_refusal(&o));
+	assert_int_equal(rd_fixup_apply(&f, &o, NULL, msg, sizeof(msg)), -EPERM);
+	assert_non_null(strstr(msg, "redirected roots"));
+	assert_non_null(strstr(msg, "ip link set dev veth0 mtu 9000"));
+	o.roots = NULL;
+	o.from_recording = true;
+	assert_int_equal(rd_fixup_apply(&f, &o, NULL, msg, sizeof(msg)), -EPERM);
+	assert_non_null(strstr(msg, "from a file"));
+	o.from_recording = false;
+	if (geteuid() != 0) {
+		assert_int_equal(rd_fixup_apply(&f, &o, NULL, msg, sizeof(msg)),
+				 -EPERM);
+		assert_int_equal(rd_fixup_undo(&o, NULL, msg, sizeof(msg)),
+				 -EPERM);
+	}
+	/* Under sudo the environment is not trusted. */
+	setenv("SUDO_UID", "1000", 1);
+	assert_true(rd_env_untrusted());
+	setenv("RDMADIAG_SYSFS_ROOT", "/tmp", 1);
+	rd_roots_init(&roots);
+	assert_false(roots.redirected);
+	unsetenv("SUDO_UID");
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+	if (geteuid() != 0)
+		assert_int_equal(rd_env_trust(), -EPERM);
+}
+
+/* ---- hostile journals: refused, nothing changed ---- */
+
+#define APPLY(id, kind, check, arg, before, after, extra)                   \
+	"{\"type\":\"apply\",\"id\":\"" id "\",\"check\":\"" check "\","    \
+	"\"kind\":\"" kind "\",\"arg\":\"" arg "\",\"command\":\"x\","      \
+	"\"before\":\"" before "\",\"after\":\"" after "\","                \
+	"\"undoable\":true" extra "}\n"
+#define RESULT(id) "{\"type\":\"result\",\"id\":\"" id "\",\"result\":\"ok\"}\n"
+
+static void expect_undo_refused(const char *journal, const char *words)
+{
+	char msg[1024] = "";
+	size_t log = mh.n_log;
+
+	put_journal(journal);
+	assert_true(undo(NULL, msg, sizeof(msg)) < 0);
+	if (!strstr(msg, words))
+		fail_msg("\"%s\" does not say \"%s\"", msg, words);
+	assert_int_equal(mh.n_log, log);
+}
+
+static void test_hostile_journal(void **state)
+{
+	(void)state;
+	/* core_pattern: no check writes it. */
+	mock_set(&mh, "sysctl", "/proc/sys/kernel/core_pattern", "core");
+	expect_undo_refused(APPLY("e1", "sysctl", "host.hugepages",
+				  "/proc/sys/kernel/core_pattern",
+				  "|/tmp/evil %p", "core", "") RESULT("e1"),
+			    "not a setting any check changes");
+	/* Any path outside the allowlist, also with "..". */
+	expect_undo_refused(APPLY("e1", "sysctl", "host.hugepages",
+				  "/proc/sys/vm/../kernel/core_pattern", "1",
+				  "core", "") RESULT("e1"),
+			    "not a setting");
+	/* lo down: loopback is no check's target. */
+	expect_undo_refused(APPLY("e1", "link_up", "port.state", "lo", "down",
+				  "up", ",\"ifindex\":1") RESULT("e1"),
+			    "not a RoCE netdev");
+	/* The right interface name, another interface (no or wrong index). */
+	mock_set(&mh, "link_up", "veth0", "up");
+	expect_undo_refused(APPLY("e1", "link_up", "port.state", "veth0", "down",
+				  "up", "") RESULT("e1"),
+			    "not the same interface");
+	/* A kind from another check, an unknown kind, a module unload. */
+	expect_undo_refused(APPLY("e1", "link_up", "host.hugepages", "veth0",
+				  "down", "up", ",\"ifindex\":5") RESULT("e1"),
+			    "does not make");
+	expect_undo_refused(APPLY("e1", "shell", "port.state", "veth0", "down",
+				  "up", "") RESULT("e1"),
+			    "unknown kind");
+	expect_undo_refused(APPLY("e1", "modprobe", "driver.modules", "mlx5_ib",
+				  "absent", "loaded", "") RESULT("e1"),
+			    "not undone");
+	/* Values no check produces: the over-long value of the sysctl bug. */
+	{
+		char j[2048], big[301];
+
+		memset(big, '9', 300);
+		big[300] = '\0';
+		snprintf(j, sizeof(j),
+			 APPLY("e1", "sysctl", "host.hugepages",
+			       "/proc/sys/vm/nr_hugepages", "%s", "0", "")
+				 RESULT("e1"),
+			 big);
+		expect_undo_refused(j, "is not a count");
+	}
+	expect_undo_refused(APPLY("e1", "link_mtu", "port.mtu", "veth0", "1e4",
+				  "1500", ",\"ifindex\":5") RESULT("e1"),
+			    "not a number of bytes");
+	expect_undo_refused(APPLY("e1", "pfc", "qos.pfc", "veth0", "0x1ff",
+				  "0x00", ",\"ifindex\":5") RESULT("e1"),
+			    "not 8 bits");
+	/* A name with a path or control bytes in it. */
+	expect_undo_refused(APPLY("e1", "link_mtu", "port.mtu", "../veth0",
+				  "1500", "9000", ",\"ifindex\":5") RESULT("e1"),
+			    "not an interface name");
+	/* In range, but the live value is not what the entry left. */
+	mock_set(&mh, "link_mtu", "veth0", "1500");
+	expect_undo_refused(APPLY("e1", "link_mtu", "port.mtu", "veth0", "1400",
+				  "9000", ",\"ifindex\":5") RESULT("e1"),
+			    "something else changed it");
+	/* Out of the device's range as the kernel says. */
+	mock_set(&mh, "link_mtu", "veth0", "1500");
+	expect_undo_refused(APPLY("e1", "link_mtu", "port.mtu", "veth0", "60000",
+				  "1500", ",\"ifindex\":5") RESULT("e1"),
+			    "out of range");
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_int_equal(mh.n_log, 0);
+}
+
+/* ---- the interrupted apply (issue: e5 skipped, e4 reverted to 1400) ---- */
+
+#define E4 APPLY("e4", "link_mtu", "port.mtu", "veth0", "1400", "1500", \
+		 ",\"ifindex\":5") RESULT("e4")
+#define E5 APPLY("e5", "link_mtu", "port.mtu", "veth0", "1500", "9000", \
+		 ",\"ifindex\":5")
+
+static void test_interrupted(void **state)
+{
+	char msg[1024];
+
+	(void)state;
+	/* Killed after the change: e5 is undone first, and says so. */
+	put_journal(E4 E5);
+	mock_set(&mh, "link_mtu", "veth0", "9000");
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "interrupted"));
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1400");
+
+	/* Killed before the change took: recorded, nothing changed. */
+	mock_init(&mh);
+	put_journal(E4 E5);
+	mock_set(&mh, "link_mtu", "veth0", "1500");
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "interrupted before"));
+	assert_int_equal(mh.n_log, 0);
+	assert_true(journal_has("interrupted: not in effect (found 1500)"));
+	/* ...and the next undo reverts e4 as it should. */
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1400");
+
+	/* Neither value: someone else changed it; refused. */
+	mock_init(&mh);
+	put_journal(E4 E5);
+	mock_set(&mh, "link_mtu", "veth0", "7000");
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), -ESTALE);
+	assert_int_equal(mh.n_log, 0);
+	/* Naming e4 directly does not skip over e5 either. */
+	assert_int_equal(undo("e4", msg, sizeof(msg)), -ESTALE);
+	assert_int_equal(mh.n_log, 0);
+}
+
+/* A change the kernel refused is journalled as failed; undo leaves it. */
+static void test_failed_apply(void **state)
+{
+	struct rd_fixup f = mtu_fix(9000);
+	char msg[1024];
+
+	(void)state;
+	mh.fail_apply = true;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 0, NULL, msg,
+					     sizeof(msg)),
+			 -EIO);
+	assert_true(journal_has("\"result\":\"failed: refused by the kernel\""));
+	assert_int_equal(undo(NULL, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(mh.n_log, 1);
+}
+
+/* ---- the rollback timer, as its child runs it ---- */
+
+static void test_timer(void **state)
+{
+	struct rd_fixup f = mtu_fix(9000);
+	struct rd_fix_done d;
+	char msg[1024];
+
+	(void)state;
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 1, &d, msg,
+					     sizeof(msg)),
+			 0);
+	assert_true(d.confirm_by > 0);
+	/* Early: the timer does not act. */
+	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
+					    sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
+	usleep(1100000);
+	/* Not confirmed: reverted, with every check of undo. */
+	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
+					    sizeof(msg)),
+			 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_int_equal(rd_fix_confirm(path, d.id, msg, sizeof(msg)), -ESTALE);
+	assert_non_null(strstr(msg, "already reverted"));
+
+	/* Confirmed: kept when the timer fires. */
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 1, &d, msg,
+					     sizeof(msg)),
+			 0);
+	assert_int_equal(rd_fix_confirm(path, d.id, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "kept"));
+	usleep(1100000);
+	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
+					    sizeof(msg)),
+			 0);
+	assert_non_null(strstr(msg, "confirmed"));
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
+	assert_int_equal(rd_fix_confirm(path, "nope", msg, sizeof(msg)), -ENOENT);
+}
+
+/* ---- the real fix kinds, where it is safe to call them ---- */
+
+static void test_real_kinds(void **state)
+{
+	struct rd_fix_target t = { "/proc/sys/vm/nr_hugepages", NULL, 0 };
+	char big[301], msg[512], cmd[256];
+
+	(void)state;
+	/* The sysctl writer never writes past its buffer (ASan saw 301). */
+	memset(big, '9', 300);
+	big[300] = '\0';
+	assert_int_equal(rd_fix_sysctl_ops.apply(&t, big, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_int_equal(rd_fix_sysctl_ops.check(&t, big, msg, sizeof(msg)),
+			 -EINVAL);
+	/* More huge pages than memory, from the live /proc/meminfo. */
+	assert_int_equal(rd_fix_sysctl_ops.validate(&t, "4000000001", msg,
+						     sizeof(msg)),
+			 -ERANGE);
+	t.arg = "/proc/sys/kernel/core_pattern";
+	assert_int_equal(rd_fix_sysctl_ops.check(&t, "1", msg, sizeof(msg)),
+			 -EINVAL);
+	/* The loopback interface is refused by rtnetlink's own flags. */
+	t = (struct rd_fix_target){ "lo", NULL, 1 };
+	if (rd_fix_link_mtu_ops.validate(&t, "9000", msg, sizeof(msg)) == -EINVAL)
+		assert_non_null(strstr(msg, "loopback"));
+	else
+		print_message("no rtnetlink here: %s\n", msg);
+	/* Commands are shell-quoted. */
+	t = (struct rd_fix_target){ "e$(reboot)", NULL, 0 };
+	rd_fix_link_mtu_ops.command(&t, "9000", cmd, sizeof(cmd));
+	assert_string_equal(cmd, "ip link set dev 'e$(reboot)' mtu 9000");
+	assert_int_equal(rd_fix_link_mtu_ops.check(&t, "9000", msg, sizeof(msg)), 0);
+	t.arg = "a/b";
+	assert_int_equal(rd_fix_link_up_ops.check(&t, "up", msg, sizeof(msg)),
+			 -EINVAL);
+	t = (struct rd_fix_target){ "veth0", NULL, 0 };
+	rd_fix_pfc_ops.command(&t, "0x08", cmd, sizeof(cmd));
+	assert_string_equal(cmd, "dcb pfc set dev veth0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off");
+	t = (struct rd_fix_target){ "mlx5_ib", NULL, 0 };
+	assert_int_equal(rd_fix_module_ops.check(&t, "loaded", msg, sizeof(msg)), 0);
+	t.arg = "evil";
+	assert_int_equal(rd_fix_module_ops.check(&t, "loaded", msg, sizeof(msg)),
+			 -EINVAL);
+	t = (struct rd_fix_target){ "rxe0", "veth0", 5 };
+	assert_int_equal(rd_fix_rxe_ops.check(&t, "absent", msg, sizeof(msg)), 0);
+	t.arg = "mlx5_0";
+	assert_int_equal(rd_fix_rxe_ops.check(&t, "absent", msg, sizeof(msg)),
+			 -EINVAL);
+}
+
+/* ---- the commands: what they print ---- */
+
+/* Run a command with stdout and stderr in a file; its text in out. */
+static int run_cmd(int (*cmd)(struct rd_cli *, int, char **), char **argv,
+		   char *out, size_t len)
+{
+	struct rd_cli cli = { .prog = "rdmadiag" };
+	char file[PATH_MAX];
+	int argc = 0, saved[2], fd, r;
+	ssize_t n;
+
+	while (argv[argc])
+		argc++;
+	snprintf(file, sizeof(file), "%s/out.txt", dir);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	saved[0] = dup(1);
+	saved[1] = dup(2);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	rd_roots_init(&cli.roots);
+	r = cmd(&cli, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved[0], 1);
+	dup2(saved[1], 2);
+	close(saved[0]);
+	close(saved[1]);
+	n = pread(fd, out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return r;
+}
+
+static void test_list_escaped(void **state)
+{
+	char *argv[] = { "undo", "--list", "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	put_journal("{\"type\":\"apply\",\"id\":\"e1\\u001b[2J\",\"user\":\"r\\u009bq\","
+		    "\"check\":\"port.mtu\",\"kind\":\"link_mtu\",\"arg\":\"veth0\","
+		    "\"command\":\"ip link set dev veth0 mtu 9000\\u001b]0;owned\\u0007\","
+		    "\"before\":\"1500\\n  PASS\",\"after\":\"9000\",\"undoable\":true}\n");
+	assert_int_equal(run_cmd(cmd_undo, argv, out, sizeof(out)), 0);
+	/* One line, every control byte (C0, C1 as UTF-8) shown escaped. */
+	assert_true(rd_text_clean(out, strlen(out) - 1));
+	assert_non_null(strstr(out, "e1\\x1b[2J"));
+	assert_non_null(strstr(out, "9000\\x1b]0;owned\\x07"));
+	assert_non_null(strstr(out, "1500\\n  PASS"));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_non_null(strstr(out, "no result (interrupted)"));
+}
+
+static void test_fix_dry_run(void **state)
+{
+	char root[PATH_MAX];
+	char *argv[] = { "fix", "port.mtu", "--root", root, "--yes",
+			 "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/rxe0-healthy", RD_FIXTURES);
+	/* The fixture's veth0 has MTU 1500: a fix-up, shown, not applied. */
+	assert_int_equal(run_cmd(cmd_fix, argv, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "command: ip link set dev veth0 mtu 9000"));
+	assert_non_null(strstr(out, "dry run, not applied: the reading comes from redirected roots"));
+	/* Nothing was journalled, so nothing was changed. */
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_apply_and_undo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_apply_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timer, setup, teardown),
+		cmocka_unit_test(test_real_kinds),
+		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
