@@ -29,6 +29,10 @@ static const struct subcommand subcommands[] = {
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
 	{ "report", cmd_report,
 	  "many hosts' check --json (pdsh, clush -b, a directory) in one table" },
+	{ "explain", cmd_explain,
+	  "what a completion error means, causes ranked by this host's evidence" },
+	{ "env", cmd_env,
+	  "NCCL, UCX or Open MPI variables for this host (NAME=value lines)" },
 	{ NULL, NULL, NULL },
 };
 

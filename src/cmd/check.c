@@ -502,3 +502,31 @@ out:
 	rd_history_free(&h);
 	return rc;
 }
+
+/*
+ * The evidence check judges, for other commands (explain): a file (its
+ * last frame, the counters over the recording) or this host sampled for
+ * *window seconds. *window becomes the span the history covers.
+ */
+int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
+		       struct rd_snapshot *s, struct rd_history *h,
+		       char *label, size_t len)
+{
+	struct loaded ld = { .label = "" };
+	int r;
+
+	if (!load) {
+		snprintf(label, len, "of this host");
+		return collect(cli, *window, s, h);
+	}
+	r = load_input(cli, load, 0, s, h, &ld);
+	if (r == 0) {
+		r = port_nums_from_names(cli, load, s);
+		if (r < 0)
+			rd_snapshot_free(s);
+	}
+	free(ld.text);
+	*window = ld.window;
+	snprintf(label, len, "%s", ld.label);
+	return r;
+}

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Loading data/counters.tsv, data/firmware.tsv and data/link_ext_state.tsv. */
+/*
+ * Loading data/counters.tsv, firmware.tsv, link_ext_state.tsv, wc_status.tsv
+ * and mlx5_syndromes.tsv.
+ */
 #include "config.h"
 #include "diag/data.h"
 
@@ -336,6 +339,191 @@ int rd_link_ext_tsv_parse(const char *name, const char *text,
 	return r;
 }
 
+/* A comma list of cause ids, "-" = none: stored as "" then. */
+static int cause_list(const char *s, char **out)
+{
+	if (strcmp(s, "-") == 0)
+		s = "";
+	else if (!*s || strspn(s, "abcdefghijklmnopqrstuvwxyz_,") != strlen(s))
+		return -EINVAL;
+	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int wc_status_row(void *tp, char **col, char *why, size_t wl)
+{
+	struct rd_wc_status_table *t = tp;
+	struct rd_wc_status *e;
+	unsigned v;
+	int r;
+
+	if (small_uint(col[0], 255, &v) < 0) {
+		snprintf(why, wl, "value \"%s\" is not a number 0-255", col[0]);
+		return -EINVAL;
+	}
+	if (strncmp(col[1], "IBV_WC_", 7) != 0 || !*col[2] || !*col[3]) {
+		snprintf(why, wl, "name must start IBV_WC_; str and meaning non-empty");
+		return -EINVAL;
+	}
+	if (rd_wc_status_find(t, v)) {
+		snprintf(why, wl, "value %u listed twice", v);
+		return -EINVAL;
+	}
+	e = RD_PUSH(t->v, t->n);
+	if (!e)
+		return -ENOMEM;
+	e->value = v;
+	e->name = strdup(col[1]);
+	e->str = strdup(col[2]);
+	e->meaning = strdup(col[3]);
+	if (!e->name || !e->str || !e->meaning)
+		return -ENOMEM;
+	r = cause_list(col[4], &e->causes);
+	if (r == -EINVAL)
+		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
+			 col[4]);
+	return r;
+}
+
+const struct rd_wc_status *
+rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->v[i].value == value)
+			return &t->v[i];
+	return NULL;
+}
+
+void rd_wc_status_table_free(struct rd_wc_status_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].name);
+		free(t->v[i].str);
+		free(t->v[i].meaning);
+		free(t->v[i].causes);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+static const char *const wc_status_header[] = {
+	"value", "name", "str", "meaning", "causes",
+};
+
+int rd_wc_status_tsv_parse(const char *name, const char *text,
+			   struct rd_wc_status_table *t, char *err,
+			   size_t errlen)
+{
+	int r;
+
+	*t = (struct rd_wc_status_table){ 0 };
+	r = parse_tsv(name, text, wc_status_header, 5, wc_status_row, t, err,
+		      errlen);
+	if (r < 0)
+		rd_wc_status_table_free(t);
+	return r;
+}
+
+/* "0x15": two hex digits at most, as the CQE fields are bytes. */
+static int hex_byte(const char *s, unsigned *out)
+{
+	uint64_t v;
+
+	if (strncmp(s, "0x", 2) != 0 || !s[2] || strlen(s) > 4 ||
+	    strspn(s + 2, "0123456789abcdef") != strlen(s + 2) ||
+	    rd_parse_u64(s + 2, 16, &v) < 0)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int mlx5_row(void *tp, char **col, char *why, size_t wl)
+{
+	struct rd_mlx5_table *t = tp;
+	struct rd_mlx5_code *e;
+	bool vendor = strcmp(col[0], "vendor") == 0;
+	unsigned v, st = 0;
+	int r;
+
+	if (!vendor && strcmp(col[0], "syndrome") != 0) {
+		snprintf(why, wl, "kind \"%s\" is not syndrome or vendor", col[0]);
+		return -EINVAL;
+	}
+	if (hex_byte(col[1], &v) < 0) {
+		snprintf(why, wl, "value \"%s\" is not 0x00-0xff", col[1]);
+		return -EINVAL;
+	}
+	if (strcmp(col[3], "-") != 0 && small_uint(col[3], 255, &st) < 0) {
+		snprintf(why, wl, "wc_status \"%s\" is not - or 0-255", col[3]);
+		return -EINVAL;
+	}
+	if (!*col[2] || !*col[4]) {
+		snprintf(why, wl, "empty name or meaning");
+		return -EINVAL;
+	}
+	if (rd_mlx5_find(t, vendor, v)) {
+		snprintf(why, wl, "%s %s listed twice", col[0], col[1]);
+		return -EINVAL;
+	}
+	e = RD_PUSH(t->v, t->n);
+	if (!e)
+		return -ENOMEM;
+	e->vendor = vendor;
+	e->value = v;
+	e->wc_status = strcmp(col[3], "-") == 0 ? -1 : (int)st;
+	e->name = strdup(col[2]);
+	e->meaning = strdup(col[4]);
+	if (!e->name || !e->meaning)
+		return -ENOMEM;
+	r = cause_list(col[5], &e->causes);
+	if (r == -EINVAL)
+		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
+			 col[5]);
+	return r;
+}
+
+const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
+					bool vendor, unsigned value)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->v[i].vendor == vendor && t->v[i].value == value)
+			return &t->v[i];
+	return NULL;
+}
+
+void rd_mlx5_table_free(struct rd_mlx5_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].name);
+		free(t->v[i].meaning);
+		free(t->v[i].causes);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+static const char *const mlx5_header[] = {
+	"kind", "value", "name", "wc_status", "meaning", "causes",
+};
+
+int rd_mlx5_tsv_parse(const char *name, const char *text,
+		      struct rd_mlx5_table *t, char *err, size_t errlen)
+{
+	int r;
+
+	*t = (struct rd_mlx5_table){ 0 };
+	r = parse_tsv(name, text, mlx5_header, 6, mlx5_row, t, err, errlen);
+	if (r < 0)
+		rd_mlx5_table_free(t);
+	return r;
+}
+
 static const char *const counter_header[] = {
 	"name", "source", "meaning", "bad_when_rising", "warn_rate",
 	"fail_rate", "hint",
@@ -420,6 +608,32 @@ static int link_ext_parse_v(const char *n, const char *text, void *t,
 			    char *err, size_t el)
 {
 	return rd_link_ext_tsv_parse(n, text, t, err, el);
+}
+
+static int wc_status_parse_v(const char *n, const char *text, void *t,
+			     char *err, size_t el)
+{
+	return rd_wc_status_tsv_parse(n, text, t, err, el);
+}
+
+static int mlx5_parse_v(const char *n, const char *text, void *t, char *err,
+			size_t el)
+{
+	return rd_mlx5_tsv_parse(n, text, t, err, el);
+}
+
+int rd_wc_status_tsv_load(const char *path, struct rd_wc_status_table *t,
+			  char *err, size_t errlen)
+{
+	*t = (struct rd_wc_status_table){ 0 };
+	return load_with(path, t, wc_status_parse_v, err, errlen);
+}
+
+int rd_mlx5_tsv_load(const char *path, struct rd_mlx5_table *t, char *err,
+		     size_t errlen)
+{
+	*t = (struct rd_mlx5_table){ 0 };
+	return load_with(path, t, mlx5_parse_v, err, errlen);
 }
 
 int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
@@ -527,6 +741,8 @@ int rd_data_path(const char *file, char *buf, size_t size)
 static struct rd_counter_table g_counters;
 static struct rd_fw_table g_fw;
 static struct rd_link_ext_table g_link;
+static struct rd_wc_status_table g_wc;
+static struct rd_mlx5_table g_mlx5;
 static char g_err[512];
 
 /* One process-wide table, loaded on first use. */
@@ -541,6 +757,8 @@ static struct data_slot g_slots[] = {
 	{ "counters.tsv", counters_parse_v, &g_counters, false, false },
 	{ "firmware.tsv", firmware_parse_v, &g_fw, false, false },
 	{ "link_ext_state.tsv", link_ext_parse_v, &g_link, false, false },
+	{ "wc_status.tsv", wc_status_parse_v, &g_wc, false, false },
+	{ "mlx5_syndromes.tsv", mlx5_parse_v, &g_mlx5, false, false },
 };
 
 static const void *data_get(struct data_slot *d)
@@ -572,6 +790,16 @@ const struct rd_fw_table *rd_data_firmware(void)
 const struct rd_link_ext_table *rd_data_link_ext(void)
 {
 	return data_get(&g_slots[2]);
+}
+
+const struct rd_wc_status_table *rd_data_wc_status(void)
+{
+	return data_get(&g_slots[3]);
+}
+
+const struct rd_mlx5_table *rd_data_mlx5(void)
+{
+	return data_get(&g_slots[4]);
 }
 
 const char *rd_data_error(void)

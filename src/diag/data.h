@@ -55,6 +55,35 @@ struct rd_link_ext_table {
 	size_t n;
 };
 
+/* data/wc_status.tsv: one row per enum ibv_wc_status value. */
+struct rd_wc_status {
+	unsigned value;
+	char *name;		/* "IBV_WC_RETRY_EXC_ERR" */
+	char *str;		/* ibv_wc_status_str(): "transport retry counter exceeded" */
+	char *meaning;
+	char *causes;		/* "peer_unreachable,packet_loss"; "" = none */
+};
+
+struct rd_wc_status_table {
+	struct rd_wc_status *v;
+	size_t n;
+};
+
+/* data/mlx5_syndromes.tsv: mlx5 CQE syndromes and vendor error codes. */
+struct rd_mlx5_code {
+	bool vendor;		/* vendor_err_synd, else the CQE syndrome */
+	unsigned value;		/* 0..255 */
+	char *name;
+	int wc_status;		/* the ibv_wc_status it comes with; -1 any */
+	char *meaning;
+	char *causes;		/* "" = only those of its status */
+};
+
+struct rd_mlx5_table {
+	struct rd_mlx5_code *v;
+	size_t n;
+};
+
 /* Parse a file; on a malformed line -EINVAL with "file:line: reason". */
 int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
 			 char *err, size_t errlen);
@@ -71,6 +100,22 @@ int rd_link_ext_tsv_parse(const char *name, const char *text,
 			  struct rd_link_ext_table *t, char *err,
 			  size_t errlen);
 void rd_link_ext_table_free(struct rd_link_ext_table *t);
+int rd_wc_status_tsv_parse(const char *name, const char *text,
+			   struct rd_wc_status_table *t, char *err,
+			   size_t errlen);
+int rd_wc_status_tsv_load(const char *path, struct rd_wc_status_table *t,
+			  char *err, size_t errlen);
+void rd_wc_status_table_free(struct rd_wc_status_table *t);
+const struct rd_wc_status *
+rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value);
+int rd_mlx5_tsv_parse(const char *name, const char *text,
+		      struct rd_mlx5_table *t, char *err, size_t errlen);
+int rd_mlx5_tsv_load(const char *path, struct rd_mlx5_table *t, char *err,
+		     size_t errlen);
+void rd_mlx5_table_free(struct rd_mlx5_table *t);
+const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
+					bool vendor, unsigned value);
+
 /*
  * The row for a state and substate (0 = none): the substate's own row,
  * else the state's row; NULL when the table has neither.
@@ -104,6 +149,8 @@ int rd_data_path(const char *file, char *buf, size_t size);
 const struct rd_counter_table *rd_data_counters(void);
 const struct rd_fw_table *rd_data_firmware(void);
 const struct rd_link_ext_table *rd_data_link_ext(void);
+const struct rd_wc_status_table *rd_data_wc_status(void);
+const struct rd_mlx5_table *rd_data_mlx5(void);
 const char *rd_data_error(void);
 /* Tests: replace the cached tables (takes ownership; NULL resets). */
 void rd_data_set(struct rd_counter_table *c, struct rd_fw_table *f);

@@ -6,12 +6,14 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/check_driver.c src/diag/check_firmware.c \
 	src/diag/check_counters.c \
 	src/diag/data.c src/diag/data.h \
-	src/diag/qos_model.c src/diag/qos_model.h
+	src/diag/qos_model.c src/diag/qos_model.h \
+	src/diag/explain.c src/diag/explain.h
 
 if HAVE_CMOCKA
 DIAG_TESTS = tests/unit/test_diag_port tests/unit/test_diag_checks \
 	tests/unit/test_diag_data tests/unit/test_diag_golden \
-	tests/unit/test_qos_model tests/unit/test_counters_tsv
+	tests/unit/test_qos_model tests/unit/test_counters_tsv \
+	tests/unit/test_explain
 check_PROGRAMS += $(DIAG_TESTS)
 TESTS += $(DIAG_TESTS)
 endif

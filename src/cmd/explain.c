@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmadiag explain: what a completion error means, and its likely causes here. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "core/attr.h"
+#include "core/escape.h"
+#include "diag/data.h"
+#include "diag/diag.h"
+#include "diag/explain.h"
+
+enum { EXIT_UNKNOWN = 1, EXIT_RUN_ERROR = 3 };
+
+static void explain_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmadiag explain [--load FILE] [--window SECONDS] [--device DEV]\n"
+		"                        [--port N] TEXT...\n"
+		"  TEXT              what the failing program printed: a status name or\n"
+		"                    number (IBV_WC_RETRY_EXC_ERR, 12, \"transport retry\n"
+		"                    counter exceeded\"), perftest's \"Failed status 12: wr_id 0\n"
+		"                    syndrom 0x81\", NCCL's or UCX's error line, an mlx5\n"
+		"                    \"vendor err 129\"; \"-\" or none reads standard input\n"
+		"  --load FILE       rank the causes by a saved snapshot or recording\n"
+		"                    instead of this host\n"
+		"  --window SECONDS  sample this host's counters this long (default 2;\n"
+		"                    0 = one snapshot: totals, no rise)\n"
+		"  --device DEV      only this RDMA device's evidence (default: the one\n"
+		"                    the text names, else every device)\n"
+		"  --port N          only this port's evidence\n"
+		"  --                the rest is text, even when it starts with \"-\"\n"
+		"exit status: 0 explained, 1 the text is not a completion error this\n"
+		"             table knows, 3 bad option or unreadable tables\n");
+}
+
+/* TEXT from the arguments, or standard input (bounded). */
+static char *input_text(int argc, char **argv)
+{
+	size_t len = 0, cap = RD_EXPLAIN_INPUT_MAX + 2;
+	char *t;
+
+	if (argc > 0 && strcmp(argv[0], "-") != 0) {
+		for (int i = 0; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		t = malloc(len + 1);
+		if (!t)
+			return NULL;
+		t[0] = '\0';
+		for (int i = 0; i < argc; i++) {
+			if (i)
+				strcat(t, " ");
+			strcat(t, argv[i]);
+		}
+		return t;
+	}
+	t = malloc(cap);
+	if (!t)
+		return NULL;
+	len = fread(t, 1, cap - 1, stdin);
+	t[len] = '\0';
+	/* NUL bytes end the text; the parser sees what precedes them. */
+	return t;
+}
+
+static void print_meaning(FILE *f, const struct rd_explain_input *in,
+			  const struct rd_wc_status_table *wc,
+			  const struct rd_mlx5_table *m)
+{
+	const struct rd_wc_status *st =
+		in->status >= 0 ? rd_wc_status_find(wc, (unsigned)in->status) : NULL;
+	const struct rd_mlx5_code *c;
+
+	if (st)
+		fprintf(f, "Status %u %s (\"%s\"):\n  %s.\n", st->value, st->name,
+			st->str, st->meaning);
+	if (in->syndrome >= 0) {
+		c = rd_mlx5_find(m, false, (unsigned)in->syndrome);
+		fprintf(f, "mlx5 CQE syndrome 0x%02x: %s%s%s.\n", (unsigned)in->syndrome,
+			c ? c->name : "not a syndrome mlx5dv.h defines",
+			c ? ", " : "", c ? c->meaning : "");
+	}
+	if (in->vendor_err >= 0 && in->device[0] &&
+	    strncmp(in->device, "mlx5_", 5) != 0) {
+		fprintf(f, "Vendor error 0x%02x (%d): %s's own detail; the known codes are mlx5's.\n",
+			(unsigned)in->vendor_err, in->vendor_err,
+			rd_esc_tmp(in->device));
+	} else if (in->vendor_err >= 0) {
+		c = rd_mlx5_find(m, true, (unsigned)in->vendor_err);
+		if (c)
+			fprintf(f, "Vendor error 0x%02x (%d, on mlx5): %s.\n",
+				(unsigned)in->vendor_err, in->vendor_err, c->meaning);
+		else
+			fprintf(f, "Vendor error 0x%02x (%d): no public source documents it; it is the NIC's own detail of the status above.\n",
+				(unsigned)in->vendor_err, in->vendor_err);
+	}
+	if (in->conflict[0])
+		fprintf(f, "Note: %s.\n", in->conflict);
+}
+
+static void print_ranking(FILE *f, const struct rd_explain_ranking *rk,
+			  const char *label, double window, bool ranked)
+{
+	if (!ranked)
+		fprintf(f, "\nLikely causes, most common first (not ranked: %s):\n",
+			label);
+	else if (window > 0)
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (counters over %.1f s):\n",
+			label, window);
+	else
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (one snapshot: counter totals, no rise):\n",
+			label);
+	for (size_t i = 0; i < rk->n; i++) {
+		const struct rd_explain_ranked *r = &rk->v[i];
+
+		fprintf(f, "%2zu. %s\n", i + 1, r->cause->title);
+		for (size_t k = 0; k < r->n_evidence; k++)
+			fprintf(f, "      evidence: %s\n", r->evidence[k]);
+		if (ranked && !r->n_evidence) {
+			if (r->looked)
+				fprintf(f, "      no evidence here: %s\n", r->looked);
+			else
+				fprintf(f, "      no evidence here%s\n",
+					r->cause->elsewhere ? "" : " (nothing on this host shows it)");
+			if (r->cause->elsewhere)
+				fprintf(f, "      would show in: %s\n", r->cause->elsewhere);
+		}
+		fprintf(f, "      next: %s\n", r->cause->next_step);
+	}
+}
+
+/* Meaning, then causes ranked by (s, h, results); s NULL = unranked. */
+static int explain_print(FILE *f, const struct rd_explain_input *in,
+			 const struct rd_wc_status_table *wc,
+			 const struct rd_mlx5_table *m,
+			 const struct rd_explain_evidence *ev, const char *label)
+{
+	struct rd_explain_ranking rk;
+	char ids[512];
+
+	print_meaning(f, in, wc, m);
+	if (!rd_explain_cause_ids(in, wc, m, ids, sizeof(ids))) {
+		fprintf(f, "Not an error: nothing to rank.\n");
+		return 0;
+	}
+	if (rd_explain_rank(ids, ev, &rk) < 0)
+		return -ENOMEM;
+	print_ranking(f, &rk, label, ev->h ? ev->shown : 0, ev->s != NULL);
+	rd_explain_ranking_free(&rk);
+	return 0;
+}
+
+static int load_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
+		       const struct rd_mlx5_table **m)
+{
+	*wc = rd_data_wc_status();
+	*m = rd_data_mlx5();
+	if (!*wc || !*m) {
+		cli_error(cli, "explain: %s",
+			  rd_data_error() ? rd_data_error() : "tables not loaded");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Take the evidence, run the checks; false (and *why) when it cannot. */
+static bool gather(struct rd_cli *cli, const char *load, double window,
+		   struct rd_snapshot *s, struct rd_history *h,
+		   struct rd_results *res, struct rd_explain_evidence *ev,
+		   char *label, size_t len)
+{
+	struct rd_diag_opts o;
+	int r;
+
+	r = cli_check_evidence(cli, load, &window, s, h, label, len);
+	if (r < 0) {
+		snprintf(label, len, "no snapshot could be taken: %s",
+			 strerror(-r));
+		return false;
+	}
+	rd_diag_opts_init(&o);
+	o.counter_window = window > 0 ? window + 1.0 : 0;
+	if (rd_diag_run(s, window > 0 ? h : NULL, &o, res) < 0)
+		rd_results_free(res);
+	ev->s = s;
+	ev->h = window > 0 ? h : NULL;
+	ev->window = window > 0 ? window + 1.0 : 0;
+	ev->shown = window;
+	ev->results = res;
+	return true;
+}
+
+int cmd_explain(struct rd_cli *cli, int argc, char **argv)
+{
+	const struct rd_wc_status_table *wc;
+	const struct rd_mlx5_table *m;
+	struct rd_explain_input in;
+	struct rd_explain_evidence ev = { 0 };
+	struct rd_snapshot s = { 0 };
+	struct rd_history h;
+	struct rd_results res = { 0 };
+	const char *load = NULL, *device = NULL;
+	double window = 2.0;
+	uint64_t port = 0;
+	char label[1024], *text;
+	bool have;
+	int r, known;
+
+	const struct cli_opt opts[] = {
+		CLI_TEXT("load", 0, &load),
+		CLI_SECONDS("window", 0, &window, 0, 3600),
+		CLI_TEXT("device", 0, &device),
+		CLI_U64("port", 0, &port, 1, 255),
+		CLI_END,
+	};
+
+	/* Options may follow the text; "--" ends them for text starting "-". */
+	r = cli_parse(cli, "explain", opts, explain_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
+	optind = r;
+	if (load_tables(cli, &wc, &m) < 0)
+		return EXIT_RUN_ERROR;
+	if (optind == argc && isatty(STDIN_FILENO)) {
+		cli_error(cli, "explain: give the error text, or pipe it in");
+		explain_usage(stderr);
+		return EXIT_RUN_ERROR;
+	}
+	text = input_text(argc - optind, argv + optind);
+	if (!text) {
+		cli_error(cli, "explain: out of memory");
+		return EXIT_RUN_ERROR;
+	}
+	known = rd_explain_parse(text, wc, m, &in);
+	free(text);
+	if (known < 0) {
+		cli_error(cli, "explain: out of memory");
+		return EXIT_RUN_ERROR;
+	}
+	if (in.truncated)
+		fprintf(stderr, "rdmadiag: explain: only the first %d bytes were read\n",
+			RD_EXPLAIN_INPUT_MAX);
+	printf("Recognised: %s\n", in.recognised[0] ? in.recognised : "nothing");
+	if (!known) {
+		if (in.status >= 0)
+			printf("Status %d is not an ibv_wc_status value (they run 0 to %zu).\n",
+			       in.status, wc->n ? (size_t)wc->v[wc->n - 1].value : 0);
+		else
+			printf("Unknown: no completion status found in the text.\n");
+		if (in.vendor_err >= 0 || in.syndrome >= 0)
+			print_meaning(stdout, &in, wc, m);
+		return EXIT_UNKNOWN;
+	}
+	rd_history_init(&h);
+	have = gather(cli, load, window, &s, &h, &res, &ev, label, sizeof(label));
+	if (!have)
+		ev = (struct rd_explain_evidence){ 0 };
+	ev.device = device ? device : in.device[0] ? in.device : NULL;
+	ev.port = port ? (unsigned)port : in.port;
+	/* A device the text names that this host does not have: look at all. */
+	if (have && !device && ev.device) {
+		bool found = false;
+
+		for (size_t i = 0; i < s.n_devices && !found; i++)
+			found = s.devices[i].name &&
+				strcmp(s.devices[i].name, ev.device) == 0;
+		if (!found) {
+			printf("Note: %s is not a device %s; every device's evidence is used.\n",
+			       rd_esc_tmp(ev.device), label);
+			ev.device = NULL;
+			ev.port = 0;
+		}
+	}
+	r = explain_print(stdout, &in, wc, m, &ev, label);
+	rd_results_free(&res);
+	if (have)
+		rd_snapshot_free(&s);
+	rd_history_free(&h);
+	if (r < 0) {
+		cli_error(cli, "explain: out of memory");
+		return EXIT_RUN_ERROR;
+	}
+	if (fflush(stdout) != 0)
+		return EXIT_RUN_ERROR;
+	return 0;
+}
+
+void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
+			    const char *device, unsigned port,
+			    const struct rd_snapshot *s0,
+			    const struct rd_snapshot *s1)
+{
+	const struct rd_wc_status_table *wc;
+	const struct rd_mlx5_table *m;
+	struct rd_explain_input in;
+	struct rd_explain_evidence ev = { 0 };
+	struct rd_snapshot s = { 0 };
+	struct rd_history h;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	char label[1024];
+	bool have = false;
+
+	if (!err || !strstr(err, "completion error") ||
+	    load_tables(cli, &wc, &m) < 0 || rd_explain_parse(err, wc, m, &in) != 1)
+		return;
+	/* Vendor codes are mlx5's; another provider's mean something else. */
+	if (!device || strncmp(device, "mlx5_", 5) != 0)
+		in.vendor_err = -1;
+	rd_history_init(&h);
+	if (s0 && s1 && s0->monotonic_ns.ok && s1->monotonic_ns.ok &&
+	    s1->monotonic_ns.v > s0->monotonic_ns.v &&
+	    rd_history_add(&h, s0) == 0 && rd_history_add(&h, s1) == 0) {
+		/* The counters before and after the test: what rose during it. */
+		double span = (double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
+
+		rd_diag_opts_init(&o);
+		o.counter_window = span + 0.001;
+		if (rd_diag_run(s1, &h, &o, &res) < 0)
+			rd_results_free(&res);
+		ev = (struct rd_explain_evidence){ .s = s1, .h = &h,
+						   .window = span + 0.001,
+						   .shown = span,
+						   .results = &res };
+		snprintf(label, sizeof(label), "of this host during the test");
+	} else {
+		have = gather(cli, NULL, 0, &s, &h, &res, &ev, label, sizeof(label));
+		if (!have)
+			ev = (struct rd_explain_evidence){ 0 };
+	}
+	ev.device = device;
+	ev.port = port;
+	fputc('\n', f);
+	if (explain_print(f, &in, wc, m, &ev, label) < 0)
+		fprintf(f, "(out of memory while ranking the causes)\n");
+	rd_results_free(&res);
+	if (have)
+		rd_snapshot_free(&s);
+	rd_history_free(&h);
+}

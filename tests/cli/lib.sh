@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Sourced by command-line tests: the binary under test, a scratch
+# directory, ok/bad counters and the closing line.
+set -uo pipefail
+src=${RDMADIAG_SRCDIR:?}
+bin=${RDMADIAG_BIN:-./src/rdmadiag}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
+
+# jq over snapshot JSON. jq reads numbers as doubles and writes 2^64 - 1
+# (max_mr_size of a ConnectX) as 18446744073709552000, which the loader
+# rightly refuses as out of range: write it back as the integer it was.
+jq_snap() {
+	jq "$@" | sed -E 's/(:|\[|,)18446744073709552000([],}])/\118446744073709551615\2/g'
+}
