@@ -33,6 +33,8 @@ static const struct subcommand subcommands[] = {
 	  "what a completion error means, causes ranked by this host's evidence" },
 	{ "env", cmd_env,
 	  "NCCL, UCX or Open MPI variables for this host (NAME=value lines)" },
+	{ "export", cmd_export,
+	  "Prometheus metrics: stdout, a textfile, or HTTP (--listen)" },
 	{ NULL, NULL, NULL },
 };
 

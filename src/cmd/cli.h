@@ -117,5 +117,7 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 		       struct rd_snapshot *s, struct rd_history *h,
 		       char *label, size_t len);
+/* Prometheus metrics (src/export). */
+int cmd_export(struct rd_cli *cli, int argc, char **argv);
 
 #endif

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdmadiag export: the snapshot and the verdicts in the Prometheus text
+ * format, on stdout, into a node_exporter textfile directory, or served
+ * over HTTP at /metrics.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "core/attr.h"
+#include "core/escape.h"
+#include "core/json.h"
+#include "core/recording.h"
+#include "diag/diag.h"
+#include "export/metrics.h"
+#include "probes/probe.h"
+
+/* HTTP limits: a slow or hostile client holds one slot for at most this. */
+#define HTTP_MAX_CONNECTIONS 32
+#define HTTP_TIMEOUT_S 10
+#define HTTP_CONN_MEMORY 16384
+/* Scrapes closer together than this are served the same text. */
+#define MIN_PROBE_INTERVAL_S 0.5
+
+struct exporter {
+	struct rd_cli *cli;
+	unsigned flags;		/* enum rd_export_flags */
+	bool checks;
+	bool loaded;		/* s holds a --load file, probed never */
+	struct rd_snapshot s;
+	struct rd_probe_cache *cache;
+	uint64_t tick;
+	struct rd_history h;
+	char *text;
+	size_t len;
+	double made_at;		/* monotonic seconds; 0 = never */
+	pthread_mutex_t lock;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double mono_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void export_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rdmadiag export [--textfile DIR [--interval S]] [--listen [ADDR:]PORT]\n"
+		"                       [--compat node_exporter] [--no-checks] [--load FILE]\n"
+		"Print the ports, counters, QoS, PCIe links and check verdicts in the\n"
+		"Prometheus text format (on stdout unless told otherwise).\n"
+		"  --textfile DIR     write DIR/rdmadiag.prom atomically, for\n"
+		"                     node_exporter's textfile collector\n"
+		"  --interval S       with --textfile: rewrite it every S seconds\n"
+		"  --listen ADDR:PORT serve /metrics over HTTP (ADDR defaults to\n"
+		"                     127.0.0.1; [::1]:PORT for IPv6)\n"
+		"  --compat node_exporter  also name the IB port counters, state and\n"
+		"                     rate as node_exporter's infiniband collector does\n"
+		"                     (node_infiniband_*); leave that collector off then\n"
+		"  --no-checks        leave out rdmadiag_check_* (no verdicts)\n"
+		"  --load FILE        export a saved snapshot or a recording's last frame\n"
+		"  --bench N          render N times and print CPU time and bytes per scrape\n"
+		"exit status: 0 done (or stopped by a signal), 1 error, 2 bad usage\n");
+}
+
+/* --load: a recording's last frame, or a single snapshot. */
+static int load_file(struct rd_cli *cli, const char *file, struct rd_snapshot *s)
+{
+	struct rd_recording rec = { 0 };
+	char err[512], rerr[512];
+	int r;
+
+	r = rd_recording_open(file, &rec, rerr, sizeof(rerr));
+	if (r == 0 && rec.n > 1) {
+		r = rd_recording_frame(&rec, rec.n - 1, s, err, sizeof(err));
+		rd_recording_close(&rec);
+		if (r < 0)
+			cli_error(cli, "%s: %s", rd_esc_tmp(file), err);
+		return r;
+	}
+	if (r == 0)
+		rd_recording_close(&rec);
+	r = rd_snapshot_load_file(file, s, err, sizeof(err));
+	if (r < 0)
+		cli_error(cli, "%s (not a recording either: %s)", err, rerr);
+	return r;
+}
+
+/* Probe (unless loaded), judge and render into ex->text. 0 or -errno. */
+static int render(struct exporter *ex)
+{
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	struct rd_prom w;
+	char *text;
+	size_t len;
+	int r;
+
+	if (!ex->loaded) {
+		rd_snapshot_free(&ex->s);
+		r = rd_snapshot_take(&ex->cli->roots, ex->cache, ex->tick++, 0,
+				     &ex->s);
+		if (r < 0)
+			return r;
+		if (rd_history_add(&ex->h, &ex->s) < 0)
+			return -ENOMEM;
+	}
+	rd_diag_opts_init(&o);
+	if (ex->checks)
+		rd_diag_run(&ex->s, ex->loaded ? NULL : &ex->h, &o, &res);
+	rd_prom_init(&w);
+	rd_export_metrics(&w, &ex->s, ex->checks ? &res : NULL, ex->flags);
+	r = rd_prom_render(&w, &text, &len);
+	rd_prom_free(&w);
+	rd_results_free(&res);
+	if (r < 0)
+		return r;
+	free(ex->text);
+	ex->text = text;
+	ex->len = len;
+	ex->made_at = mono_s(CLOCK_MONOTONIC);
+	return 0;
+}
+
+static int write_all(int fd, const char *b, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * DIR/rdmadiag.prom by temp file + rename: node_exporter reads only
+ * "*.prom", so it never sees the half-written ".rdmadiag.prom.XXXXXX".
+ */
+static int write_textfile(struct rd_cli *cli, const char *dir,
+			  const char *text, size_t len)
+{
+	char tmp[4096], dst[4096];
+	int fd, r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s/.rdmadiag.prom.XXXXXX", dir) >=
+		    (int)sizeof(tmp) ||
+	    snprintf(dst, sizeof(dst), "%s/rdmadiag.prom", dir) >=
+		    (int)sizeof(dst)) {
+		cli_error(cli, "export: --textfile path too long");
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		cli_error(cli, "export: cannot create a file in %s: %s",
+			  rd_esc_tmp(dir), strerror(-r));
+		return r;
+	}
+	r = write_all(fd, text, len);
+	if (r == 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, dst) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		cli_error(cli, "export: cannot write %s: %s", rd_esc_tmp(dst),
+			  strerror(-r));
+	}
+	return r;
+}
+
+static void sleep_until(double t)
+{
+	double left = t - mono_s(CLOCK_MONOTONIC);
+	struct timespec ts;
+
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);	/* a signal cuts it short: we are stopping */
+}
+
+static int run_textfile(struct exporter *ex, const char *dir, double interval)
+{
+	double next = mono_s(CLOCK_MONOTONIC);
+	int r;
+
+	do {
+		r = render(ex);
+		if (r < 0) {
+			cli_error(ex->cli, "export: cannot take a snapshot: %s",
+				  strerror(-r));
+			return 1;
+		}
+		if (write_textfile(ex->cli, dir, ex->text, ex->len) < 0)
+			return 1;
+		next += interval;
+		/* Behind by a whole interval (a slow probe): start afresh. */
+		if (next < mono_s(CLOCK_MONOTONIC))
+			next = mono_s(CLOCK_MONOTONIC) + interval;
+		if (interval > 0 && !stop_signal)
+			sleep_until(next);
+	} while (interval > 0 && !stop_signal);
+	return 0;
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
+			       const char *type, const char *body, size_t len,
+			       bool copy)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(
+		len, (void *)body,
+		copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result r;
+
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, "Content-Type", type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, "Allow", "GET, HEAD");
+	r = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return r;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **req)
+{
+	static const char index[] =
+		"rdmadiag exporter: the metrics are at /metrics\n";
+	static int seen;
+	struct exporter *ex = cls;
+	enum MHD_Result ret;
+	int r = 0;
+
+	if (!*req) {	/* headers only so far: answer once they are complete */
+		*req = &seen;
+		return MHD_YES;
+	}
+	if (*upload_size) {	/* a body is read and ignored */
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		static const char m[] = "only GET and HEAD are served\n";
+
+		return respond(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
+			       m, sizeof(m) - 1, false);
+	}
+	if (strcmp(url, "/") == 0)
+		return respond(c, MHD_HTTP_OK, "text/plain; charset=utf-8",
+			       index, sizeof(index) - 1, false);
+	if (strcmp(url, "/metrics") != 0) {
+		static const char m[] = "not found: the metrics are at /metrics\n";
+
+		return respond(c, MHD_HTTP_NOT_FOUND, "text/plain", m,
+			       sizeof(m) - 1, false);
+	}
+	pthread_mutex_lock(&ex->lock);
+	if (!ex->text ||
+	    mono_s(CLOCK_MONOTONIC) - ex->made_at >= MIN_PROBE_INTERVAL_S)
+		r = (ex->loaded && ex->text) ? 0 : render(ex);
+	if (r < 0 || !ex->text) {
+		static const char m[] = "cannot take a snapshot\n";
+
+		pthread_mutex_unlock(&ex->lock);
+		return respond(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain",
+			       m, sizeof(m) - 1, false);
+	}
+	ret = respond(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8",
+		      ex->text, ex->len, true);
+	pthread_mutex_unlock(&ex->lock);
+	return ret;
+}
+
+/* "[ADDR:]PORT", "[::1]:PORT"; ADDR defaults to 127.0.0.1. */
+static int parse_listen(const char *arg, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	char host[128] = "127.0.0.1";
+	const char *colon = strrchr(arg, ':'), *port = arg;
+	uint64_t p;
+
+	memset(ss, 0, sizeof(*ss));
+	if (colon) {
+		size_t n = (size_t)(colon - arg);
+
+		if (n >= sizeof(host))
+			return -EINVAL;
+		if (n > 0) {
+			memcpy(host, arg, n);
+			host[n] = '\0';
+		}
+		port = colon + 1;
+	}
+	if (rd_parse_u64(port, 10, &p) < 0 || p == 0 || p > 65535)
+		return -EINVAL;
+	if (host[0] == '[') {
+		size_t n = strlen(host);
+
+		if (n < 3 || host[n - 1] != ']')
+			return -EINVAL;
+		host[n - 1] = '\0';
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)p);
+		return inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1 ?
+			       0 : -EINVAL;
+	}
+	in4->sin_family = AF_INET;
+	in4->sin_port = htons((uint16_t)p);
+	return inet_pton(AF_INET, host, &in4->sin_addr) == 1 ? 0 : -EINVAL;
+}
+
+static int run_listen(struct exporter *ex, const char *arg)
+{
+	struct sockaddr_storage ss;
+	struct MHD_Daemon *d;
+	sigset_t set, old;
+	int sig = 0;
+
+	if (parse_listen(arg, &ss) < 0) {
+		cli_error(ex->cli,
+			  "export: --listen \"%s\" is not [ADDR:]PORT (an IPv4 address, or [IPv6])",
+			  rd_esc_tmp(arg));
+		return 2;
+	}
+	/* The server thread inherits a mask without the stop signals. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	d = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+			(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, on_request, ex, MHD_OPTION_SOCK_ADDR,
+		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)HTTP_CONN_MEMORY, MHD_OPTION_END);
+	if (!d) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		cli_error(ex->cli, "export: cannot listen on %s: %s",
+			  rd_esc_tmp(arg), strerror(errno ? errno : EADDRINUSE));
+		return 1;
+	}
+	fprintf(stderr, "rdmadiag: serving /metrics on %s\n", rd_esc_tmp(arg));
+	while (sigwait(&set, &sig) != 0)
+		;
+	MHD_stop_daemon(d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+static int run_bench(struct exporter *ex, long n)
+{
+	double c0 = mono_s(CLOCK_PROCESS_CPUTIME_ID), cpu;
+	size_t bytes = 0;
+
+	for (long i = 0; i < n; i++) {
+		int r = render(ex);
+
+		if (r < 0) {
+			cli_error(ex->cli, "export: cannot take a snapshot: %s",
+				  strerror(-r));
+			return 1;
+		}
+		bytes = ex->len;
+	}
+	cpu = mono_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	printf("scrapes            %ld\n", n);
+	printf("bytes/scrape       %zu\n", bytes);
+	if (n > 0)
+		printf("cpu ms/scrape      %.3f\n", cpu * 1e3 / (double)n);
+	return 0;
+}
+
+int cmd_export(struct rd_cli *cli, int argc, char **argv)
+{
+	struct exporter ex = { .cli = cli, .checks = true };
+	const char *textfile = NULL, *listen = NULL, *load = NULL;
+	double interval = 0;
+	const char *compat = NULL;
+	uint64_t bench = 0;
+	bool no_checks = false;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int r, ret = 1;
+
+	const struct cli_opt opts[] = {
+		CLI_TEXT("textfile", 0, &textfile),
+		CLI_SECONDS("interval", 0, &interval, 0.1, 86400),
+		CLI_TEXT("listen", 0, &listen),
+		CLI_TEXT("compat", 0, &compat),
+		CLI_FLAG("no-checks", 0, &no_checks),
+		CLI_TEXT("load", 0, &load),
+		CLI_U64("bench", 0, &bench, 1, 1000000),
+		CLI_END,
+	};
+
+	r = cli_parse(cli, "export", opts, export_usage, argc, argv);
+	if (r < 0)
+		return r == CLI_HELP ? 0 : 2;
+	optind = r;
+	if (compat) {
+		if (strcmp(compat, "node_exporter") != 0) {
+			cli_error(cli, "export: --compat knows only node_exporter, not \"%s\"",
+				  compat);
+			return 2;
+		}
+		ex.flags |= RD_EXPORT_COMPAT_NODE;
+	}
+	ex.checks = !no_checks;
+	if (optind < argc || (textfile && listen) ||
+	    (interval > 0 && !textfile)) {
+		cli_error(cli, "export: %s",
+			  optind < argc ? "unexpected argument" :
+			  interval > 0 && !textfile ? "--interval needs --textfile" :
+			  "--textfile and --listen are separate ways to run it: pick one");
+		export_usage(stderr);
+		return 2;
+	}
+	rd_snapshot_init(&ex.s);
+	rd_history_init(&ex.h);
+	pthread_mutex_init(&ex.lock, NULL);
+	if (load) {
+		if (load_file(cli, load, &ex.s) < 0)
+			goto out;
+		ex.loaded = true;
+	} else {
+		ex.cache = rd_probe_cache_new();
+		if (!ex.cache)
+			goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (bench)
+		ret = run_bench(&ex, (long)bench);
+	else if (textfile)
+		ret = run_textfile(&ex, textfile, interval);
+	else if (listen)
+		ret = run_listen(&ex, listen);
+	else if ((r = render(&ex)) < 0)
+		cli_error(cli, "export: cannot take a snapshot: %s", strerror(-r));
+	else
+		ret = fwrite(ex.text, 1, ex.len, stdout) == ex.len &&
+				      fflush(stdout) == 0 ? 0 : 1;
+out:
+	free(ex.text);
+	rd_snapshot_free(&ex.s);
+	rd_history_free(&ex.h);
+	rd_probe_cache_free(ex.cache);
+	pthread_mutex_destroy(&ex.lock);
+	return ret;
+}
