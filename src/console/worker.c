@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,11 +235,24 @@ static bool switch_source(struct con_worker *w, enum con_source_kind kind,
 	return true;
 }
 
+/* How much nicer than the loop the worker runs: probing is background
+ * work, and a key must win the CPU over it on a busy host. */
+#define CON_WORKER_NICE 5
+
 static void *worker_main(void *arg)
 {
 	struct con_worker *w = arg;
 	double next = 0;
 	bool changed = true;
+	int prio;
+
+	/* Linux: nice is per thread; 0 names this one. */
+	errno = 0;
+	prio = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0 && prio + CON_WORKER_NICE <= 19 &&
+	    setpriority(PRIO_PROCESS, 0, prio + CON_WORKER_NICE) < 0) {
+		/* Not allowed: it runs at the loop's priority. */
+	}
 
 	for (;;) {
 		bool refresh, fresh, paused, have_fix;

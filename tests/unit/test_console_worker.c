@@ -8,7 +8,9 @@
 
 #include "unit.h"
 
+#include <dirent.h>
 #include <poll.h>
+#include <sys/resource.h>
 
 #include "console/worker.h"
 
@@ -120,6 +122,53 @@ static void test_play_another_recording(void **unused)
 	assert_int_equal(con_worker_stop(w, 2.0), 0);
 }
 
+/* The nice value of thread tid of this process (field 19 of its stat). */
+static int task_nice(const char *tid)
+{
+	char path[128], buf[1024], *p;
+	int nice = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -100;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -100;
+	}
+	fclose(f);
+	p = strrchr(buf, ')'); /* the name may hold spaces */
+	if (!p || sscanf(p + 2,
+			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%*u %*u %*d %*d %*d %d",
+			 &nice) != 1)
+		return -100;
+	return nice;
+}
+
+/* Probing is background work: its thread yields the CPU to the loop's. */
+static void test_worker_is_nicer(void **unused)
+{
+	struct con_worker *w = start_demo();
+	struct con_update *u = wait_update(w, 1u << CON_UP_SNAPSHOT, 5);
+	int mine = getpriority(PRIO_PROCESS, 0), nicer = 0;
+	struct dirent *e;
+	DIR *d;
+
+	assert_non_null(u);
+	con_update_free(u);
+	d = opendir("/proc/self/task");
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && task_nice(e->d_name) > mine)
+			nicer++;
+	closedir(d);
+	if (mine <= 14)
+		assert_int_equal(nicer, 1);
+	assert_int_equal(con_worker_stop(w, 2.0), 0);
+}
+
 /* A fix-up the demo offers, as the checklist would ask for it. */
 static bool demo_fix(struct con_update *u, struct con_fix_request *q)
 {
@@ -214,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_updates_from_a_recording),
 		cmocka_unit_test(test_paused_answers_refresh),
 		cmocka_unit_test(test_play_another_recording),
+		cmocka_unit_test(test_worker_is_nicer),
 		cmocka_unit_test(test_fix_refused_off_the_host),
 		cmocka_unit_test(test_stop_is_bounded),
 	};
