@@ -19,7 +19,7 @@
 #include "core/attr.h"
 #include "core/recording.h"
 #include "diag/data.h"
-#include "probes/probe.h"
+#include "console/capture.h"
 #include "views/ui.h"
 
 #define DEMO_FILE "demo/cx6dx-demo.jsonl"
@@ -46,11 +46,11 @@ static void console_usage(FILE *f)
 
 int cmd_console(struct rd_cli *cli, int argc, char **argv)
 {
-	struct ui_opts o = { .source = UI_LIVE,
+	struct ui_opts o = { .source = CON_LIVE,
 			     .interval = 1.0,
 			     .self_exe = "/proc/self/exe" };
 	const char *nc = getenv("NO_COLOR"), *cs;
-	bool no_color = nc && *nc, ascii = false, demo_opt = false;
+	bool no_color = nc && *nc, ascii = false, demo_opt = false, stuck;
 	char demo[4096];
 	const struct cli_opt opts[] = {
 		CLI_SECONDS("delay", 'd', &o.interval, 0.2, 3600),
@@ -67,16 +67,16 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 		return r == CLI_HELP ? 0 : 2;
 	optind = r;
 	if (o.replay_path)
-		o.source = UI_REPLAY;
+		o.source = CON_REPLAY;
 	else if (demo_opt)
-		o.source = UI_DEMO;
+		o.source = CON_DEMO;
 	if (optind < argc) {
 		cli_error(cli, "unknown command \"%s\"", argv[optind]);
 		return 2;
 	}
 	if (rd_data_path(DEMO_FILE, demo, sizeof(demo)) == 0)
 		o.demo_path = demo;
-	if (o.source == UI_DEMO) {
+	if (o.source == CON_DEMO) {
 		if (!o.demo_path) {
 			cli_error(cli, "the demo recording %s is not installed",
 				  DEMO_FILE);
@@ -94,7 +94,13 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	o.utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
 	o.color = !no_color;
 	o.roots = &cli->roots;
-	r = ui_run(&o);
+	r = ui_run(&o, &stuck);
+	if (stuck) {
+		/* A probe still blocks in the kernel: leave without tearing
+		 * down the libraries it is inside. */
+		fflush(NULL);
+		_exit(r < 0 ? 1 : 0);
+	}
 	if (r < 0 && r != -EINVAL && r != -ENOENT) {
 		cli_error(cli, "console: %s", strerror(-r));
 		return 1;
@@ -124,22 +130,13 @@ static void capture_usage(FILE *f)
 		"was taken.\n");
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 {
-	struct rd_probe_cache *cache;
-	uint64_t tick = 0;
 	struct sigaction sa = { .sa_handler = capture_on_signal };
 	const char *out = NULL;
-	double seconds = 60, interval = 1, start, next;
+	double seconds = 60, interval = 1;
 	size_t frames = 0;
+	char err[512];
 	const struct cli_opt opts[] = {
 		CLI_TEXT("output", 'o', &out),
 		CLI_SECONDS("seconds", 0, &seconds, 0.001, 7 * 86400),
@@ -158,61 +155,24 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		capture_usage(stderr);
 		return 2;
 	}
-	cache = rd_probe_cache_new();
-	if (!cache) {
-		cli_error(cli, "out of memory");
-		return 1;
-	}
 	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "we");
 	if (!f) {
 		cli_error(cli, "%s: %s", out, strerror(errno));
-		rd_probe_cache_free(cache);
 		return 1;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	start = next = mono_now();
-	while (!capture_stop) {
-		struct rd_snapshot s;
-
-		r = rd_snapshot_take(&cli->roots, cache, tick++, 0, &s);
-		if (r < 0) {
-			cli_error(cli, "cannot take a snapshot: %s: %s",
-				  cli->roots.sysfs, strerror(-r));
-			break;
-		}
-		r = rd_recording_append(f, &s);
-		rd_snapshot_free(&s);
-		if (r < 0 || fflush(f) != 0) {
-			cli_error(cli, "%s: cannot write: %s", out,
-				  strerror(r < 0 ? -r : errno));
-			r = r < 0 ? r : -EIO;
-			break;
-		}
-		frames++;
-		next += interval;
-		if (next - start >= seconds + 1e-9)
-			break;
-		while (!capture_stop) {
-			double wait = next - mono_now();
-			struct timespec ts;
-
-			if (wait <= 0)
-				break;
-			ts.tv_sec = (time_t)wait;
-			ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-			if (nanosleep(&ts, NULL) == 0)
-				break;
-		}
-	}
+	r = con_capture(&cli->roots, f, out, seconds, interval, &capture_stop,
+			&frames, err, sizeof(err));
+	if (r < 0)
+		cli_error(cli, "%s", err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (f != stdout && fclose(f) != 0 && r == 0) {
 		cli_error(cli, "%s: %s", out, strerror(errno));
 		r = -EIO;
 	}
-	rd_probe_cache_free(cache);
 	fprintf(stderr, "rdmadiag: captured %zu snapshot%s to %s\n", frames,
 		frames == 1 ? "" : "s", out);
 	return r < 0 ? 1 : 0;

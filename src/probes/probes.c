@@ -19,6 +19,9 @@
 #include "probes/verbs.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
+#ifdef RD_TEST_PROBES
+#include "probes/test_slow.h"
+#endif
 
 const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_IB_SYSFS] = &probe_ib_sysfs,
@@ -110,6 +113,10 @@ int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 			rd_snapshot_error(s, p->name, NULL, r,
 					  "probe failed");
 	}
+#ifdef RD_TEST_PROBES
+	/* Test builds only: a source that waits as a stuck driver would. */
+	probe_test_slow_collect(ctx, s);
+#endif
 	return 0;
 }
 

@@ -4,6 +4,8 @@ src_librdmadiag_a_SOURCES += \
 	src/views/layout.c src/views/layout.h \
 	src/views/widgets.c src/views/widgets.h \
 	src/views/ui.c src/views/ui.h \
+	src/views/tty.c src/views/tty.h src/views/chrome.c \
+	src/views/screens.c \
 	src/views/view_overview.c src/views/view_port.c \
 	src/views/view_counters.c src/views/view_qos.c \
 	src/views/view_checklist.c src/views/view_tests.c \
@@ -13,17 +15,10 @@ src_librdmadiag_a_SOURCES += \
 if HAVE_CMOCKA
 VIEWS_TESTS = tests/unit/test_layout tests/unit/test_recording \
 	tests/unit/test_widgets
+# The registry's keys against the man page (data/rdmadiag.8).
+VIEWS_TESTS += tests/unit/test_screens
 check_PROGRAMS += $(VIEWS_TESTS)
 TESTS += $(VIEWS_TESTS)
-tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
-tests_unit_test_layout_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_layout_LDADD = $(UNIT_LDADD)
-tests_unit_test_recording_SOURCES = tests/unit/test_recording.c
-tests_unit_test_recording_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_recording_LDADD = $(UNIT_LDADD)
-tests_unit_test_widgets_SOURCES = tests/unit/test_widgets.c
-tests_unit_test_widgets_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_widgets_LDADD = $(UNIT_LDADD)
 endif
 
 # The demo recording is made by this program; a test checks the shipped

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The interactive console: state shared by the screens, the screen table
- * and the helpers screens use. Screens read the state and draw; they never
- * probe, open files or sockets (the tests screen's child is run by ui.c's
- * loop through view_tests' own functions).
+ * The interactive console's drawing side: the screen registry, the key
+ * actions and the helpers screens use. Screens read the model
+ * (ui->st, src/console/state.h) and draw; they never probe, open files or
+ * sockets. Probing, checks and fix-ups run in the worker
+ * (src/console/worker.h); the bw/lat child is src/console/test_run.h.
  */
 #ifndef RD_VIEWS_UI_H
 #define RD_VIEWS_UI_H
@@ -12,34 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/history.h"
-#include "core/recording.h"
+#include "console/state.h"
+#include "console/test_run.h"
+#include "console/worker.h"
 #include "core/roots.h"
-#include "core/snapshot.h"
-#include "diag/diag.h"
 #include "views/layout.h"
 #include "views/widgets.h"
-
-enum ui_source { UI_LIVE, UI_REPLAY, UI_DEMO };
-
-enum ui_view {
-	UI_OVERVIEW,
-	UI_PORT,
-	UI_COUNTERS,
-	UI_QOS,
-	UI_CHECKLIST,
-	UI_TESTS,
-	UI_HELP,
-	UI_NVIEWS,
-};
 
 /* What a key action asks the loop to redo (htop style). */
 enum ui_redo {
 	UI_REDO_NOTHING = 0,
 	UI_REDO_DRAW = 1 << 0,
-	UI_REDO_PROBE = 1 << 1,	 /* take a new snapshot now */
-	UI_REDO_DIAG = 1 << 2,	 /* re-run the checks */
-	UI_REDO_LAYOUT = 1 << 3, /* terminal size changed */
+	UI_REDO_PROBE = 1 << 1,	 /* ask the worker for a fresh snapshot */
+	UI_REDO_LAYOUT = 1 << 3, /* terminal size or screen kind changed */
 	UI_REDO_QUIT = 1 << 4,
 	UI_UNHANDLED = 1 << 5, /* a screen did not want the key */
 };
@@ -48,8 +34,8 @@ enum ui_redo {
 #define UI_KEY_CTRL(c) ((c)&0x1f)
 
 struct ui_opts {
-	enum ui_source source;
-	const char *replay_path; /* recording for UI_REPLAY / UI_DEMO */
+	enum con_source_kind source;
+	const char *replay_path; /* recording for CON_REPLAY / CON_DEMO */
 	double interval;	 /* seconds between refreshes */
 	const struct rd_roots *roots;
 	bool color;
@@ -58,11 +44,55 @@ struct ui_opts {
 	const char *demo_path; /* offered when the host has no device */
 };
 
-struct ui_portref {
-	size_t d, p; /* indexes into snap.devices / ports */
+struct ui;
+
+/*
+ * A key action. keys names every key that runs it, separated by spaces,
+ * as the help screen and the man page print them ("Up Down PgUp PgDn",
+ * "F10 q Ctrl-C"); ui_key_code() turns a name into the curses code.
+ * label is the bottom bar's text for it ("s sort"; NULL: not in the bar).
+ */
+struct ui_action {
+	const char *keys;
+	int (*fn)(struct ui *ui, int ch);
+	const char *label;
+	const char *help;
 };
 
-struct ui;
+/*
+ * A screen: declared once, here and only here — its name, F-key, letter,
+ * help text, its own keys and how it draws. The key table, the title's
+ * tabs, the bottom bar, the help screen and the man-page test all read
+ * these rows (src/views/screens.c).
+ */
+struct ui_screen {
+	const char *name;
+	const char *brief; /* the bar's short form on narrow terminals */
+	int fkey;	   /* 1..12 */
+	int letter;
+	enum rd_layout_kind layout;
+	const struct ui_action *actions; /* ends with { NULL } */
+	void (*draw)(struct ui *ui);
+	const char *help; /* what the screen shows, for the help screen */
+};
+
+extern const struct ui_screen view_overview_screen;
+extern const struct ui_screen view_port_screen;
+extern const struct ui_screen view_counters_screen;
+extern const struct ui_screen view_qos_screen;
+extern const struct ui_screen view_checklist_screen;
+extern const struct ui_screen view_tests_screen;
+extern const struct ui_screen view_help_screen;
+
+/* The registry, in tab order, and the keys every screen answers. */
+extern const struct ui_screen *const ui_screens[];
+extern const size_t ui_n_screens;
+extern const struct ui_action ui_global_actions[];
+
+/* "F10" -> KEY_F(10), "Ctrl-L" -> 12, "PgUp" -> KEY_PPAGE, "q" -> 'q';
+ * -1 for a name it does not know. */
+int ui_key_code(const char *name);
+
 typedef int (*ui_confirm_fn)(struct ui *ui, void *arg);
 
 struct ui_dialog {
@@ -77,79 +107,63 @@ struct ui_dialog {
 
 struct ui {
 	struct ui_opts o;
-	/* sources */
-	struct rd_probe_cache *cache;
-	uint64_t tick;
-	struct rd_recording rec;
-	bool rec_open;
-	size_t frame;
-	uint64_t replay_shift_ns; /* keeps time moving across a loop */
-	uint64_t replay_last_ns;
-	bool paused;
-	/* data */
-	struct rd_snapshot snap;
-	bool have_snap;
-	struct rd_history hist;
-	struct rd_results results;
-	bool have_results;
-	double probe_ms; /* cost of the last refresh */
-	/* selection: one row per device port */
-	struct ui_portref *ports;
-	size_t n_ports;
-	size_t sel;
-	char sel_dev[64];
-	uint64_t sel_port;
+	/* the model, owned by the loop */
+	struct con_state st;
+	struct con_worker *worker;
+	struct con_test_run test;
+	bool root;
 	/* screen */
-	enum ui_view view, back;
+	const struct ui_screen *view, *back;
 	struct rd_layout lay;
 	int rows, cols;
-	bool root;
 	char msg[256];
 	enum w_style msg_style;
 	double msg_until;
-	char source_err[256];
 	/* a screen taking every key (a form, a filter prompt) */
 	int (*modal)(struct ui *ui, int ch);
 	struct ui_dialog dialog;
+	/* a fix-up in the worker: its dialog follows the progress */
+	bool fix_dialog;
 };
 
-struct ui_screen {
-	const char *name;
-	int fkey; /* 1..12 */
-	int letter;
-	enum rd_layout_kind layout;
-	const char *bar; /* the screen's own keys for the bottom bar */
-	void (*draw)(struct ui *ui);
-	int (*key)(struct ui *ui, int ch); /* may be NULL */
-	const char *help; /* what the screen shows, for the help screen */
-};
+/* Run the console until the user quits. 0, or -errno on setup failure;
+ * *stuck is set when the probing thread did not end in time. */
+int ui_run(const struct ui_opts *o, bool *stuck);
 
-extern const struct ui_screen view_overview_screen;
-extern const struct ui_screen view_port_screen;
-extern const struct ui_screen view_counters_screen;
-extern const struct ui_screen view_qos_screen;
-extern const struct ui_screen view_checklist_screen;
-extern const struct ui_screen view_tests_screen;
-extern const struct ui_screen view_help_screen;
-const struct ui_screen *ui_screen_of(enum ui_view v);
-
-/* Run the console until the user quits. 0, or -errno on setup failure. */
-int ui_run(const struct ui_opts *o);
+/* Switch screens (returns the redo mask). */
+int ui_go(struct ui *ui, const struct ui_screen *sc);
 
 /* Helpers for screens. */
 double ui_now(void);
 void ui_msg(struct ui *ui, enum w_style s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-const struct rd_device *ui_sel_device(const struct ui *ui);
-const struct rd_port *ui_sel_port(const struct ui *ui);
-const struct rd_netdev *ui_port_netdev(const struct ui *ui,
-				       const struct rd_port *p);
-const struct rd_pci *ui_device_pci(const struct ui *ui,
-				   const struct rd_device *d);
-void ui_select(struct ui *ui, size_t row);
-/* Worst verdict of the checks about one port (or the device, port 0). */
-bool ui_port_worst(const struct ui *ui, const char *dev, uint64_t port,
-		   enum rd_verdict *v);
+static inline const struct rd_device *ui_sel_device(const struct ui *ui)
+{
+	return con_sel_device(&ui->st);
+}
+static inline const struct rd_port *ui_sel_port(const struct ui *ui)
+{
+	return con_sel_port(&ui->st);
+}
+static inline const struct rd_netdev *ui_port_netdev(const struct ui *ui,
+						     const struct rd_port *p)
+{
+	return con_port_netdev(&ui->st, p);
+}
+static inline const struct rd_pci *ui_device_pci(const struct ui *ui,
+						 const struct rd_device *d)
+{
+	return con_device_pci(&ui->st, d);
+}
+static inline void ui_select(struct ui *ui, size_t row)
+{
+	con_select(&ui->st, row);
+}
+static inline bool ui_port_worst(const struct ui *ui, const char *dev,
+				 uint64_t port, enum rd_verdict *v)
+{
+	return con_port_worst(&ui->st, dev, port, v);
+}
 enum w_style ui_verdict_style(enum rd_verdict v);
 enum w_style ui_state_style(const struct rd_port *p);
 const char *ui_str(const char *s); /* NULL -> "-" */
@@ -158,16 +172,14 @@ void ui_dialog_open(struct ui *ui, const char *title, const char *choices,
 void ui_dialog_line(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p);
-/* The global key table's named entries, for the help screen. */
-size_t ui_global_keys(const char **names, const char **helps, size_t max);
 
-/* The tests screen's child process, driven by the main loop. */
-int view_tests_fd(void);
-void view_tests_readable(struct ui *ui);
-void view_tests_tick(struct ui *ui);
-void view_tests_start(struct ui *ui, bool latency);
-void view_tests_cleanup(void);
-/* Safe from a signal handler: kill the child, if any. */
-void view_tests_kill_now(void);
+/* The bw/lat form (view_tests.c), opened by b and l from any screen. */
+void view_tests_open_form(struct ui *ui, bool latency);
+
+/* chrome.c: the title, banner and key bar around every screen. */
+void chrome_title(struct ui *ui);
+void chrome_banner(struct ui *ui);
+void chrome_bar(struct ui *ui);
+void chrome_too_small(struct ui *ui);
 
 #endif

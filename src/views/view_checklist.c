@@ -12,41 +12,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fix/fix.h"
+#include "console/fixup.h"
 #include "views/ui.h"
-
-struct key {
-	char check[64];
-	char device[64];
-	char netdev[64];
-	uint64_t port;
-};
 
 static struct {
 	struct w_table tbl;
-	struct key sel;
+	struct con_result_key sel;
 	bool full; /* Enter: the detail takes the whole screen */
 	size_t detail_top;
 	struct w_lines detail;
-	bool verify; /* show the re-probed verdict of sel */
-	struct key applied;
-	struct rd_fixup fix; /* copy of the fix-up being confirmed */
-	char fix_strs[6][256];
+	struct con_fix_request req; /* the fix-up being confirmed */
 } ck;
-
-static void key_of(const struct rd_result *r, struct key *k)
-{
-	snprintf(k->check, sizeof(k->check), "%s", ui_str(r->check_id));
-	snprintf(k->device, sizeof(k->device), "%s", ui_str(r->device));
-	snprintf(k->netdev, sizeof(k->netdev), "%s", ui_str(r->netdev));
-	k->port = r->port;
-}
-
-static bool key_eq(const struct key *a, const struct key *b)
-{
-	return !strcmp(a->check, b->check) && !strcmp(a->device, b->device) &&
-	       !strcmp(a->netdev, b->netdev) && a->port == b->port;
-}
 
 static void target(const struct rd_result *r, char *buf, size_t size)
 {
@@ -62,15 +38,15 @@ static void target(const struct rd_result *r, char *buf, size_t size)
 
 static const struct rd_result *selected(const struct ui *ui)
 {
-	if (!ui->have_results || ck.tbl.sel >= ui->results.n)
+	if (!ui->st.have_results || ck.tbl.sel >= ui->st.results.n)
 		return NULL;
-	return &ui->results.v[ck.tbl.sel];
+	return &ui->st.results.v[ck.tbl.sel];
 }
 
 /* Why a fix-up cannot be applied here, or NULL when it can. */
 static const char *fix_blocked(const struct ui *ui)
 {
-	if (ui->o.source != UI_LIVE)
+	if (ui->st.source != CON_LIVE)
 		return "this is a recording, not this host";
 	if (ui->o.roots->redirected)
 		return "the console reads a fixture tree, not this host";
@@ -153,26 +129,26 @@ static void checklist_draw(struct ui *ui)
 	int h = r->h - 1, row = 1, counts[4] = { 0 };
 	enum rd_layer layer = (enum rd_layer) - 1;
 
-	if (!ui->have_results) {
+	if (!ui->st.have_results) {
 		w_print(r, 1, 2, W_DIM, "The checks have not run yet.");
 		return;
 	}
 	/* Find the selection again: results are rebuilt every refresh. */
-	for (size_t i = 0; i < ui->results.n; i++) {
-		struct key k;
+	for (size_t i = 0; i < ui->st.results.n; i++) {
+		struct con_result_key k;
 
-		key_of(&ui->results.v[i], &k);
-		if (key_eq(&k, &ck.sel)) {
+		con_result_key_of(&ui->st.results.v[i], &k);
+		if (con_result_key_eq(&k, &ck.sel)) {
 			ck.tbl.sel = i;
 			break;
 		}
 	}
-	w_table_scroll(&ck.tbl, ui->results.n, h - RD_LAYER_COUNT);
-	for (size_t i = 0; i < ui->results.n; i++)
-		counts[ui->results.v[i].verdict & 3]++;
+	w_table_scroll(&ck.tbl, ui->st.results.n, h - RD_LAYER_COUNT);
+	for (size_t i = 0; i < ui->st.results.n; i++)
+		counts[ui->st.results.v[i].verdict & 3]++;
 	w_printf(ui_pane(ui, RD_PANE_HEAD), 0, 1, W_DIM,
 		 "%zu checks: %d FAIL  %d WARN  %d UNKNOWN  %d PASS",
-		 ui->results.n, counts[RD_FAIL], counts[RD_WARN],
+		 ui->st.results.n, counts[RD_FAIL], counts[RD_WARN],
 		 counts[RD_UNKNOWN], counts[RD_PASS]);
 	if (ck.full) {
 		build_detail(ui, selected(ui), r->w - 2);
@@ -180,8 +156,8 @@ static void checklist_draw(struct ui *ui)
 		return;
 	}
 	w_table_header(r, 0, cols, 4);
-	for (size_t i = ck.tbl.top; i < ui->results.n && row <= h; i++) {
-		const struct rd_result *res = &ui->results.v[i];
+	for (size_t i = ck.tbl.top; i < ui->st.results.n && row <= h; i++) {
+		const struct rd_result *res = &ui->st.results.v[i];
 		char tgt[96];
 		const char *text[4];
 		enum w_style st[4] = { ui_verdict_style(res->verdict), W_NORMAL,
@@ -201,7 +177,7 @@ static void checklist_draw(struct ui *ui)
 		text[3] = ui_str(res->summary);
 		w_table_row(r, row++, cols, 4, text, st, i == ck.tbl.sel);
 	}
-	if (!ui->results.n)
+	if (!ui->st.results.n)
 		w_print(r, 1, 2, W_DIM, "No checks apply.");
 	build_detail(ui, selected(ui), side->w - 4);
 	w_box(side, "details (Enter: full screen)");
@@ -212,66 +188,24 @@ static void checklist_draw(struct ui *ui)
 
 		w_lines_draw(&ck.detail, &in, &t);
 	}
-	if (ck.verify) {
-		const struct rd_result *s = selected(ui);
-		struct key k;
-
-		if (s) {
-			key_of(s, &k);
-			if (key_eq(&k, &ck.applied))
-				ui_msg(ui, ui_verdict_style(s->verdict),
-				       "re-probed after the fix-up: %s is now "
-				       "%s",
-				       ui_str(s->title),
-				       rd_verdict_name(s->verdict));
-		}
-		ck.verify = false;
-	}
 }
 
-static int do_apply(struct ui *ui, void *arg)
+/* Hand the confirmed request to the worker; its progress fills a dialog. */
+static int send_fix(struct ui *ui, void *arg)
 {
-	char msg[512] = "";
-	struct rd_fix_opts fo = { .roots = ui->o.roots,
-				  .from_recording = ui->o.source != UI_LIVE };
-	int r = rd_fixup_apply(&ck.fix, &fo, NULL, msg, sizeof(msg));
+	const char *what =
+		ck.req.undo ? "Undoing the last fix-up" : "Applying the fix-up";
 
-	if (r < 0) {
-		ui_msg(ui, W_BANNER_BAD, "fix-up failed: %s",
-		       msg[0] ? msg : "error");
+	if (con_worker_fix(ui->worker, &ck.req) < 0) {
+		ui_msg(ui, W_WARN, "a fix-up is already running");
 		return UI_REDO_DRAW;
 	}
-	ui_msg(ui, W_BANNER_OK, "%s", msg[0] ? msg : "fix-up applied");
-	ck.verify = true;
-	return UI_REDO_PROBE | UI_REDO_DIAG | UI_REDO_DRAW;
-}
-
-static int do_undo(struct ui *ui, void *arg)
-{
-	char msg[512] = "";
-	int r = rd_fixup_undo(NULL, NULL, msg, sizeof(msg));
-
-	ui_msg(ui, r < 0 ? W_BANNER_BAD : W_BANNER_OK, "%s%s",
-	       r < 0 ? "undo failed: " : "", msg[0] ? msg : "done");
-	return UI_REDO_PROBE | UI_REDO_DIAG | UI_REDO_DRAW;
-}
-
-/* Copy the fix-up: the results are freed at the next refresh. */
-static void hold_fix(const struct rd_fixup *f)
-{
-	ck.fix = *f;
-	snprintf(ck.fix_strs[0], 256, "%s", ui_str(f->id));
-	snprintf(ck.fix_strs[1], 256, "%s", ui_str(f->command));
-	snprintf(ck.fix_strs[2], 256, "%s", ui_str(f->impact));
-	snprintf(ck.fix_strs[3], 256, "%s", f->arg ? f->arg : "");
-	snprintf(ck.fix_strs[4], 256, "%s", f->arg2 ? f->arg2 : "");
-	snprintf(ck.fix_strs[5], 256, "%s", f->device ? f->device : "");
-	ck.fix.id = ck.fix_strs[0];
-	ck.fix.command = ck.fix_strs[1];
-	ck.fix.impact = ck.fix_strs[2];
-	ck.fix.arg = f->arg ? ck.fix_strs[3] : NULL;
-	ck.fix.arg2 = f->arg2 ? ck.fix_strs[4] : NULL;
-	ck.fix.device = f->device ? ck.fix_strs[5] : NULL;
+	ui_dialog_open(ui, what, "Esc: hide (the result shows in the banner)",
+		       NULL, NULL);
+	if (!ck.req.undo)
+		ui_dialog_line(ui, "%s", ck.req.command);
+	ui->fix_dialog = true;
+	return UI_REDO_DRAW;
 }
 
 static int ask_fix(struct ui *ui)
@@ -283,30 +217,30 @@ static int ask_fix(struct ui *ui)
 		ui_msg(ui, W_WARN, "no fix-up for this check");
 		return UI_REDO_DRAW;
 	}
-	hold_fix(r->fix);
-	if (ui->have_snap)
-		rd_fix_bind(&ck.fix, &ui->snap);
-	key_of(r, &ck.applied);
+	memset(&ck.req, 0, sizeof(ck.req));
+	con_result_key_of(r, &ck.req.key);
+	snprintf(ck.req.command, sizeof(ck.req.command), "%s",
+		 ui_str(r->fix->command));
 	if (why) {
 		ui_dialog_open(ui, "Fix-up not available", NULL, NULL, NULL);
 		ui_dialog_line(ui, "Not applied: %s.", why);
 		ui_dialog_line(ui, " ");
 		ui_dialog_line(ui, "The command, to run yourself:");
-		ui_dialog_line(ui, "  %s", ck.fix.command);
-		ui_dialog_line(ui, "Impact: %s", ck.fix.impact);
+		ui_dialog_line(ui, "  %s", ck.req.command);
+		ui_dialog_line(ui, "Impact: %s", ui_str(r->fix->impact));
 		return UI_REDO_DRAW;
 	}
 	ui_dialog_open(ui, "Apply this fix-up?", "y: apply   n/Esc: cancel",
-		       do_apply, NULL);
+		       send_fix, NULL);
 	ui_dialog_line(ui, "%s", ui_str(r->summary));
 	ui_dialog_line(ui, " ");
-	ui_dialog_line(ui, "Command:  %s", ck.fix.command);
-	ui_dialog_line(ui, "Impact:   %s", ck.fix.impact);
-	if (ck.fix.disruptive)
+	ui_dialog_line(ui, "Command:  %s", ck.req.command);
+	ui_dialog_line(ui, "Impact:   %s", ui_str(r->fix->impact));
+	if (r->fix->disruptive)
 		ui_dialog_line(ui, "This is disruptive: traffic on the port "
 				   "is interrupted.");
 	ui_dialog_line(ui,
-		       ck.fix.undoable
+		       r->fix->undoable
 			       ? "It is recorded in the journal; u undoes it."
 			       : "It cannot be undone from the console.");
 	return UI_REDO_DRAW;
@@ -321,66 +255,76 @@ static int ask_undo(struct ui *ui)
 		ui_dialog_line(ui, "Not possible: %s.", why);
 		return UI_REDO_DRAW;
 	}
+	memset(&ck.req, 0, sizeof(ck.req));
+	ck.req.undo = true;
 	ui_dialog_open(ui, "Undo the last fix-up?", "y: undo   n/Esc: cancel",
-		       do_undo, NULL);
+		       send_fix, NULL);
 	ui_dialog_line(ui, "Restores the value recorded in the journal");
-	ui_dialog_line(ui, "  %s", rd_journal_default_path());
+	ui_dialog_line(ui, "  %s", con_fixup_journal());
 	return UI_REDO_DRAW;
 }
 
-static int checklist_key(struct ui *ui, int ch)
+static int checklist_move(struct ui *ui, int ch)
 {
-	size_t n = ui->have_results ? ui->results.n : 0;
+	size_t n = ui->st.have_results ? ui->st.results.n : 0;
 	int h = ui_pane(ui, RD_PANE_MAIN)->h;
 
-	if (ck.full && w_lines_key(ch, &ck.detail_top, h))
+	if (ck.full) {
+		w_lines_key(ch, &ck.detail_top, h);
 		return UI_REDO_DRAW;
-	switch (ch) {
-	case KEY_UP:
-		if (ck.tbl.sel)
-			ck.tbl.sel--;
-		break;
-	case KEY_DOWN:
-		if (ck.tbl.sel + 1 < n)
-			ck.tbl.sel++;
-		break;
-	case KEY_HOME:
-		ck.tbl.sel = 0;
-		break;
-	case KEY_END:
-		ck.tbl.sel = n ? n - 1 : 0;
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		ck.full = !ck.full;
-		ck.detail_top = 0;
-		return UI_REDO_DRAW;
-	case UI_KEY_ESC:
-		if (!ck.full)
-			return UI_UNHANDLED;
-		ck.full = false;
-		return UI_REDO_DRAW;
-	case 'f':
-		return ask_fix(ui);
-	case 'u':
-		return ask_undo(ui);
-	default:
-		return UI_UNHANDLED;
 	}
+	w_table_key(&ck.tbl, ch, n, h - RD_LAYER_COUNT);
 	if (ck.tbl.sel < n)
-		key_of(&ui->results.v[ck.tbl.sel], &ck.sel);
+		con_result_key_of(&ui->st.results.v[ck.tbl.sel], &ck.sel);
 	return UI_REDO_DRAW;
 }
+
+static int checklist_enter(struct ui *ui, int ch)
+{
+	ck.full = !ck.full;
+	ck.detail_top = 0;
+	return UI_REDO_DRAW;
+}
+
+static int checklist_esc(struct ui *ui, int ch)
+{
+	if (!ck.full)
+		return UI_UNHANDLED;
+	ck.full = false;
+	return UI_REDO_DRAW;
+}
+
+static int checklist_fix(struct ui *ui, int ch)
+{
+	return ask_fix(ui);
+}
+
+static int checklist_undo(struct ui *ui, int ch)
+{
+	return ask_undo(ui);
+}
+
+static const struct ui_action checklist_actions[] = {
+	{ "Up Down PgUp PgDn Home End", checklist_move, NULL,
+	  "select a check (scroll the full-screen detail)" },
+	{ "Enter", checklist_enter, "Enter details",
+	  "the selected check's detail on the whole screen, and back" },
+	{ "Esc", checklist_esc, NULL, "leave the full-screen detail" },
+	{ "f", checklist_fix, "f fix-up",
+	  "apply the selected check's fix-up, after a confirmation" },
+	{ "u", checklist_undo, "u undo",
+	  "undo the last fix-up from the journal" },
+	{ NULL, NULL, NULL, NULL },
+};
 
 const struct ui_screen view_checklist_screen = {
 	.name = "Checks",
+	.brief = "Chk",
 	.fkey = 6,
 	.letter = 'k',
 	.layout = RD_LAYOUT_LIST,
-	.bar = "Enter details  f fix-up  u undo",
 	.draw = checklist_draw,
-	.key = checklist_key,
+	.actions = checklist_actions,
 	.help = "Every check's verdict, grouped by layer from the hardware "
 		"up to the host and worst first: FAIL, WARN, UNKNOWN (the "
 		"data needed is not available, with the reason), PASS. The "

@@ -74,7 +74,7 @@ static void push(struct ui *ui, enum rd_counter_group group,
 	r->value = c->value;
 	r->ser = ser;
 	/* The rate of the last two intervals: what is happening now. */
-	r->rate_ok = rd_series_rate(ser, ui->o.interval * 2.5, &r->rate);
+	r->rate_ok = rd_series_rate(ser, ui->st.interval * 2.5, &r->rate);
 	r->changed = rd_series_delta(ser, 1e12, &delta, &span) && delta > 0;
 	if (cs.hide_still && !r->changed)
 		return;
@@ -118,15 +118,15 @@ static void collect(struct ui *ui)
 		return;
 	for (size_t i = 0; i < p->counters.n; i++)
 		push(ui, RD_CTR_PORT, &p->counters.v[i],
-		     rd_history_port(&ui->hist, d->name, p->port, RD_CTR_PORT,
-				     p->counters.v[i].name));
+		     rd_history_port(&ui->st.hist, d->name, p->port,
+				     RD_CTR_PORT, p->counters.v[i].name));
 	for (size_t i = 0; i < p->hw_counters.n; i++)
 		push(ui, RD_CTR_HW, &p->hw_counters.v[i],
-		     rd_history_port(&ui->hist, d->name, p->port, RD_CTR_HW,
+		     rd_history_port(&ui->st.hist, d->name, p->port, RD_CTR_HW,
 				     p->hw_counters.v[i].name));
 	for (size_t i = 0; nd && i < nd->ethtool.stats.n; i++)
 		push(ui, RD_CTR_ETHTOOL, &nd->ethtool.stats.v[i],
-		     rd_history_netdev(&ui->hist, nd->name,
+		     rd_history_netdev(&ui->st.hist, nd->name,
 				       nd->ethtool.stats.v[i].name));
 	qsort(cs.rows, cs.n, sizeof(*cs.rows), cmp_rows);
 	/* Follow the selected counter when the order changes. */
@@ -150,7 +150,7 @@ static const char *group_short(enum rd_counter_group g)
 
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
 {
-	const struct rd_counter_table *t = rd_data_counters();
+	const struct rd_counter_table *t = ui->st.counters;
 	const struct rd_counter_info *info;
 	const struct crow *c;
 	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
@@ -239,7 +239,7 @@ static void counters_draw(struct ui *ui)
 		size_t i = cs.tbl.top + (size_t)row;
 		const struct crow *c = &cs.rows[i];
 		double rates[128];
-		size_t nr = 0, want = (size_t)(60.0 / ui->o.interval + 0.5);
+		size_t nr = 0, want = (size_t)(60.0 / ui->st.interval + 0.5);
 		char val[32] = "N/A", rate[24] = "-", spark[512] = "";
 		const char *text[5];
 		enum w_style st[5] = { W_NORMAL, W_DIM, W_NORMAL, W_NORMAL,
@@ -305,65 +305,57 @@ static int filter_key(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
-static int counters_key(struct ui *ui, int ch)
+static int counters_move(struct ui *ui, int ch)
 {
-	int h = ui_pane(ui, RD_PANE_MAIN)->h - 1;
-
 	collect(ui);
-	switch (ch) {
-	case KEY_UP:
-		if (cs.tbl.sel)
-			cs.tbl.sel--;
-		break;
-	case KEY_DOWN:
-		cs.tbl.sel++;
-		break;
-	case KEY_PPAGE:
-		cs.tbl.sel =
-			cs.tbl.sel > (size_t)h ? cs.tbl.sel - (size_t)h : 0;
-		break;
-	case KEY_NPAGE:
-		cs.tbl.sel += (size_t)h;
-		break;
-	case KEY_HOME:
-		cs.tbl.sel = 0;
-		break;
-	case KEY_END:
-		cs.tbl.sel = cs.n ? cs.n - 1 : 0;
-		break;
-	case 's':
-		cs.sort = (cs.sort + 1) % SORT_N;
-		ui_msg(ui, W_NORMAL, "counters sorted by %s",
-		       sort_names[cs.sort]);
-		return UI_REDO_DRAW;
-	case 'z':
-		cs.hide_still = !cs.hide_still;
-		cs.tbl.sel = cs.tbl.top = 0;
-		ui_msg(ui, W_NORMAL, "%s",
-		       cs.hide_still ? "showing only counters that changed"
-				     : "showing every counter");
-		return UI_REDO_DRAW;
-	case '/':
-		snprintf(cs.editing, sizeof(cs.editing), "%s", cs.filter);
-		ui->modal = filter_key;
-		return UI_REDO_DRAW;
-	default:
-		return UI_UNHANDLED;
-	}
-	if (cs.n && cs.tbl.sel >= cs.n)
-		cs.tbl.sel = cs.n - 1;
+	w_table_key(&cs.tbl, ch, cs.n, ui_pane(ui, RD_PANE_MAIN)->h - 1);
 	remember_sel();
 	return UI_REDO_DRAW;
 }
 
+static int counters_sort(struct ui *ui, int ch)
+{
+	cs.sort = (cs.sort + 1) % SORT_N;
+	ui_msg(ui, W_NORMAL, "counters sorted by %s", sort_names[cs.sort]);
+	return UI_REDO_DRAW;
+}
+
+static int counters_changed_only(struct ui *ui, int ch)
+{
+	cs.hide_still = !cs.hide_still;
+	cs.tbl.sel = cs.tbl.top = 0;
+	ui_msg(ui, W_NORMAL, "%s",
+	       cs.hide_still ? "showing only counters that changed"
+			     : "showing every counter");
+	return UI_REDO_DRAW;
+}
+
+static int counters_filter(struct ui *ui, int ch)
+{
+	snprintf(cs.editing, sizeof(cs.editing), "%s", cs.filter);
+	ui->modal = filter_key;
+	return UI_REDO_DRAW;
+}
+
+static const struct ui_action counters_actions[] = {
+	{ "Up Down PgUp PgDn Home End", counters_move, NULL,
+	  "select a counter" },
+	{ "s", counters_sort, "s sort", "sort by name, rate or value" },
+	{ "/", counters_filter, "/ filter",
+	  "filter by a substring (Enter keeps it, Esc clears it)" },
+	{ "z", counters_changed_only, "z changed-only",
+	  "show only the counters that changed" },
+	{ NULL, NULL, NULL, NULL },
+};
+
 const struct ui_screen view_counters_screen = {
 	.name = "Counters",
+	.brief = "Cntr",
 	.fkey = 4,
 	.letter = 'c',
 	.layout = RD_LAYOUT_LIST,
-	.bar = "s sort  / filter  z changed-only",
 	.draw = counters_draw,
-	.key = counters_key,
+	.actions = counters_actions,
 	.help = "Every counter of the selected port: the port counters "
 		"(sysfs counters/), the driver's hw_counters and the ethtool "
 		"statistics of its netdev, with value, rate per second and a "

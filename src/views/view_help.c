@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Help: every key, and what each screen shows. */
+/* Help: every key and what each screen shows, read from the registry. */
 #include "config.h"
 
 #include <curses.h>
@@ -10,30 +10,38 @@
 static struct w_lines page;
 static size_t top;
 
+static void add_actions(const struct ui_action *acts)
+{
+	for (const struct ui_action *a = acts; a && a->keys; a++)
+		w_lines_add(&page, W_NORMAL, "  %-28s %s", a->keys, a->help);
+}
+
 static void help_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
-	const char *names[64], *helps[64];
-	size_t n = ui_global_keys(names, helps, 64);
 	char wrapped[16][256];
 
 	w_lines_reset(&page);
 	w_lines_add(&page, W_HEAD, "Keys on every screen");
-	for (size_t i = 0; i < n; i++)
-		w_lines_add(&page, W_NORMAL, "  %-8s %s", names[i], helps[i]);
+	for (size_t v = 0; v < ui_n_screens; v++) {
+		const struct ui_screen *sc = ui_screens[v];
+
+		w_lines_add(&page, W_NORMAL, "  F%-2d %-23c %s", sc->fkey,
+			    sc->letter, sc->name);
+	}
+	add_actions(ui_global_actions);
 	w_lines_add(&page, W_NORMAL, " ");
-	for (int v = 0; v < UI_NVIEWS; v++) {
-		const struct ui_screen *sc = ui_screen_of((enum ui_view)v);
+	for (size_t v = 0; v < ui_n_screens; v++) {
+		const struct ui_screen *sc = ui_screens[v];
 		size_t nl;
 
 		w_lines_add(&page, W_HEAD, "F%d %c  %s", sc->fkey, sc->letter,
 			    sc->name);
-		if (sc->bar)
-			w_lines_add(&page, W_WARN, "  keys: %s", sc->bar);
 		nl = w_wrap(sc->help, r->w - 4 > 20 ? r->w - 4 : 20, wrapped,
 			    16);
 		for (size_t i = 0; i < nl; i++)
 			w_lines_add(&page, W_NORMAL, "  %s", wrapped[i]);
+		add_actions(sc->actions);
 		w_lines_add(&page, W_NORMAL, " ");
 	}
 	w_lines_add(&page, W_HEAD, "Colours");
@@ -48,23 +56,32 @@ static void help_draw(struct ui *ui)
 	w_lines_draw(&page, r, &top);
 }
 
-static int help_key(struct ui *ui, int ch)
+static int help_scroll(struct ui *ui, int ch)
 {
-	if (w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h))
-		return UI_REDO_DRAW;
-	if (ch == UI_KEY_ESC)
-		return ui->view = ui->back, UI_REDO_LAYOUT | UI_REDO_DRAW;
-	return UI_UNHANDLED;
+	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
+	return UI_REDO_DRAW;
 }
+
+static int help_back(struct ui *ui, int ch)
+{
+	return ui_go(ui, ui->back);
+}
+
+static const struct ui_action help_actions[] = {
+	{ "Up Down PgUp PgDn Home End", help_scroll, "Up/Down scroll",
+	  "scroll this page" },
+	{ "Esc", help_back, "Esc back", "back to the screen before" },
+	{ NULL, NULL, NULL, NULL },
+};
 
 const struct ui_screen view_help_screen = {
 	.name = "Help",
+	.brief = "Help",
 	.fkey = 1,
 	.letter = '?',
 	.layout = RD_LAYOUT_FULL,
-	.bar = "Up/Down scroll  Esc back",
+	.actions = help_actions,
 	.draw = help_draw,
-	.key = help_key,
 	.help = "This page. The console refreshes every -d seconds "
 		"(default 1); --replay FILE plays a capture made with "
 		"'rdmadiag capture', --demo plays the recorded demo host. "

@@ -172,9 +172,9 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 			 nd->carrier.ok ? (nd->carrier.v ? "yes" : "NO") : "?",
 			 ip, ui_str(nd->mac));
 	}
-	if (ui->have_results) {
-		for (size_t i = 0; i < ui->results.n && row < in.h; i++) {
-			const struct rd_result *res = &ui->results.v[i];
+	if (ui->st.have_results) {
+		for (size_t i = 0; i < ui->st.results.n && row < in.h; i++) {
+			const struct rd_result *res = &ui->st.results.v[i];
 
 			if (!res->device || strcmp(res->device, d->name) ||
 			    (res->port && res->port != p->port) ||
@@ -200,9 +200,9 @@ static void overview_draw(struct ui *ui)
 	for (size_t i = 0; i < nc; i++)
 		cols[i] = ocols[pick[i]].c;
 	w_table_header(r, 0, cols, nc);
-	if (!ui->n_ports) {
+	if (!ui->st.n_ports) {
 		w_print(r, 2, 2, W_DIM, "No RDMA devices found.");
-		if (ui->o.source == UI_LIVE) {
+		if (ui->st.source == CON_LIVE) {
 			w_print(r, 3, 2, W_DIM,
 				"Is the driver loaded (mlx5_ib, rdma_rxe)? The "
 				"checklist (k) looks for the cause.");
@@ -212,13 +212,14 @@ static void overview_draw(struct ui *ui)
 		}
 		return;
 	}
-	tbl.sel = ui->sel;
-	w_table_scroll(&tbl, ui->n_ports, h);
-	for (int row = 0; row < h && tbl.top + (size_t)row < ui->n_ports;
+	tbl.sel = ui->st.sel;
+	w_table_scroll(&tbl, ui->st.n_ports, h);
+	for (int row = 0; row < h && tbl.top + (size_t)row < ui->st.n_ports;
 	     row++) {
 		size_t i = tbl.top + (size_t)row;
-		const struct rd_device *d = &ui->snap.devices[ui->ports[i].d];
-		const struct rd_port *p = &d->ports[ui->ports[i].p];
+		const struct rd_device *d =
+			&ui->st.snap.devices[ui->st.ports[i].d];
+		const struct rd_port *p = &d->ports[ui->st.ports[i].p];
 		const struct rd_netdev *nd = ui_port_netdev(ui, p);
 		const struct rd_pci *pci = ui_device_pci(ui, d);
 		char port[64], rate[24], mtu[48], pcie[64], numa[16];
@@ -273,47 +274,41 @@ static void overview_draw(struct ui *ui)
 			text[k] = all[pick[k]];
 			st[k] = allst[pick[k]];
 		}
-		w_table_row(r, row + 1, cols, nc, text, st, i == ui->sel);
+		w_table_row(r, row + 1, cols, nc, text, st, i == ui->st.sel);
 	}
 	draw_detail(ui, ui_pane(ui, RD_PANE_SIDE));
 }
 
-static int overview_key(struct ui *ui, int ch)
+static int overview_move(struct ui *ui, int ch)
 {
-	switch (ch) {
-	case KEY_UP:
-		if (ui->sel > 0)
-			ui_select(ui, ui->sel - 1);
-		return UI_REDO_DRAW;
-	case KEY_DOWN:
-		ui_select(ui, ui->sel + 1);
-		return UI_REDO_DRAW;
-	case KEY_HOME:
-		ui_select(ui, 0);
-		return UI_REDO_DRAW;
-	case KEY_END:
-		ui_select(ui, ui->n_ports ? ui->n_ports - 1 : 0);
-		return UI_REDO_DRAW;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		return ui->n_ports
-			       ? (ui->view = UI_PORT, ui->back = UI_OVERVIEW,
-				  UI_REDO_LAYOUT | UI_REDO_DRAW)
-			       : UI_REDO_NOTHING;
-	default:
-		return UI_UNHANDLED;
-	}
+	struct w_table t = { 0, ui->st.sel };
+
+	w_table_key(&t, ch, ui->st.n_ports, ui_pane(ui, RD_PANE_MAIN)->h - 1);
+	ui_select(ui, t.sel);
+	return UI_REDO_DRAW;
 }
+
+static int overview_enter(struct ui *ui, int ch)
+{
+	return ui->st.n_ports ? ui_go(ui, &view_port_screen) : UI_REDO_NOTHING;
+}
+
+static const struct ui_action overview_actions[] = {
+	{ "Up Down PgUp PgDn Home End", overview_move, "Up/Down select",
+	  "select a port" },
+	{ "Enter", overview_enter, "Enter port detail",
+	  "the selected port's detail screen" },
+	{ NULL, NULL, NULL, NULL },
+};
 
 const struct ui_screen view_overview_screen = {
 	.name = "Overview",
+	.brief = "Ovw",
 	.fkey = 2,
 	.letter = 'o',
 	.layout = RD_LAYOUT_LIST,
-	.bar = "Up/Down select  Enter port detail",
 	.draw = overview_draw,
-	.key = overview_key,
+	.actions = overview_actions,
 	.help = "One row per RDMA device port: state and physical state in "
 		"colour, rate, link layer, MTU of the netdev and the active "
 		"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "

@@ -158,8 +158,8 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	bool any_path = false;
 
 	w_lines_add(l, W_HEAD, "Port-down decision path");
-	for (size_t i = 0; ui->have_results && i < ui->results.n; i++) {
-		const struct rd_result *r = &ui->results.v[i];
+	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
+		const struct rd_result *r = &ui->st.results.v[i];
 
 		if (!r->n_path || !r->device || strcmp(r->device, d->name) ||
 		    (r->port && r->port != p->port))
@@ -174,13 +174,13 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	}
 	if (!any_path)
 		w_lines_add(l, W_DIM,
-			    ui->have_results
+			    ui->st.have_results
 				    ? "  no decision path for this port"
 				    : "  checks not run");
 	w_lines_add(l, W_NORMAL, " ");
 	w_lines_add(l, W_HEAD, "Verdicts for this port");
-	for (size_t i = 0; ui->have_results && i < ui->results.n; i++) {
-		const struct rd_result *r = &ui->results.v[i];
+	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
+		const struct rd_result *r = &ui->st.results.v[i];
 
 		if (!r->device || strcmp(r->device, d->name) ||
 		    (r->port && r->port != p->port))
@@ -236,21 +236,26 @@ static void port_draw(struct ui *ui)
 	w_lines_draw(&page, r, &top);
 }
 
-static int port_key(struct ui *ui, int ch)
+static int port_scroll(struct ui *ui, int ch)
 {
-	if (w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h))
-		return UI_REDO_DRAW;
-	return UI_UNHANDLED;
+	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
+	return UI_REDO_DRAW;
 }
+
+static const struct ui_action port_actions[] = {
+	{ "Up Down PgUp PgDn Home End", port_scroll,
+	  "Up/Down/PgUp/PgDn scroll  < > port", "scroll the page" },
+	{ NULL, NULL, NULL, NULL },
+};
 
 const struct ui_screen view_port_screen = {
 	.name = "Port",
+	.brief = "Port",
 	.fkey = 3,
 	.letter = 'p',
 	.layout = RD_LAYOUT_FULL,
-	.bar = "Up/Down/PgUp/PgDn scroll  < > port",
 	.draw = port_draw,
-	.key = port_key,
+	.actions = port_actions,
 	.help = "Every attribute of the selected port, its device and its "
 		"netdev (N/A where the source could not be read), the GID "
 		"table as show_gids prints it (index, GID, IPv4, RoCE "

@@ -53,14 +53,15 @@ static bool prio_value(const struct rd_counters *c, const char *prefix, int i,
 static void rate_of(struct ui *ui, const char *ifname, const char *stat,
 		    char *buf, size_t size)
 {
-	const struct rd_series *s = rd_history_netdev(&ui->hist, ifname, stat);
+	const struct rd_series *s =
+		rd_history_netdev(&ui->st.hist, ifname, stat);
 	double r;
 
 	if (!s) {
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (!rd_series_rate(s, ui->o.interval * 2.5, &r)) {
+	if (!rd_series_rate(s, ui->st.interval * 2.5, &r)) {
 		snprintf(buf, size, "...");
 		return;
 	}
@@ -229,13 +230,13 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 		const struct rd_counter *c =
 			rd_counters_find(&p->hw_counters, cnp[i]);
 		const struct rd_series *s = rd_history_port(
-			&ui->hist, d->name, p->port, RD_CTR_HW, cnp[i]);
+			&ui->st.hist, d->name, p->port, RD_CTR_HW, cnp[i]);
 		char v[24] = "N/A", r[24] = "-";
 		double rate;
 
 		if (c && c->value.ok)
 			snprintf(v, sizeof(v), "%" PRIu64, c->value.v);
-		if (rd_series_rate(s, ui->o.interval * 2.5, &rate))
+		if (rd_series_rate(s, ui->st.interval * 2.5, &rate))
 			w_fmt_si(rate, r, sizeof(r));
 		w_lines_add(&page, c ? W_NORMAL : W_DIM, "  %-28s %14s %10s",
 			    cnp[i], v, r);
@@ -267,8 +268,8 @@ static void qos_draw(struct ui *ui)
 		w_lines_draw(&page, r, &top);
 		return;
 	}
-	for (size_t i = 0; ui->have_results && i < ui->results.n; i++) {
-		const struct rd_result *res = &ui->results.v[i];
+	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
+		const struct rd_result *res = &ui->st.results.v[i];
 
 		if (!res->check_id || strncmp(res->check_id, "qos.", 4) ||
 		    !res->netdev || strcmp(res->netdev, nd->name))
@@ -292,7 +293,7 @@ static void qos_draw(struct ui *ui)
 	} else {
 		struct rd_qos_model m;
 
-		rd_qos_derive(&ui->snap, d, p, nd, &m);
+		rd_qos_derive(&ui->st.snap, d, p, nd, &m);
 		roce_prio(&m);
 		w_lines_add(&page, W_NORMAL, " ");
 		pfc(ui, nd, &m);
@@ -306,21 +307,26 @@ static void qos_draw(struct ui *ui)
 	w_lines_draw(&page, r, &top);
 }
 
-static int qos_key(struct ui *ui, int ch)
+static int qos_scroll(struct ui *ui, int ch)
 {
-	if (w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h))
-		return UI_REDO_DRAW;
-	return UI_UNHANDLED;
+	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
+	return UI_REDO_DRAW;
 }
+
+static const struct ui_action qos_actions[] = {
+	{ "Up Down PgUp PgDn Home End", qos_scroll, "Up/Down scroll  < > port",
+	  "scroll the page" },
+	{ NULL, NULL, NULL, NULL },
+};
 
 const struct ui_screen view_qos_screen = {
 	.name = "QoS",
+	.brief = "QoS",
 	.fkey = 5,
 	.letter = 'd',
 	.layout = RD_LAYOUT_FULL,
-	.bar = "Up/Down scroll  < > port",
 	.draw = qos_draw,
-	.key = qos_key,
+	.actions = qos_actions,
 	.help = "QoS of the selected port's netdev: the priority RoCE "
 		"packets carry and how it follows from the trust mode, the "
 		"DSCP map, rdma_cm's ToS and the VLAN egress map; PFC per priority "

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
+
 static int style_attr[W_STYLE_COUNT];
 static bool use_utf8;
 
@@ -95,11 +97,18 @@ static size_t fit_bytes(const char *text, int max, int *cols)
 int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 	    const char *text)
 {
+	char esc[RD_ESC_MAX * 4];
 	size_t bytes;
 	int cols;
 
 	if (!text || row < 0 || row >= r->h || col < 0 || col >= r->w)
 		return 0;
+	/* The one way text reaches the screen: control bytes and invalid
+	 * UTF-8 are shown as escapes, never sent to the terminal. */
+	if (!rd_text_clean(text, strlen(text))) {
+		rd_esc(esc, sizeof(esc), text);
+		text = esc;
+	}
 	bytes = fit_bytes(text, r->w - col, &cols);
 	attrset(w_attr(s));
 	mvaddnstr(r->y + row, r->x + col, text, (int)bytes);
@@ -145,6 +154,40 @@ void w_box(const struct rd_rect *r, const char *title)
 
 		w_printf(&t, 0, 0, W_HEAD, " %s ", title);
 	}
+}
+
+bool w_table_key(struct w_table *t, int ch, size_t n, int page)
+{
+	size_t step = page > 1 ? (size_t)page - 1 : 1;
+
+	switch (ch) {
+	case KEY_UP:
+		if (t->sel)
+			t->sel--;
+		break;
+	case KEY_DOWN:
+		t->sel++;
+		break;
+	case KEY_PPAGE:
+		t->sel = t->sel > step ? t->sel - step : 0;
+		break;
+	case KEY_NPAGE:
+		t->sel += step;
+		break;
+	case KEY_HOME:
+		t->sel = 0;
+		break;
+	case KEY_END:
+		t->sel = n ? n - 1 : 0;
+		break;
+	default:
+		return false;
+	}
+	if (n && t->sel >= n)
+		t->sel = n - 1;
+	if (!n)
+		t->sel = 0;
+	return true;
 }
 
 void w_table_scroll(struct w_table *t, size_t n, int h)

@@ -60,6 +60,11 @@ struct w_table {
 	size_t sel;
 };
 
+/*
+ * Move the selection of a list of n rows shown page rows at a time:
+ * Up, Down, PgUp, PgDn, Home, End. True when ch was one of them.
+ */
+bool w_table_key(struct w_table *t, int ch, size_t n, int page);
 /* Adjust top so sel is visible in h rows; clamps sel into [0, n). */
 void w_table_scroll(struct w_table *t, size_t n, int h);
 void w_table_header(const struct rd_rect *r, int row,

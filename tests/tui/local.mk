@@ -3,13 +3,25 @@
 # Separate from `make check` because they need tmux and take about a
 # minute; tests/tui/bench.sh measures the console's cost.
 TUI_ENV = RDMADIAG_BIN='$(abs_top_builddir)/src/rdmadiag' \
+	RDMADIAG_TEST_BIN='$(abs_top_builddir)/tests/tui/rdmadiag-test' \
 	RDMADIAG_SRCDIR='$(abs_top_srcdir)'
 
-check-tui: src/rdmadiag
+# The program with the test-only slow probe (src/probes/test_slow.c): a
+# check program, never installed. Its own probe table is compiled with
+# RD_TEST_PROBES and takes the place of the library's.
+check_PROGRAMS += tests/tui/rdmadiag-test
+tests_tui_rdmadiag_test_SOURCES = src/main.c src/probes/probes.c \
+	src/probes/test_slow.c src/probes/test_slow.h
+tests_tui_rdmadiag_test_CPPFLAGS = $(AM_CPPFLAGS) -DRD_TEST_PROBES
+tests_tui_rdmadiag_test_LDADD = src/librdmadiag.a $(RD_LIBS)
+
+check-tui: src/rdmadiag tests/tui/rdmadiag-test
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/console-e2e.sh
+	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/key-latency.sh
 
 bench-tui: src/rdmadiag
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/bench.sh
 
 .PHONY: check-tui bench-tui
-EXTRA_DIST += tests/tui/lib.sh tests/tui/console-e2e.sh tests/tui/bench.sh
+EXTRA_DIST += tests/tui/lib.sh tests/tui/console-e2e.sh tests/tui/bench.sh \
+	tests/tui/key-latency.sh

@@ -7,6 +7,8 @@
 
 #include "unit.h"
 
+#include <curses.h>
+
 #include "views/widgets.h"
 
 static void test_spark_ascii_levels(void **state)
@@ -147,6 +149,72 @@ static void test_table_scroll(void **state)
 	assert_int_equal(t.top, 3);
 }
 
+/* One widget moves every list: Up, Down, PgUp, PgDn, Home, End. */
+static void test_table_keys(void **state)
+{
+	static const struct {
+		int key;
+		size_t n;
+		int page;
+		size_t want;
+	} steps[] = {
+		{ KEY_DOWN, 30, 10, 1 },
+		{ KEY_NPAGE, 30, 10, 10 },
+		/* a page less one row of context */
+		{ KEY_NPAGE, 30, 10, 19 },
+		{ KEY_NPAGE, 30, 10, 28 },
+		/* clamped to the last row */
+		{ KEY_NPAGE, 30, 10, 29 },
+		{ KEY_DOWN, 30, 10, 29 },
+		{ KEY_PPAGE, 30, 10, 20 },
+		{ KEY_HOME, 30, 10, 0 },
+		{ KEY_UP, 30, 10, 0 },
+		{ KEY_END, 30, 10, 29 },
+		/* a list that shrank, an empty one, a page of one row */
+		{ KEY_UP, 5, 10, 4 },
+		{ KEY_END, 0, 10, 0 },
+		{ KEY_NPAGE, 3, 0, 1 },
+	};
+	struct w_table t = { 0, 0 };
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		assert_true(w_table_key(&t, steps[i].key, steps[i].n,
+					steps[i].page));
+		assert_int_equal(t.sel, steps[i].want);
+	}
+	assert_false(w_table_key(&t, 'x', 3, 10));
+	assert_int_equal(t.sel, 1);
+}
+
+/* Text with control bytes reaches the screen as visible escapes. */
+static void test_print_escapes(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct rd_rect r = { 0, 0, 2, 60 };
+	SCREEN *scr;
+	char got[64];
+
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	w_init(false, false);
+	assert_int_equal(w_print(&r, 0, 0, W_NORMAL,
+				 "a\x1b]0;x\x07"
+				 "b\tc"),
+			 (int)strlen("a\\x1b]0;x\\x07b\\tc"));
+	mvinnstr(0, 0, got, (int)strlen("a\\x1b]0;x\\x07b\\tc"));
+	assert_string_equal(got, "a\\x1b]0;x\\x07b\\tc");
+	/* Clean text is left as it is, backslashes included. */
+	w_print(&r, 1, 0, W_NORMAL, "C:\\dir plain");
+	mvinnstr(1, 0, got, 12);
+	assert_string_equal(got, "C:\\dir plain");
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +227,8 @@ int main(void)
 		cmocka_unit_test(test_fmt_bytes_and_ou64),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_table_scroll),
+		cmocka_unit_test(test_table_keys),
+		cmocka_unit_test(test_print_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

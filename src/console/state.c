@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The console's model: what is shown, replaced by whole updates. */
+#include "config.h"
+#include "console/state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct con_update *con_update_new(enum con_update_kind kind)
+{
+	struct con_update *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->kind = kind;
+	rd_snapshot_init(&u->snap);
+	return u;
+}
+
+void con_update_free(struct con_update *u)
+{
+	if (!u)
+		return;
+	if (u->have_snap)
+		rd_snapshot_free(&u->snap);
+	if (u->have_results)
+		rd_results_free(&u->results);
+	free(u);
+}
+
+void con_state_init(struct con_state *st, enum con_source_kind source,
+		    double interval)
+{
+	memset(st, 0, sizeof(*st));
+	st->source = source;
+	st->interval = interval > 0 ? interval : 1.0;
+	rd_snapshot_init(&st->snap);
+	rd_history_init(&st->hist);
+	/* Loaded now, before the worker runs checks that read them too. */
+	st->counters = rd_data_counters();
+	rd_data_firmware();
+}
+
+void con_state_free(struct con_state *st)
+{
+	if (st->have_results)
+		rd_results_free(&st->results);
+	if (st->have_snap)
+		rd_snapshot_free(&st->snap);
+	rd_history_free(&st->hist);
+	free(st->ports);
+	st->ports = NULL;
+	st->n_ports = 0;
+	st->have_snap = st->have_results = false;
+}
+
+static void rebuild_ports(struct con_state *st)
+{
+	size_t want = 0, n = 0;
+	bool found = false;
+
+	free(st->ports);
+	st->ports = NULL;
+	st->n_ports = 0;
+	for (size_t d = 0; d < st->snap.n_devices; d++)
+		want += st->snap.devices[d].n_ports;
+	if (!want) {
+		st->sel = 0;
+		return;
+	}
+	st->ports = calloc(want, sizeof(*st->ports));
+	if (!st->ports)
+		return;
+	for (size_t d = 0; d < st->snap.n_devices; d++) {
+		const struct rd_device *dev = &st->snap.devices[d];
+
+		for (size_t p = 0; p < dev->n_ports; p++) {
+			st->ports[n] = (struct con_portref){ d, p };
+			/* Keep the same port selected across refreshes. */
+			if (!found && dev->name &&
+			    strcmp(dev->name, st->sel_dev) == 0 &&
+			    dev->ports[p].port == st->sel_port) {
+				st->sel = n;
+				found = true;
+			}
+			n++;
+		}
+	}
+	st->n_ports = n;
+	if (!found)
+		con_select(st, st->sel < n ? st->sel : 0);
+}
+
+void con_state_adopt(struct con_state *st, struct con_update *u)
+{
+	if (u->source_changed) {
+		rd_history_free(&st->hist);
+		rd_history_init(&st->hist);
+		st->paused = false;
+	}
+	st->source = u->source;
+	if (u->kind == CON_UP_ERROR) {
+		snprintf(st->source_err, sizeof(st->source_err), "%s", u->text);
+		return;
+	}
+	if (u->have_snap) {
+		if (st->have_snap)
+			rd_snapshot_free(&st->snap);
+		st->snap = u->snap;
+		st->have_snap = true;
+		u->have_snap = false;
+		rd_snapshot_init(&u->snap);
+		rd_history_add(&st->hist, &st->snap);
+		st->frame = u->frame;
+		st->n_frames = u->n_frames;
+		st->probe_ms = u->probe_ms;
+		st->source_err[0] = '\0';
+		rebuild_ports(st);
+	}
+	if (u->have_results) {
+		if (st->have_results)
+			rd_results_free(&st->results);
+		st->results = u->results;
+		st->have_results = true;
+		u->have_results = false;
+		memset(&u->results, 0, sizeof(u->results));
+	}
+}
+
+const struct rd_device *con_sel_device(const struct con_state *st)
+{
+	if (!st->have_snap || st->sel >= st->n_ports)
+		return NULL;
+	return &st->snap.devices[st->ports[st->sel].d];
+}
+
+const struct rd_port *con_sel_port(const struct con_state *st)
+{
+	const struct rd_device *d = con_sel_device(st);
+
+	return d ? &d->ports[st->ports[st->sel].p] : NULL;
+}
+
+const struct rd_netdev *con_port_netdev(const struct con_state *st,
+					const struct rd_port *p)
+{
+	if (!p || !p->netdev)
+		return NULL;
+	return rd_snapshot_netdev(&st->snap, p->netdev);
+}
+
+const struct rd_pci *con_device_pci(const struct con_state *st,
+				    const struct rd_device *d)
+{
+	if (!d || !d->pci_bdf)
+		return NULL;
+	return rd_snapshot_pci(&st->snap, d->pci_bdf);
+}
+
+void con_select(struct con_state *st, size_t row)
+{
+	const struct rd_device *d;
+
+	if (st->n_ports == 0)
+		return;
+	if (row >= st->n_ports)
+		row = st->n_ports - 1;
+	st->sel = row;
+	d = con_sel_device(st);
+	snprintf(st->sel_dev, sizeof(st->sel_dev), "%s",
+		 d->name ? d->name : "-");
+	st->sel_port = con_sel_port(st)->port;
+}
+
+bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
+		    enum rd_verdict *v)
+{
+	bool any = false;
+
+	if (!st->have_results)
+		return false;
+	for (size_t i = 0; i < st->results.n; i++) {
+		const struct rd_result *r = &st->results.v[i];
+
+		if (!r->device || !dev || strcmp(r->device, dev) != 0)
+			continue;
+		if (port && r->port && r->port != port)
+			continue;
+		if (!any || r->verdict > *v)
+			*v = r->verdict;
+		any = true;
+	}
+	return any;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+void con_result_key_of(const struct rd_result *r, struct con_result_key *k)
+{
+	snprintf(k->check, sizeof(k->check), "%s", or_dash(r->check_id));
+	snprintf(k->device, sizeof(k->device), "%s", or_dash(r->device));
+	snprintf(k->netdev, sizeof(k->netdev), "%s", or_dash(r->netdev));
+	k->port = r->port;
+}
+
+bool con_result_key_eq(const struct con_result_key *a,
+		       const struct con_result_key *b)
+{
+	return !strcmp(a->check, b->check) && !strcmp(a->device, b->device) &&
+	       !strcmp(a->netdev, b->netdev) && a->port == b->port;
+}
+
+const struct rd_result *con_find_result(const struct rd_results *rs,
+					const struct con_result_key *k)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct con_result_key rk;
+
+		con_result_key_of(&rs->v[i], &rk);
+		if (con_result_key_eq(&rk, k))
+			return &rs->v[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A bandwidth or latency test run as a child process of this same binary
+ * (`rdmadiag bw|lat --progress-fd 3 --json`), so a crash or hang in a test
+ * never takes the console down. The loop polls con_test_fd() with the
+ * keyboard; progress lines feed a graph, the result line the results list.
+ */
+#ifndef RD_CONSOLE_TEST_RUN_H
+#define RD_CONSOLE_TEST_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum con_test_mode {
+	CON_TEST_LOOPBACK,
+	CON_TEST_CLIENT,
+	CON_TEST_SERVER,
+	CON_TEST_MODES,
+};
+enum con_test_op { CON_TEST_WRITE, CON_TEST_READ, CON_TEST_SEND, CON_TEST_OPS };
+extern const char *const con_test_mode_names[CON_TEST_MODES];
+extern const char *const con_test_op_names[CON_TEST_OPS];
+
+struct con_test_params {
+	bool lat;
+	enum con_test_mode mode;
+	enum con_test_op op;
+	char host[64];	  /* client mode: the server */
+	char size[16];	  /* bytes, digits only */
+	char duration[8]; /* seconds, digits only */
+	char dev[64];
+	uint64_t port;
+};
+
+#define CON_TEST_FIELDS_MAX 24
+#define CON_TEST_GRAPH_MAX 600
+#define CON_TEST_RESULTS_MAX 16
+
+struct con_test_result {
+	bool lat;
+	char what[128];	 /* "bw write 65536 B 5s loopback mlx5_0/1" */
+	char figure[48]; /* "92.31 Gb/s" or "1.84 us" */
+	char status[24]; /* done / aborted / failed */
+	char fields[CON_TEST_FIELDS_MAX][2][48];
+	size_t n_fields;
+};
+
+struct con_test_run {
+	const char *self_exe;
+	pid_t pid;
+	int fd;
+	char buf[8192];
+	size_t len;
+	bool lat;
+	double started;
+	double abort_at; /* SIGINT sent; SIGKILL after a grace time */
+	bool aborted;
+	double graph[CON_TEST_GRAPH_MAX]; /* Gb/s or microseconds */
+	size_t n_graph;
+	char last_err[256];
+	struct con_test_result cur;
+	struct con_test_result results[CON_TEST_RESULTS_MAX];
+	size_t n_results;
+	/* set when a run ends: what to tell the person */
+	bool ended, ended_ok;
+	char summary[384];
+};
+
+void con_test_init(struct con_test_run *t, const char *self_exe);
+/* The child's argument vector (argv[0] included, NULL-terminated) into
+ * argv[max]; port is scratch space for the port number. 0 or -EINVAL. */
+int con_test_argv(const struct con_test_params *p, const char **argv,
+		  size_t max, char *port, size_t portlen);
+/* Fork and exec the test. 0, or -errno with err saying why. */
+int con_test_start(struct con_test_run *t, const struct con_test_params *p,
+		   char *err, size_t errlen);
+bool con_test_running(const struct con_test_run *t);
+int con_test_fd(const struct con_test_run *t);
+/* Read what the child wrote (call when con_test_fd() is readable). */
+void con_test_readable(struct con_test_run *t);
+/* Every loop turn: escalate an abort, collect an exited child. */
+void con_test_tick(struct con_test_run *t);
+/* One line of the child's output (JSON progress/result, or its error). */
+void con_test_feed_line(struct con_test_run *t, char *line);
+/* Esc: SIGINT now, SIGKILL if it is still there 2 s later. */
+void con_test_stop(struct con_test_run *t);
+/* True once after a run ended; summary and ended_ok say how. */
+bool con_test_take_ended(struct con_test_run *t);
+/* Stop any child and wait for it (at most about a second). */
+void con_test_cleanup(struct con_test_run *t);
+/* Safe from a signal handler: kill the child, if any. */
+void con_test_kill_now(void);
+
+#endif

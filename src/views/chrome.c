@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Around every screen: the title (source tag, host, screen tabs, selected
+ * port), the banner (a message, or the most important finding) and the
+ * key bar, all read from the screen registry.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "views/ui.h"
+
+static const char *source_tag(const struct ui *ui)
+{
+	switch (ui->st.source) {
+	case CON_DEMO:
+		return "DEMO";
+	case CON_REPLAY:
+		return "REPLAY";
+	default:
+		return NULL;
+	}
+}
+
+void chrome_title(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_TITLE);
+	const char *tag = source_tag(ui);
+	double busy = ui->worker ? con_worker_busy_since(ui->worker) : 0;
+	int x = 0, right = r->w;
+	char side[128] = "";
+	int len = 0;
+
+	w_fill_row(r, 0, W_TITLE);
+	/* A probe that takes long is named, so a slow driver is visible. */
+	if (busy > 0 && ui_now() - busy >= 1.0)
+		len = snprintf(side, sizeof(side), " probing %.0f s ",
+			       ui_now() - busy);
+	if (ui->st.n_ports && len >= 0 && (size_t)len < sizeof(side))
+		snprintf(side + len, sizeof(side) - (size_t)len, "%s/%llu ",
+			 ui->st.sel_dev, (unsigned long long)ui->st.sel_port);
+	x += w_print(r, 0, x, W_TITLE, " rdmadiag ");
+	if (tag) {
+		x += w_printf(r, 0, x, W_TAG, " %s %zu/%zu%s ", tag,
+			      ui->st.frame + 1, ui->st.n_frames,
+			      ui->st.paused ? " PAUSED" : "");
+		x++;
+	} else if (!ui->root) {
+		x += w_print(r, 0, x, W_TAG, " READ-ONLY ");
+		x++;
+	}
+	x += w_printf(r, 0, x, W_TITLE, "%s ",
+		      ui_str(ui->st.snap.host.hostname));
+	len = (int)strlen(side);
+	if (len && r->w - x > len + 8)
+		right = r->w - len;
+	for (size_t v = 0; v < ui_n_screens && x < right; v++) {
+		const struct ui_screen *sc = ui_screens[v];
+		struct rd_rect clip = { r->y, r->x, 1, right };
+
+		x += w_printf(&clip, 0, x, sc == ui->view ? W_SEL : W_TITLE,
+			      " %s ", sc->name);
+	}
+	if (len && right < r->w)
+		w_print(r, 0, right, busy > 0 ? W_TAG : W_TITLE, side);
+}
+
+/*
+ * The most important finding: the worst result that is not PASS; among
+ * equals a port that is down comes first (the on-call path), then the
+ * lower layers, whose failures explain the ones above them.
+ */
+static int finding_rank(const struct rd_result *r)
+{
+	int rank = (int)r->verdict * 100;
+
+	if (r->check_id && strcmp(r->check_id, "port.state") == 0)
+		rank += 50;
+	return rank + (RD_LAYER_COUNT - (int)r->layer);
+}
+
+static const struct rd_result *top_finding(const struct ui *ui)
+{
+	const struct rd_result *best = NULL;
+
+	if (!ui->st.have_results)
+		return NULL;
+	for (size_t i = 0; i < ui->st.results.n; i++) {
+		const struct rd_result *r = &ui->st.results.v[i];
+
+		if (r->verdict != RD_FAIL && r->verdict != RD_WARN)
+			continue;
+		if (!best || finding_rank(r) > finding_rank(best))
+			best = r;
+	}
+	return best;
+}
+
+void chrome_banner(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_BANNER);
+	const struct rd_result *f;
+
+	if (ui->msg[0] && ui_now() < ui->msg_until) {
+		w_fill_row(r, 0, ui->msg_style);
+		w_printf(r, 0, 1, ui->msg_style, "%s", ui->msg);
+		return;
+	}
+	ui->msg[0] = '\0';
+	if (ui->st.source_err[0] && !ui->st.have_snap) {
+		w_fill_row(r, 0, W_BANNER_BAD);
+		w_printf(r, 0, 1, W_BANNER_BAD, "%s", ui->st.source_err);
+		return;
+	}
+	if (!ui->st.have_snap) {
+		w_print(r, 0, 1, W_DIM, "reading this host...");
+		return;
+	}
+	if (ui->st.snap.n_devices == 0) {
+		w_fill_row(r, 0, W_BANNER_BAD);
+		w_print(r, 0, 1, W_BANNER_BAD,
+			ui->st.source == CON_LIVE
+				? "No RDMA devices on this host - k: checklist "
+				  "explains why, D: play the demo (rdmadiag "
+				  "--demo)"
+				: "No RDMA devices in this recording");
+		return;
+	}
+	f = top_finding(ui);
+	if (f) {
+		enum w_style st = f->verdict == RD_FAIL ? W_BANNER_BAD : W_TAG;
+		static const char key[] = " k: checklist ";
+		int kw = (int)sizeof(key) - 1;
+		/* The key that explains it stays visible however long the text.
+		 */
+		struct rd_rect text = { r->y, r->x, 1, r->w - kw - 1 };
+
+		w_fill_row(r, 0, st);
+		w_printf(&text, 0, 1, st, "%s %s", rd_verdict_name(f->verdict),
+			 ui_str(f->summary ? f->summary : f->title));
+		w_print(r, 0, r->w - kw, W_BARKEY, key);
+		return;
+	}
+	if (ui->st.have_results)
+		w_print(r, 0, 1, W_BANNER_OK, "All checks pass");
+}
+
+void chrome_bar(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_BAR);
+	bool narrow = r->w < 100;
+	char key[8];
+	int x = 0;
+
+	w_fill_row(r, 0, W_BAR);
+	for (size_t i = 0; i < 12 * ui_n_screens; i++) {
+		const struct ui_screen *sc = ui_screens[i % ui_n_screens];
+
+		/* In F-key order. */
+		if (sc->fkey != (int)(i / ui_n_screens) + 1)
+			continue;
+		snprintf(key, sizeof(key), "F%d", sc->fkey);
+		/* Narrow terminals get the short form. */
+		x += w_print(r, 0, x, W_BARKEY, key);
+		x += w_printf(r, 0, x, W_BAR, "%s ",
+			      narrow ? sc->brief : sc->name);
+	}
+	x += w_print(r, 0, x, W_BARKEY, "F10");
+	x += w_print(r, 0, x, W_BAR, "Quit ");
+	if (!ui->view->actions || x + 4 >= r->w)
+		return;
+	x += w_print(r, 0, x + 1, W_BAR, "|") + 1;
+	for (const struct ui_action *a = ui->view->actions; a->keys; a++)
+		if (a->label)
+			x += w_printf(r, 0, x, W_BAR, " %s ", a->label);
+}
+
+void chrome_too_small(struct ui *ui)
+{
+	struct rd_rect all = { 0, 0, ui->rows, ui->cols };
+	char line[96];
+	int len = snprintf(line, sizeof(line),
+			   "terminal too small: %dx%d, need %dx%d", ui->cols,
+			   ui->rows, RD_LAYOUT_MIN_COLS, RD_LAYOUT_MIN_ROWS);
+	int x = ui->cols > len ? (ui->cols - len) / 2 : 0;
+
+	w_print(&all, ui->rows / 2, x, W_WARN, line);
+	if (ui->rows > ui->rows / 2 + 1)
+		w_print(&all, ui->rows / 2 + 1, x, W_DIM, "q: quit");
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The console's model: updates adopted whole, selection kept by name. */
+#include "config.h"
+
+#include "diag_snap.h"
+
+#include "console/state.h"
+
+/* An update with a snapshot of the given ports ("mlx5_0" port 1, ...). */
+static struct con_update *update_with(const char *const *devs, size_t n,
+				      uint64_t t_ns)
+{
+	struct con_update *u = con_update_new(CON_UP_SNAPSHOT);
+	struct rd_diag_opts o;
+	struct rd_history h;
+
+	assert_non_null(u);
+	for (size_t i = 0; i < n; i++) {
+		struct rd_device *d = snap_dev(&u->snap, devs[i], NULL);
+
+		snap_port(d, 1, 4, 5, "Ethernet", NULL);
+	}
+	u->snap.monotonic_ns = rd_u64(t_ns);
+	u->have_snap = true;
+	rd_diag_opts_init(&o);
+	rd_history_init(&h);
+	assert_int_equal(rd_history_add(&h, &u->snap), 0);
+	assert_int_equal(rd_diag_run(&u->snap, &h, &o, &u->results), 0);
+	rd_history_free(&h);
+	u->have_results = true;
+	return u;
+}
+
+/* What the loop does with each update. */
+static void adopt(struct con_state *st, struct con_update *u)
+{
+	con_state_adopt(st, u);
+	con_update_free(u);
+}
+
+static void test_adopt_takes_ownership(void **unused)
+{
+	static const char *const two[] = { "mlx5_0", "mlx5_1" };
+	struct con_state st;
+	struct con_update *u = update_with(two, 2, 1000000000);
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	assert_false(st.have_snap);
+	assert_null(con_sel_port(&st));
+	con_state_adopt(&st, u);
+	/* The update gave everything away: freeing it frees nothing shown. */
+	assert_false(u->have_snap);
+	assert_false(u->have_results);
+	con_update_free(u);
+	assert_true(st.have_snap);
+	assert_true(st.have_results);
+	assert_int_equal(st.n_ports, 2);
+	assert_string_equal(con_sel_device(&st)->name, "mlx5_0");
+	con_state_free(&st);
+}
+
+static void test_selection_follows_the_port(void **unused)
+{
+	static const char *const two[] = { "mlx5_0", "mlx5_1" };
+	static const char *const three[] = { "mlx5_9", "mlx5_0", "mlx5_1" };
+	static const char *const none[] = { NULL };
+	struct con_state st;
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, update_with(two, 2, 1000000000));
+	con_select(&st, 1);
+	assert_string_equal(st.sel_dev, "mlx5_1");
+	/* A device appears in front: the same port stays selected. */
+	adopt(&st, update_with(three, 3, 2000000000));
+	assert_int_equal(st.sel, 2);
+	assert_string_equal(con_sel_device(&st)->name, "mlx5_1");
+	/* Past the end: clamped to the last row. */
+	con_select(&st, 99);
+	assert_int_equal(st.sel, 2);
+	/* Every device gone: no selection, no crash. */
+	adopt(&st, update_with(none, 0, 3000000000));
+	assert_int_equal(st.n_ports, 0);
+	assert_null(con_sel_device(&st));
+	assert_null(con_sel_port(&st));
+	con_state_free(&st);
+}
+
+static void test_error_keeps_the_last_snapshot(void **unused)
+{
+	static const char *const one[] = { "rxe0" };
+	struct con_state st;
+	struct con_update *u = update_with(one, 1, 1000000000);
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, u);
+	u = con_update_new(CON_UP_ERROR);
+	snprintf(u->text, sizeof(u->text), "cannot take a snapshot: gone");
+	adopt(&st, u);
+	assert_true(st.have_snap);
+	assert_string_equal(con_sel_device(&st)->name, "rxe0");
+	assert_string_equal(st.source_err, "cannot take a snapshot: gone");
+	con_state_free(&st);
+}
+
+static void test_new_source_forgets_history(void **unused)
+{
+	static const char *const one[] = { "rxe0" };
+	struct con_state st;
+	struct con_update *u;
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, update_with(one, 1, 1000000000));
+	st.paused = true;
+	u = update_with(one, 1, 5000000000);
+	u->source = CON_DEMO;
+	u->source_changed = true;
+	adopt(&st, u);
+	assert_int_equal(st.source, CON_DEMO);
+	assert_false(st.paused);
+	assert_true(st.hist.last_t >= 4.9);
+	con_state_free(&st);
+}
+
+static void test_result_keys(void **unused)
+{
+	static const char *const one[] = { "rxe0" };
+	struct con_update *u = update_with(one, 1, 1000000000);
+	struct con_result_key k, other;
+
+	assert_true(u->results.n > 0);
+	con_result_key_of(&u->results.v[0], &k);
+	assert_ptr_equal(con_find_result(&u->results, &k), &u->results.v[0]);
+	other = k;
+	snprintf(other.check, sizeof(other.check), "no.such.check");
+	assert_false(con_result_key_eq(&k, &other));
+	assert_null(con_find_result(&u->results, &other));
+	con_update_free(u);
+}
+
+static void test_counters_loaded_with_the_state(void **unused)
+{
+	struct con_state st;
+
+	con_state_init(&st, CON_LIVE, 0);
+	/* The table is read once here, not by the first draw. */
+	assert_non_null(st.counters);
+	assert_true(st.counters->n > 0);
+	assert_true(st.interval > 0);
+	con_state_free(&st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_adopt_takes_ownership),
+		cmocka_unit_test(test_selection_follows_the_port),
+		cmocka_unit_test(test_error_keeps_the_last_snapshot),
+		cmocka_unit_test(test_new_source_forgets_history),
+		cmocka_unit_test(test_result_keys),
+		cmocka_unit_test(test_counters_loaded_with_the_state),
+	};
+
+	setenv("RDMADIAG_DATADIR", RD_SRCDATADIR, 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

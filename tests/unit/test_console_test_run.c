@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The bw/lat child: its argument vector, its JSON lines, and a real child
+ * (a script standing in for rdmadiag) run, read, stopped and collected.
+ */
+#include "config.h"
+
+#include "unit.h"
+
+#include <poll.h>
+#include <signal.h>
+
+#include "console/test_run.h"
+#include "console/worker.h"
+
+static struct con_test_params params(bool lat)
+{
+	struct con_test_params p = { .lat = lat,
+				     .mode = CON_TEST_LOOPBACK,
+				     .op = CON_TEST_WRITE,
+				     .size = "65536",
+				     .duration = "5",
+				     .dev = "mlx5_0",
+				     .port = 1 };
+	return p;
+}
+
+static void test_argv(void **unused)
+{
+	struct con_test_params p = params(false);
+	const char *argv[24];
+	char port[24];
+	size_t n = 0;
+
+	assert_int_equal(con_test_argv(&p, argv, 24, port, sizeof(port)), 0);
+	while (argv[n])
+		n++;
+	assert_string_equal(argv[1], "bw");
+	assert_string_equal(argv[3], "mlx5_0");
+	assert_string_equal(argv[5], "1");
+	assert_string_equal(argv[n - 1], "--loopback");
+	p.mode = CON_TEST_CLIENT;
+	snprintf(p.host, sizeof(p.host), "peer1");
+	assert_int_equal(con_test_argv(&p, argv, 24, port, sizeof(port)), 0);
+	assert_string_equal(argv[15], "peer1");
+}
+
+static bool refused(const struct con_test_params *p)
+{
+	const char *argv[24];
+	char port[24];
+
+	return con_test_argv(p, argv, 24, port, sizeof(port)) == -EINVAL;
+}
+
+static void test_argv_refuses_bad_settings(void **unused)
+{
+	struct con_test_params p = params(true);
+
+	p.mode = CON_TEST_CLIENT; /* no host */
+	assert_true(refused(&p));
+	snprintf(p.host, sizeof(p.host), "--output=/etc/x");
+	assert_true(refused(&p));
+	p = params(true);
+	snprintf(p.size, sizeof(p.size), "12k");
+	assert_true(refused(&p));
+	p = params(true);
+	p.duration[0] = '\0';
+	assert_true(refused(&p));
+	p = params(true);
+	snprintf(p.dev, sizeof(p.dev), "-x");
+	assert_true(refused(&p));
+	p = params(true);
+	p.op = CON_TEST_OPS;
+	assert_true(refused(&p));
+}
+
+static void test_lines(void **unused)
+{
+	struct con_test_run t;
+	char l1[] = "{\"type\":\"progress\",\"gbps\":12.5}";
+	char l2[] = "{\"type\":\"progress\",\"gbps\":\"many\"}";
+	char l3[] = "not json: cannot open mlx5_0";
+	char l4[] = "{\"type\":\"result\",\"op\":\"write\",\"results\":"
+		    "[{\"size\":2,\"bw_avg_gbps\":1.0},"
+		    "{\"size\":65536,\"bw_avg_gbps\":92.3125}]}";
+	char l5[] = "{\"type\":\"error\",\"message\":\"peer went away\"}";
+	char l6[] = "[1,2]";
+
+	con_test_init(&t, NULL);
+	con_test_feed_line(&t, l1);
+	con_test_feed_line(&t, l2); /* not a number: no point */
+	assert_int_equal(t.n_graph, 1);
+	assert_true(t.graph[0] == 12.5);
+	con_test_feed_line(&t, l3);
+	assert_string_equal(t.last_err, "not json: cannot open mlx5_0");
+	con_test_feed_line(&t, l4);
+	assert_string_equal(t.cur.figure, "92.31 Gb/s");
+	assert_true(t.cur.n_fields >= 3);
+	con_test_feed_line(&t, l5);
+	assert_string_equal(t.last_err, "peer went away");
+	con_test_feed_line(&t, l6);
+	assert_string_equal(t.last_err, "[1,2]");
+}
+
+static char dir[] = "/tmp/rdmadiag-test-run-XXXXXX";
+
+/* A stand-in for rdmadiag: script text run as "self". */
+static const char *script(const char *name, const char *body)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	assert_int_equal(chmod(path, 0700), 0);
+	return path;
+}
+
+/* Start a stand-in child running body; the run is in *t. */
+static void start(struct con_test_run *t, bool lat, const char *name,
+		  const char *body)
+{
+	struct con_test_params p = params(lat);
+	char err[256];
+
+	con_test_init(t, script(name, body));
+	assert_int_equal(con_test_start(t, &p, err, sizeof(err)), 0);
+	assert_true(con_test_running(t));
+}
+
+/* Run the loop's part until the test ends (or secs pass). */
+static bool run_until_end(struct con_test_run *t, double secs)
+{
+	double end = con_now() + secs;
+
+	while (con_now() < end) {
+		struct pollfd p = { .fd = con_test_fd(t), .events = POLLIN };
+
+		if (p.fd >= 0 && poll(&p, 1, 50) > 0)
+			con_test_readable(t);
+		else if (p.fd < 0)
+			poll(NULL, 0, 20);
+		con_test_tick(t);
+		if (con_test_take_ended(t))
+			return true;
+	}
+	return false;
+}
+
+static void test_child_done(void **unused)
+{
+	struct con_test_params p = params(false);
+	struct con_test_run t;
+	char err[256];
+
+	con_test_init(&t,
+		      script("ok.sh",
+			     "echo '{\"type\":\"progress\",\"gbps\":40}' >&3\n"
+			     "echo '{\"type\":\"result\",\"results\":"
+			     "[{\"bw_avg_gbps\":42}]}' >&3\n"
+			     "exit 0"));
+	assert_int_equal(con_test_start(&t, &p, err, sizeof(err)), 0);
+	assert_true(con_test_running(&t));
+	/* One run at a time. */
+	assert_int_equal(con_test_start(&t, &p, err, sizeof(err)), -EBUSY);
+	assert_true(run_until_end(&t, 5));
+	assert_false(con_test_running(&t));
+	assert_true(t.ended_ok);
+	assert_string_equal(t.summary, "bandwidth test done: 42.00 Gb/s");
+	assert_int_equal(t.n_results, 1);
+	assert_int_equal(t.n_graph, 1);
+	assert_string_equal(t.results[0].what,
+			    "bw write 65536 B 5s loopback mlx5_0/1");
+	con_test_cleanup(&t);
+}
+
+static void test_child_failed(void **unused)
+{
+	struct con_test_run t;
+
+	start(&t, true, "fail.sh", "echo 'no such device' >&2\nexit 1");
+	assert_true(run_until_end(&t, 5));
+	assert_false(t.ended_ok);
+	assert_string_equal(t.results[0].status, "failed");
+	assert_non_null(strstr(t.summary, "no such device"));
+	con_test_cleanup(&t);
+}
+
+static void test_child_stopped(void **unused)
+{
+	struct con_test_run t;
+	double t0;
+
+	/* It ignores SIGINT: the SIGKILL 2 s later ends it. */
+	start(&t, false, "hang.sh", "trap '' INT\nexec sleep 30");
+	t0 = con_now();
+	con_test_stop(&t);
+	assert_true(run_until_end(&t, 5));
+	assert_true(con_now() - t0 < 4);
+	assert_string_equal(t.results[0].status, "aborted");
+	con_test_cleanup(&t);
+}
+
+static void test_cleanup_kills(void **unused)
+{
+	struct con_test_run t;
+	pid_t pid;
+
+	start(&t, false, "long.sh", "exec sleep 30");
+	pid = t.pid;
+	con_test_cleanup(&t);
+	assert_false(con_test_running(&t));
+	assert_int_equal(kill(pid, 0), -1); /* reaped: no such process */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_argv),
+		cmocka_unit_test(test_argv_refuses_bad_settings),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_child_done),
+		cmocka_unit_test(test_child_failed),
+		cmocka_unit_test(test_child_stopped),
+		cmocka_unit_test(test_cleanup_kills),
+	};
+	int r;
+
+	if (!mkdtemp(dir))
+		return 1;
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	unit_rmtree(dir);
+	return r;
+}
