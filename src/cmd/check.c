@@ -71,7 +71,6 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 
 	if (!cache)
 		return -ENOMEM;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		double left;
 
@@ -81,7 +80,14 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		r = rd_history_add(h, s);
 		if (r < 0)
 			break;
+		/*
+		 * The window starts when the first reading is in: a first
+		 * snapshot slower than the window (a loaded or emulated host)
+		 * must still be followed by a second one to compare with.
+		 */
 		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (tick == 0)
+			t0 = t;
 		left = window - ((double)(t.tv_sec - t0.tv_sec) +
 				 (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
 		if (left <= 0.01)
