@@ -32,31 +32,48 @@ start_server "$tmp/prom.log" /-/ready prometheus \
 api=http://127.0.0.1:$port/api/v1
 
 # 1000 words (4000 bytes) every 0.5 s: 8000 bytes/s; a reset after 6 s.
-words=1000000
-for i in $(seq 24); do
-	words=$((words + 1000))
-	[ "$i" = 12 ] && words=1000
-	echo "$words" >"$data"
-	sleep 0.5
-done
+# The writer keeps going while the queries below are asked, so a scrape
+# delayed by a busy machine only delays the answer, never changes it.
+(
+	words=1000000
+	for i in $(seq 120); do
+		words=$((words + 1000))
+		[ "$i" = 12 ] && words=1000
+		echo "$words" >"$data"
+		sleep 0.5
+	done
+) &
+pids+=($!)
+sleep 12
 
 query() {	# query PROMQL -> the first result's value
 	curl -fsS -m 5 --data-urlencode "query=$1" "$api/query" |
 		jq -r '.data.result[0].value[1] // "none"'
 }
-up=$(query 'up{job="rdmadiag"}')
-[ "$up" = 1 ] || fail "target not up ($up): $(curl -s "$api/targets" | head -c 500)"
+# poll NAME PROMQL AWK-TEST: ask again for up to 30 s until the answer
+# passes the test; the last answer is left in $ans.
+poll() {
+	local i
+	for i in $(seq 30); do
+		ans=$(query "$2" || echo none)
+		awk -v r="$ans" "BEGIN { exit !($3) }" && return 0
+		sleep 1
+	done
+	return 1
+}
+poll up 'up{job="rdmadiag"}' 'r == 1' ||
+	fail "target not up ($ans): $(curl -s "$api/targets" | head -c 500)"
 st=$(query 'rdmadiag_port_state{device="mlx5_1",port="1"}')
 [ "$st" = 1 ] || fail "rdmadiag_port_state of mlx5_1/1 is $st, not 1 (DOWN)"
 n=$(curl -fsS -m 5 --data-urlencode 'query=count(rdmadiag_check_status)' \
 	"$api/query" | jq -r '.data.result[0].value[1]')
 [ "$n" -gt 10 ] || fail "only $n check series"
-rate=$(query 'rate(node_infiniband_port_data_transmitted_bytes_total{device="mlx5_0",port="1"}[4s])')
-awk -v r="$rate" 'BEGIN { exit !(r > 4000 && r < 16000) }' ||
-	fail "rate $rate bytes/s, expected about 8000"
-inc=$(query 'increase(rdmadiag_port_transmit_bytes_total{device="mlx5_0",port="1"}[15s])')
-awk -v r="$inc" 'BEGIN { exit !(r > 0) }' ||
-	fail "increase over the reset is $inc, not positive"
+poll rate 'rate(node_infiniband_port_data_transmitted_bytes_total{device="mlx5_0",port="1"}[4s])' \
+	'r > 4000 && r < 16000' || fail "rate $ans bytes/s, expected about 8000"
+rate=$ans
+poll increase 'increase(rdmadiag_port_transmit_bytes_total{device="mlx5_0",port="1"}[15s])' \
+	'r > 0' || fail "increase over the reset is $ans, not positive"
+inc=$ans
 echo "ok: up=1, port state 1, $n check series, rate $rate B/s, increase $inc B over a reset"
 # The dashboard's queries are valid PromQL, and those on series this
 # fixture has return data.
