@@ -28,7 +28,6 @@ static void show(struct ui *ui, const char *countdown)
 	ui_dialog_line(ui, "%s", rb->what);
 	if (rb->after[0])
 		ui_dialog_line(ui, "%s", rb->after);
-	ui_dialog_line(ui, "Journal entry %s.", rb->id);
 	ui_dialog_line(ui, " ");
 	ui_dialog_line(ui, "%s", countdown);
 }
