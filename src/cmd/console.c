@@ -20,6 +20,7 @@
 #include "core/recording.h"
 #include "diag/data.h"
 #include "console/capture.h"
+#include "console/fixup.h"
 #include "views/ui.h"
 
 #define DEMO_FILE "demo/cx6dx-demo.jsonl"
@@ -28,6 +29,7 @@ static void console_usage(FILE *f)
 {
 	fprintf(f, "usage: rdmadiag [-d SECS] [--demo | --replay FILE] "
 		   "[--no-color] [--ascii]\n"
+		   "                [--confirm-within S]\n"
 		   "  (no command)    the interactive console on this host's "
 		   "RDMA ports\n"
 		   "  -d, --delay S   refresh every S seconds (default 1, 0.2 "
@@ -39,6 +41,11 @@ static void console_usage(FILE *f)
 		   "terminal without colours)\n"
 		   "  --ascii         ASCII sparklines and graphs (default in "
 		   "non-UTF-8 locales)\n"
+		   "  --confirm-within S  a change to link state, MTU or PFC "
+		   "made with f is\n"
+		   "                  reverted by itself after S seconds "
+		   "unless kept with y\n"
+		   "                  (default 30, 0 .. 3600; 0: no timer)\n"
 		   "  --sysfs-root DIR and the other root options read a "
 		   "fixture tree\n"
 		   "Press ? in the console for the keys.\n");
@@ -51,6 +58,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 			     .self_exe = "/proc/self/exe" };
 	const char *nc = getenv("NO_COLOR"), *cs;
 	bool no_color = nc && *nc, ascii = false, demo_opt = false, stuck;
+	uint64_t within = CON_FIXUP_CONFIRM_DEFAULT;
 	char demo[4096];
 	const struct cli_opt opts[] = {
 		CLI_SECONDS("delay", 'd', &o.interval, 0.2, 3600),
@@ -58,6 +66,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 		CLI_TEXT("replay", 0, &o.replay_path),
 		CLI_FLAG("no-color", 0, &no_color),
 		CLI_FLAG("ascii", 0, &ascii),
+		CLI_U64("confirm-within", 0, &within, 0, 3600),
 		CLI_END,
 	};
 	int r;
@@ -66,6 +75,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	if (r < 0)
 		return r == CLI_HELP ? 0 : 2;
 	optind = r;
+	con_fixup_set_confirm_within((unsigned)within);
 	if (o.replay_path)
 		o.source = CON_REPLAY;
 	else if (demo_opt)

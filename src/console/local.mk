@@ -11,7 +11,7 @@ src_librdmadiag_a_SOURCES += \
 
 if HAVE_CMOCKA
 CONSOLE_TESTS = tests/unit/test_console_state tests/unit/test_console_worker \
-	tests/unit/test_console_test_run
+	tests/unit/test_console_test_run tests/unit/test_console_fixup
 check_PROGRAMS += $(CONSOLE_TESTS)
 TESTS += $(CONSOLE_TESTS)
 endif

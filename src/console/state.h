@@ -17,6 +17,7 @@
 #include "core/snapshot.h"
 #include "diag/data.h"
 #include "diag/diag.h"
+#include "fix/journal.h"
 
 enum con_source_kind { CON_LIVE, CON_REPLAY, CON_DEMO };
 
@@ -53,6 +54,10 @@ struct con_update {
 	int rc;
 	struct con_result_key key; /* CON_UP_FIX_DONE: the check fixed */
 	char text[512];
+	/* CON_UP_FIX_DONE: the journal entry, and the CLOCK_REALTIME
+	 * deadline of its rollback timer (0: none) */
+	char fix_id[RD_JOURNAL_ID_MAX];
+	double confirm_by;
 };
 
 struct con_update *con_update_new(enum con_update_kind kind);

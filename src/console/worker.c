@@ -169,10 +169,15 @@ static void apply_fix(struct con_worker *w, const struct con_fix_request *q,
 	} else {
 		/* Still the worker's: bound to the reading it came from. */
 		struct rd_fixup *fix = now->results.v[r - now->results.v].fix;
+		struct rd_fix_done fd;
 
 		progress(w, "applying", q->command);
 		done->rc = con_fixup_apply(fix, &now->snap, w->src.roots, false,
-					   done->text, sizeof(done->text));
+					   &fd, done->text, sizeof(done->text));
+		if (done->rc >= 0) {
+			snprintf(done->fix_id, sizeof(done->fix_id), "%s", fd.id);
+			done->confirm_by = fd.confirm_by;
+		}
 	}
 	send_update(w, now);
 }
@@ -190,8 +195,8 @@ static void run_fix(struct con_worker *w, const struct con_fix_request *q)
 		snprintf(done->text, sizeof(done->text), "%s", not_live);
 	} else if (q->undo) {
 		progress(w, "undoing the last fix-up from the journal", NULL);
-		done->rc = con_fixup_undo(w->src.roots, false, done->text,
-					  sizeof(done->text));
+		done->rc = con_fixup_undo(w->src.roots, false, q->entry,
+					  done->text, sizeof(done->text));
 	} else {
 		apply_fix(w, q, done);
 	}

@@ -24,6 +24,7 @@ struct con_worker;
  * command they saw; the worker refuses when a fresh reading differs. */
 struct con_fix_request {
 	bool undo;
+	char entry[RD_JOURNAL_ID_MAX]; /* undo: this journal entry; "": the last change */
 	struct con_result_key key;
 	char command[512];
 };

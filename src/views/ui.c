@@ -124,6 +124,16 @@ static void show_fix_done(struct ui *ui, const struct con_update *u)
 		ui->st.have_results ? con_find_result(&ui->st.results, &u->key)
 				    : NULL;
 
+	if (!u->is_undo && u->rc >= 0 && u->confirm_by > 0) {
+		char after[256] = "";
+
+		if (r)
+			snprintf(after, sizeof(after),
+				 "Read again afterwards: %s is now %s.",
+				 ui_str(r->title), rd_verdict_name(r->verdict));
+		ui_rollback_open(ui, u, after);
+		return;
+	}
 	ui_dialog_open(
 		ui,
 		u->rc < 0 ? (u->is_undo ? "Undo failed" : "Fix-up not applied")
@@ -157,7 +167,8 @@ static int take_updates(struct ui *ui)
 			break;
 		case CON_UP_FIX_DONE:
 			con_state_adopt(&ui->st, u);
-			if (ui->fix_dialog || !ui->dialog.open)
+			if (ui->fix_dialog || !ui->dialog.open ||
+			    (u->confirm_by > 0 && u->rc >= 0))
 				show_fix_done(ui, u);
 			ui->fix_dialog = false;
 			break;
@@ -372,6 +383,8 @@ static int dialog_key(struct ui *ui, int ch)
 {
 	struct ui_dialog *d = &ui->dialog;
 
+	if (d->rollback)
+		return ui_rollback_key(ui, ch);
 	if (d->confirm && (ch == 'y' || ch == 'Y')) {
 		ui_confirm_fn fn = d->confirm;
 		void *arg = d->arg;
@@ -435,6 +448,7 @@ static int loop(struct ui *ui)
 			       "%s", ui->test.summary);
 			redo |= UI_REDO_DRAW;
 		}
+		redo |= ui_rollback_tick(ui);
 		if (redo & UI_REDO_LAYOUT)
 			relayout(ui);
 		if (redo & UI_REDO_DRAW)
@@ -464,6 +478,9 @@ static int loop(struct ui *ui)
 			timeout = 500;
 		if (con_test_running(&ui->test) &&
 		    (timeout < 0 || timeout > 250))
+			timeout = 250;
+		/* the keep-this-change countdown */
+		if (ui->rollback.on && (timeout < 0 || timeout > 250))
 			timeout = 250;
 		if (poll(fds, nfds, timeout) < 0) {
 			if (errno == EINTR)

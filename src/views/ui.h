@@ -103,6 +103,17 @@ struct ui_dialog {
 	char choices[96];
 	ui_confirm_fn confirm; /* NULL: information only */
 	void *arg;
+	bool rollback; /* the keep-this-change dialog (rollback.c) */
+};
+
+/* A change whose rollback timer runs: it is kept only if the person
+ * presses y in time (src/views/rollback.c). */
+struct ui_rollback {
+	bool on;
+	char id[RD_JOURNAL_ID_MAX]; /* journal entry */
+	double confirm_by;	    /* CLOCK_REALTIME deadline */
+	char what[256];		    /* the command that was run */
+	char after[256];	    /* the check's verdict read afterwards */
 };
 
 struct ui {
@@ -124,6 +135,7 @@ struct ui {
 	struct ui_dialog dialog;
 	/* a fix-up in the worker: its dialog follows the progress */
 	bool fix_dialog;
+	struct ui_rollback rollback;
 };
 
 /* Run the console until the user quits. 0, or -errno on setup failure;
@@ -175,6 +187,14 @@ struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p);
 
 /* The bw/lat form (view_tests.c), opened by b and l from any screen. */
 void view_tests_open_form(struct ui *ui, bool latency);
+
+/* rollback.c: the keep-this-change dialog after a change with a
+ * rollback timer (u: its CON_UP_FIX_DONE); tick keeps the countdown
+ * live and returns the redo mask; key answers it. */
+void ui_rollback_open(struct ui *ui, const struct con_update *u,
+		      const char *after);
+int ui_rollback_tick(struct ui *ui);
+int ui_rollback_key(struct ui *ui, int ch);
 
 /* chrome.c: the title, banner and key bar around every screen. */
 void chrome_title(struct ui *ui);

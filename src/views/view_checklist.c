@@ -243,6 +243,11 @@ static int ask_fix(struct ui *ui)
 		       r->fix->undoable
 			       ? "It is recorded in the journal; u undoes it."
 			       : "It cannot be undone from the console.");
+	if (r->fix->undoable && con_fixup_confirm_within(r->fix->kind) > 0)
+		ui_dialog_line(ui,
+			       "Afterwards press y within %u s to keep it, or "
+			       "it is reverted by itself.",
+			       con_fixup_confirm_within(r->fix->kind));
 	return UI_REDO_DRAW;
 }
 

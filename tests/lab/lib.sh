@@ -352,6 +352,19 @@ lab_require_rdmadiag() {
 	[ -x "$RDMADIAG" ] || lab_fail "rdmadiag binary not found at $RDMADIAG (build it first)"
 }
 
+# lab_tmux_ready: tmux can run in the guest (sockets in /tmp/tmux-lab,
+# a devpts for its pseudo-terminals), or the scenario is skipped.
+lab_tmux_ready() {
+	command -v tmux > /dev/null || lab_skip "tmux not installed on the host"
+	mkdir -p /tmp/tmux-lab && chmod 700 /tmp/tmux-lab
+	[ -e /dev/ptmx ] || lab_skip "no pseudo-terminals in the guest"
+	if ! grep -q devpts /proc/mounts; then
+		mkdir -p /dev/pts
+		mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts 2>/dev/null ||
+			lab_skip "cannot mount devpts for tmux"
+	fi
+}
+
 # lab_flatten ARRAY PREFIX FILE...: load JSON FILEs into the associative
 # ARRAY (one jq run).  PREFIX "" for plain keys, @file for "name:" keys.
 lab_flatten() {
