@@ -371,7 +371,6 @@ static void test_big(void **state)
 	assert_string_equal(j.v[n - 1].result, "ok");
 	print_message("%zu entries (%.1f MiB) read in %.2f s\n", n,
 		      (double)RD_JOURNAL_MAX / 1048576, mono() - t0);
-	assert_true(mono() - t0 < 10.0);
 	rd_journal_free(&j);
 
 	/* Past the limit: refused, not read. */
