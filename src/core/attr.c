@@ -237,22 +237,37 @@ static int parse_digits(const char *s, int base, uint64_t *out,
 	return 0;
 }
 
-int rd_parse_u64(const char *s, int base, uint64_t *out)
+/*
+ * Blanks, an optional sign (stored in *sign, or 0), digits in base, blanks:
+ * nothing else. The value without its sign in *v. 0, -EINVAL or -ERANGE.
+ */
+static int parse_whole(const char *s, int base, uint64_t *v, char *sign)
 {
 	const char *end;
-	uint64_t v;
 	int r;
 
+	*sign = 0;
 	if (!s)
 		return -EINVAL;
 	s = skip_blanks(s);
 	if (*s == '-' || *s == '+')
-		return *s == '-' ? -ERANGE : -EINVAL;
-	r = parse_digits(s, base, &v, &end);
+		*sign = *s++;
+	r = parse_digits(s, base, v, &end);
 	if (r < 0)
 		return r;
-	if (*skip_blanks(end) != '\0')
-		return -EINVAL;
+	return *skip_blanks(end) != '\0' ? -EINVAL : 0;
+}
+
+int rd_parse_u64(const char *s, int base, uint64_t *out)
+{
+	uint64_t v;
+	char sign;
+	int r = parse_whole(s, base, &v, &sign);
+
+	if (sign)
+		return sign == '-' ? -ERANGE : -EINVAL;
+	if (r < 0)
+		return r;
 	*out = v;
 	return 0;
 }
@@ -272,24 +287,13 @@ int rd_parse_u32(const char *s, int base, uint32_t *out)
 
 int rd_parse_s64(const char *s, int base, int64_t *out)
 {
-	bool neg = false;
-	const char *end;
 	uint64_t v;
-	int r;
+	char sign;
+	int r = parse_whole(s, base, &v, &sign);
 
-	if (!s)
-		return -EINVAL;
-	s = skip_blanks(s);
-	if (*s == '-' || *s == '+') {
-		neg = *s == '-';
-		s++;
-	}
-	r = parse_digits(s, base, &v, &end);
 	if (r < 0)
 		return r;
-	if (*skip_blanks(end) != '\0')
-		return -EINVAL;
-	if (neg) {
+	if (sign == '-') {
 		if (v > (uint64_t)INT64_MAX + 1)
 			return -ERANGE;
 		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
