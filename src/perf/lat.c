@@ -100,10 +100,25 @@ static int stamp(struct lat *l, double now)
 	return 0;
 }
 
+/*
+ * One turn of a busy wait. Soft-RoCE moves packets in kernel threads: when
+ * no reply comes at once, let them (and a peer sharing the CPU) run instead
+ * of spinning out the tick; now and then look at the clock and the peer.
+ */
+static int spin_pause(struct lat *l, unsigned *spins)
+{
+	if (++*spins % 256 == 0)
+		sched_yield();
+	if (*spins % 4096 == 0)
+		return housekeeping(l, perf_now());
+	return 0;
+}
+
 static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 {
 	struct ibv_wc wc;
 	unsigned spins = 0;
+	int r;
 
 	for (;;) {
 		int n = ibv_poll_cq(cq, 1, &wc);
@@ -112,17 +127,9 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 			return lat_err(l, -EIO, "ibv_poll_cq failed: %d", n);
 		if (n == 1)
 			break;
-		/* Soft-RoCE moves packets in kernel threads: when no
-		 * reply comes at once, let them (and a peer sharing the
-		 * CPU) run instead of spinning out the tick. */
-		if (++spins % 256 == 0)
-			sched_yield();
-		if (spins % 4096 == 0) {
-			int r = housekeeping(l, perf_now());
-
-			if (r < 0)
-				return r;
-		}
+		r = spin_pause(l, &spins);
+		if (r < 0)
+			return r;
 	}
 	if (wc.status != IBV_WC_SUCCESS)
 		return lat_err(l, -EIO,
@@ -140,14 +147,10 @@ static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
 	unsigned spins = 0;
 
 	while (*p != v) {
-		if (++spins % 256 == 0)
-			sched_yield();
-		if (spins % 4096 == 0) {
-			int r = housekeeping(l, perf_now());
+		int r = spin_pause(l, &spins);
 
-			if (r < 0)
-				return r;
-		}
+		if (r < 0)
+			return r;
 	}
 	l->events++;
 	return 0;
