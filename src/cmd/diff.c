@@ -35,23 +35,11 @@ static void diff_usage(FILE *f)
 /* A snapshot file, or a recording's last frame. */
 static int load(struct rd_cli *cli, const char *file, struct rd_snapshot *s)
 {
-	struct rd_recording rec = { 0 };
-	char err[512], rerr[512];
-	int r;
+	char err[1024];
+	int r = rd_recording_load_last(file, s, err, sizeof(err));
 
-	r = rd_recording_open(file, &rec, rerr, sizeof(rerr));
-	if (r == 0 && rec.n > 1) {
-		r = rd_recording_frame(&rec, rec.n - 1, s, err, sizeof(err));
-		rd_recording_close(&rec);
-		if (r < 0)
-			cli_error(cli, "diff: %s: %s", file, err);
-		return r;
-	}
-	if (r == 0)
-		rd_recording_close(&rec);
-	r = rd_snapshot_load_file(file, s, err, sizeof(err));
 	if (r < 0)
-		cli_error(cli, "diff: %s (not a recording either: %s)", err, rerr);
+		cli_error(cli, "diff: %s", err);
 	return r;
 }
 

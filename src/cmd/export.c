@@ -86,29 +86,6 @@ static void export_usage(FILE *f)
 		"exit status: 0 done (or stopped by a signal), 1 error, 2 bad usage\n");
 }
 
-/* --load: a recording's last frame, or a single snapshot. */
-static int load_file(struct rd_cli *cli, const char *file, struct rd_snapshot *s)
-{
-	struct rd_recording rec = { 0 };
-	char err[512], rerr[512];
-	int r;
-
-	r = rd_recording_open(file, &rec, rerr, sizeof(rerr));
-	if (r == 0 && rec.n > 1) {
-		r = rd_recording_frame(&rec, rec.n - 1, s, err, sizeof(err));
-		rd_recording_close(&rec);
-		if (r < 0)
-			cli_error(cli, "%s: %s", file, err);
-		return r;
-	}
-	if (r == 0)
-		rd_recording_close(&rec);
-	r = rd_snapshot_load_file(file, s, err, sizeof(err));
-	if (r < 0)
-		cli_error(cli, "%s (not a recording either: %s)", err, rerr);
-	return r;
-}
-
 /* Probe (unless loaded), judge and render into ex->text. 0 or -errno. */
 static int render(struct exporter *ex)
 {
@@ -459,8 +436,13 @@ int cmd_export(struct rd_cli *cli, int argc, char **argv)
 	rd_history_init(&ex.h);
 	pthread_mutex_init(&ex.lock, NULL);
 	if (load) {
-		if (load_file(cli, load, &ex.s) < 0)
+		/* A saved snapshot, or a recording's last frame. */
+		char err[1024];
+
+		if (rd_recording_load_last(load, &ex.s, err, sizeof(err)) < 0) {
+			cli_error(cli, "%s", err);
 			goto out;
+		}
 		ex.loaded = true;
 	} else {
 		ex.cache = rd_probe_cache_new();

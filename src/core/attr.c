@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/model.h"
 
 #include <ctype.h>
@@ -19,42 +20,14 @@
 
 static bool utf8_valid(const unsigned char *p, size_t len)
 {
-	size_t i = 0;
+	uint32_t cp;
+	size_t n;
 
-	while (i < len) {
-		unsigned char c = p[i];
-		size_t need;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
+	for (size_t i = 0; i < len; i += n)
+		if (p[i] < 0x80)
+			n = 1;
+		else if (!(n = rd_utf8_seq(p + i, len - i, &cp)))
 			return false;
-		}
-		if (i + need >= len)
-			return false;
-		for (size_t k = 1; k <= need; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (p[i + k] & 0x3f);
-		}
-		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
-		    (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += need + 1;
-	}
 	return true;
 }
 
@@ -264,22 +237,37 @@ static int parse_digits(const char *s, int base, uint64_t *out,
 	return 0;
 }
 
-int rd_parse_u64(const char *s, int base, uint64_t *out)
+/*
+ * Blanks, an optional sign (stored in *sign, or 0), digits in base, blanks:
+ * nothing else. The value without its sign in *v. 0, -EINVAL or -ERANGE.
+ */
+static int parse_whole(const char *s, int base, uint64_t *v, char *sign)
 {
 	const char *end;
-	uint64_t v;
 	int r;
 
+	*sign = 0;
 	if (!s)
 		return -EINVAL;
 	s = skip_blanks(s);
 	if (*s == '-' || *s == '+')
-		return *s == '-' ? -ERANGE : -EINVAL;
-	r = parse_digits(s, base, &v, &end);
+		*sign = *s++;
+	r = parse_digits(s, base, v, &end);
 	if (r < 0)
 		return r;
-	if (*skip_blanks(end) != '\0')
-		return -EINVAL;
+	return *skip_blanks(end) != '\0' ? -EINVAL : 0;
+}
+
+int rd_parse_u64(const char *s, int base, uint64_t *out)
+{
+	uint64_t v;
+	char sign;
+	int r = parse_whole(s, base, &v, &sign);
+
+	if (sign)
+		return sign == '-' ? -ERANGE : -EINVAL;
+	if (r < 0)
+		return r;
 	*out = v;
 	return 0;
 }
@@ -299,24 +287,13 @@ int rd_parse_u32(const char *s, int base, uint32_t *out)
 
 int rd_parse_s64(const char *s, int base, int64_t *out)
 {
-	bool neg = false;
-	const char *end;
 	uint64_t v;
-	int r;
+	char sign;
+	int r = parse_whole(s, base, &v, &sign);
 
-	if (!s)
-		return -EINVAL;
-	s = skip_blanks(s);
-	if (*s == '-' || *s == '+') {
-		neg = *s == '-';
-		s++;
-	}
-	r = parse_digits(s, base, &v, &end);
 	if (r < 0)
 		return r;
-	if (*skip_blanks(end) != '\0')
-		return -EINVAL;
-	if (neg) {
+	if (sign == '-') {
 		if (v > (uint64_t)INT64_MAX + 1)
 			return -ERANGE;
 		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;

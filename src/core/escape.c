@@ -6,11 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Length of the valid UTF-8 sequence at p (at most len bytes) that encodes
- * one non-control code point, or 0 when the bytes there are not one.
- */
-static size_t utf8_seq(const unsigned char *p, size_t len, uint32_t *out)
+size_t rd_utf8_seq(const unsigned char *p, size_t len, uint32_t *out)
 {
 	unsigned char c = p[0];
 	size_t need;
@@ -106,7 +102,7 @@ static void esc_into(struct sink *k, const char *s, bool quote_for_ansi_c)
 			i++;
 			continue;
 		}
-		if (c >= 0x80 && (n = utf8_seq(p + i, len - i, &cp)) &&
+		if (c >= 0x80 && (n = rd_utf8_seq(p + i, len - i, &cp)) &&
 		    !(cp >= 0x80 && cp <= 0x9f)) {
 			put(k, (const char *)&p[i], n);
 			i += n;
@@ -194,7 +190,7 @@ bool rd_text_clean(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (p[i] < 0x80 || !(n = utf8_seq(p + i, len - i, &cp)) ||
+		if (p[i] < 0x80 || !(n = rd_utf8_seq(p + i, len - i, &cp)) ||
 		    (cp >= 0x80 && cp <= 0x9f))
 			return false;
 		i += n;

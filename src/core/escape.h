@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -59,5 +60,13 @@ size_t rd_shquote(char *dst, size_t size, const char *s);
 
 /* rd_shquote into a rotating per-thread buffer, as rd_esc_tmp. */
 const char *rd_shquote_tmp(const char *s);
+
+/*
+ * Length (2 to 4) of the valid UTF-8 sequence at p, of at most len bytes,
+ * that encodes one code point from U+0080 up, stored in *cp; 0 when the
+ * bytes there are not one (overlong, surrogate, past U+10FFFF, cut short).
+ * C1 controls are valid sequences: callers decide about them.
+ */
+size_t rd_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 
 #endif

@@ -177,6 +177,30 @@ int rd_recording_frame(struct rd_recording *rec, size_t i,
 	return r;
 }
 
+int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
+			   size_t errlen)
+{
+	struct rd_recording rec = { 0 };
+	char msg[512], rerr[512];
+	int r;
+
+	r = rd_recording_open(path, &rec, rerr, sizeof(rerr));
+	if (r == 0 && rec.n > 1) {
+		r = rd_recording_frame(&rec, rec.n - 1, s, msg, sizeof(msg));
+		rd_recording_close(&rec);
+		if (r < 0)
+			snprintf(err, errlen, "%s: %s", path, msg);
+		return r;
+	}
+	if (r == 0)
+		rd_recording_close(&rec);
+	r = rd_snapshot_load_file(path, s, msg, sizeof(msg));
+	if (r < 0)
+		snprintf(err, errlen, "%s (not a recording either: %s)", msg,
+			 rerr);
+	return r;
+}
+
 void rd_recording_close(struct rd_recording *rec)
 {
 	if (rec->f)

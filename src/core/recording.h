@@ -37,6 +37,13 @@ int rd_recording_frame(struct rd_recording *rec, size_t i,
 		       struct rd_snapshot *s, char *err, size_t errlen);
 void rd_recording_close(struct rd_recording *rec);
 
+/*
+ * A saved snapshot, or a recording's last frame, into s. 0 or -errno with
+ * err set (naming the frame, or why the file is neither).
+ */
+int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
+			   size_t errlen);
+
 /* Append s to f as one line. 0 or -errno. */
 int rd_recording_append(FILE *f, const struct rd_snapshot *s);
 

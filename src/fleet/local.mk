@@ -8,12 +8,6 @@ if HAVE_CMOCKA
 FLEET_TESTS = tests/unit/test_fleet tests/unit/test_nhc
 check_PROGRAMS += $(FLEET_TESTS)
 TESTS += $(FLEET_TESTS)
-tests_unit_test_fleet_SOURCES = tests/unit/test_fleet.c tests/unit/unit.h
-tests_unit_test_fleet_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_fleet_LDADD = $(UNIT_LDADD)
-tests_unit_test_nhc_SOURCES = tests/unit/test_nhc.c tests/unit/unit.h
-tests_unit_test_nhc_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_nhc_LDADD = $(UNIT_LDADD)
 endif
 
 # Health-check plugin configurations: Slurm NHC, node-problem-detector.

@@ -8,7 +8,6 @@
 #include "perf/perf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,18 +34,6 @@ struct bw {
 	size_t nposts, ncomps, cap_posts, cap_comps;
 	double best_interval_bps;
 };
-
-static int bw_err(struct bw *b, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bw_err(struct bw *b, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(b->s->err, sizeof(b->s->err), fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 static int push_mark(struct perf_mark **v, size_t *n, size_t *cap, double t,
 		     uint64_t cnt)
@@ -104,8 +91,8 @@ static int post_recv(struct bw *b, struct bw_side *sd, unsigned i,
 		int r = ibv_post_recv(e->qp[i], &wr, &bad);
 
 		if (r)
-			return bw_err(b, -r, "ibv_post_recv on QP %#x: %s",
-				      e->qp[i]->qp_num, strerror(r));
+			return perf_err(b->s, -r, "ibv_post_recv on QP %#x: %s",
+					e->qp[i]->qp_num, strerror(r));
 		sd->rposted[i]++;
 	}
 	return 0;
@@ -163,8 +150,8 @@ static int post_batch(struct bw *b, struct bw_side *sd, unsigned i,
 	(void)last_round;
 	r = ibv_post_send(e->qp[i], wr, &bad);
 	if (r)
-		return bw_err(b, -r, "ibv_post_send on QP %#x: %s",
-			      e->qp[i]->qp_num, strerror(r));
+		return perf_err(b->s, -r, "ibv_post_send on QP %#x: %s",
+				e->qp[i]->qp_num, strerror(r));
 	sd->scnt[i] += n;
 	b->tot_s += n;
 	return (int)n;
@@ -173,12 +160,12 @@ static int post_batch(struct bw *b, struct bw_side *sd, unsigned i,
 static int wc_error(struct bw *b, const struct ibv_wc *wc, const char *what,
 		    uint64_t count)
 {
-	return bw_err(b, -EIO,
-		      "%s completion error on QP %#x after %llu messages: %s "
-		      "(status %d, vendor error %#x): %s",
-		      what, wc->qp_num, (unsigned long long)count,
-		      ibv_wc_status_str(wc->status), wc->status, wc->vendor_err,
-		      perf_wc_hint(wc->status));
+	return perf_err(b->s, -EIO,
+			"%s completion error on QP %#x after %llu messages: %s "
+			"(status %d, vendor error %#x): %s",
+			what, wc->qp_num, (unsigned long long)count,
+			ibv_wc_status_str(wc->status), wc->status,
+			wc->vendor_err, perf_wc_hint(wc->status));
 }
 
 static int poll_tx(struct bw *b, struct bw_side *sd)
@@ -187,7 +174,7 @@ static int poll_tx(struct bw *b, struct bw_side *sd)
 	int n = ibv_poll_cq(sd->e->scq, BW_POLL_BATCH, wc);
 
 	if (n < 0)
-		return bw_err(b, -EIO, "ibv_poll_cq (send) failed: %d", n);
+		return perf_err(b->s, -EIO, "ibv_poll_cq (send) failed: %d", n);
 	for (int k = 0; k < n; k++) {
 		unsigned i = (unsigned)(wc[k].wr_id & 0xffffffffu);
 		uint64_t covered = wc[k].wr_id >> 32;
@@ -196,8 +183,8 @@ static int poll_tx(struct bw *b, struct bw_side *sd)
 			return wc_error(b, &wc[k], perf_op_title(b->o->op),
 					b->tot_c);
 		if (i >= sd->e->nqp)
-			return bw_err(b, -EIO, "completion for unknown QP %u",
-				      i);
+			return perf_err(b->s, -EIO,
+					"completion for unknown QP %u", i);
 		sd->ccnt[i] += covered;
 		b->tot_c += covered;
 	}
@@ -210,7 +197,8 @@ static int poll_rx(struct bw *b, struct bw_side *sd, double now)
 	int n = ibv_poll_cq(sd->e->rcq, BW_POLL_BATCH, wc);
 
 	if (n < 0)
-		return bw_err(b, -EIO, "ibv_poll_cq (receive) failed: %d", n);
+		return perf_err(b->s, -EIO, "ibv_poll_cq (receive) failed: %d",
+				n);
 	for (int k = 0; k < n; k++) {
 		unsigned i = (unsigned)wc[k].wr_id;
 		int r;
@@ -218,7 +206,8 @@ static int poll_rx(struct bw *b, struct bw_side *sd, double now)
 		if (wc[k].status != IBV_WC_SUCCESS)
 			return wc_error(b, &wc[k], "Receive", b->tot_r);
 		if (i >= sd->e->nqp)
-			return bw_err(b, -EIO, "receive for unknown QP %u", i);
+			return perf_err(b->s, -EIO, "receive for unknown QP %u",
+					i);
 		if (b->tot_r == 0)
 			b->t_first = now;
 		b->tot_r++;
@@ -274,7 +263,7 @@ static int bw_loop(struct bw *b)
 		if (b->tot_s != before && b->iters &&
 		    push_mark(&b->posts, &b->nposts, &b->cap_posts, now,
 			      before) < 0)
-			return bw_err(b, -ENOMEM, "out of memory");
+			return perf_err(b->s, -ENOMEM, "out of memory");
 	poll:
 		for (unsigned k = 0; k < b->ntx; k++) {
 			int r = poll_tx(b, &b->tx[k]);
@@ -288,8 +277,8 @@ static int bw_loop(struct bw *b)
 				    push_mark(&b->comps, &b->ncomps,
 					      &b->cap_comps, b->t_last,
 					      b->tot_c) < 0)
-					return bw_err(b, -ENOMEM,
-						      "out of memory");
+					return perf_err(b->s, -ENOMEM,
+							"out of memory");
 			}
 		}
 		for (unsigned k = 0; k < b->nrx; k++) {
@@ -319,14 +308,15 @@ static int bw_loop(struct bw *b)
 			limit = stall;
 		if (now - last_event > limit &&
 		    (b->ntx || b->tot_r > 0 || now - b->t_start > 3 * limit))
-			return bw_err(b, -ETIMEDOUT,
-				      "no completion for %.0f s (%llu of %llu "
-				      "messages done): the peer stopped "
-				      "responding",
-				      now - last_event,
-				      (unsigned long long)(b->ntx ? b->tot_c
-								  : b->tot_r),
-				      (unsigned long long)(b->iters * o->nqp));
+			return perf_err(
+				b->s, -ETIMEDOUT,
+				"no completion for %.0f s (%llu of %llu "
+				"messages done): the peer stopped "
+				"responding",
+				now - last_event,
+				(unsigned long long)(b->ntx ? b->tot_c
+							    : b->tot_r),
+				(unsigned long long)(b->iters * o->nqp));
 		if (now - last_prog >= ival) {
 			uint64_t tot = b->ntx ? b->tot_c : b->tot_r;
 			double bytes = (double)(tot - last_tot) * b->size;
@@ -472,7 +462,7 @@ int perf_bw_run(struct perf_session *s, uint64_t size,
 	if (r == 0 && send && s->loopback)
 		r = side_alloc(&b.rx[b.nrx++], &s->b, false);
 	if (r < 0) {
-		bw_err(&b, r, "out of memory");
+		perf_err(b.s, r, "out of memory");
 		goto out;
 	}
 	for (unsigned k = 0; k < b.nrx; k++)

@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,18 +25,6 @@ struct lat {
 	uint64_t events, events_seen; /* completions, for stall checks */
 	size_t prog_from;
 };
-
-static int lat_err(struct lat *l, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int lat_err(struct lat *l, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(l->s->err, sizeof(l->s->err), fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 static bool more(const struct lat *l, uint64_t n, double now)
 {
@@ -61,10 +48,10 @@ static int housekeeping(struct lat *l, double now)
 	if (perf_should_stop(l->s, "the latency test"))
 		return -EINTR;
 	if (now - l->last_event > stall)
-		return lat_err(l, -ETIMEDOUT,
-			       "no reply for %.0f s after %zu round trips: "
-			       "the peer stopped responding",
-			       now - l->last_event, l->nt);
+		return perf_err(l->s, -ETIMEDOUT,
+				"no reply for %.0f s after %zu round trips: "
+				"the peer stopped responding",
+				now - l->last_event, l->nt);
 	if (l->o->progress_fd >= 0 &&
 	    now - l->last_prog >= l->o->interval_ms / 1000.0 && l->nt > 1) {
 		size_t from = l->prog_from ? l->prog_from : 1;
@@ -92,7 +79,7 @@ static int stamp(struct lat *l, double now)
 		double *nv = realloc(l->t, nc * sizeof(*nv));
 
 		if (!nv)
-			return lat_err(l, -ENOMEM, "out of memory");
+			return perf_err(l->s, -ENOMEM, "out of memory");
 		l->t = nv;
 		l->cap = nc;
 	}
@@ -100,37 +87,45 @@ static int stamp(struct lat *l, double now)
 	return 0;
 }
 
+/*
+ * One turn of a busy wait. Soft-RoCE moves packets in kernel threads: when
+ * no reply comes at once, let them (and a peer sharing the CPU) run instead
+ * of spinning out the tick; now and then look at the clock and the peer.
+ */
+static int spin_pause(struct lat *l, unsigned *spins)
+{
+	if (++*spins % 256 == 0)
+		sched_yield();
+	if (*spins % 4096 == 0)
+		return housekeeping(l, perf_now());
+	return 0;
+}
+
 static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 {
 	struct ibv_wc wc;
 	unsigned spins = 0;
+	int r;
 
 	for (;;) {
 		int n = ibv_poll_cq(cq, 1, &wc);
 
 		if (n < 0)
-			return lat_err(l, -EIO, "ibv_poll_cq failed: %d", n);
+			return perf_err(l->s, -EIO, "ibv_poll_cq failed: %d",
+					n);
 		if (n == 1)
 			break;
-		/* Soft-RoCE moves packets in kernel threads: when no
-		 * reply comes at once, let them (and a peer sharing the
-		 * CPU) run instead of spinning out the tick. */
-		if (++spins % 256 == 0)
-			sched_yield();
-		if (spins % 4096 == 0) {
-			int r = housekeeping(l, perf_now());
-
-			if (r < 0)
-				return r;
-		}
+		r = spin_pause(l, &spins);
+		if (r < 0)
+			return r;
 	}
 	if (wc.status != IBV_WC_SUCCESS)
-		return lat_err(l, -EIO,
-			       "%s completion error on QP %#x after %zu round "
-			       "trips: %s (status %d, vendor error %#x): %s",
-			       what, wc.qp_num, l->nt,
-			       ibv_wc_status_str(wc.status), wc.status,
-			       wc.vendor_err, perf_wc_hint(wc.status));
+		return perf_err(l->s, -EIO,
+				"%s completion error on QP %#x after %zu round "
+				"trips: %s (status %d, vendor error %#x): %s",
+				what, wc.qp_num, l->nt,
+				ibv_wc_status_str(wc.status), wc.status,
+				wc.vendor_err, perf_wc_hint(wc.status));
 	l->events++;
 	return 0;
 }
@@ -140,14 +135,10 @@ static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
 	unsigned spins = 0;
 
 	while (*p != v) {
-		if (++spins % 256 == 0)
-			sched_yield();
-		if (spins % 4096 == 0) {
-			int r = housekeeping(l, perf_now());
+		int r = spin_pause(l, &spins);
 
-			if (r < 0)
-				return r;
-		}
+		if (r < 0)
+			return r;
 	}
 	l->events++;
 	return 0;
@@ -162,7 +153,7 @@ static int post_recv1(struct lat *l, struct perf_end *e)
 	int r = ibv_post_recv(e->qp[0], &wr, &bad);
 
 	if (r)
-		return lat_err(l, -r, "ibv_post_recv: %s", strerror(r));
+		return perf_err(l->s, -r, "ibv_post_recv: %s", strerror(r));
 	return 0;
 }
 
@@ -191,8 +182,8 @@ static int post1(struct lat *l, struct perf_end *e, uint64_t seq)
 		wr.send_flags |= IBV_SEND_INLINE;
 	r = ibv_post_send(e->qp[0], &wr, &bad);
 	if (r)
-		return lat_err(l, -r, "ibv_post_send on QP %#x: %s",
-			       e->qp[0]->qp_num, strerror(r));
+		return perf_err(l->s, -r, "ibv_post_send on QP %#x: %s",
+				e->qp[0]->qp_num, strerror(r));
 	return sig ? wait_cq(l, e->scq, perf_op_title(o->op)) : 0;
 }
 
@@ -343,7 +334,8 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 	if (r < 0)
 		goto out;
 	if (l.nt < 2) {
-		r = lat_err(&l, -ENODATA, "no complete round trip to measure");
+		r = perf_err(l.s, -ENODATA,
+			     "no complete round trip to measure");
 		goto out;
 	}
 	res->size = size;
@@ -351,7 +343,7 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 	res->nsamples = l.nt - 1;
 	res->samples = malloc(res->nsamples * sizeof(double));
 	if (!res->samples) {
-		r = lat_err(&l, -ENOMEM, "out of memory");
+		r = perf_err(l.s, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t k = 0; k < res->nsamples; k++)

@@ -14,19 +14,4 @@ PERF_UNIT_TESTS = tests/unit/test_perf_oob tests/unit/test_perf_stats \
 	tests/unit/test_perf_bind
 check_PROGRAMS += $(PERF_UNIT_TESTS)
 TESTS += $(PERF_UNIT_TESTS)
-tests_unit_test_perf_oob_SOURCES = tests/unit/test_perf_oob.c tests/unit/unit.h
-tests_unit_test_perf_oob_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_perf_oob_LDADD = $(UNIT_LDADD)
-tests_unit_test_perf_stats_SOURCES = tests/unit/test_perf_stats.c tests/unit/unit.h
-tests_unit_test_perf_stats_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_perf_stats_LDADD = $(UNIT_LDADD)
-tests_unit_test_perf_gid_SOURCES = tests/unit/test_perf_gid.c tests/unit/unit.h
-tests_unit_test_perf_gid_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_perf_gid_LDADD = $(UNIT_LDADD)
-tests_unit_test_perf_report_SOURCES = tests/unit/test_perf_report.c tests/unit/unit.h
-tests_unit_test_perf_report_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_perf_report_LDADD = $(UNIT_LDADD)
-tests_unit_test_perf_bind_SOURCES = tests/unit/test_perf_bind.c tests/unit/unit.h
-tests_unit_test_perf_bind_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_perf_bind_LDADD = $(UNIT_LDADD)
 endif

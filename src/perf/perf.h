@@ -135,6 +135,9 @@ int perf_bw_server_wait(struct perf_session *s, struct perf_bw_result *r);
 /* End of a bw test: the client's report (WRITE/READ), then goodbye. */
 int perf_bw_finish(struct perf_session *s, const struct perf_bw_result *last);
 
+/* Writes the message of a failure into s->err and returns r. */
+int perf_err(struct perf_session *s, int r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Monotonic seconds. */
 double perf_now(void);
 /* The peer vanished (OOB closed) or the user pressed Ctrl-C. */

@@ -16,9 +16,7 @@
 
 #include "perf/gid.h"
 
-static int s_err(struct perf_session *s, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int s_err(struct perf_session *s, int r, const char *fmt, ...)
+int perf_err(struct perf_session *s, int r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -53,14 +51,14 @@ const char *perf_op_name(enum perf_op op)
 bool perf_should_stop(struct perf_session *s, const char *during)
 {
 	if (s->stop && *s->stop) {
-		s_err(s, 0, "interrupted during %s", during);
+		perf_err(s, 0, "interrupted during %s", during);
 		return true;
 	}
 	if (!s->loopback && perf_oob_peer_gone(&s->oob)) {
-		s_err(s, 0,
-		      "the peer closed the out-of-band connection "
-		      "during %s: it exited or was killed",
-		      during);
+		perf_err(s, 0,
+			 "the peer closed the out-of-band connection "
+			 "during %s: it exited or was killed",
+			 during);
 		return true;
 	}
 	return false;
@@ -76,7 +74,7 @@ static int choose_gid(struct perf_session *s)
 
 	c = calloc((size_t)d->port_attr.gid_tbl_len, sizeof(*c));
 	if (!c)
-		return s_err(s, -ENOMEM, "out of memory");
+		return perf_err(s, -ENOMEM, "out of memory");
 	for (int i = 0; i < d->port_attr.gid_tbl_len; i++) {
 		struct ibv_gid_entry ge;
 
@@ -93,8 +91,8 @@ static int choose_gid(struct perf_session *s)
 	idx = perf_gid_choose(c, n, true, why, sizeof(why));
 	free(c);
 	if (idx < 0)
-		return s_err(s, idx, "%s port %u: no usable GID: %s", d->name,
-			     d->port, why);
+		return perf_err(s, idx, "%s port %u: no usable GID: %s",
+				d->name, d->port, why);
 	snprintf(s->gid_why, sizeof(s->gid_why), "GID index %d chosen: %s", idx,
 		 why);
 	r = perf_dev_set_gid(d, idx, s->err, sizeof(s->err));
@@ -112,14 +110,14 @@ static int xchg_keys(struct perf_session *s, unsigned i,
 
 	r = perf_oob_keys_encode(&s->a.mine[i], s->with_gid, out, sizeof(out));
 	if (r < 0)
-		return s_err(s, r, "cannot encode the keys of QP %u", i);
+		return perf_err(s, r, "cannot encode the keys of QP %u", i);
 	r = perf_oob_xchg(&s->oob, out, in, len, timeout_ms, what);
 	if (r < 0)
-		return s_err(s, r, "%s", s->oob.err);
+		return perf_err(s, r, "%s", s->oob.err);
 	r = perf_oob_keys_decode(in, len, s->with_gid, into, derr,
 				 sizeof(derr));
 	if (r < 0)
-		return s_err(s, r, "bad %s from the peer: %s", what, derr);
+		return perf_err(s, r, "bad %s from the peer: %s", what, derr);
 	return 0;
 }
 
@@ -136,17 +134,17 @@ static int negotiate(struct perf_session *s, int *mtu)
 	r = perf_oob_xchg(&s->oob, vout, vin, sizeof(vin), o->timeout_ms,
 			  "the version string");
 	if (r < 0)
-		return s_err(s, r, "%s", s->oob.err);
+		return perf_err(s, r, "%s", s->oob.err);
 	r = perf_oob_version_decode(vin, sizeof(vin), &s->peer_version, s->err,
 				    sizeof(s->err));
 	if (r < 0)
 		return r;
 	if (s->peer_version < PERF_OOB_MIN_VERSION)
-		return s_err(s, -EPROTO,
-			     "peer speaks perftest %u.%02u; versions below "
-			     "5.70 use another report format and are not "
-			     "supported",
-			     s->peer_version / 100, s->peer_version % 100);
+		return perf_err(s, -EPROTO,
+				"peer speaks perftest %u.%02u; versions below "
+				"5.70 use another report format and are not "
+				"supported",
+				s->peer_version / 100, s->peer_version % 100);
 	perf_oob_sysdata_encode(s->cycle_buffer, s->cache_line, sout);
 	/* Two exchanges of four bytes: a server reading all eight before
 	 * answering would wait for a client waiting for it. */
@@ -156,7 +154,7 @@ static int negotiate(struct perf_session *s, int *mtu)
 		r = perf_oob_xchg(&s->oob, sout + 4, sin + 4, 4, o->timeout_ms,
 				  "the system data (cache line)");
 	if (r < 0)
-		return s_err(s, r, "%s", s->oob.err);
+		return perf_err(s, r, "%s", s->oob.err);
 	r = perf_oob_sysdata_decode(sin, sizeof(sin), &cb, &cl, s->err,
 				    sizeof(s->err));
 	if (r < 0)
@@ -169,7 +167,7 @@ static int negotiate(struct perf_session *s, int *mtu)
 	r = perf_oob_xchg(&s->oob, mout, min, sizeof(min), o->timeout_ms,
 			  "the MTU");
 	if (r < 0)
-		return s_err(s, r, "%s", s->oob.err);
+		return perf_err(s, r, "%s", s->oob.err);
 	r = perf_oob_mtu_decode(min, sizeof(min), &rmtu, s->err,
 				sizeof(s->err));
 	if (r < 0)
@@ -222,10 +220,10 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		int want = perf_mtu_enum(o->mtu);
 
 		if (want < 0) {
-			r = s_err(s, -EINVAL,
-				  "-m %u: the MTU must be 256, 512, "
-				  "1024, 2048 or 4096",
-				  o->mtu);
+			r = perf_err(s, -EINVAL,
+				     "-m %u: the MTU must be 256, 512, "
+				     "1024, 2048 or 4096",
+				     o->mtu);
 			goto fail;
 		}
 		if (want > mtu)
@@ -246,7 +244,7 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			r = perf_oob_accept(&s->oob, o->bind_addr,
 					    o->bind_addr2, o->port, -1);
 		if (r < 0) {
-			s_err(s, r, "%s", s->oob.err);
+			perf_err(s, r, "%s", s->oob.err);
 			goto fail;
 		}
 		r = negotiate(s, &mtu);
@@ -350,7 +348,7 @@ int perf_session_goodbye(struct perf_session *s)
 	r = perf_oob_write(&s->oob, PERF_OOB_DONE, sizeof(PERF_OOB_DONE),
 			   "the goodbye");
 	if (r < 0)
-		return s_err(s, r, "%s", s->oob.err);
+		return perf_err(s, r, "%s", s->oob.err);
 	/* Read the peer's so closing does not reset the connection early;
 	 * a peer that closes without it is fine. */
 	perf_oob_read(&s->oob, done, sizeof(done), 1000, "the goodbye");

@@ -76,6 +76,19 @@ struct ui_screen {
 	const char *help; /* what the screen shows, for the help screen */
 };
 
+/* Declares a screen in one statement; the long help text is a static
+ * string above it. */
+#define UI_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_, actions_, \
+		  help_)                                                       \
+	const struct ui_screen id = { .name = (name_),                         \
+				      .brief = (brief_),                       \
+				      .fkey = (fkey_),                         \
+				      .letter = (letter_),                     \
+				      .layout = (layout_),                     \
+				      .draw = (draw_),                         \
+				      .actions = (actions_),                   \
+				      .help = (help_) }
+
 extern const struct ui_screen view_overview_screen;
 extern const struct ui_screen view_port_screen;
 extern const struct ui_screen view_counters_screen;

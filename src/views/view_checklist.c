@@ -322,22 +322,16 @@ static const struct ui_action checklist_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_checklist_screen = {
-	.name = "Checks",
-	.brief = "Chk",
-	.fkey = 6,
-	.letter = 'k',
-	.layout = RD_LAYOUT_LIST,
-	.draw = checklist_draw,
-	.actions = checklist_actions,
-	.help = "Every check's verdict, grouped by layer from the hardware "
-		"up to the host and worst first: FAIL, WARN, UNKNOWN (the "
-		"data needed is not available, with the reason), PASS. The "
-		"pane below shows the selected check's evidence (values and "
-		"where they were read), why it matters, the next step, the "
-		"decision path, and its fix-up as the exact shell command. "
-		"f applies the fix-up after a confirmation showing command "
-		"and impact (root only; otherwise the dialog says why not), "
-		"then re-probes and shows the new verdict; u undoes the last "
-		"fix-up from the journal.",
-};
+static const char checklist_help[] =
+	"Every check's verdict, grouped by layer from the hardware "
+	"up to the host and worst first: FAIL, WARN, UNKNOWN (the "
+	"data needed is not available, with the reason), PASS. The "
+	"pane below shows the selected check's evidence (values and "
+	"where they were read), why it matters, the next step, the "
+	"decision path, and its fix-up as the exact shell command. "
+	"f applies the fix-up after a confirmation showing command "
+	"and impact (root only; otherwise the dialog says why not), "
+	"then re-probes and shows the new verdict; u undoes the last "
+	"fix-up from the journal.";
+UI_SCREEN(view_checklist_screen, "Checks", "Chk", 6, 'k', RD_LAYOUT_LIST,
+	  checklist_draw, checklist_actions, checklist_help);

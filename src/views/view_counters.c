@@ -348,19 +348,13 @@ static const struct ui_action counters_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_counters_screen = {
-	.name = "Counters",
-	.brief = "Cntr",
-	.fkey = 4,
-	.letter = 'c',
-	.layout = RD_LAYOUT_LIST,
-	.draw = counters_draw,
-	.actions = counters_actions,
-	.help = "Every counter of the selected port: the port counters "
-		"(sysfs counters/), the driver's hw_counters and the ethtool "
-		"statistics of its netdev, with value, rate per second and a "
-		"sparkline of the last minute. s sorts by name, rate or "
-		"value; / filters by a substring; z hides counters that "
-		"never changed. Error counters that rise turn red. The pane "
-		"below explains the selected counter (data/counters.tsv).",
-};
+static const char counters_help[] =
+	"Every counter of the selected port: the port counters "
+	"(sysfs counters/), the driver's hw_counters and the ethtool "
+	"statistics of its netdev, with value, rate per second and a "
+	"sparkline of the last minute. s sorts by name, rate or "
+	"value; / filters by a substring; z hides counters that "
+	"never changed. Error counters that rise turn red. The pane "
+	"below explains the selected counter (data/counters.tsv).";
+UI_SCREEN(view_counters_screen, "Counters", "Cntr", 4, 'c', RD_LAYOUT_LIST,
+	  counters_draw, counters_actions, counters_help);

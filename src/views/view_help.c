@@ -74,17 +74,11 @@ static const struct ui_action help_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_help_screen = {
-	.name = "Help",
-	.brief = "Help",
-	.fkey = 1,
-	.letter = '?',
-	.layout = RD_LAYOUT_FULL,
-	.actions = help_actions,
-	.draw = help_draw,
-	.help = "This page. The console refreshes every -d seconds "
-		"(default 1); --replay FILE plays a capture made with "
-		"'rdmadiag capture', --demo plays the recorded demo host. "
-		"Without root the console is read-only: fix-ups are shown "
-		"with the command to run and the reason they are disabled.",
-};
+static const char help_page_help[] =
+	"This page. The console refreshes every -d seconds "
+	"(default 1); --replay FILE plays a capture made with "
+	"'rdmadiag capture', --demo plays the recorded demo host. "
+	"Without root the console is read-only: fix-ups are shown "
+	"with the command to run and the reason they are disabled.";
+UI_SCREEN(view_help_screen, "Help", "Help", 1, '?', RD_LAYOUT_FULL, help_draw,
+	  help_actions, help_page_help);

@@ -301,19 +301,13 @@ static const struct ui_action overview_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_overview_screen = {
-	.name = "Overview",
-	.brief = "Ovw",
-	.fkey = 2,
-	.letter = 'o',
-	.layout = RD_LAYOUT_LIST,
-	.draw = overview_draw,
-	.actions = overview_actions,
-	.help = "One row per RDMA device port: state and physical state in "
-		"colour, rate, link layer, MTU of the netdev and the active "
-		"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "
-		"firmware and the worst verdict of the checks for that port. "
-		"The pane below summarises the selected port and lists its "
-		"findings. The line under the title names the most important "
-		"finding; k opens the checklist that explains it.",
-};
+static const char overview_help[] =
+	"One row per RDMA device port: state and physical state in "
+	"colour, rate, link layer, MTU of the netdev and the active "
+	"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "
+	"firmware and the worst verdict of the checks for that port. "
+	"The pane below summarises the selected port and lists its "
+	"findings. The line under the title names the most important "
+	"finding; k opens the checklist that explains it.";
+UI_SCREEN(view_overview_screen, "Overview", "Ovw", 2, 'o', RD_LAYOUT_LIST,
+	  overview_draw, overview_actions, overview_help);

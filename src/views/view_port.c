@@ -248,18 +248,12 @@ static const struct ui_action port_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_port_screen = {
-	.name = "Port",
-	.brief = "Port",
-	.fkey = 3,
-	.letter = 'p',
-	.layout = RD_LAYOUT_FULL,
-	.draw = port_draw,
-	.actions = port_actions,
-	.help = "Every attribute of the selected port, its device and its "
-		"netdev (N/A where the source could not be read), the GID "
-		"table as show_gids prints it (index, GID, IPv4, RoCE "
-		"version, netdev; RoCE v2 IPv4 GIDs in green), the decision "
-		"path the port-down check walked, and every verdict about "
-		"the port.",
-};
+static const char port_help[] =
+	"Every attribute of the selected port, its device and its "
+	"netdev (N/A where the source could not be read), the GID "
+	"table as show_gids prints it (index, GID, IPv4, RoCE "
+	"version, netdev; RoCE v2 IPv4 GIDs in green), the decision "
+	"path the port-down check walked, and every verdict about "
+	"the port.";
+UI_SCREEN(view_port_screen, "Port", "Port", 3, 'p', RD_LAYOUT_FULL, port_draw,
+	  port_actions, port_help);

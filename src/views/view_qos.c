@@ -319,20 +319,14 @@ static const struct ui_action qos_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_qos_screen = {
-	.name = "QoS",
-	.brief = "QoS",
-	.fkey = 5,
-	.letter = 'd',
-	.layout = RD_LAYOUT_FULL,
-	.draw = qos_draw,
-	.actions = qos_actions,
-	.help = "QoS of the selected port's netdev: the priority RoCE "
-		"packets carry and how it follows from the trust mode, the "
-		"DSCP map, rdma_cm's ToS and the VLAN egress map; PFC per priority "
-		"(enabled, pause frames per second received and sent), ETS "
-		"per traffic class (algorithm, bandwidth, priorities), trust "
-		"mode and the DSCP-to-priority map, ECN per priority and the "
-		"congestion notification (CNP) counters. When the driver has "
-		"no DCB support the screen says so instead of guessing.",
-};
+static const char qos_help[] =
+	"QoS of the selected port's netdev: the priority RoCE "
+	"packets carry and how it follows from the trust mode, the "
+	"DSCP map, rdma_cm's ToS and the VLAN egress map; PFC per priority "
+	"(enabled, pause frames per second received and sent), ETS "
+	"per traffic class (algorithm, bandwidth, priorities), trust "
+	"mode and the DSCP-to-priority map, ECN per priority and the "
+	"congestion notification (CNP) counters. When the driver has "
+	"no DCB support the screen says so instead of guessing.";
+UI_SCREEN(view_qos_screen, "QoS", "QoS", 5, 'd', RD_LAYOUT_FULL, qos_draw,
+	  qos_actions, qos_help);

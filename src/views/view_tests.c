@@ -369,20 +369,14 @@ static const struct ui_action tests_actions[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-const struct ui_screen view_tests_screen = {
-	.name = "Tests",
-	.brief = "Test",
-	.fkey = 7,
-	.letter = 't',
-	.layout = RD_LAYOUT_SPLIT,
-	.draw = tests_draw,
-	.actions = tests_actions,
-	.help = "b (bandwidth) or l (latency), from any screen, opens a "
-		"small form for the selected port: mode (loopback on this "
-		"port, client of HOST, or server for a peer's ib_write_bw / "
-		"rdmadiag), operation, message size and duration. Enter runs "
-		"'rdmadiag bw|lat' as a child process; its progress draws "
-		"a live graph of Gb/s (or microseconds) while the port's "
-		"busiest counters move beside it. Esc stops the test. "
-		"Results stay in the list below.",
-};
+static const char tests_help[] =
+	"b (bandwidth) or l (latency), from any screen, opens a "
+	"small form for the selected port: mode (loopback on this "
+	"port, client of HOST, or server for a peer's ib_write_bw / "
+	"rdmadiag), operation, message size and duration. Enter runs "
+	"'rdmadiag bw|lat' as a child process; its progress draws "
+	"a live graph of Gb/s (or microseconds) while the port's "
+	"busiest counters move beside it. Esc stops the test. "
+	"Results stay in the list below.";
+UI_SCREEN(view_tests_screen, "Tests", "Test", 7, 't', RD_LAYOUT_SPLIT,
+	  tests_draw, tests_actions, tests_help);

@@ -72,6 +72,41 @@ static void expect_q(const char *in, const char *want)
 	assert_string_equal(buf, want);
 }
 
+static void test_utf8_seq(void **state)
+{
+	static const struct {
+		const char *b;
+		size_t len, n;
+		uint32_t cp;
+	} t[] = {
+		{ "\xc3\xa9", 2, 2, 0xe9 },	       /* e acute */
+		{ "\xc2\x85", 2, 2, 0x85 },	       /* C1 NEL: valid */
+		{ "\xe2\x82\xac", 3, 3, 0x20ac },      /* euro */
+		{ "\xf0\x9f\x98\x80", 4, 4, 0x1f600 }, /* emoji */
+		{ "\xc3\xa9z", 3, 2, 0xe9 },	       /* stops after one */
+		{ "\xc3", 1, 0, 0 },		       /* cut short */
+		{ "\xe2\x82", 2, 0, 0 },	       /* cut short */
+		{ "\xc0\xaf", 2, 0, 0 },	       /* overlong '/' */
+		{ "\xe0\x80\xaf", 3, 0, 0 },	       /* overlong */
+		{ "\xed\xa0\x80", 3, 0, 0 },	       /* surrogate */
+		{ "\xf4\x90\x80\x80", 4, 0, 0 },       /* past U+10FFFF */
+		{ "\x80", 1, 0, 0 },		       /* lone continuation */
+		{ "\xc3z", 2, 0, 0 },		       /* bad continuation */
+		{ "\xff", 1, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t cp = 0;
+		size_t n = rd_utf8_seq((const unsigned char *)t[i].b, t[i].len,
+				       &cp);
+
+		if (n != t[i].n || (n && cp != t[i].cp))
+			fail_msg("case %zu: %zu bytes U+%04X, want %zu U+%04X",
+				 i, n, (unsigned)cp, t[i].n, (unsigned)t[i].cp);
+	}
+}
+
 static void test_shquote(void **state)
 {
 	(void)state;
@@ -93,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_esc_truncates_and_sizes),
 		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_shquote),
+		cmocka_unit_test(test_utf8_seq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,6 +200,47 @@ static void test_bad_frame_in_the_middle(void **state)
 	rd_recording_close(&rec);
 }
 
+/* A recording's last frame, a single snapshot, and a file that is neither. */
+static void test_load_last(void **state)
+{
+	struct rd_snapshot s;
+	char err[1024] = "";
+	FILE *f;
+
+	(void)state;
+	write_frames("three.jsonl", 3, NULL);
+	assert_int_equal(rd_recording_load_last(path_of("three.jsonl"), &s, err,
+						sizeof(err)),
+			 0);
+	assert_string_equal(s.host.hostname, "host2");
+	rd_snapshot_free(&s);
+
+	write_frames("one.json", 1, NULL);
+	assert_int_equal(rd_recording_load_last(path_of("one.json"), &s, err,
+						sizeof(err)),
+			 0);
+	assert_string_equal(s.host.hostname, "host0");
+	rd_snapshot_free(&s);
+
+	put("junk.json", "not json\n", 9);
+	assert_true(rd_recording_load_last(path_of("junk.json"), &s, err,
+					   sizeof(err)) < 0);
+	assert_non_null(strstr(err, "not a recording either"));
+	rd_snapshot_free(&s);
+
+	/* The last frame is cut short: the error names the file and frame. */
+	write_frames("cut.jsonl", 2, NULL);
+	f = fopen(path_of("cut.jsonl"), "a");
+	assert_non_null(f);
+	fputs("{\"schema_version\": 1, \"devices\": [\n", f);
+	fclose(f);
+	assert_true(rd_recording_load_last(path_of("cut.jsonl"), &s, err,
+					   sizeof(err)) < 0);
+	assert_non_null(strstr(err, path_of("cut.jsonl")));
+	assert_non_null(strstr(err, "frame 3"));
+	rd_snapshot_free(&s);
+}
+
 static void test_file_shrinks_under_us(void **state)
 {
 	struct rd_recording rec;
@@ -275,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_files),
 		cmocka_unit_test(test_bad_frame_in_the_middle),
 		cmocka_unit_test(test_file_shrinks_under_us),
+		cmocka_unit_test(test_load_last),
 		cmocka_unit_test(test_demo_recording),
 	};
 
