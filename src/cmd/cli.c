@@ -17,18 +17,19 @@
 
 void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 {
+	FILE *f = cli && cli->err ? cli->err : stderr;
 	va_list ap;
 	char *msg = NULL;
 
 	/* Messages quote paths, names and arguments: escape the whole line. */
-	fprintf(stderr, "%s: ", cli && cli->prog ? cli->prog : "rdmadiag");
+	fprintf(f, "%s: ", cli && cli->prog ? cli->prog : "rdmadiag");
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	rd_fputs_esc(msg ? msg : "(message lost: out of memory)", stderr);
+	rd_fputs_esc(msg ? msg : "(message lost: out of memory)", f);
 	free(msg);
-	fputc('\n', stderr);
+	fputc('\n', f);
 }
 
 /* The root options: a path read in place of /sys, /proc, /dev, /etc. */

@@ -13,6 +13,7 @@
 struct rd_cli {
 	struct rd_roots roots;
 	const char *prog;
+	FILE *err;		/* where cli_error writes; NULL = stderr */
 };
 
 /*

@@ -236,9 +236,13 @@ int rd_parse_rate(const char *text, double *gbps, char *width, size_t wlen,
 	char *sp = strchr(rest, ' ');
 	if (sp) {
 		*sp = '\0';
-		snprintf(speed, slen, "%s", sp + 1);
+		/* A part that does not fit is no rate the kernel writes; a
+		 * cut would also split a UTF-8 character. */
+		if ((size_t)snprintf(speed, slen, "%s", sp + 1) >= slen)
+			return -EINVAL;
 	}
-	snprintf(width, wlen, "%s", rest);
+	if ((size_t)snprintf(width, wlen, "%s", rest) >= wlen)
+		return -EINVAL;
 	return 0;
 }
 

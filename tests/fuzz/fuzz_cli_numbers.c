@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
@@ -32,50 +31,38 @@ static const struct {
 };
 #define N_RANGES (sizeof(ranges) / sizeof(ranges[0]))
 
-static int err_fd = -1;
+static char *err_buf;
+static size_t err_len;
 
-/* stderr into a memory file for the length of one call. */
-static int capture_begin(void)
+/* The command line's error stream into memory for the length of one call
+ * (not the process's stderr, which libFuzzer writes to as well). */
+static int capture_begin(struct rd_cli *cli)
 {
-	int saved;
-
-	if (err_fd < 0)
-		err_fd = memfd_create("fuzz-stderr", MFD_CLOEXEC);
-	if (err_fd < 0)
-		return -1;
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	if (ftruncate(err_fd, 0) < 0 || lseek(err_fd, 0, SEEK_SET) < 0 ||
-	    dup2(err_fd, STDERR_FILENO) < 0) {
-		close(saved);
-		return -1;
-	}
-	return saved;
+	cli->err = open_memstream(&err_buf, &err_len);
+	return cli->err ? 0 : -1;
 }
 
-static void capture_end(int saved, bool want_line)
+static void capture_end(struct rd_cli *cli, bool want_line)
 {
-	char buf[8192];
-	ssize_t n;
+	bool one_line;
 
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	n = pread(err_fd, buf, sizeof(buf), 0);
-	if (n < 0)
-		return;
-	fuzz_assert_text(buf, (size_t)n);
+	fclose(cli->err);
+	cli->err = NULL;
+	fuzz_assert_text(err_buf, err_len);
 	/* A refusal is exactly one line; an acceptance says nothing. */
-	if (want_line != (n > 0) ||
-	    (n > 0 && (memchr(buf, '\n', (size_t)n) != buf + n - 1)))
+	one_line = err_len > 0 &&
+		   memchr(err_buf, '\n', err_len) == err_buf + err_len - 1;
+	if (want_line ? !one_line : err_len > 0)
 		abort();
+	free(err_buf);
+	err_buf = NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rd_cli cli = { .prog = "rdmadiag" };
 	char *arg;
-	int saved, r;
+	int r;
 
 	if (size < 1)
 		return 0;
@@ -87,11 +74,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 0x80) {
 		double lo = (data[0] & 1) ? 0.2 : 0, hi = 3600, v = -1, again;
 
-		saved = capture_begin();
-		if (saved < 0)
+		if (capture_begin(&cli) < 0)
 			goto out;
 		r = cli_seconds(&cli, "--window", arg, lo, hi, &v);
-		capture_end(saved, r < 0);
+		capture_end(&cli, r < 0);
 		if (r == 0) {
 			char buf[64];
 
@@ -105,11 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t lo = ranges[data[0] % N_RANGES].lo,
 			 hi = ranges[data[0] % N_RANGES].hi, v = 0, again;
 
-		saved = capture_begin();
-		if (saved < 0)
+		if (capture_begin(&cli) < 0)
 			goto out;
 		r = cli_number(&cli, "-p", arg, lo, hi, &v);
-		capture_end(saved, r < 0);
+		capture_end(&cli, r < 0);
 		if (r == 0) {
 			char buf[32];
 
