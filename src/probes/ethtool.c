@@ -505,10 +505,11 @@ int rd_ethtool_parse_stats(const void *names, size_t names_len,
 		memcpy(name, s, l);
 		name[l] = '\0';
 		memcpy(&v, (const uint8_t *)values + i * sizeof(v), sizeof(v));
-		/* A nameless or garbled entry cannot be shown or matched. */
-		if (l == 0 || rd_text_check(name, l) < 0)
+		/* A nameless (blank) or garbled entry cannot be shown or
+		 * matched. */
+		if (rd_text_check(name, l) < 0 || !*rd_strtrim(name))
 			continue;
-		if (!rd_counters_add(out, rd_strtrim(name), rd_u64(v)))
+		if (!rd_counters_add(out, name, rd_u64(v)))
 			return -ENOMEM;
 	}
 	return 0;
