@@ -453,6 +453,8 @@ double con_worker_busy_since(struct con_worker *w)
 	return t;
 }
 
+struct con_worker *con_worker_abandoned;
+
 int con_worker_stop(struct con_worker *w, double timeout)
 {
 	struct con_update *u;
@@ -474,6 +476,11 @@ int con_worker_stop(struct con_worker *w, double timeout)
 	r = pthread_timedjoin_np(w->th, NULL, &ts);
 	if (r == ETIMEDOUT || r == EBUSY) {
 		pthread_detach(w->th);
+		/* Updates already handed over are the loop's to free. */
+		while ((u = con_worker_take(w)))
+			con_update_free(u);
+		/* Kept for the exit that follows: the thread still uses it. */
+		con_worker_abandoned = w;
 		return -ETIMEDOUT;
 	}
 	while ((u = con_worker_take(w)))

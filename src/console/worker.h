@@ -56,6 +56,8 @@ double con_worker_busy_since(struct con_worker *w);
  * running (nothing of it may be freed): the process must exit soon, with
  * _exit(), so no library is torn down under it.
  */
+/* A worker con_worker_stop gave up on (still in a probe), kept until exit. */
+extern struct con_worker *con_worker_abandoned;
 int con_worker_stop(struct con_worker *w, double timeout);
 
 /* Monotonic seconds. */
