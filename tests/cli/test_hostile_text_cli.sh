@@ -4,23 +4,16 @@
 # sequences, a forged second line in an attribute. Nothing invisible
 # reaches the terminal and every command printed to copy is quoted.
 # Built at test time: git cannot hold these names reliably.
-set -uo pipefail
-src=${RDMADIAG_SRCDIR:?}
-bin=${RDMADIAG_BIN:-./src/rdmadiag}
-fix="$src/tests/fixtures"
-pass=0 fail=0
-
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "${RDMADIAG_SRCDIR:?}/tests/cli/lib.sh"
 
 # Control bytes other than newline: ESC, C0, DEL, and UTF-8 C1 (0xc2 0x80-0x9f).
 has_controls() {
 	LC_ALL=C grep -qP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
 }
 
-h=$(mktemp -d)
-trap 'rm -rf "$h"' EXIT
+h=$tmp/host
+mkdir "$h"
 cp -a "$fix/cx6dx-roce-port-down/." "$h/"
 nd='e$(reboot)'
 esc=$'mlx5_\e[2J1'
@@ -112,5 +105,4 @@ printf '{"schema_version":1,"time":1e400}' >"$h/inf.json"
 "$bin" snapshot --load "$h/inf.json" >"$out" 2>&1
 grep -q 'time: number is not finite' "$out" && ok "1e400: refused" || bad "1e400: $(cat "$out")"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
