@@ -178,6 +178,30 @@ int rd_fputs_esc(const char *s, FILE *f)
 	return r;
 }
 
+void rd_utf8_trim_cut(char *s)
+{
+	size_t len = strlen(s), lead = len, need;
+	unsigned char c;
+
+	/* Back over at most three continuation bytes to the lead byte. */
+	while (lead > 0 && len - lead < 3 &&
+	       ((unsigned char)s[lead - 1] & 0xc0) == 0x80)
+		lead--;
+	if (lead == 0)
+		return;
+	c = (unsigned char)s[lead - 1];
+	if ((c & 0xe0) == 0xc0)
+		need = 2;
+	else if ((c & 0xf0) == 0xe0)
+		need = 3;
+	else if ((c & 0xf8) == 0xf0)
+		need = 4;
+	else
+		return;
+	if (len - (lead - 1) < need)
+		s[lead - 1] = '\0';
+}
+
 bool rd_text_clean(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

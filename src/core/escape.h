@@ -69,4 +69,10 @@ const char *rd_shquote_tmp(const char *s);
  */
 size_t rd_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 
+/*
+ * Drop the bytes of a UTF-8 sequence that snprintf or a fixed buffer cut
+ * short at the end of s, so a truncated message stays valid text.
+ */
+void rd_utf8_trim_cut(char *s);
+
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "core/escape.h"
 #include "core/json.h"
 #include "core/model.h"
 #include "core/roots.h"
@@ -114,6 +115,8 @@ static int parse_tsv(const char *name, const char *text,
 		r = -EINVAL;
 	}
 out:
+	/* A quoted value may have been cut mid-character by the buffer. */
+	rd_utf8_trim_cut(err);
 	free(copy);
 	return r;
 }

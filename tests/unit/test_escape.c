@@ -107,6 +107,31 @@ static void test_utf8_seq(void **state)
 	}
 }
 
+static void expect_trim(const char *in, const char *want)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s", in);
+	rd_utf8_trim_cut(buf);
+	assert_string_equal(buf, want);
+}
+
+static void test_utf8_trim_cut(void **state)
+{
+	(void)state;
+	expect_trim("", "");
+	expect_trim("plain", "plain");
+	expect_trim("dash \xe2\x80\x94", "dash \xe2\x80\x94");
+	expect_trim("dash \xe2\x80", "dash ");
+	expect_trim("dash \xe2", "dash ");
+	expect_trim("x\xc2", "x");
+	expect_trim("x\xc2\xbb", "x\xc2\xbb");
+	expect_trim("\xf3\x8a\x9f", "");
+	expect_trim("a\xf3\x8a\x9f\x8f", "a\xf3\x8a\x9f\x8f");
+	/* A stray continuation byte is not a cut sequence: left as it is. */
+	expect_trim("a\x80", "a\x80");
+}
+
 static void test_shquote(void **state)
 {
 	(void)state;
@@ -129,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_shquote),
 		cmocka_unit_test(test_utf8_seq),
+		cmocka_unit_test(test_utf8_trim_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
