@@ -34,7 +34,7 @@ static void check_usage(FILE *f)
 		"  --port N          only this port number\n"
 		"  --only AREA       one area (port, qos, host, driver, dev, user, fw,\n"
 		"                    hw, net, rdma_cm, counters), a layer (hw, driver,\n"
-		"                    user, netcfg, port, host) or a check id (port.mtu)\n"
+		"                    user, port, netcfg, host) or a check id (port.mtu)\n"
 		"  --window SECONDS  sample the counters this long to see them rise\n"
 		"                    (default 2; 0 = one snapshot, counters UNKNOWN)\n"
 		"  --load FILE       evaluate a saved snapshot (rdmadiag snapshot --json)\n"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The check table, hardware layer first, and the lookups checks share. */
+/* The check table, in the order of the layers (hardware first), and the
+ * lookups checks share. */
 #include "config.h"
 #include "diag/diag_int.h"
 
@@ -25,6 +26,14 @@ const struct rd_check rd_checks[] = {
 	  RD_LAYER_USER, check_user_provider },
 	{ "user.uverbs", "/dev/infiniband/uverbsN present and usable", "user",
 	  RD_LAYER_USER, check_user_uverbs },
+	{ "port.state", "Port ACTIVE (port-down decision tree)", "port",
+	  RD_LAYER_PORT, check_port_state },
+	{ "port.rate", "Port rate matches the link", "port", RD_LAYER_PORT,
+	  check_port_rate },
+	{ "port.pkey", "P_Key table entry 0", "port", RD_LAYER_PORT,
+	  check_port_pkey },
+	{ "counters.errors", "Error counters not rising", "counters",
+	  RD_LAYER_PORT, check_counters_errors },
 	{ "port.rocev2_gid", "RoCE v2 GID for an IPv4 address", "port",
 	  RD_LAYER_NETCFG, check_port_rocev2_gid },
 	{ "port.mtu", "RoCE MTU", "port", RD_LAYER_NETCFG, check_port_mtu },
@@ -38,14 +47,6 @@ const struct rd_check rd_checks[] = {
 	  RD_LAYER_NETCFG, check_net_udp4791 },
 	{ "rdma_cm.roce_mode", "rdma_cm default RoCE mode", "rdma_cm",
 	  RD_LAYER_NETCFG, check_rdma_cm_roce_mode },
-	{ "port.state", "Port ACTIVE (port-down decision tree)", "port",
-	  RD_LAYER_PORT, check_port_state },
-	{ "port.rate", "Port rate matches the link", "port", RD_LAYER_PORT,
-	  check_port_rate },
-	{ "port.pkey", "P_Key table entry 0", "port", RD_LAYER_PORT,
-	  check_port_pkey },
-	{ "counters.errors", "Error counters not rising", "counters",
-	  RD_LAYER_PORT, check_counters_errors },
 	{ "host.memlock", "Locked-memory limit", "host", RD_LAYER_HOST,
 	  check_host_memlock },
 	{ "host.hugepages", "HugePages reserved", "host", RD_LAYER_HOST,

@@ -374,12 +374,25 @@ const char *rd_verdict_name(enum rd_verdict v)
 	return (unsigned)v < 4 ? names[v] : "?";
 }
 
+static const struct {
+	const char *name, *title;
+} layers[RD_LAYER_COUNT] = {
+	[RD_LAYER_HW] = { "hw", "Hardware and firmware" },
+	[RD_LAYER_DRIVER] = { "driver", "Driver" },
+	[RD_LAYER_USER] = { "user", "User-space library" },
+	[RD_LAYER_PORT] = { "port", "Port" },
+	[RD_LAYER_NETCFG] = { "netcfg", "Network configuration" },
+	[RD_LAYER_HOST] = { "host", "Host" },
+};
+
 const char *rd_layer_name(enum rd_layer l)
 {
-	static const char *const names[] = { "hw",     "driver", "user",
-					     "netcfg", "port",   "host" };
+	return (unsigned)l < RD_LAYER_COUNT ? layers[l].name : "?";
+}
 
-	return (unsigned)l < RD_LAYER_COUNT ? names[l] : "?";
+const char *rd_layer_title(enum rd_layer l)
+{
+	return (unsigned)l < RD_LAYER_COUNT ? layers[l].title : "?";
 }
 
 static const char *verdict_sgr(enum rd_verdict v)
@@ -451,6 +464,7 @@ void rd_result_print(struct rd_printer *p, const struct rd_result *res,
 	rd_print_str(p, "check", " %-18s", res->check_id);
 	rd_print_str(p, "title", NULL, res->title);
 	rd_print_str(p, "layer", NULL, rd_layer_name(res->layer));
+	rd_print_str(p, "layer_title", NULL, rd_layer_title(res->layer));
 	rd_print_str(p, "device", NULL, res->device);
 	if (res->port)
 		rd_print_u64(p, "port", NULL, res->port);
@@ -508,10 +522,6 @@ out:
 void rd_results_print(struct rd_printer *p, const struct rd_results *r,
 		      bool verbose)
 {
-	static const char *const titles[RD_LAYER_COUNT] = {
-		"Hardware and firmware", "Kernel driver", "User-space library",
-		"Network configuration", "Ports",	  "Host",
-	};
 	size_t count[4] = { 0 };
 
 	rd_print_open_array(p, NULL);
@@ -523,7 +533,7 @@ void rd_results_print(struct rd_printer *p, const struct rd_results *r,
 				continue;
 			if (!header) {
 				rd_print_color(p, "\033[1m");
-				rd_print_text(p, "%s", titles[l]);
+				rd_print_text(p, "%s", rd_layer_title(l));
 				rd_print_color(p, "\033[0m");
 				rd_print_text(p, "\n");
 				header = true;

@@ -23,13 +23,17 @@ struct rd_printer;
 /* Ordered by severity so results sort worst first. */
 enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
 
-/* Layers from the hardware up to the host configuration. */
+/*
+ * Layers in the order a person walks them: the hardware, the driver (and
+ * the user-space library on top of it), the port, the network
+ * configuration the port's traffic needs, then the host.
+ */
 enum rd_layer {
 	RD_LAYER_HW,
 	RD_LAYER_DRIVER,
 	RD_LAYER_USER,
-	RD_LAYER_NETCFG,
 	RD_LAYER_PORT,
+	RD_LAYER_NETCFG,
 	RD_LAYER_HOST,
 };
 #define RD_LAYER_COUNT 6
@@ -138,7 +142,11 @@ void rd_results_free(struct rd_results *r);
 void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
+/* The layer's id for --only and JSON ("netcfg"), and its title as the
+ * checklist, `check` and the console head its group ("Network
+ * configuration"). */
 const char *rd_layer_name(enum rd_layer l);
+const char *rd_layer_title(enum rd_layer l);
 /*
  * The results through one writer (core/print.h): text as `rdmadiag check`
  * prints it, or a JSON array of objects. Outside text is escaped, and the

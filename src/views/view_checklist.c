@@ -166,7 +166,7 @@ static void checklist_draw(struct ui *ui)
 		if (res->layer != layer) {
 			layer = res->layer;
 			w_printf(r, row++, 0, W_HEAD, "-- %s --",
-				 rd_layer_name(layer));
+				 rd_layer_title(layer));
 			if (row > h)
 				break;
 		}

@@ -465,6 +465,24 @@ static void test_empty_snapshot(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* The walk a person takes: hardware, driver, port, network configuration,
+ * host; the check table is in that order, and each layer has one title. */
+static void test_layer_order(void **state)
+{
+	(void)state;
+	assert_true(RD_LAYER_HW < RD_LAYER_DRIVER);
+	assert_true(RD_LAYER_DRIVER < RD_LAYER_PORT);
+	assert_true(RD_LAYER_PORT < RD_LAYER_NETCFG);
+	assert_true(RD_LAYER_NETCFG < RD_LAYER_HOST);
+	for (size_t i = 1; i < rd_n_checks; i++)
+		assert_true(rd_checks[i - 1].layer <= rd_checks[i].layer);
+	assert_string_equal(rd_layer_title(RD_LAYER_DRIVER), "Driver");
+	assert_string_equal(rd_layer_name(RD_LAYER_NETCFG), "netcfg");
+	assert_string_equal(rd_layer_title(RD_LAYER_NETCFG),
+			    "Network configuration");
+	assert_string_equal(rd_layer_title((enum rd_layer)99), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_modules_listed_once),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_empty_snapshot),
+		cmocka_unit_test(test_layer_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
