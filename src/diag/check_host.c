@@ -195,11 +195,11 @@ DIAG_CHECK(check_host_numa)
 			continue;
 		}
 		node = p->numa_node.v;
-		diag_ev(&x, r, "NIC NUMA node", "/sys/bus/pci/devices/BDF/numa_node",
+		diag_ev(&x, r, "NIC NUMA node", "/sys/bus/pci/devices/<bdf>/numa_node",
 			"%" PRId64, node);
 		if (p->local_cpulist)
 			diag_ev(&x, r, "NIC local CPUs",
-				"/sys/bus/pci/devices/BDF/local_cpulist", "%s",
+				"/sys/bus/pci/devices/<bdf>/local_cpulist", "%s",
 				p->local_cpulist);
 		if (hs->cpu_affinity)
 			diag_ev(&x, r, "this process's CPUs", "sched_getaffinity",

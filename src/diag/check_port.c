@@ -266,7 +266,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 	if (admin_known)
 		diag_step(x, r, RD_PASS, "%s is administratively up", ndname);
 	if (carrier_known)
-		diag_ev(x, r, "carrier", "/sys/class/net/X/carrier (rtnetlink)",
+		diag_ev(x, r, "carrier", "/sys/class/net/<netdev>/carrier (rtnetlink)",
 			"%s %s", ndname, n->carrier.v ? "yes" : "no");
 	if (n && n->operstate)
 		diag_ev(x, r, "operstate", "rtnetlink IFLA_OPERSTATE", "%s",

@@ -72,7 +72,7 @@ static void qos_evidence(struct diag_ctx *x, struct rd_result *r,
 			"%s: %s", m->vlan, off ? map : "empty (every priority -> PCP 0)");
 	}
 	if (m->cnp_dscp >= 0)
-		diag_ev(x, r, "CNP DSCP", "/sys/class/net/X/ecn/roce_np/cnp_dscp",
+		diag_ev(x, r, "CNP DSCP", "/sys/class/net/<netdev>/ecn/roce_np/cnp_dscp",
 			"%d (congestion notifications, not data)", m->cnp_dscp);
 	if (m->chain[0])
 		diag_ev(x, r, "RoCE priority", "QoS model", "%s", m->chain);
@@ -420,7 +420,7 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 		judge = 0xff;
 	for (int i = 0; i < RD_QOS_NPRIO; i++) {
 		const struct rd_counter *np, *rp;
-		char key[16];
+		char key[16], src[96];
 
 		if (!(judge & (1u << i)))
 			continue;
@@ -431,8 +431,9 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 			unread |= 1u << i;
 			continue;
 		}
-		diag_ev(x, r, "ECN enable (roce_np / roce_rp)",
-			"/sys/class/net/X/ecn/roce_{np,rp}/enable/P",
+		snprintf(src, sizeof(src),
+			 "/sys/class/net/<netdev>/ecn/roce_{np,rp}/enable/%d", i);
+		diag_ev(x, r, "ECN enable (roce_np / roce_rp)", src,
 			"prio %d: %" PRIu64 " / %" PRIu64, i, np->value.v,
 			rp->value.v);
 		if (np->value.v && rp->value.v)

@@ -130,6 +130,51 @@ void diag_next(struct diag_ctx *x, struct rd_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * An evidence source names the file it was read from: the result's
+ * target fills in <dev>, <n> (<p>), <netdev> and <bdf> (the device's PCI
+ * address). A name the target does not have leaves no source at all
+ * rather than a placeholder.
+ */
+static char *source_path(const struct diag_ctx *x, const struct rd_result *r,
+			 const char *tmpl)
+{
+	static const char *const keys[] = { "<dev>", "<n>", "<p>", "<netdev>",
+					    "<bdf>" };
+	const struct rd_device *d =
+		r->device && x->s ? rd_snapshot_device(x->s, r->device) : NULL;
+	char port[24] = "", out[1024];
+	const char *vals[] = { r->device, port, port, r->netdev,
+			       d ? d->pci_bdf : NULL };
+	size_t len = 0;
+
+	if (r->port)
+		snprintf(port, sizeof(port), "%" PRIu64, r->port);
+	for (const char *p = tmpl; *p;) {
+		const char *val = p;
+		size_t klen = 1, vlen = 1;
+
+		for (size_t k = 0; *p == '<' && k < sizeof(keys) / sizeof(keys[0]);
+		     k++) {
+			if (strncmp(p, keys[k], strlen(keys[k])) != 0)
+				continue;
+			if (!vals[k] || !*vals[k])
+				return strdup("");
+			val = vals[k];
+			klen = strlen(keys[k]);
+			vlen = strlen(val);
+			break;
+		}
+		if (len + vlen >= sizeof(out))
+			return strdup("");
+		memcpy(out + len, val, vlen);
+		len += vlen;
+		p += klen;
+	}
+	out[len] = '\0';
+	return strdup(out);
+}
+
 void diag_ev(struct diag_ctx *x, struct rd_result *r, const char *what,
 	     const char *source, const char *fmt, ...)
 {
@@ -141,7 +186,7 @@ void diag_ev(struct diag_ctx *x, struct rd_result *r, const char *what,
 	value = vfmt(fmt, ap);
 	va_end(ap);
 	w = strdup(what);
-	src = strdup(source ? source : "");
+	src = source_path(x, r, source ? source : "");
 	if (!value || !w || !src) {
 		free(value);
 		free(w);
