@@ -64,7 +64,8 @@ static void rebuild_ports(struct con_state *st)
 	st->ports = NULL;
 	st->n_ports = 0;
 	for (size_t d = 0; d < st->snap.n_devices; d++)
-		want += st->snap.devices[d].n_ports;
+		want += st->snap.devices[d].n_ports ? st->snap.devices[d].n_ports
+						    : 1;
 	if (!want) {
 		st->sel = 0;
 		return;
@@ -75,6 +76,18 @@ static void rebuild_ports(struct con_state *st)
 	for (size_t d = 0; d < st->snap.n_devices; d++) {
 		const struct rd_device *dev = &st->snap.devices[d];
 
+		/* No readable port: the device still has its row. */
+		if (!dev->n_ports) {
+			st->ports[n] = (struct con_portref){ d, CON_NO_PORT };
+			if (!found && dev->name &&
+			    strcmp(dev->name, st->sel_dev) == 0 &&
+			    st->sel_port == 0) {
+				st->sel = n;
+				found = true;
+			}
+			n++;
+			continue;
+		}
 		for (size_t p = 0; p < dev->n_ports; p++) {
 			st->ports[n] = (struct con_portref){ d, p };
 			/* Keep the same port selected across refreshes. */
@@ -98,6 +111,7 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 		rd_history_free(&st->hist);
 		rd_history_init(&st->hist);
 		st->paused = false;
+		st->picked_worst = false;
 	}
 	st->source = u->source;
 	if (u->kind == CON_UP_ERROR) {
@@ -126,6 +140,15 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 		u->have_results = false;
 		memset(&u->results, 0, sizeof(u->results));
 	}
+	/* At start, the port the person was called for is the one shown. */
+	if (!st->picked_worst && st->have_snap && st->have_results &&
+	    st->n_ports) {
+		const struct rd_result *top = con_top_finding(st);
+
+		if (top)
+			con_select_for(st, top);
+		st->picked_worst = true;
+	}
 }
 
 const struct rd_device *con_sel_device(const struct con_state *st)
@@ -139,7 +162,9 @@ const struct rd_port *con_sel_port(const struct con_state *st)
 {
 	const struct rd_device *d = con_sel_device(st);
 
-	return d ? &d->ports[st->ports[st->sel].p] : NULL;
+	if (!d || st->ports[st->sel].p == CON_NO_PORT)
+		return NULL;
+	return &d->ports[st->ports[st->sel].p];
 }
 
 const struct rd_netdev *con_port_netdev(const struct con_state *st,
@@ -170,7 +195,96 @@ void con_select(struct con_state *st, size_t row)
 	d = con_sel_device(st);
 	snprintf(st->sel_dev, sizeof(st->sel_dev), "%s",
 		 d->name ? d->name : "-");
-	st->sel_port = con_sel_port(st)->port;
+	st->sel_port = con_sel_port(st) ? con_sel_port(st)->port : 0;
+}
+
+int con_finding_rank(const struct rd_result *r)
+{
+	int rank = (int)r->verdict * 100;
+
+	if (r->check_id && strcmp(r->check_id, "port.state") == 0)
+		rank += 50;
+	return rank + (RD_LAYER_COUNT - (int)r->layer);
+}
+
+const struct rd_result *con_top_finding(const struct con_state *st)
+{
+	const struct rd_result *best = NULL;
+
+	if (!st->have_results)
+		return NULL;
+	for (size_t i = 0; i < st->results.n; i++) {
+		const struct rd_result *r = &st->results.v[i];
+
+		if (r->verdict != RD_FAIL && r->verdict != RD_WARN)
+			continue;
+		if (!best || con_finding_rank(r) > con_finding_rank(best))
+			best = r;
+	}
+	return best;
+}
+
+/* The row's device name and port number (0: a device with no port). */
+static void row_id(const struct con_state *st, size_t row, const char **dev,
+		   uint64_t *port)
+{
+	const struct rd_device *d = &st->snap.devices[st->ports[row].d];
+
+	*dev = d->name;
+	*port = st->ports[row].p == CON_NO_PORT ? 0
+						: d->ports[st->ports[row].p].port;
+}
+
+/* The worst finding about one row, as a rank (-1: none). */
+static int row_rank(const struct con_state *st, size_t row)
+{
+	const char *dev;
+	uint64_t port;
+	int best = -1;
+
+	row_id(st, row, &dev, &port);
+	for (size_t i = 0; dev && i < st->results.n; i++) {
+		const struct rd_result *r = &st->results.v[i];
+
+		if (r->verdict == RD_PASS || !r->device ||
+		    strcmp(r->device, dev) != 0 ||
+		    (r->port && r->port != port))
+			continue;
+		if (con_finding_rank(r) > best)
+			best = con_finding_rank(r);
+	}
+	return best;
+}
+
+bool con_select_for(struct con_state *st, const struct rd_result *r)
+{
+	size_t pick = SIZE_MAX;
+	int best = -1;
+
+	if (!st->have_snap || !st->n_ports || !r)
+		return false;
+	for (size_t row = 0; row < st->n_ports; row++) {
+		const char *dev;
+		uint64_t port;
+
+		row_id(st, row, &dev, &port);
+		if (r->device) {
+			if (!dev || strcmp(dev, r->device) != 0 ||
+			    (r->port && port != r->port))
+				continue;
+			pick = row;
+			break;
+		}
+		/* Host-wide: the port with the worst findings of its own. */
+		if (row_rank(st, row) > best) {
+			best = row_rank(st, row);
+			pick = row;
+		}
+	}
+	if (pick == SIZE_MAX)
+		return false;
+	con_select(st, pick);
+	return true;
 }
 
 bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
@@ -192,6 +306,25 @@ bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
 		any = true;
 	}
 	return any;
+}
+
+bool con_select_next_finding(struct con_state *st, int dir)
+{
+	size_t n = st->n_ports;
+
+	if (!st->have_snap || !st->have_results || n < 1)
+		return false;
+	for (size_t k = 1; k <= n; k++) {
+		size_t row = dir > 0 ? (st->sel + k) % n : (st->sel + n - k) % n;
+
+		if (row == st->sel)
+			break;
+		if (row_rank(st, row) >= 0) {
+			con_select(st, row);
+			return true;
+		}
+	}
+	return false;
 }
 
 static const char *or_dash(const char *s)

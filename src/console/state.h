@@ -63,6 +63,10 @@ struct con_update {
 struct con_update *con_update_new(enum con_update_kind kind);
 void con_update_free(struct con_update *u);
 
+/* p is CON_NO_PORT for a device whose ports could not be read: it keeps
+ * its row, with no port behind it. */
+#define CON_NO_PORT ((size_t)-1)
+
 struct con_portref {
 	size_t d, p; /* indexes into snap.devices / ports */
 };
@@ -88,6 +92,8 @@ struct con_state {
 	size_t sel;
 	char sel_dev[64];
 	uint64_t sel_port;
+	/* the worst port was selected once for this source (at start) */
+	bool picked_worst;
 };
 
 /*
@@ -113,6 +119,27 @@ const struct rd_netdev *con_port_netdev(const struct con_state *st,
 const struct rd_pci *con_device_pci(const struct con_state *st,
 				    const struct rd_device *d);
 void con_select(struct con_state *st, size_t row);
+/*
+ * The most important finding: the worst result that is not PASS; among
+ * equals a port that is down comes first (the on-call path), then the
+ * lower layers, whose failures explain the ones above them. NULL when
+ * there is none (every check passes or only UNKNOWN remains).
+ */
+const struct rd_result *con_top_finding(const struct con_state *st);
+/* How important a result is, for the above (higher is worse). */
+int con_finding_rank(const struct rd_result *r);
+/*
+ * Select the row of the port a result is about (its device's first row
+ * when it names no port); a host-wide result selects the port with the
+ * worst findings. False when no row fits.
+ */
+bool con_select_for(struct con_state *st, const struct rd_result *r);
+/*
+ * Select the next (dir > 0) or previous row after the selected one whose
+ * worst verdict is not PASS, going round the end. False when no other
+ * row has one.
+ */
+bool con_select_next_finding(struct con_state *st, int dir);
 /* Worst verdict of the checks about one port (or the device, port 0). */
 bool con_port_worst(const struct con_state *st, const char *dev, uint64_t port,
 		    enum rd_verdict *v);

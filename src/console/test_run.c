@@ -65,9 +65,11 @@ int con_test_argv(const struct con_test_params *p, const char **argv,
 {
 	size_t n = 0;
 
-	if (max < 20 || (unsigned)p->op >= CON_TEST_OPS ||
+	if (max < 26 || (unsigned)p->op >= CON_TEST_OPS ||
 	    (unsigned)p->mode >= CON_TEST_MODES || !p->dev[0] ||
-	    !digits(p->size) || !digits(p->duration) ||
+	    (!p->all_sizes && !digits(p->size)) ||
+	    (p->duration[0] && !digits(p->duration)) ||
+	    (p->gid[0] && !digits(p->gid)) || (p->qps[0] && !digits(p->qps)) ||
 	    (p->mode == CON_TEST_CLIENT && !p->host[0]) || p->host[0] == '-' ||
 	    p->dev[0] == '-')
 		return -EINVAL;
@@ -80,13 +82,27 @@ int con_test_argv(const struct con_test_params *p, const char **argv,
 	argv[n++] = port;
 	argv[n++] = "--op";
 	argv[n++] = con_test_op_names[p->op];
-	argv[n++] = "-s";
-	argv[n++] = p->size;
-	argv[n++] = "-D";
-	argv[n++] = p->duration;
+	/* -a takes neither -s nor -D */
+	argv[n++] = p->all_sizes ? "-a" : "-s";
+	if (!p->all_sizes)
+		argv[n++] = p->size;
+	if (!p->all_sizes && p->duration[0]) {
+		argv[n++] = "-D";
+		argv[n++] = p->duration;
+	}
 	argv[n++] = "--progress-fd";
 	argv[n++] = "3";
 	argv[n++] = "--json";
+	if (p->gid[0]) {
+		argv[n++] = "-x";
+		argv[n++] = p->gid;
+	}
+	if (!p->lat && p->qps[0]) {
+		argv[n++] = "-q";
+		argv[n++] = p->qps;
+	}
+	if (!p->lat && p->bidir)
+		argv[n++] = "-b";
 	if (p->mode == CON_TEST_LOOPBACK)
 		argv[n++] = "--loopback";
 	else if (p->mode == CON_TEST_CLIENT)
@@ -350,7 +366,7 @@ int con_test_start(struct con_test_run *t, const struct con_test_params *p,
 		   char *err, size_t errlen)
 {
 	char port[24];
-	const char *argv[24];
+	const char *argv[32];
 	int pfd[2], r;
 	pid_t pid;
 
@@ -358,7 +374,7 @@ int con_test_start(struct con_test_run *t, const struct con_test_params *p,
 		snprintf(err, errlen, "a test is running: Esc stops it first");
 		return -EBUSY;
 	}
-	if (con_test_argv(p, argv, 24, port, sizeof(port)) < 0) {
+	if (con_test_argv(p, argv, 32, port, sizeof(port)) < 0) {
 		snprintf(err, errlen,
 			 p->mode == CON_TEST_CLIENT && !p->host[0]
 				 ? "client mode needs the server's host name"

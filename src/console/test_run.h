@@ -29,7 +29,11 @@ struct con_test_params {
 	enum con_test_op op;
 	char host[64];	  /* client mode: the server */
 	char size[16];	  /* bytes, digits only */
-	char duration[8]; /* seconds, digits only */
+	char duration[8]; /* seconds, digits only; "": iterations (-n) */
+	bool all_sizes;	  /* -a: every size instead of size and duration */
+	char gid[8];	  /* -x GID index, digits; "": chosen as perftest does */
+	char qps[8];	  /* bw only: -q number of QPs, digits; "": one */
+	bool bidir;	  /* bw only: -b both directions */
 	char dev[64];
 	uint64_t port;
 };

@@ -47,6 +47,10 @@ void chrome_title(struct ui *ui)
 			      ui->st.frame + 1, ui->st.n_frames,
 			      ui->st.paused ? " PAUSED" : "");
 		x++;
+	} else if (ui->o.roots && ui->o.roots->redirected) {
+		/* A tree of files standing in for /sys and /proc. */
+		x += w_print(r, 0, x, W_TAG, " ROOT DIR ");
+		x++;
 	} else if (!ui->root) {
 		x += w_print(r, 0, x, W_TAG, " READ-ONLY ");
 		x++;
@@ -65,37 +69,6 @@ void chrome_title(struct ui *ui)
 	}
 	if (len && right < r->w)
 		w_print(r, 0, right, busy > 0 ? W_TAG : W_TITLE, side);
-}
-
-/*
- * The most important finding: the worst result that is not PASS; among
- * equals a port that is down comes first (the on-call path), then the
- * lower layers, whose failures explain the ones above them.
- */
-static int finding_rank(const struct rd_result *r)
-{
-	int rank = (int)r->verdict * 100;
-
-	if (r->check_id && strcmp(r->check_id, "port.state") == 0)
-		rank += 50;
-	return rank + (RD_LAYER_COUNT - (int)r->layer);
-}
-
-static const struct rd_result *top_finding(const struct ui *ui)
-{
-	const struct rd_result *best = NULL;
-
-	if (!ui->st.have_results)
-		return NULL;
-	for (size_t i = 0; i < ui->st.results.n; i++) {
-		const struct rd_result *r = &ui->st.results.v[i];
-
-		if (r->verdict != RD_FAIL && r->verdict != RD_WARN)
-			continue;
-		if (!best || finding_rank(r) > finding_rank(best))
-			best = r;
-	}
-	return best;
 }
 
 void chrome_banner(struct ui *ui)
@@ -128,7 +101,7 @@ void chrome_banner(struct ui *ui)
 				: "No RDMA devices in this recording");
 		return;
 	}
-	f = top_finding(ui);
+	f = con_top_finding(&ui->st);
 	if (f) {
 		enum w_style st = f->verdict == RD_FAIL ? W_BANNER_BAD : W_TAG;
 		static const char key[] = " k: checklist ";

@@ -267,15 +267,19 @@ static int act_next_port(struct ui *ui, int ch)
 	ui_select(ui, ui->st.sel + 1);
 	return UI_REDO_DRAW;
 }
+static int act_next_finding(struct ui *ui, int ch)
+{
+	if (!con_select_next_finding(&ui->st, ch == 'N' ? -1 : 1))
+		ui_msg(ui, W_NORMAL, "no other port has a result that is not PASS");
+	return UI_REDO_DRAW;
+}
 static int act_bw(struct ui *ui, int ch)
 {
-	ui_go(ui, &view_tests_screen);
 	view_tests_open_form(ui, false);
 	return UI_REDO_DRAW;
 }
 static int act_lat(struct ui *ui, int ch)
 {
-	ui_go(ui, &view_tests_screen);
 	view_tests_open_form(ui, true);
 	return UI_REDO_DRAW;
 }
@@ -323,6 +327,8 @@ const struct ui_action ui_global_actions[] = {
 	{ "Tab", act_next_screen, NULL, "next screen" },
 	{ "Shift-Tab", act_prev_screen, NULL, "previous screen" },
 	{ "< , > .", NULL, NULL, "previous / next port on any screen" },
+	{ "n N", NULL, NULL,
+	  "next / previous port that is not PASS (in Checks: result)" },
 	{ "r Ctrl-L", act_refresh, NULL, "read the host again now" },
 	{ "Space", act_pause, NULL, "pause / resume a replay or the demo" },
 	{ "+ -", NULL, NULL, "refresh faster / slower" },
@@ -342,6 +348,9 @@ static int split_action(struct ui *ui, int ch)
 	case '>':
 	case '.':
 		return act_next_port(ui, ch);
+	case 'n':
+	case 'N':
+		return act_next_finding(ui, ch);
 	case '+':
 		return act_faster(ui, ch);
 	case '-':
@@ -421,8 +430,10 @@ static int handle_key(struct ui *ui, int ch)
 	for (size_t i = 0; i < ui_n_screens; i++)
 		if (ch == KEY_F(ui_screens[i]->fkey) ||
 		    ch == ui_screens[i]->letter)
-			return ui_screens[i] == &view_help_screen
-				       ? act_help(ui, ch)
+			return ui_screens[i] == &view_help_screen ? act_help(ui, ch)
+			       : ui_screens[i] == &view_checklist_screen &&
+					       ch == ui_screens[i]->letter
+				       ? view_checklist_open_finding(ui)
 				       : ui_go(ui, ui_screens[i]);
 	r = run_actions(ui, ui_global_actions, ch);
 	return r & UI_UNHANDLED ? UI_REDO_NOTHING : r;

@@ -198,7 +198,12 @@ void ui_dialog_line(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p);
 
-/* The bw/lat form (view_tests.c), opened by b and l from any screen. */
+/* The checklist on the most important finding, its detail on the whole
+ * screen (k, from any screen). */
+int view_checklist_open_finding(struct ui *ui);
+
+/* The bw/lat form (view_tests.c), opened by b and l from any screen;
+ * where no test can run it says why at once and opens nothing. */
 void view_tests_open_form(struct ui *ui, bool latency);
 
 /* rollback.c: the keep-this-change dialog after a change with a

@@ -10,13 +10,15 @@
 #include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console/fixup.h"
 #include "views/ui.h"
 
 static struct {
-	struct w_table tbl;
+	struct w_table tbl; /* tbl.sel: the selected result */
+	size_t top;	    /* first display row shown */
 	struct con_result_key sel;
 	bool full; /* Enter: the detail takes the whole screen */
 	size_t detail_top;
@@ -55,10 +57,58 @@ static const char *fix_blocked(const struct ui *ui)
 	return NULL;
 }
 
+/*
+ * Why a result has no fix-up, in one line: what the person does instead
+ * is the next step, this says why rdmadiag does not do it.
+ */
+static const char *no_fix_reason(const struct rd_result *r)
+{
+	static const struct {
+		const char *cause, *why;
+	} reasons[] = {
+		{ "no_carrier", "the link needs the cable, module, peer or "
+				"switch port, which is outside this host" },
+		{ "no_sm", "a subnet manager runs on the fabric (opensm on a "
+			   "host or the switch), not as a setting here" },
+		{ "fw_below_min", "firmware is updated with the vendor's tool "
+				  "and a reset, not changed in place" },
+		{ "pcie_degraded", "the PCIe link trains in hardware: slot, "
+				   "riser or BIOS setting" },
+		{ "memlock_low", "the limit belongs to the process or its "
+				 "service unit, not to the host" },
+		{ "uverbs_missing", "device nodes come from the driver and "
+				    "udev (or the container's runtime)" },
+	};
+
+	if (r->cause && strcmp(r->cause, "port_not_active") == 0)
+		return "this check is judged once the port is ACTIVE";
+	if (r->verdict == RD_UNKNOWN)
+		return "the data needed was not read";
+	for (size_t i = 0; r->cause && i < sizeof(reasons) / sizeof(reasons[0]);
+	     i++)
+		if (strcmp(r->cause, reasons[i].cause) == 0)
+			return reasons[i].why;
+	return "rdmadiag has no safe change for this; the next step says "
+	       "what to do";
+}
+
+static void add_wrapped(const char *text, int width, enum w_style st)
+{
+	char lines[24][256];
+	size_t n = w_wrap(text, width, lines, 24);
+
+	for (size_t i = 0; i < n; i++)
+		w_lines_add(&ck.detail, st, "  %s", lines[i]);
+}
+
+/*
+ * The selected result, in the order the person on call reads it: the
+ * verdict, what to do (fix-up and next step), the evidence behind it,
+ * why it matters and the path the check took.
+ */
 static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 {
-	char lines[24][256], tgt[96];
-	size_t n;
+	char tgt[96];
 
 	w_lines_reset(&ck.detail);
 	if (!r)
@@ -66,14 +116,18 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 	target(r, tgt, sizeof(tgt));
 	w_lines_add(&ck.detail, ui_verdict_style(r->verdict), "%s  %s  %s",
 		    rd_verdict_name(r->verdict), ui_str(r->title), tgt);
-	n = w_wrap(ui_str(r->summary), width, lines, 24);
-	for (size_t i = 0; i < n; i++)
-		w_lines_add(&ck.detail, W_NORMAL, "%s", lines[i]);
+	{
+		char lines[24][256];
+		size_t n = w_wrap(ui_str(r->summary), width, lines, 24);
+
+		for (size_t i = 0; i < n; i++)
+			w_lines_add(&ck.detail, W_NORMAL, "%s", lines[i]);
+	}
 	if (r->fix) {
 		const char *why = fix_blocked(ui);
 
 		w_lines_add(&ck.detail, W_HEAD, "Fix-up%s",
-			    why ? " (disabled)" : " (press f to apply)");
+			    why ? " (not applied here)" : " (press f to apply)");
 		w_lines_add(&ck.detail, W_WARN, "  # %s",
 			    ui_str(r->fix->command));
 		w_lines_add(&ck.detail, W_NORMAL, "  impact: %s%s%s",
@@ -83,18 +137,16 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 		if (why)
 			w_lines_add(&ck.detail, W_DIM, "  not applied: %s",
 				    why);
-	}
-	if (r->why) {
-		w_lines_add(&ck.detail, W_HEAD, "Why it matters");
-		n = w_wrap(r->why, width - 2, lines, 24);
-		for (size_t i = 0; i < n; i++)
-			w_lines_add(&ck.detail, W_NORMAL, "  %s", lines[i]);
+	} else if (r->verdict != RD_PASS) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "no fix-up: %s", no_fix_reason(r));
+		w_lines_add(&ck.detail, W_HEAD, "Fix-up");
+		add_wrapped(line, width - 2, W_NORMAL);
 	}
 	if (r->next_step) {
 		w_lines_add(&ck.detail, W_HEAD, "Next step");
-		n = w_wrap(r->next_step, width - 2, lines, 24);
-		for (size_t i = 0; i < n; i++)
-			w_lines_add(&ck.detail, W_NORMAL, "  %s", lines[i]);
+		add_wrapped(r->next_step, width - 2, W_NORMAL);
 	}
 	if (r->n_evidence)
 		w_lines_add(&ck.detail, W_HEAD, "Evidence");
@@ -103,9 +155,13 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 
 		w_lines_add(&ck.detail, W_NORMAL, "  %-26s %s", ui_str(e->what),
 			    ui_str(e->value));
-		if (e->source)
+		if (e->source && e->source[0])
 			w_lines_add(&ck.detail, W_DIM, "  %-26s from %s", "",
 				    e->source);
+	}
+	if (r->why) {
+		w_lines_add(&ck.detail, W_HEAD, "Why it matters");
+		add_wrapped(r->why, width - 2, W_NORMAL);
 	}
 	if (r->n_path)
 		w_lines_add(&ck.detail, W_HEAD, "Decision path");
@@ -114,6 +170,60 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 			    "  %zu. %-4s %s", i + 1,
 			    rd_verdict_name(r->path[i].verdict),
 			    ui_str(r->path[i].text));
+}
+
+/* The list's display rows: a layer's heading (-1 - layer) or a result's
+ * index. Results come sorted by layer. */
+static size_t display_rows(const struct rd_results *rs, long *rows)
+{
+	size_t n = 0;
+	long layer = -1;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		if ((long)rs->v[i].layer != layer) {
+			layer = (long)rs->v[i].layer;
+			rows[n++] = -1 - layer;
+		}
+		rows[n++] = (long)i;
+	}
+	return n;
+}
+
+static size_t row_of(const long *rows, size_t n, size_t sel)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i] == (long)sel)
+			return i;
+	return 0;
+}
+
+/* Keep the selection in view and the page full: no blank rows at the
+ * bottom while rows above are hidden. A result first in its layer
+ * brings its heading along. */
+static void scroll_to(const long *rows, size_t n, size_t sel_row, int h)
+{
+	size_t page = h > 0 ? (size_t)h : 1;
+
+	if (sel_row > 0 && rows[sel_row - 1] < 0 && ck.top >= sel_row)
+		ck.top = sel_row - 1;
+	if (ck.top > sel_row)
+		ck.top = sel_row;
+	if (sel_row >= ck.top + page)
+		ck.top = sel_row - page + 1;
+	if (ck.top + page > n)
+		ck.top = n > page ? n - page : 0;
+}
+
+/* The whole body of the screen, list and detail pane together. */
+static struct rd_rect body(struct ui *ui)
+{
+	const struct rd_rect *m = ui_pane(ui, RD_PANE_MAIN);
+	const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
+	struct rd_rect r = *m;
+
+	if (!rd_rect_empty(side))
+		r.h = side->y + side->h - m->y;
+	return r;
 }
 
 static void checklist_draw(struct ui *ui)
@@ -126,59 +236,73 @@ static void checklist_draw(struct ui *ui)
 		{ "CHECK", 28, false },
 		{ "SUMMARY", 0, false },
 	};
-	int h = r->h - 1, row = 1, counts[4] = { 0 };
-	enum rd_layer layer = (enum rd_layer) - 1;
+	const struct rd_results *rs = &ui->st.results;
+	int h = r->h - 1, counts[4] = { 0 };
+	long *rows;
+	size_t nrows;
 
 	if (!ui->st.have_results) {
 		w_print(r, 1, 2, W_DIM, "The checks have not run yet.");
 		return;
 	}
 	/* Find the selection again: results are rebuilt every refresh. */
-	for (size_t i = 0; i < ui->st.results.n; i++) {
+	for (size_t i = 0; i < rs->n; i++) {
 		struct con_result_key k;
 
-		con_result_key_of(&ui->st.results.v[i], &k);
+		con_result_key_of(&rs->v[i], &k);
 		if (con_result_key_eq(&k, &ck.sel)) {
 			ck.tbl.sel = i;
 			break;
 		}
 	}
-	w_table_scroll(&ck.tbl, ui->st.results.n, h - RD_LAYER_COUNT);
-	for (size_t i = 0; i < ui->st.results.n; i++)
-		counts[ui->st.results.v[i].verdict & 3]++;
+	if (ck.tbl.sel >= rs->n)
+		ck.tbl.sel = rs->n ? rs->n - 1 : 0;
+	for (size_t i = 0; i < rs->n; i++)
+		counts[rs->v[i].verdict & 3]++;
 	w_printf(ui_pane(ui, RD_PANE_HEAD), 0, 1, W_DIM,
 		 "%zu checks: %d FAIL  %d WARN  %d UNKNOWN  %d PASS",
-		 ui->st.results.n, counts[RD_FAIL], counts[RD_WARN],
+		 rs->n, counts[RD_FAIL], counts[RD_WARN],
 		 counts[RD_UNKNOWN], counts[RD_PASS]);
 	if (ck.full) {
-		build_detail(ui, selected(ui), r->w - 2);
-		w_lines_draw(&ck.detail, r, &ck.detail_top);
+		struct rd_rect all = body(ui);
+
+		build_detail(ui, selected(ui), all.w - 2);
+		w_lines_draw(&ck.detail, &all, &ck.detail_top);
 		return;
 	}
 	w_table_header(r, 0, cols, 4);
-	for (size_t i = ck.tbl.top; i < ui->st.results.n && row <= h; i++) {
-		const struct rd_result *res = &ui->st.results.v[i];
+	if (!rs->n) {
+		w_print(r, 1, 2, W_DIM, "No checks apply.");
+		return;
+	}
+	rows = calloc(rs->n + RD_LAYER_COUNT + 1, sizeof(*rows));
+	if (!rows)
+		return;
+	nrows = display_rows(rs, rows);
+	scroll_to(rows, nrows, row_of(rows, nrows, ck.tbl.sel), h);
+	for (int row = 0; row < h && ck.top + (size_t)row < nrows; row++) {
+		long k = rows[ck.top + (size_t)row];
+		const struct rd_result *res;
 		char tgt[96];
 		const char *text[4];
-		enum w_style st[4] = { ui_verdict_style(res->verdict), W_NORMAL,
-				       W_NORMAL, W_NORMAL };
+		enum w_style st[4] = { W_NORMAL, W_NORMAL, W_NORMAL, W_NORMAL };
 
-		if (res->layer != layer) {
-			layer = res->layer;
-			w_printf(r, row++, 0, W_HEAD, "-- %s --",
-				 rd_layer_title(layer));
-			if (row > h)
-				break;
+		if (k < 0) {
+			w_printf(r, row + 1, 0, W_HEAD, "-- %s --",
+				 rd_layer_title((enum rd_layer)(-1 - k)));
+			continue;
 		}
+		res = &rs->v[k];
+		st[0] = ui_verdict_style(res->verdict);
 		target(res, tgt, sizeof(tgt));
 		text[0] = rd_verdict_name(res->verdict);
 		text[1] = tgt;
 		text[2] = ui_str(res->title);
 		text[3] = ui_str(res->summary);
-		w_table_row(r, row++, cols, 4, text, st, i == ck.tbl.sel);
+		w_table_row(r, row + 1, cols, 4, text, st,
+			    (size_t)k == ck.tbl.sel);
 	}
-	if (!ui->st.results.n)
-		w_print(r, 1, 2, W_DIM, "No checks apply.");
+	free(rows);
 	build_detail(ui, selected(ui), side->w - 4);
 	w_box(side, "details (Enter: full screen)");
 	{
@@ -269,18 +393,103 @@ static int ask_undo(struct ui *ui)
 	return UI_REDO_DRAW;
 }
 
+/* The first result at or after display row i (before it, at the end). */
+static size_t result_near(const long *rows, size_t n, size_t i)
+{
+	for (size_t k = i; k < n; k++)
+		if (rows[k] >= 0)
+			return (size_t)rows[k];
+	for (size_t k = i < n ? i + 1 : n; k-- > 0;)
+		if (rows[k] >= 0)
+			return (size_t)rows[k];
+	return 0;
+}
+
 static int checklist_move(struct ui *ui, int ch)
 {
-	size_t n = ui->st.have_results ? ui->st.results.n : 0;
-	int h = ui_pane(ui, RD_PANE_MAIN)->h;
+	const struct rd_results *rs = &ui->st.results;
+	size_t n = ui->st.have_results ? rs->n : 0, nrows, at;
+	int h = ui_pane(ui, RD_PANE_MAIN)->h - 1;
+	size_t step = h > 2 ? (size_t)h - 1 : 1;
+	long *rows;
 
 	if (ck.full) {
-		w_lines_key(ch, &ck.detail_top, h);
+		w_lines_key(ch, &ck.detail_top, body(ui).h);
 		return UI_REDO_DRAW;
 	}
-	w_table_key(&ck.tbl, ch, n, h - RD_LAYER_COUNT);
-	if (ck.tbl.sel < n)
-		con_result_key_of(&ui->st.results.v[ck.tbl.sel], &ck.sel);
+	if (!n)
+		return UI_REDO_DRAW;
+	rows = calloc(n + RD_LAYER_COUNT + 1, sizeof(*rows));
+	if (!rows)
+		return UI_REDO_DRAW;
+	nrows = display_rows(rs, rows);
+	at = row_of(rows, nrows, ck.tbl.sel < n ? ck.tbl.sel : n - 1);
+	switch (ch) {
+	case KEY_UP:
+		if (ck.tbl.sel)
+			ck.tbl.sel--;
+		break;
+	case KEY_DOWN:
+		if (ck.tbl.sel + 1 < n)
+			ck.tbl.sel++;
+		break;
+	case KEY_PPAGE:
+		/* A page of rows up; a heading there means its first result. */
+		ck.tbl.sel = result_near(rows, nrows, at > step ? at - step : 0);
+		break;
+	case KEY_NPAGE:
+		ck.tbl.sel = at + step < nrows
+				     ? result_near(rows, nrows, at + step)
+				     : n - 1;
+		break;
+	case KEY_HOME:
+		ck.tbl.sel = 0;
+		break;
+	case KEY_END:
+		ck.tbl.sel = n - 1;
+		break;
+	default:
+		break;
+	}
+	free(rows);
+	con_result_key_of(&rs->v[ck.tbl.sel], &ck.sel);
+	return UI_REDO_DRAW;
+}
+
+/* n / N: the next or previous result that is not PASS, round the end. */
+static int checklist_next_finding(struct ui *ui, int ch)
+{
+	const struct rd_results *rs = &ui->st.results;
+	size_t n = ui->st.have_results ? rs->n : 0;
+
+	for (size_t k = 1; k < n; k++) {
+		size_t i = ch == 'N' ? (ck.tbl.sel + n - k) % n
+				     : (ck.tbl.sel + k) % n;
+
+		if (rs->v[i].verdict != RD_PASS) {
+			ck.tbl.sel = i;
+			con_result_key_of(&rs->v[i], &ck.sel);
+			ck.detail_top = 0;
+			return UI_REDO_DRAW;
+		}
+	}
+	ui_msg(ui, W_NORMAL, "no other result is not PASS");
+	return UI_REDO_DRAW;
+}
+
+int view_checklist_open_finding(struct ui *ui)
+{
+	const struct rd_result *f = con_top_finding(&ui->st);
+
+	ui_go(ui, &view_checklist_screen);
+	ck.detail_top = 0;
+	ck.full = false;
+	if (!f)
+		return UI_REDO_DRAW;
+	/* The finding the banner names, its detail on the whole screen. */
+	con_result_key_of(f, &ck.sel);
+	con_select_for(&ui->st, f);
+	ck.full = true;
 	return UI_REDO_DRAW;
 }
 
@@ -315,6 +524,8 @@ static const struct ui_action checklist_actions[] = {
 	{ "Enter", checklist_enter, "Enter details",
 	  "the selected check's detail on the whole screen, and back" },
 	{ "Esc", checklist_esc, NULL, "leave the full-screen detail" },
+	{ "n N", checklist_next_finding, "n next finding",
+	  "the next / previous result that is not PASS" },
 	{ "f", checklist_fix, "f fix-up",
 	  "apply the selected check's fix-up, after a confirmation" },
 	{ "u", checklist_undo, "u undo",
@@ -323,12 +534,16 @@ static const struct ui_action checklist_actions[] = {
 };
 
 static const char checklist_help[] =
-	"Every check's verdict, grouped by layer from the hardware "
-	"up to the host and worst first: FAIL, WARN, UNKNOWN (the "
+	"Every check's verdict, grouped by layer in the order a person "
+	"walks them (hardware and firmware, driver, user-space library, "
+	"port, network configuration, host) and worst first: FAIL, WARN, "
+	"UNKNOWN (the "
 	"data needed is not available, with the reason), PASS. The "
 	"pane below shows the selected check's evidence (values and "
 	"where they were read), why it matters, the next step, the "
 	"decision path, and its fix-up as the exact shell command. "
+	"k from any screen opens the most important finding's detail; "
+	"n and N jump to the next and previous result that is not PASS. "
 	"f applies the fix-up after a confirmation showing command "
 	"and impact (root only; otherwise the dialog says why not), "
 	"then re-probes and shows the new verdict; u undoes the last "

@@ -15,29 +15,64 @@
 
 #include "views/ui.h"
 
-enum field { F_MODE, F_HOST, F_OP, F_SIZE, F_DURATION, F_N };
+enum field {
+	F_MODE,
+	F_HOST,
+	F_OP,
+	F_SIZE,
+	F_ALL,
+	F_DURATION,
+	F_GID,
+	F_QPS,
+	F_BIDIR,
+	F_N
+};
 
-/* The form; the run itself is the model's (ui->test). */
+/* The form, one set of settings per kind of test with the command's own
+ * defaults (bw: write, 64 KiB, 5 s; lat: send, 2 B, 1000 iterations); the
+ * run itself is the model's (ui->test). */
 static struct {
 	bool form;
 	enum field field;
-	struct con_test_params p;
-} fs = { .p = { .size = "65536", .duration = "5" } };
+	struct con_test_params *p;
+	struct con_test_params bw, lat;
+} fs = {
+	.bw = { .op = CON_TEST_WRITE, .size = "65536", .duration = "5" },
+	.lat = { .lat = true, .op = CON_TEST_SEND, .size = "2" },
+};
 
 static int form_key(struct ui *ui, int ch);
 
+/* Why no test can run from here, or NULL when one can. */
+static const char *no_test_reason(const struct ui *ui)
+{
+	if (ui->st.source != CON_LIVE)
+		return "this is a recording, not this host";
+	if (ui->o.roots && ui->o.roots->redirected)
+		return "the console reads a tree of files (--root), not this "
+		       "host's devices";
+	if (!ui_sel_device(ui) || !ui_sel_port(ui))
+		return "this host has no RDMA port to test";
+	return NULL;
+}
+
 void view_tests_open_form(struct ui *ui, bool latency)
 {
+	const char *why = no_test_reason(ui);
+
+	if (why) {
+		ui_msg(ui, W_WARN, "no test runs here: %s", why);
+		return;
+	}
 	if (con_test_running(&ui->test)) {
 		ui_msg(ui, W_WARN, "a test is running: Esc stops it first");
 		return;
 	}
+	ui_go(ui, &view_tests_screen);
 	fs.form = true;
 	ui->modal = form_key;
-	fs.p.lat = latency;
+	fs.p = latency ? &fs.lat : &fs.bw;
 	fs.field = F_MODE;
-	if (latency && fs.p.op == CON_TEST_READ)
-		fs.p.op = CON_TEST_WRITE;
 }
 
 static int launch(struct ui *ui)
@@ -55,9 +90,9 @@ static int launch(struct ui *ui)
 		ui_msg(ui, W_WARN, "no RDMA port to test");
 		return UI_REDO_DRAW;
 	}
-	snprintf(fs.p.dev, sizeof(fs.p.dev), "%s", ui_str(d->name));
-	fs.p.port = p->port;
-	if (con_test_start(&ui->test, &fs.p, err, sizeof(err)) < 0)
+	snprintf(fs.p->dev, sizeof(fs.p->dev), "%s", ui_str(d->name));
+	fs.p->port = p->port;
+	if (con_test_start(&ui->test, fs.p, err, sizeof(err)) < 0)
 		ui_msg(ui, W_WARN, "%s", err);
 	return UI_REDO_DRAW;
 }
@@ -116,31 +151,47 @@ static int form_key(struct ui *ui, int ch)
 	switch (fs.field) {
 	case F_MODE:
 		if (step)
-			fs.p.mode = (fs.p.mode + CON_TEST_MODES + step) %
-				    CON_TEST_MODES;
+			fs.p->mode = (fs.p->mode + CON_TEST_MODES + step) %
+				     CON_TEST_MODES;
 		break;
 	case F_OP:
 		if (step) {
-			fs.p.op =
-				(fs.p.op + CON_TEST_OPS + step) % CON_TEST_OPS;
+			fs.p->op = (fs.p->op + CON_TEST_OPS + step) %
+				   CON_TEST_OPS;
 			/* perftest has no read latency over send semantics */
-			if (fs.p.lat && fs.p.op == CON_TEST_READ)
-				fs.p.op = (fs.p.op + CON_TEST_OPS + step) %
-					  CON_TEST_OPS;
+			if (fs.p->lat && fs.p->op == CON_TEST_READ)
+				fs.p->op = (fs.p->op + CON_TEST_OPS + step) %
+					   CON_TEST_OPS;
 		}
 		break;
 	case F_HOST:
 		if (!step || ch == ' ')
-			text_edit(fs.p.host, sizeof(fs.p.host), ch, false);
+			text_edit(fs.p->host, sizeof(fs.p->host), ch, false);
 		break;
 	case F_SIZE:
 		if (!step)
-			text_edit(fs.p.size, sizeof(fs.p.size), ch, true);
+			text_edit(fs.p->size, sizeof(fs.p->size), ch, true);
+		break;
+	case F_ALL:
+		if (step)
+			fs.p->all_sizes = !fs.p->all_sizes;
 		break;
 	case F_DURATION:
 		if (!step)
-			text_edit(fs.p.duration, sizeof(fs.p.duration), ch,
+			text_edit(fs.p->duration, sizeof(fs.p->duration), ch,
 				  true);
+		break;
+	case F_GID:
+		if (!step)
+			text_edit(fs.p->gid, sizeof(fs.p->gid), ch, true);
+		break;
+	case F_QPS:
+		if (!step && !fs.p->lat)
+			text_edit(fs.p->qps, sizeof(fs.p->qps), ch, true);
+		break;
+	case F_BIDIR:
+		if (step && !fs.p->lat)
+			fs.p->bidir = !fs.p->bidir;
 		break;
 	default:
 		break;
@@ -150,29 +201,50 @@ static int form_key(struct ui *ui, int ch)
 
 static void draw_form(struct ui *ui, const struct rd_rect *r)
 {
-	const char *labels[F_N] = { "mode", "host", "operation", "size (bytes)",
-				    "duration (s)" };
-	const char *values[F_N] = { con_test_mode_names[fs.p.mode], fs.p.host,
-				    con_test_op_names[fs.p.op], fs.p.size,
-				    fs.p.duration };
+	static const char *const labels[F_N] = {
+		"mode",		"host",	     "operation", "size (bytes)",
+		"all sizes",	"duration (s)", "GID index", "QPs",
+		"bidirectional",
+	};
+	const struct con_test_params *p = fs.p;
+	const char *values[F_N] = {
+		con_test_mode_names[p->mode],
+		p->host,
+		con_test_op_names[p->op],
+		p->all_sizes ? "(every size)" : p->size,
+		p->all_sizes ? "yes: 2 B to 8 MiB" : "no",
+		p->all_sizes ? "(one pass per size)"
+		: p->duration[0] ? p->duration
+				 : "(1000 iterations)",
+		p->gid[0] ? p->gid : "(chosen as perftest does)",
+		p->qps[0] ? p->qps : "1",
+		p->bidir ? "yes" : "no",
+	};
 	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
 
-	w_box(r, fs.p.lat ? "latency test" : "bandwidth test");
+	w_box(r, p->lat ? "latency test" : "bandwidth test");
 	w_printf(&in, 0, 0, W_NORMAL, "port %s/%" PRIu64, ui->st.sel_dev,
 		 ui->st.sel_port);
 	for (int i = 0; i < F_N; i++) {
 		bool cur = (int)fs.field == i;
+		bool text = i == F_HOST || i == F_SIZE || i == F_DURATION ||
+			    i == F_GID || i == F_QPS;
 
-		if (i == F_HOST && fs.p.mode != CON_TEST_CLIENT) {
-			w_printf(&in, 1 + i, 0, W_DIM, "  %-14s (client only)",
+		if (i == F_HOST && p->mode != CON_TEST_CLIENT) {
+			w_printf(&in, 1 + i, 0, cur ? W_SEL : W_DIM,
+				 "%s %-14s (client only)", cur ? ">" : " ",
+				 labels[i]);
+			continue;
+		}
+		if ((i == F_QPS || i == F_BIDIR) && p->lat) {
+			w_printf(&in, 1 + i, 0, cur ? W_SEL : W_DIM,
+				 "%s %-14s (bandwidth only)", cur ? ">" : " ",
 				 labels[i]);
 			continue;
 		}
 		w_printf(&in, 1 + i, 0, cur ? W_SEL : W_NORMAL, "%s %-14s %s%s",
 			 cur ? ">" : " ", labels[i], values[i],
-			 cur && (i == F_HOST || i == F_SIZE || i == F_DURATION)
-				 ? "_"
-				 : "");
+			 cur && text ? "_" : "");
 	}
 	w_print(&in, F_N + 1, 0, W_DIM,
 		"Up/Down field  Left/Right choose  type to edit");
@@ -338,7 +410,7 @@ static void tests_draw(struct ui *ui)
 	struct rd_rect lower = { r->y + gh, r->x, r->h - gh, r->w };
 
 	if (fs.form) {
-		struct rd_rect f = { r->y, r->x, r->h < 13 ? r->h : 13,
+		struct rd_rect f = { r->y, r->x, r->h < F_N + 5 ? r->h : F_N + 5,
 				     r->w < 60 ? r->w : 60 };
 
 		draw_form(ui, &f);
@@ -373,7 +445,11 @@ static const char tests_help[] =
 	"b (bandwidth) or l (latency), from any screen, opens a "
 	"small form for the selected port: mode (loopback on this "
 	"port, client of HOST, or server for a peer's ib_write_bw / "
-	"rdmadiag), operation, message size and duration. Enter runs "
+	"rdmadiag), operation, message size or all sizes, duration, GID "
+	"index, and for bandwidth the number of QPs and both directions; "
+	"each kind keeps its own settings (latency starts at send, 2 B, as "
+	"rdmadiag lat does). Where no test can run (a recording, a tree of "
+	"files, no port) b and l say why instead. Enter runs "
 	"'rdmadiag bw|lat' as a child process; its progress draws "
 	"a live graph of Gb/s (or microseconds) while the port's "
 	"busiest counters move beside it. Esc stops the test. "

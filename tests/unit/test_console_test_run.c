@@ -28,11 +28,11 @@ static struct con_test_params params(bool lat)
 static void test_argv(void **unused)
 {
 	struct con_test_params p = params(false);
-	const char *argv[24];
+	const char *argv[32];
 	char port[24];
 	size_t n = 0;
 
-	assert_int_equal(con_test_argv(&p, argv, 24, port, sizeof(port)), 0);
+	assert_int_equal(con_test_argv(&p, argv, 32, port, sizeof(port)), 0);
 	while (argv[n])
 		n++;
 	assert_string_equal(argv[1], "bw");
@@ -41,16 +41,44 @@ static void test_argv(void **unused)
 	assert_string_equal(argv[n - 1], "--loopback");
 	p.mode = CON_TEST_CLIENT;
 	snprintf(p.host, sizeof(p.host), "peer1");
-	assert_int_equal(con_test_argv(&p, argv, 24, port, sizeof(port)), 0);
+	assert_int_equal(con_test_argv(&p, argv, 32, port, sizeof(port)), 0);
 	assert_string_equal(argv[15], "peer1");
+	/* What the form offers beyond that reaches the command line. */
+	p.all_sizes = true;
+	p.bidir = true;
+	snprintf(p.gid, sizeof(p.gid), "3");
+	snprintf(p.qps, sizeof(p.qps), "4");
+	assert_int_equal(con_test_argv(&p, argv, 32, port, sizeof(port)), 0);
+	assert_string_equal(argv[8], "-a");
+	assert_string_equal(argv[9], "--progress-fd");
+	assert_string_equal(argv[12], "-x");
+	assert_string_equal(argv[13], "3");
+	assert_string_equal(argv[14], "-q");
+	assert_string_equal(argv[15], "4");
+	assert_string_equal(argv[16], "-b");
+	assert_string_equal(argv[17], "peer1");
+	/* Latency has neither QPs nor both directions; no duration: -n. */
+	p.lat = true;
+	p.all_sizes = false;
+	p.duration[0] = '\0';
+	assert_int_equal(con_test_argv(&p, argv, 32, port, sizeof(port)), 0);
+	assert_string_equal(argv[1], "lat");
+	assert_string_equal(argv[8], "-s");
+	assert_string_equal(argv[10], "--progress-fd");
+	assert_string_equal(argv[13], "-x");
+	assert_string_equal(argv[15], "peer1");
+	assert_null(argv[16]);
+	snprintf(p.gid, sizeof(p.gid), "x1");
+	assert_int_equal(con_test_argv(&p, argv, 32, port, sizeof(port)),
+			 -EINVAL);
 }
 
 static bool refused(const struct con_test_params *p)
 {
-	const char *argv[24];
+	const char *argv[32];
 	char port[24];
 
-	return con_test_argv(p, argv, 24, port, sizeof(port)) == -EINVAL;
+	return con_test_argv(p, argv, 32, port, sizeof(port)) == -EINVAL;
 }
 
 static void test_argv_refuses_bad_settings(void **unused)
@@ -65,8 +93,11 @@ static void test_argv_refuses_bad_settings(void **unused)
 	snprintf(p.size, sizeof(p.size), "12k");
 	assert_true(refused(&p));
 	p = params(true);
-	p.duration[0] = '\0';
+	snprintf(p.duration, sizeof(p.duration), "5s");
 	assert_true(refused(&p));
+	/* No duration is no -D: the command's iterations count. */
+	p.duration[0] = '\0';
+	assert_false(refused(&p));
 	p = params(true);
 	snprintf(p.dev, sizeof(p.dev), "-x");
 	assert_true(refused(&p));
