@@ -114,9 +114,13 @@ DIAG_CHECK(check_driver_ofed)
 		if (m->name && m->version &&
 		    (strncmp(m->name, "mlx", 3) == 0 ||
 		     strncmp(m->name, "ib_", 3) == 0 ||
-		     strncmp(m->name, "rdma", 4) == 0))
-			diag_ev(&x, r, m->name, "/sys/module/X/version", "%s",
-				m->version);
+		     strncmp(m->name, "rdma", 4) == 0)) {
+			char src[160];
+
+			snprintf(src, sizeof(src), "/sys/module/%s/version",
+				 m->name);
+			diag_ev(&x, r, m->name, src, "%s", m->version);
+		}
 	}
 	if (s->host.rdma_core_version)
 		diag_ev(&x, r, "rdma-core", "libibverbs", "%s",

@@ -335,7 +335,7 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 		return;
 	}
 	if (p->sm_lid.ok)
-		diag_ev(x, r, "SM LID", "sysfs ports/N/sm_lid", "%" PRIu64,
+		diag_ev(x, r, "SM LID", SYS_IB "/<dev>/ports/<n>/sm_lid", "%" PRIu64,
 			p->sm_lid.v);
 	if ((st == ST_INIT || st == ST_ARMED) && ph == PH_LINKUP) {
 		bool no_sm = st == ST_INIT &&
@@ -537,7 +537,7 @@ DIAG_CHECK(check_port_rocev2_gid)
 		if (found) {
 			rd_format_gid(found->raw, gbuf, sizeof(gbuf));
 			diag_ev(&x, r, "RoCE v2 IPv4 GID",
-				"ports/N/gids + gid_attrs/types",
+				SYS_IB "/<dev>/ports/<n>/gids + gid_attrs/types",
 				"index %" PRIu64 " %s", found->index, gbuf);
 			diag_verdict(&x, r, RD_PASS, "ok",
 				     "%s has a RoCE v2 IPv4 GID at index %" PRIu64,

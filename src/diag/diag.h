@@ -142,6 +142,11 @@ void rd_results_free(struct rd_results *r);
 void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
+/*
+ * Why a result has no fix-up, in one line: what the person does instead
+ * is its next step; this says why rdmadiag does not make the change.
+ */
+const char *rd_result_no_fix_reason(const struct rd_result *r);
 /* The layer's id for --only and JSON ("netcfg"), and its title as the
  * checklist, `check` and the console head its group ("Network
  * configuration"). */

@@ -94,7 +94,9 @@ void chrome_banner(struct ui *ui)
 	if (ui->st.snap.n_devices == 0) {
 		w_fill_row(r, 0, W_BANNER_BAD);
 		w_print(r, 0, 1, W_BANNER_BAD,
-			ui->st.source == CON_LIVE
+			ui->o.roots && ui->o.roots->redirected
+				? "No RDMA devices in this tree (--root)"
+			: ui->st.source == CON_LIVE
 				? "No RDMA devices on this host - k: checklist "
 				  "explains why, D: play the demo (rdmadiag "
 				  "--demo)"

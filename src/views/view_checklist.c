@@ -57,41 +57,6 @@ static const char *fix_blocked(const struct ui *ui)
 	return NULL;
 }
 
-/*
- * Why a result has no fix-up, in one line: what the person does instead
- * is the next step, this says why rdmadiag does not do it.
- */
-static const char *no_fix_reason(const struct rd_result *r)
-{
-	static const struct {
-		const char *cause, *why;
-	} reasons[] = {
-		{ "no_carrier", "the link needs the cable, module, peer or "
-				"switch port, which is outside this host" },
-		{ "no_sm", "a subnet manager runs on the fabric (opensm on a "
-			   "host or the switch), not as a setting here" },
-		{ "fw_below_min", "firmware is updated with the vendor's tool "
-				  "and a reset, not changed in place" },
-		{ "pcie_degraded", "the PCIe link trains in hardware: slot, "
-				   "riser or BIOS setting" },
-		{ "memlock_low", "the limit belongs to the process or its "
-				 "service unit, not to the host" },
-		{ "uverbs_missing", "device nodes come from the driver and "
-				    "udev (or the container's runtime)" },
-	};
-
-	if (r->cause && strcmp(r->cause, "port_not_active") == 0)
-		return "this check is judged once the port is ACTIVE";
-	if (r->verdict == RD_UNKNOWN)
-		return "the data needed was not read";
-	for (size_t i = 0; r->cause && i < sizeof(reasons) / sizeof(reasons[0]);
-	     i++)
-		if (strcmp(r->cause, reasons[i].cause) == 0)
-			return reasons[i].why;
-	return "rdmadiag has no safe change for this; the next step says "
-	       "what to do";
-}
-
 static void add_wrapped(const char *text, int width, enum w_style st)
 {
 	char lines[24][256];
@@ -140,7 +105,7 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 	} else if (r->verdict != RD_PASS) {
 		char line[256];
 
-		snprintf(line, sizeof(line), "no fix-up: %s", no_fix_reason(r));
+		snprintf(line, sizeof(line), "no fix-up: %s", rd_result_no_fix_reason(r));
 		w_lines_add(&ck.detail, W_HEAD, "Fix-up");
 		add_wrapped(line, width - 2, W_NORMAL);
 	}

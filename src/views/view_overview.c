@@ -119,6 +119,22 @@ static size_t pick_columns(int width, enum ocol *out)
 
 static struct w_table tbl;
 
+/* The worst verdict of the checks about a port (0: the whole device). */
+static void overview_verdict(struct ui *ui, const struct rd_device *d,
+			     uint64_t port, const char **all,
+			     enum w_style *allst)
+{
+	enum rd_verdict v;
+
+	if (ui_port_worst(ui, d->name, port, &v)) {
+		all[OC_VERDICT] = rd_verdict_name(v);
+		allst[OC_VERDICT] = ui_verdict_style(v);
+	} else {
+		all[OC_VERDICT] = "-";
+		allst[OC_VERDICT] = W_DIM;
+	}
+}
+
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -130,11 +146,11 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 
 	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
 
-	w_box(r, "selected port");
-	if (!d || !p)
+	w_box(r, p ? "selected port" : "selected device");
+	if (!d)
 		return;
 
-	nd = ui_port_netdev(ui, p);
+	nd = p ? ui_port_netdev(ui, p) : NULL;
 	pci = ui_device_pci(ui, d);
 	pcie_text(pci, pcie, sizeof(pcie));
 	if (d->node_guid.ok) {
@@ -145,10 +161,17 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 			 g & 0xffff);
 	}
 	row = 0;
-	w_printf(&in, row++, 0, W_NORMAL,
-		 "%s port %" PRIu64 "  %s  fw %s  board %s  driver %s",
-		 ui_str(d->name), p->port, ui_str(d->hca_type),
-		 ui_str(d->fw_ver), ui_str(d->board_id), ui_str(d->driver));
+	if (p)
+		w_printf(&in, row++, 0, W_NORMAL,
+			 "%s port %" PRIu64 "  %s  fw %s  board %s  driver %s",
+			 ui_str(d->name), p->port, ui_str(d->hca_type),
+			 ui_str(d->fw_ver), ui_str(d->board_id),
+			 ui_str(d->driver));
+	else
+		w_printf(&in, row++, 0, W_WARN,
+			 "%s  no port could be read  %s  fw %s  driver %s",
+			 ui_str(d->name), ui_str(d->hca_type),
+			 ui_str(d->fw_ver), ui_str(d->driver));
 	if (pci && pci->numa_node.ok)
 		snprintf(numa, sizeof(numa), "%" PRId64, pci->numa_node.v);
 	w_printf(&in, row++, 0, pcie_degraded(pci) ? W_WARN : W_NORMAL,
@@ -176,8 +199,9 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 		for (size_t i = 0; i < ui->st.results.n && row < in.h; i++) {
 			const struct rd_result *res = &ui->st.results.v[i];
 
-			if (!res->device || strcmp(res->device, d->name) ||
-			    (res->port && res->port != p->port) ||
+			if (!res->device || !d->name ||
+			    strcmp(res->device, d->name) ||
+			    (p && res->port && res->port != p->port) ||
 			    res->verdict == RD_PASS)
 				continue;
 			w_printf(&in, row, 0, ui_verdict_style(res->verdict),
@@ -200,9 +224,19 @@ static void overview_draw(struct ui *ui)
 	for (size_t i = 0; i < nc; i++)
 		cols[i] = ocols[pick[i]].c;
 	w_table_header(r, 0, cols, nc);
+	if (!ui->st.have_snap) {
+		/* The banner says why nothing could be read; only that. */
+		w_print(r, 2, 2, W_DIM,
+			ui->st.source_err[0] ? "Nothing could be read."
+					     : "Reading...");
+		return;
+	}
 	if (!ui->st.n_ports) {
 		w_print(r, 2, 2, W_DIM, "No RDMA devices found.");
-		if (ui->st.source == CON_LIVE) {
+		if (ui->o.roots && ui->o.roots->redirected) {
+			w_printf(r, 3, 2, W_DIM, "The tree %s has none.",
+				 ui->o.roots->sysfs);
+		} else if (ui->st.source == CON_LIVE) {
 			w_print(r, 3, 2, W_DIM,
 				"Is the driver loaded (mlx5_ib, rdma_rxe)? The "
 				"checklist (k) looks for the cause.");
@@ -219,16 +253,39 @@ static void overview_draw(struct ui *ui)
 		size_t i = tbl.top + (size_t)row;
 		const struct rd_device *d =
 			&ui->st.snap.devices[ui->st.ports[i].d];
-		const struct rd_port *p = &d->ports[ui->st.ports[i].p];
-		const struct rd_netdev *nd = ui_port_netdev(ui, p);
+		const struct rd_port *p = ui->st.ports[i].p == CON_NO_PORT
+						  ? NULL
+						  : &d->ports[ui->st.ports[i].p];
+		const struct rd_netdev *nd = p ? ui_port_netdev(ui, p) : NULL;
 		const struct rd_pci *pci = ui_device_pci(ui, d);
 		char port[64], rate[24], mtu[48], pcie[64], numa[16];
 		const char *text[OC_N];
 		enum w_style st[OC_N];
-		enum rd_verdict v;
 		const char *all[OC_N];
 		enum w_style allst[OC_N];
 
+		if (!p) {
+			/* A device whose ports could not be read keeps its
+			 * row: its findings say why. */
+			snprintf(port, sizeof(port), "%s", ui_str(d->name));
+			for (int k = 0; k < OC_N; k++) {
+				all[k] = "-";
+				allst[k] = W_DIM;
+			}
+			all[OC_PORT] = port;
+			allst[OC_PORT] = W_NORMAL;
+			all[OC_STATE] = "no port";
+			allst[OC_STATE] = W_WARN;
+			all[OC_FW] = ui_str(d->fw_ver);
+			overview_verdict(ui, d, 0, all, allst);
+			for (size_t k = 0; k < nc; k++) {
+				text[k] = all[pick[k]];
+				st[k] = allst[pick[k]];
+			}
+			w_table_row(r, row + 1, cols, nc, text, st,
+				    i == ui->st.sel);
+			continue;
+		}
 		snprintf(port, sizeof(port), "%s/%" PRIu64, ui_str(d->name),
 			 p->port);
 		if (p->rate_gbps.ok)
@@ -263,13 +320,7 @@ static void overview_draw(struct ui *ui)
 			allst[OC_PCIE] = W_WARN;
 		all[OC_NUMA] = numa;
 		all[OC_FW] = ui_str(d->fw_ver);
-		if (ui_port_worst(ui, d->name, p->port, &v)) {
-			all[OC_VERDICT] = rd_verdict_name(v);
-			allst[OC_VERDICT] = ui_verdict_style(v);
-		} else {
-			all[OC_VERDICT] = "-";
-			allst[OC_VERDICT] = W_DIM;
-		}
+		overview_verdict(ui, d, p->port, all, allst);
 		for (size_t k = 0; k < nc; k++) {
 			text[k] = all[pick[k]];
 			st[k] = allst[pick[k]];

@@ -152,8 +152,23 @@ static const char *mark(enum rd_verdict v)
 	}
 }
 
+/* "    next step: ..." wrapped to the page, continued under its text. */
+static void labelled(struct w_lines *l, enum w_style st, const char *label,
+		     const char *text, int width)
+{
+	char lines[16][256];
+	int indent = (int)strlen(label) + 2;
+	size_t n = w_wrap(text, width - 4 - indent > 20 ? width - 4 - indent : 20,
+			  lines, 16);
+
+	for (size_t i = 0; i < n; i++)
+		w_lines_add(l, st, "    %s%s%*s%s", i ? "" : label,
+			    i ? "" : ": ", i ? indent : 0, "", lines[i]);
+}
+
 static void verdicts(struct ui *ui, struct w_lines *l,
-		     const struct rd_device *d, const struct rd_port *p)
+		     const struct rd_device *d, const struct rd_port *p,
+		     int width)
 {
 	bool any_path = false;
 
@@ -171,6 +186,18 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 				    "    %zu. [%s] %s", k + 1,
 				    mark(r->path[k].verdict),
 				    ui_str(r->path[k].text));
+		if (r->verdict == RD_PASS)
+			continue;
+		/* Where the path ends, what to do about it. */
+		if (r->next_step)
+			labelled(l, W_NORMAL, "next step", r->next_step,
+				 width);
+		if (r->fix)
+			w_lines_add(l, W_WARN, "    fix-up: # %s",
+				    ui_str(r->fix->command));
+		else
+			labelled(l, W_NORMAL, "no fix-up",
+				 rd_result_no_fix_reason(r), width);
 	}
 	if (!any_path)
 		w_lines_add(l, W_DIM,
@@ -212,7 +239,7 @@ static void port_draw(struct ui *ui)
 	w_lines_add(&page, W_NORMAL, " ");
 	gid_table(&page, p);
 	w_lines_add(&page, W_NORMAL, " ");
-	verdicts(ui, &page, d, p);
+	verdicts(ui, &page, d, p, r->w);
 	w_lines_add(&page, W_NORMAL, " ");
 	w_lines_add(&page, W_HEAD, "Port attributes");
 	if (pf)

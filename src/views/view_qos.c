@@ -105,9 +105,12 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd,
 			    "  enabled mask 0x%02" PRIx64 "   capability %s   "
 			    "delay %s",
 			    dcb->pfc_en.v, cap, delay);
-	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-8s %10s %10s %10s %10s",
-		    "PRIO", "RoCE", "PFC", "rx pause/s", "tx pause/s",
-		    "requests", "indications");
+	/* Two per-second rates, then two totals since the driver started. */
+	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-4s %21s  %27s", "", "", "",
+		    "PAUSE RATE (ethtool)", "TOTAL SINCE START (dcbnl)");
+	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-4s %10s %10s  %13s %13s",
+		    "PRIO", "RoCE", "PFC", "rx/s", "tx/s", "requests",
+		    "indications");
 	for (int i = 0; i < 8; i++) {
 		char rx[24], tx[24], st[40], req[24] = "-", ind[24] = "-";
 		bool on = dcb->pfc_en.ok && (dcb->pfc_en.v >> i) & 1;
@@ -122,7 +125,7 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd,
 		if (prio_value(&dcb->pfc_indications, "prio", i, &v))
 			snprintf(ind, sizeof(ind), "%" PRIu64, v);
 		w_lines_add(&page, on ? W_GOOD : W_NORMAL,
-			    "  %-5d %-5s %-8s %10s %10s %10s %10s", i,
+			    "  %-5d %-5s %-4s %10s %10s  %13s %13s", i,
 			    m->prio == i ? "yes" :
 			    (m->candidates >> i) & 1 ? "?" : "",
 			    !dcb->pfc_en.ok ? "N/A"
@@ -279,13 +282,27 @@ static void qos_draw(struct ui *ui)
 			    ui_str(res->summary));
 	}
 	w_lines_add(&page, W_NORMAL, " ");
-	if (!nd->dcb.supported.ok || !nd->dcb.supported.v) {
+	if (!nd->dcb.supported.ok) {
+		/* Not read is not "not supported": say which it is. */
+		w_lines_add(&page, W_WARN, "  DCB state not read: %s.",
+			    rd_esc_tmp(nd->dcb.reason
+					       ? nd->dcb.reason
+					       : ui->o.roots &&
+							 ui->o.roots->redirected
+					       ? "a tree of files has no dcbnl "
+						 "to ask"
+					       : "no dcbnl answer"));
+		w_lines_add(&page, W_DIM,
+			    "  PFC, ETS and trust are not known, which does not "
+			    "mean unsupported.");
+		w_lines_add(&page, W_NORMAL, " ");
+	} else if (!nd->dcb.supported.v) {
 		w_lines_add(
 			&page, W_WARN,
 			"  This driver exposes no DCB (dcbnl): PFC, ETS and "
 			"trust cannot be read here%s%s.",
 			nd->dcb.reason ? ": " : "",
-			nd->dcb.reason ? nd->dcb.reason : "");
+			nd->dcb.reason ? rd_esc_tmp(nd->dcb.reason) : "");
 		w_lines_add(&page, W_DIM,
 			    "  Soft-RoCE and virtual NICs have none; lossless "
 			    "RoCE then depends on the switch and the peer.");
@@ -323,10 +340,12 @@ static const char qos_help[] =
 	"QoS of the selected port's netdev: the priority RoCE "
 	"packets carry and how it follows from the trust mode, the "
 	"DSCP map, rdma_cm's ToS and the VLAN egress map; PFC per priority "
-	"(enabled, pause frames per second received and sent), ETS "
+	"(enabled, pause frames per second received and sent, and the "
+	"PFC frames counted by dcbnl since the driver started), ETS "
 	"per traffic class (algorithm, bandwidth, priorities), trust "
 	"mode and the DSCP-to-priority map, ECN per priority and the "
 	"congestion notification (CNP) counters. When the driver has "
-	"no DCB support the screen says so instead of guessing.";
+	"no DCB support the screen says so instead of guessing, and "
+	"when DCB simply was not read it says that.";
 UI_SCREEN(view_qos_screen, "QoS", "QoS", 5, 'd', RD_LAYOUT_FULL, qos_draw,
 	  qos_actions, qos_help);

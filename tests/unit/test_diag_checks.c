@@ -465,6 +465,33 @@ static void test_empty_snapshot(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* Evidence names the file read, never a placeholder for it. */
+static void test_evidence_sources(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	bool fw = false;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	for (size_t i = 0; i < res.n; i++)
+		for (size_t k = 0; k < res.v[i].n_evidence; k++) {
+			const char *src = res.v[i].evidence[k].source;
+
+			assert_non_null(src);
+			if (strchr(src, '<') || strstr(src, "/X/") ||
+			    strstr(src, "BDF") || strstr(src, "/N/"))
+				fail_msg("%s: placeholder in \"%s\"",
+					 res.v[i].check_id, src);
+			if (strcmp(src, "/sys/class/infiniband/mlx5_0/fw_ver") == 0)
+				fw = true;
+		}
+	assert_true(fw);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 /* The walk a person takes: hardware, driver, port, network configuration,
  * host; the check table is in that order, and each layer has one title. */
 static void test_layer_order(void **state)
@@ -499,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_empty_snapshot),
 		cmocka_unit_test(test_layer_order),
+		cmocka_unit_test(test_evidence_sources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
