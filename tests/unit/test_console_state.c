@@ -149,6 +149,100 @@ static void test_counters_loaded_with_the_state(void **unused)
 	con_state_free(&st);
 }
 
+/* Three devices: mlx5_0 port 1 ACTIVE, mlx5_1 port 1 DOWN (admin down),
+ * and nop0 whose ports could not be read. */
+static struct con_update *update_down(void)
+{
+	struct con_update *u = con_update_new(CON_UP_SNAPSHOT);
+	struct rd_device *d;
+
+	assert_non_null(u);
+	d = snap_dev(&u->snap, "mlx5_0", NULL);
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	snap_netdev(&u->snap, "eth2", true, true, 9000);
+	d = snap_dev(&u->snap, "mlx5_1", NULL);
+	snap_port(d, 1, 1, 3, "Ethernet", "eth3");
+	snap_netdev(&u->snap, "eth3", false, false, 9000);
+	snap_dev(&u->snap, "nop0", NULL);
+	u->snap.monotonic_ns = rd_u64(1000000000);
+	u->have_snap = true;
+	assert_int_equal(rd_diag_run(&u->snap, NULL, NULL, &u->results), 0);
+	rd_results_sort(&u->results);
+	u->have_results = true;
+	return u;
+}
+
+static void test_worst_port_selected_at_start(void **unused)
+{
+	struct con_state st;
+	const struct rd_result *top;
+	struct con_update *u;
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, update_down());
+	/* The port that is down, not the first row. */
+	top = con_top_finding(&st);
+	assert_non_null(top);
+	assert_string_equal(top->check_id, "port.state");
+	assert_string_equal(top->device, "mlx5_1");
+	assert_string_equal(st.sel_dev, "mlx5_1");
+	assert_int_equal(st.sel_port, 1);
+	/* Only at start: the person's own choice stays afterwards. */
+	con_select(&st, 0);
+	adopt(&st, update_down());
+	assert_string_equal(st.sel_dev, "mlx5_0");
+	/* A new source picks again. */
+	u = update_down();
+	u->source_changed = true;
+	adopt(&st, u);
+	assert_string_equal(st.sel_dev, "mlx5_1");
+	con_state_free(&st);
+}
+
+static void test_device_without_ports_keeps_its_row(void **unused)
+{
+	struct con_state st;
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, update_down());
+	assert_int_equal(st.n_ports, 3);
+	con_select(&st, 2);
+	assert_string_equal(con_sel_device(&st)->name, "nop0");
+	assert_null(con_sel_port(&st));
+	assert_int_equal(st.sel_port, 0);
+	/* Kept across a refresh by its name. */
+	adopt(&st, update_down());
+	assert_int_equal(st.sel, 2);
+	con_state_free(&st);
+}
+
+static void test_next_finding(void **unused)
+{
+	struct con_state st;
+	enum rd_verdict v;
+
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, update_down());
+	con_select(&st, 0);
+	/* Forward and back, round the end, over rows that are not PASS. */
+	assert_true(con_select_next_finding(&st, 1));
+	assert_true(st.sel != 0);
+	assert_true(con_port_worst(&st, st.sel_dev, st.sel_port, &v));
+	assert_int_not_equal(v, RD_PASS);
+	{
+		size_t fwd = st.sel;
+
+		assert_true(con_select_next_finding(&st, -1));
+		assert_true(con_select_next_finding(&st, 1));
+		assert_int_equal(st.sel, fwd);
+	}
+	con_state_free(&st);
+	/* Nothing to go to: false, selection unchanged. */
+	con_state_init(&st, CON_LIVE, 1.0);
+	assert_false(con_select_next_finding(&st, 1));
+	con_state_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +252,9 @@ int main(void)
 		cmocka_unit_test(test_new_source_forgets_history),
 		cmocka_unit_test(test_result_keys),
 		cmocka_unit_test(test_counters_loaded_with_the_state),
+		cmocka_unit_test(test_worst_port_selected_at_start),
+		cmocka_unit_test(test_device_without_ports_keeps_its_row),
+		cmocka_unit_test(test_next_finding),
 	};
 
 	setenv("RDMADIAG_DATADIR", RD_SRCDATADIR, 1);
