@@ -95,7 +95,8 @@ void chrome_banner(struct ui *ui)
 		w_fill_row(r, 0, W_BANNER_BAD);
 		w_print(r, 0, 1, W_BANNER_BAD,
 			ui->o.roots && ui->o.roots->redirected
-				? "No RDMA devices in this tree (--root)"
+				? "No RDMA devices in this tree (--root) - D: "
+				  "play the demo (rdmadiag --demo)"
 			: ui->st.source == CON_LIVE
 				? "No RDMA devices on this host - k: checklist "
 				  "explains why, D: play the demo (rdmadiag "
@@ -118,8 +119,20 @@ void chrome_banner(struct ui *ui)
 		w_print(r, 0, r->w - kw, W_BARKEY, key);
 		return;
 	}
-	if (ui->st.have_results)
-		w_print(r, 0, 1, W_BANNER_OK, "All checks pass");
+	if (ui->st.have_results) {
+		size_t unknown = 0;
+
+		for (size_t i = 0; i < ui->st.results.n; i++)
+			unknown += ui->st.results.v[i].verdict == RD_UNKNOWN;
+		/* UNKNOWN is not a pass: the data was not there to judge. */
+		if (unknown)
+			w_printf(r, 0, 1, W_DIM,
+				 "No FAIL or WARN; %zu check%s UNKNOWN (data not "
+				 "read) - k: checklist",
+				 unknown, unknown == 1 ? "" : "s");
+		else
+			w_print(r, 0, 1, W_BANNER_OK, "All checks pass");
+	}
 }
 
 void chrome_bar(struct ui *ui)

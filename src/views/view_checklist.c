@@ -449,8 +449,17 @@ int view_checklist_open_finding(struct ui *ui)
 	ui_go(ui, &view_checklist_screen);
 	ck.detail_top = 0;
 	ck.full = false;
-	if (!f)
+	if (!f) {
+		/* No FAIL or WARN: the first result that is not PASS. */
+		for (size_t i = 0; ui->st.have_results && i < ui->st.results.n;
+		     i++)
+			if (ui->st.results.v[i].verdict != RD_PASS) {
+				ck.tbl.sel = i;
+				con_result_key_of(&ui->st.results.v[i], &ck.sel);
+				break;
+			}
 		return UI_REDO_DRAW;
+	}
 	/* The finding the banner names, its detail on the whole screen. */
 	con_result_key_of(f, &ck.sel);
 	con_select_for(&ui->st, f);

@@ -233,9 +233,13 @@ static void overview_draw(struct ui *ui)
 	}
 	if (!ui->st.n_ports) {
 		w_print(r, 2, 2, W_DIM, "No RDMA devices found.");
-		if (ui->o.roots && ui->o.roots->redirected) {
+		if (ui->o.roots && ui->o.roots->redirected &&
+		    ui->st.source == CON_LIVE) {
 			w_printf(r, 3, 2, W_DIM, "The tree %s has none.",
 				 ui->o.roots->sysfs);
+			w_print(r, 4, 2, W_DIM,
+				"To see the console at work: press D (or run "
+				"rdmadiag --demo).");
 		} else if (ui->st.source == CON_LIVE) {
 			w_print(r, 3, 2, W_DIM,
 				"Is the driver loaded (mlx5_ib, rdma_rxe)? The "
