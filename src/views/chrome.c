@@ -39,8 +39,9 @@ void chrome_title(struct ui *ui)
 		len = snprintf(side, sizeof(side), " probing %.0f s ",
 			       ui_now() - busy);
 	if (ui->st.n_ports && len >= 0 && (size_t)len < sizeof(side))
-		snprintf(side + len, sizeof(side) - (size_t)len, "%s/%llu ",
-			 ui->st.sel_dev, (unsigned long long)ui->st.sel_port);
+		snprintf(side + len, sizeof(side) - (size_t)len,
+			 ui->st.sel_port ? "%s/%llu " : "%s ", ui->st.sel_dev,
+			 (unsigned long long)ui->st.sel_port);
 	x += w_print(r, 0, x, W_TITLE, " rdmadiag ");
 	if (tag) {
 		x += w_printf(r, 0, x, W_TAG, " %s %zu/%zu%s ", tag,

@@ -176,8 +176,9 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
 		const struct rd_result *r = &ui->st.results.v[i];
 
-		if (!r->n_path || !r->device || strcmp(r->device, d->name) ||
-		    (r->port && r->port != p->port))
+		if (!r->n_path || !r->device || !d->name ||
+		    strcmp(r->device, d->name) ||
+		    (p && r->port && r->port != p->port))
 			continue;
 		any_path = true;
 		w_lines_add(l, W_NORMAL, "  %s", ui_str(r->title));
@@ -209,8 +210,8 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
 		const struct rd_result *r = &ui->st.results.v[i];
 
-		if (!r->device || strcmp(r->device, d->name) ||
-		    (r->port && r->port != p->port))
+		if (!r->device || !d->name || strcmp(r->device, d->name) ||
+		    (p && r->port && r->port != p->port))
 			continue;
 		w_lines_add(l, ui_verdict_style(r->verdict), "  %-7s %-24s %s",
 			    rd_verdict_name(r->verdict), ui_str(r->check_id),
@@ -227,8 +228,21 @@ static void port_draw(struct ui *ui)
 	const struct rd_field *pf = sub_table(rd_device_fields, "ports");
 
 	w_lines_reset(&page);
-	if (!d || !p) {
+	if (!d) {
 		w_print(r, 0, 1, W_DIM, "No port selected: no RDMA devices.");
+		return;
+	}
+	if (!p) {
+		/* A device whose ports could not be read: what is known. */
+		w_lines_add(&page, W_HEAD,
+			    "%s: no port could be read   (< > other port)",
+			    ui_str(d->name));
+		w_lines_add(&page, W_NORMAL, " ");
+		verdicts(ui, &page, d, NULL, r->w);
+		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page, W_HEAD, "Device %s", ui_str(d->name));
+		fields(&page, rd_device_fields, d, "");
+		w_lines_draw(&page, r, &top);
 		return;
 	}
 	w_lines_add(&page, W_HEAD, "%s port %" PRIu64 "   (< > other port)",

@@ -255,7 +255,10 @@ static void qos_draw(struct ui *ui)
 
 	w_lines_reset(&page);
 	if (!d || !p) {
-		w_print(r, 0, 1, W_DIM, "No port selected: no RDMA devices.");
+		w_print(r, 0, 1, W_DIM,
+			d ? "No port of this device could be read: no QoS to "
+			    "show."
+			  : "No port selected: no RDMA devices.");
 		return;
 	}
 	w_lines_add(&page, W_HEAD, "QoS of %s port %" PRIu64 " (netdev %s)",

@@ -75,6 +75,9 @@ wait_exit down 0
 tui_start hostile 80 24 --root tests/fixtures/hostile
 wait_for hostile "noports0" 10
 wait_for hostile "no port"
+keys hostile End p
+wait_for hostile "noports0: no port could be read"
+wait_for hostile "Verdicts for this port"
 keys hostile q
 wait_exit hostile 0
 
