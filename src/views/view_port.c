@@ -251,9 +251,16 @@ static void port_draw(struct ui *ui)
 		    p->state ? p->state : "N/A",
 		    p->phys_state ? p->phys_state : "N/A");
 	w_lines_add(&page, W_NORMAL, " ");
-	gid_table(&page, p);
-	w_lines_add(&page, W_NORMAL, " ");
-	verdicts(ui, &page, d, p, r->w);
+	/* A port that is not ACTIVE: why, and what to do, come first. */
+	if (p->state_num.ok && p->state_num.v != 4 && p->state_num.v != 5) {
+		verdicts(ui, &page, d, p, r->w);
+		w_lines_add(&page, W_NORMAL, " ");
+		gid_table(&page, p);
+	} else {
+		gid_table(&page, p);
+		w_lines_add(&page, W_NORMAL, " ");
+		verdicts(ui, &page, d, p, r->w);
+	}
 	w_lines_add(&page, W_NORMAL, " ");
 	w_lines_add(&page, W_HEAD, "Port attributes");
 	if (pf)
@@ -294,7 +301,8 @@ static const char port_help[] =
 	"netdev (N/A where the source could not be read), the GID "
 	"table as show_gids prints it (index, GID, IPv4, RoCE "
 	"version, netdev; RoCE v2 IPv4 GIDs in green), the decision "
-	"path the port-down check walked, and every verdict about "
+	"path the port-down check walked with its next step and fix-up "
+	"(first when the port is not ACTIVE), and every verdict about "
 	"the port.";
 UI_SCREEN(view_port_screen, "Port", "Port", 3, 'p', RD_LAYOUT_FULL, port_draw,
 	  port_actions, port_help);

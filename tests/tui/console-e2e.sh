@@ -19,13 +19,14 @@ wait_for demo "k: checklist"
 wait_for demo "FAIL mlx5_1/1 DOWN"
 
 keys demo p
-wait_for demo "GID table"
+# At start the port that is down is the one selected; its decision path
+# comes first.
 wait_for demo "Port-down decision path"
-# At start the port that is down is the one selected.
 wait_for demo "mlx5_1 port 1"
 wait_for demo "DOWN / POLLING"
 keys demo Home
 keys demo '<'
+wait_for demo "GID table"
 wait_for demo "192.168.50.11"
 
 keys demo F4
