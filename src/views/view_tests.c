@@ -410,10 +410,18 @@ static void tests_draw(struct ui *ui)
 	struct rd_rect lower = { r->y + gh, r->x, r->h - gh, r->w };
 
 	if (fs.form) {
-		struct rd_rect f = { r->y, r->x, r->h < F_N + 5 ? r->h : F_N + 5,
-				     r->w < 60 ? r->w : 60 };
+		const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
+		struct rd_rect f = { r->y, r->x, r->h, r->w < 60 ? r->w : 60 };
 
+		/* Every field in view: on a narrow screen the form takes the
+		 * pane below too. */
+		if (side->y > r->y && f.h < F_N + 5)
+			f.h = side->y + side->h - r->y;
+		if (f.h > F_N + 5)
+			f.h = F_N + 5;
 		draw_form(ui, &f);
+		if (f.y + f.h > side->y && side->y > r->y)
+			return;
 	} else if (con_test_running(tr) || tr->n_graph) {
 		draw_graph(tr, &graph);
 		draw_results(tr, &lower, 0);
