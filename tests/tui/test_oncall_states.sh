@@ -93,6 +93,12 @@ wait_exit badroot 0
 # The QoS screen labels rates and totals apart (the demo has DCB).
 tui_start qos 80 24 --demo
 wait_for qos "DEMO" 10
+# n and N on the port list: both demo ports have findings.
+wait_for qos "mlx5_1 port 1"
+keys qos n
+wait_for qos "mlx5_0 port 1"
+keys qos N
+wait_for qos "mlx5_1 port 1"
 keys qos d
 wait_for qos "PFC (priority flow control)"
 wait_for qos "PAUSE RATE (ethtool)"
