@@ -492,6 +492,23 @@ static void test_evidence_sources(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* A result without a fix-up says why there is none. */
+static void test_no_fix_reason(void **state)
+{
+	struct rd_result r = { .verdict = RD_FAIL, .cause = (char *)"no_sm" };
+
+	(void)state;
+	assert_non_null(strstr(rd_result_no_fix_reason(&r), "subnet manager"));
+	r.cause = (char *)"port_not_active";
+	r.verdict = RD_UNKNOWN;
+	assert_non_null(strstr(rd_result_no_fix_reason(&r), "ACTIVE"));
+	r.cause = (char *)"no_data";
+	assert_non_null(strstr(rd_result_no_fix_reason(&r), "not read"));
+	r.cause = NULL;
+	r.verdict = RD_WARN;
+	assert_true(strlen(rd_result_no_fix_reason(&r)) > 10);
+}
+
 /* The walk a person takes: hardware, driver, port, network configuration,
  * host; the check table is in that order, and each layer has one title. */
 static void test_layer_order(void **state)
@@ -527,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_empty_snapshot),
 		cmocka_unit_test(test_layer_order),
 		cmocka_unit_test(test_evidence_sources),
+		cmocka_unit_test(test_no_fix_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
