@@ -36,7 +36,15 @@ void w_init(bool color, bool utf8);
 bool w_utf8(void);
 int w_attr(enum w_style s);
 
-/* Text clipped to the rect; col is relative to r. Returns columns used. */
+/*
+ * Text as it fits in width columns: cut text ends with an ellipsis ("…",
+ * or "..." when utf8 is false), and without UTF-8 every other code point
+ * is replaced by an ASCII stand-in (em dash "-", box lines "-|+", blocks
+ * "#", anything else "?"). Returns the columns of out.
+ */
+int w_fit(const char *text, int width, bool utf8, char *out, size_t size);
+/* Text clipped to the rect (through w_fit); col is relative to r.
+ * Returns columns used. */
 int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 	    const char *text);
 int w_printf(const struct rd_rect *r, int row, int col, enum w_style s,
@@ -46,14 +54,22 @@ void w_fill_row(const struct rd_rect *r, int row, enum w_style s);
 void w_box(const struct rd_rect *r, const char *title);
 
 /*
- * A table: fixed column widths (the last column takes what is left),
- * a heading row, and a window onto the rows that keeps sel visible.
+ * A table: column widths (the last column takes what is left), a heading
+ * row, and a window onto the rows that keeps sel visible.
  */
 struct w_column {
 	const char *title;
 	int width;
 	bool right; /* right-aligned (numbers) */
+	int want;   /* the width its text needs; w_columns_fit grows to it */
 };
+
+/*
+ * Widen the columns whose text needs more room (want > width) with the
+ * spare width of a table width columns wide, sharing it column by
+ * column; the last column keeps at least its own width.
+ */
+void w_columns_fit(struct w_column *cols, size_t n, int width);
 
 struct w_table {
 	size_t top; /* first row shown */
@@ -109,7 +125,8 @@ struct w_lines {
 void w_lines_reset(struct w_lines *l);
 void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Draw from line *top (clamped so the page stays filled). */
+/* Draw from line *top (clamped so the page stays filled); a page longer
+ * than the rect shows its position "[first-last/n]" on its last row. */
 void w_lines_draw(const struct w_lines *l, const struct rd_rect *r,
 		  size_t *top);
 void w_lines_free(struct w_lines *l);
