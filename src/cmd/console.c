@@ -21,6 +21,7 @@
 #include "diag/data.h"
 #include "console/capture.h"
 #include "console/fixup.h"
+#include "views/tty.h"
 #include "views/ui.h"
 
 #define DEMO_FILE "demo/cx6dx-demo.jsonl"
@@ -59,7 +60,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	const char *nc = getenv("NO_COLOR"), *cs;
 	bool no_color = nc && *nc, ascii = false, demo_opt = false, stuck;
 	uint64_t within = CON_FIXUP_CONFIRM_DEFAULT;
-	char demo[4096];
+	char demo[4096], err[256];
 	const struct cli_opt opts[] = {
 		CLI_SECONDS("delay", 'd', &o.interval, 0.2, 3600),
 		CLI_FLAG("demo", 0, &demo_opt),
@@ -97,6 +98,12 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error(cli, "the console needs a terminal; for text output "
 			       "use 'rdmadiag snapshot' or 'rdmadiag check'");
+		return 2;
+	}
+	if (tty_check(err, sizeof(err)) < 0) {
+		cli_error(cli, "the console cannot run here: %s; for text "
+			       "output use 'rdmadiag snapshot' or 'rdmadiag "
+			       "check'", err);
 		return 2;
 	}
 	setlocale(LC_ALL, "");
