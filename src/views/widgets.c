@@ -552,6 +552,114 @@ void w_fmt_si(double v, char *buf, size_t size)
 	}
 }
 
+/* "9.17 G" + unit: a prefix on the unit, for data ("GB", "Gb/s"). */
+static void fmt_prefixed(double v, const char *unit, char *buf, size_t size)
+{
+	char num[32];
+	size_t n;
+
+	w_fmt_si(v, num, sizeof(num));
+	n = strlen(num);
+	if (n && strchr("kMGTPE", num[n - 1])) {
+		char prefix = num[n - 1];
+
+		num[n - 1] = '\0';
+		snprintf(buf, size, "%s %c%s", num, prefix, unit);
+	} else {
+		snprintf(buf, size, "%s %s", num, unit);
+	}
+}
+
+/* "12.3k" + unit: a count of things ("12.3k pkt"). */
+static void fmt_count(double v, const char *unit, char *buf, size_t size)
+{
+	char num[32];
+
+	w_fmt_si(v, num, sizeof(num));
+	snprintf(buf, size, "%s%s%s", num, *unit && *unit != '/' ? " " : "",
+		 unit);
+}
+
+void w_fmt_counter_total(enum rd_counter_unit u, uint64_t v, char *buf,
+			 size_t size)
+{
+	double x = (double)v;
+
+	switch (u) {
+	case RD_UNIT_WORDS:
+		fmt_prefixed(x * 4.0, "B", buf, size);
+		break;
+	case RD_UNIT_BYTES:
+		fmt_prefixed(x, "B", buf, size);
+		break;
+	case RD_UNIT_BITS:
+		fmt_prefixed(x, "bit", buf, size);
+		break;
+	case RD_UNIT_PACKETS:
+		fmt_count(x, "pkt", buf, size);
+		break;
+	case RD_UNIT_US:
+		fmt_count(x, "us", buf, size);
+		break;
+	case RD_UNIT_NS:
+		fmt_count(x, "ns", buf, size);
+		break;
+	case RD_UNIT_TICKS:
+		fmt_count(x, "ticks", buf, size);
+		break;
+	case RD_UNIT_SECONDS:
+		fmt_count(x, "s", buf, size);
+		break;
+	case RD_UNIT_PERCENT:
+		snprintf(buf, size, "%" PRIu64 " %%", v);
+		break;
+	case RD_UNIT_INDEX:
+		snprintf(buf, size, "%" PRIu64, v);
+		break;
+	default:
+		fmt_count(x, "", buf, size);
+		break;
+	}
+}
+
+void w_fmt_counter_rate(enum rd_counter_unit u, double per_s, char *buf,
+			size_t size)
+{
+	if (!isfinite(per_s) || u == RD_UNIT_PERCENT || u == RD_UNIT_INDEX) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	switch (u) {
+	case RD_UNIT_WORDS:
+		fmt_prefixed(per_s * 32.0, "b/s", buf, size);
+		break;
+	case RD_UNIT_BYTES:
+		fmt_prefixed(per_s * 8.0, "b/s", buf, size);
+		break;
+	case RD_UNIT_BITS:
+		fmt_prefixed(per_s, "b/s", buf, size);
+		break;
+	case RD_UNIT_PACKETS:
+		fmt_count(per_s, "pkt/s", buf, size);
+		break;
+	case RD_UNIT_US:
+		fmt_count(per_s, "us/s", buf, size);
+		break;
+	case RD_UNIT_NS:
+		fmt_count(per_s, "ns/s", buf, size);
+		break;
+	case RD_UNIT_TICKS:
+		fmt_count(per_s, "ticks/s", buf, size);
+		break;
+	case RD_UNIT_SECONDS:
+		fmt_count(per_s, "s/s", buf, size);
+		break;
+	default:
+		fmt_count(per_s, "/s", buf, size);
+		break;
+	}
+}
+
 void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size)
 {
 	if (v.ok)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "diag/data.h"
 #include "views/layout.h"
 
 enum w_style {
@@ -112,6 +113,18 @@ void w_fmt_si(double v, char *buf, size_t size);
 void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size);
 /* Bytes as "1500", "4 KiB", "64 MiB". */
 void w_fmt_bytes(uint64_t v, char *buf, size_t size);
+/*
+ * A counter's total and its rate per second, each with its unit
+ * (data/counters.tsv's unit column): bytes and 4-byte words as bytes
+ * ("9.17 GB") and their rate in bits per second like the port's RATE
+ * ("73.4 Gb/s"); packets "12.3k pkt" and "12.3k pkt/s"; other counts
+ * "1.25k" and "1.25/s"; times in their unit ("us/s"); a level (percent,
+ * index) has no rate ("-"). NaN or a missing value gives "-".
+ */
+void w_fmt_counter_total(enum rd_counter_unit u, uint64_t v, char *buf,
+			 size_t size);
+void w_fmt_counter_rate(enum rd_counter_unit u, double per_s, char *buf,
+			size_t size);
 /* Wrap text into lines of at most width columns; returns lines used. */
 size_t w_wrap(const char *text, int width, char lines[][256], size_t max);
 

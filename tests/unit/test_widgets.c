@@ -215,6 +215,44 @@ static void test_print_escapes(void **state)
 	fclose(in);
 }
 
+/* Counter totals and rates carry their unit; words are bytes times 4. */
+static void test_fmt_counter_units(void **state)
+{
+	static const struct {
+		enum rd_counter_unit u;
+		uint64_t total;
+		double rate;
+		const char *want_total, *want_rate;
+	} cases[] = {
+		/* 2.25 G words/s of port_xmit_data is 72 Gb/s */
+		{ RD_UNIT_WORDS, 2250000000ull, 2.25e9, "9.00 GB", "72.0 Gb/s" },
+		{ RD_UNIT_BYTES, 9170000000ull, 9.17e9, "9.17 GB", "73.4 Gb/s" },
+		{ RD_UNIT_BYTES, 512, 64, "512 B", "512 b/s" },
+		{ RD_UNIT_PACKETS, 12345, 12345, "12.3k pkt", "12.3k pkt/s" },
+		{ RD_UNIT_EVENTS, 3, 1.5, "3", "1.5/s" },
+		{ RD_UNIT_EVENTS, 0, 0, "0", "0/s" },
+		{ RD_UNIT_BITS, 1000000, 25e9, "1.00 Mbit", "25.0 Gb/s" },
+		{ RD_UNIT_US, 1500, 900, "1.50k us", "900 us/s" },
+		{ RD_UNIT_PERCENT, 37, 1, "37 %", "-" },
+		{ RD_UNIT_INDEX, 12, 0, "12", "-" },
+		{ RD_UNIT_TICKS, 10, 2, "10 ticks", "2 ticks/s" },
+	};
+	char b[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		w_fmt_counter_total(cases[i].u, cases[i].total, b, sizeof(b));
+		assert_string_equal(b, cases[i].want_total);
+		w_fmt_counter_rate(cases[i].u, cases[i].rate, b, sizeof(b));
+		assert_string_equal(b, cases[i].want_rate);
+	}
+	w_fmt_counter_rate(RD_UNIT_BYTES, NAN, b, sizeof(b));
+	assert_string_equal(b, "-");
+	/* The largest total still fits the column. */
+	w_fmt_counter_total(RD_UNIT_WORDS, UINT64_MAX, b, sizeof(b));
+	assert_true(strlen(b) <= 12);
+}
+
 /* Text that does not fit ends with an ellipsis; text that fits is kept. */
 static void test_fit_ellipsis(void **state)
 {
@@ -380,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_table_scroll),
 		cmocka_unit_test(test_table_keys),
 		cmocka_unit_test(test_print_escapes),
+		cmocka_unit_test(test_fmt_counter_units),
 		cmocka_unit_test(test_fit_ellipsis),
 		cmocka_unit_test(test_fit_ascii),
 		cmocka_unit_test(test_columns_fit),
