@@ -208,32 +208,33 @@ static void test_bad_when_rising(void **state)
 /* The shipped table says what a count is: the screen shows it so. */
 static void test_counter_units(void **state)
 {
+	static const struct {
+		enum rd_counter_group g;
+		const char *name;
+		enum rd_counter_unit want;
+	} cases[] = {
+		{ RD_CTR_PORT, "port_xmit_data", RD_UNIT_WORDS },
+		{ RD_CTR_PORT, "port_rcv_data", RD_UNIT_WORDS },
+		{ RD_CTR_ETHTOOL, "tx_bytes_phy", RD_UNIT_BYTES },
+		{ RD_CTR_HW, "rdma_rx_bytes", RD_UNIT_BYTES },
+		{ RD_CTR_ETHTOOL, "rx_65_to_127_bytes_phy", RD_UNIT_PACKETS },
+		{ RD_CTR_PORT, "port_xmit_packets", RD_UNIT_PACKETS },
+		{ RD_CTR_ETHTOOL, "rx_prio3_pause_duration", RD_UNIT_US },
+		{ RD_CTR_PORT, "symbol_error", RD_UNIT_EVENTS },
+		/* Not in the table: a plain count, never a guessed unit. */
+		{ RD_CTR_HW, "made_up_bytes", RD_UNIT_EVENTS },
+	};
 	const struct rd_counter_table *c = rd_data_counters();
 
 	(void)state;
 	assert_non_null(c);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_PORT, "port_xmit_data"),
-			 RD_UNIT_WORDS);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_PORT, "port_rcv_data"),
-			 RD_UNIT_WORDS);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_ETHTOOL, "tx_bytes_phy"),
-			 RD_UNIT_BYTES);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_HW, "rdma_rx_bytes"),
-			 RD_UNIT_BYTES);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_ETHTOOL,
-					    "rx_65_to_127_bytes_phy"),
-			 RD_UNIT_PACKETS);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_PORT,
-					    "port_xmit_packets"),
-			 RD_UNIT_PACKETS);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_ETHTOOL,
-					    "rx_prio3_pause_duration"),
-			 RD_UNIT_US);
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_PORT, "symbol_error"),
-			 RD_UNIT_EVENTS);
-	/* Not in the table: a plain count, never a guessed unit. */
-	assert_int_equal(rd_counter_unit_of(c, RD_CTR_HW, "made_up_bytes"),
-			 RD_UNIT_EVENTS);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (rd_counter_unit_of(c, cases[i].g, cases[i].name) !=
+		    cases[i].want)
+			fail_msg("%s: unit %s, expected %s", cases[i].name,
+				 rd_counter_unit_name(rd_counter_unit_of(
+					 c, cases[i].g, cases[i].name)),
+				 rd_counter_unit_name(cases[i].want));
 	assert_int_equal(rd_counter_unit_of(NULL, RD_CTR_PORT, "port_xmit_data"),
 			 RD_UNIT_EVENTS);
 }
