@@ -60,6 +60,12 @@ void chrome_title(struct ui *ui)
 		const struct ui_screen *sc = ui_screens[v];
 		struct rd_rect clip = { r->y, r->x, 1, right };
 
+		/* A tab is shown whole, with a blank before what follows,
+		 * or the row ends with an ellipsis. */
+		if (x + (int)strlen(sc->name) + 3 > right) {
+			w_print(&clip, 0, x, W_TITLE, w_utf8() ? " \u2026" : " ...");
+			break;
+		}
 		x += w_printf(&clip, 0, x, sc == ui->view ? W_SEL : W_TITLE,
 			      " %s ", sc->name);
 	}

@@ -151,8 +151,10 @@ static void checklist_draw(struct ui *ui)
 		 ui->st.results.n, counts[RD_FAIL], counts[RD_WARN],
 		 counts[RD_UNKNOWN], counts[RD_PASS]);
 	if (ck.full) {
-		build_detail(ui, selected(ui), r->w - 2);
-		w_lines_draw(&ck.detail, r, &ck.detail_top);
+		struct rd_rect body = rd_layout_body(&ui->lay);
+
+		build_detail(ui, selected(ui), body.w - 2);
+		w_lines_draw(&ck.detail, &body, &ck.detail_top);
 		return;
 	}
 	w_table_header(r, 0, cols, 4);
@@ -275,7 +277,7 @@ static int checklist_move(struct ui *ui, int ch)
 	int h = ui_pane(ui, RD_PANE_MAIN)->h;
 
 	if (ck.full) {
-		w_lines_key(ch, &ck.detail_top, h);
+		w_lines_key(ch, &ck.detail_top, rd_layout_body(&ui->lay).h);
 		return UI_REDO_DRAW;
 	}
 	w_table_key(&ck.tbl, ch, n, h - RD_LAYER_COUNT);
