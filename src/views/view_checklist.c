@@ -120,11 +120,12 @@ static void checklist_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
 	const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
-	static const struct w_column cols[] = {
-		{ "VERDICT", 7, false },
-		{ "TARGET", 12, false },
-		{ "CHECK", 28, false },
-		{ "SUMMARY", 0, false },
+	/* Target and check grow to their longest text when there is room. */
+	struct w_column cols[] = {
+		{ "VERDICT", 7, false, 0 },
+		{ "TARGET", 12, false, 0 },
+		{ "CHECK", 28, false, 0 },
+		{ "SUMMARY", 30, false, 0 },
 	};
 	int h = r->h - 1, row = 1, counts[4] = { 0 };
 	enum rd_layer layer = (enum rd_layer) - 1;
@@ -157,6 +158,17 @@ static void checklist_draw(struct ui *ui)
 		w_lines_draw(&ck.detail, &body, &ck.detail_top);
 		return;
 	}
+	for (size_t i = 0; i < ui->st.results.n; i++) {
+		char tgt[96];
+		int tl, cl;
+
+		target(&ui->st.results.v[i], tgt, sizeof(tgt));
+		tl = (int)strlen(tgt);
+		cl = (int)strlen(ui_str(ui->st.results.v[i].title));
+		cols[1].want = tl > cols[1].want ? tl : cols[1].want;
+		cols[2].want = cl > cols[2].want ? cl : cols[2].want;
+	}
+	w_columns_fit(cols, 4, r->w);
 	w_table_header(r, 0, cols, 4);
 	for (size_t i = ck.tbl.top; i < ui->st.results.n && row <= h; i++) {
 		const struct rd_result *res = &ui->st.results.v[i];
