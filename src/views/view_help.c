@@ -10,10 +10,19 @@
 static struct w_lines page;
 static size_t top;
 
-static void add_actions(const struct ui_action *acts)
+/* Keys in a column of 28, what they do wrapped beside them. */
+static void add_actions(const struct ui_action *acts, int width)
 {
-	for (const struct ui_action *a = acts; a && a->keys; a++)
-		w_lines_add(&page, W_NORMAL, "  %-28s %s", a->keys, a->help);
+	char wrapped[8][256];
+	int w = width - 31 > 20 ? width - 31 : 20;
+
+	for (const struct ui_action *a = acts; a && a->keys; a++) {
+		size_t nl = w_wrap(a->help, w, wrapped, 8);
+
+		for (size_t i = 0; i < nl; i++)
+			w_lines_add(&page, W_NORMAL, "  %-28s %s",
+				    i ? "" : a->keys, wrapped[i]);
+	}
 }
 
 static void help_draw(struct ui *ui)
@@ -26,10 +35,10 @@ static void help_draw(struct ui *ui)
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
 
-		w_lines_add(&page, W_NORMAL, "  F%-2d %-23c %s", sc->fkey,
+		w_lines_add(&page, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
 			    sc->letter, sc->name);
 	}
-	add_actions(ui_global_actions);
+	add_actions(ui_global_actions, r->w);
 	w_lines_add(&page, W_NORMAL, " ");
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
@@ -41,7 +50,7 @@ static void help_draw(struct ui *ui)
 			    16);
 		for (size_t i = 0; i < nl; i++)
 			w_lines_add(&page, W_NORMAL, "  %s", wrapped[i]);
-		add_actions(sc->actions);
+		add_actions(sc->actions, r->w);
 		w_lines_add(&page, W_NORMAL, " ");
 	}
 	w_lines_add(&page, W_HEAD, "Colours");
