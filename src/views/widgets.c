@@ -688,6 +688,7 @@ void w_lines_reset(struct w_lines *l)
 void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -706,8 +707,17 @@ void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 		l->cap = cap;
 	}
 	va_start(ap, fmt);
-	vsnprintf(l->text[l->n], sizeof(l->text[0]), fmt, ap);
+	n = vsnprintf(l->text[l->n], sizeof(l->text[0]), fmt, ap);
 	va_end(ap);
+	/* A line longer than the buffer says so rather than ending mid-word. */
+	if (n >= (int)sizeof(l->text[0])) {
+		char *t = l->text[l->n];
+		size_t end = sizeof(l->text[0]) - 4;
+
+		while (end && ((unsigned char)t[end] & 0xc0) == 0x80)
+			end--;
+		memcpy(t + end, "\u2026", 4);
+	}
 	l->style[l->n++] = s;
 }
 

@@ -18,10 +18,11 @@ tests_tui_rdmadiag_test_LDADD = src/librdmadiag.a $(RD_LIBS)
 check-tui: src/rdmadiag tests/tui/rdmadiag-test
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/console-e2e.sh
 	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/key-latency.sh
+	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/test_sizes.sh
 
 bench-tui: src/rdmadiag
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/bench.sh
 
 .PHONY: check-tui bench-tui
 EXTRA_DIST += tests/tui/lib.sh tests/tui/console-e2e.sh tests/tui/bench.sh \
-	tests/tui/key-latency.sh
+	tests/tui/key-latency.sh tests/tui/test_sizes.sh

@@ -372,6 +372,11 @@ static void test_lines_position_row(void **state)
 	assert_int_equal(top, 7);
 	mvinnstr(2, 0, got, 6);
 	assert_string_equal(got, "line 9");
+	/* A line longer than a page line ends with an ellipsis. */
+	w_lines_reset(&l);
+	w_lines_add(&l, W_NORMAL, "%0300d", 7);
+	assert_int_equal(strlen(l.text[0]), sizeof(l.text[0]) - 1);
+	assert_string_equal(l.text[0] + sizeof(l.text[0]) - 4, "\u2026");
 	w_lines_free(&l);
 	endwin();
 	delscreen(scr);
