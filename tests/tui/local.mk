@@ -19,10 +19,12 @@ check-tui: src/rdmadiag tests/tui/rdmadiag-test
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/console-e2e.sh
 	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/key-latency.sh
 	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/test_sizes.sh
+	@$(TUI_ENV) bash $(top_srcdir)/tests/tui/test_sizes_terminals.sh
 
 bench-tui: src/rdmadiag
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/bench.sh
 
 .PHONY: check-tui bench-tui
 EXTRA_DIST += tests/tui/lib.sh tests/tui/console-e2e.sh tests/tui/bench.sh \
-	tests/tui/key-latency.sh tests/tui/test_sizes.sh
+	tests/tui/key-latency.sh tests/tui/test_sizes.sh \
+	tests/tui/test_sizes_terminals.sh
