@@ -81,6 +81,13 @@ else
 fi
 keys mono q
 
+# Too small: each fact whole, on a line of its own when one is too narrow.
+tui_start tiny 30 10 --demo
+wait_for tiny "terminal too small: 30x10"
+wait_for tiny "need 60x16"
+keys tiny q
+wait_exit tiny 0
+
 tmx kill-server 2>/dev/null || true
 sleep 0.3
 tui_summary
