@@ -87,6 +87,7 @@ void cli_error(const struct rd_cli *cli, const char *fmt, ...)
 int cmd_snapshot(struct rd_cli *cli, int argc, char **argv);
 /* The interactive console (no command, --demo, --replay) and capture. */
 int cmd_console(struct rd_cli *cli, int argc, char **argv);
+extern const struct cli_opt cmd_console_opts[];
 int cmd_capture(struct rd_cli *cli, int argc, char **argv);
 /* Verbs bandwidth / latency tests (src/perf). */
 int cmd_bw(struct rd_cli *cli, int argc, char **argv);

@@ -21,6 +21,7 @@
 #include "diag/data.h"
 #include "console/capture.h"
 #include "console/fixup.h"
+#include "views/tty.h"
 #include "views/ui.h"
 
 #define DEMO_FILE "demo/cx6dx-demo.jsonl"
@@ -39,8 +40,9 @@ static void console_usage(FILE *f)
 		   "capture'\n"
 		   "  --no-color      monochrome (also NO_COLOR=1 or a "
 		   "terminal without colours)\n"
-		   "  --ascii         ASCII sparklines and graphs (default in "
-		   "non-UTF-8 locales)\n"
+		   "  --ascii         ASCII only: boxes, lines, graphs, "
+		   "ellipses (default in\n"
+		   "                  non-UTF-8 locales)\n"
 		   "  --confirm-within S  a change to link state, MTU or PFC "
 		   "made with f is\n"
 		   "                  reverted by itself after S seconds "
@@ -51,34 +53,46 @@ static void console_usage(FILE *f)
 		   "Press ? in the console for the keys.\n");
 }
 
+/* The console's options: one table, which the man-page test reads too. */
+static struct con_args {
+	double interval;
+	const char *replay;
+	bool demo, no_color, ascii;
+	uint64_t within;
+} con_args;
+
+const struct cli_opt cmd_console_opts[] = {
+	CLI_SECONDS("delay", 'd', &con_args.interval, 0.2, 3600),
+	CLI_FLAG("demo", 0, &con_args.demo),
+	CLI_TEXT("replay", 0, &con_args.replay),
+	CLI_FLAG("no-color", 0, &con_args.no_color),
+	CLI_FLAG("ascii", 0, &con_args.ascii),
+	CLI_U64("confirm-within", 0, &con_args.within, 0, 3600),
+	CLI_END,
+};
+
 int cmd_console(struct rd_cli *cli, int argc, char **argv)
 {
 	struct ui_opts o = { .source = CON_LIVE,
-			     .interval = 1.0,
 			     .self_exe = "/proc/self/exe" };
 	const char *nc = getenv("NO_COLOR"), *cs;
-	bool no_color = nc && *nc, ascii = false, demo_opt = false, stuck;
-	uint64_t within = CON_FIXUP_CONFIRM_DEFAULT;
-	char demo[4096];
-	const struct cli_opt opts[] = {
-		CLI_SECONDS("delay", 'd', &o.interval, 0.2, 3600),
-		CLI_FLAG("demo", 0, &demo_opt),
-		CLI_TEXT("replay", 0, &o.replay_path),
-		CLI_FLAG("no-color", 0, &no_color),
-		CLI_FLAG("ascii", 0, &ascii),
-		CLI_U64("confirm-within", 0, &within, 0, 3600),
-		CLI_END,
-	};
+	bool stuck;
+	char demo[4096], err[256];
 	int r;
 
-	r = cli_parse(cli, NULL, opts, console_usage, argc, argv);
+	con_args = (struct con_args){ .interval = 1.0,
+				       .no_color = nc && *nc,
+				       .within = CON_FIXUP_CONFIRM_DEFAULT };
+	r = cli_parse(cli, NULL, cmd_console_opts, console_usage, argc, argv);
 	if (r < 0)
 		return r == CLI_HELP ? 0 : 2;
 	optind = r;
-	con_fixup_set_confirm_within((unsigned)within);
+	o.interval = con_args.interval;
+	o.replay_path = con_args.replay;
+	con_fixup_set_confirm_within((unsigned)con_args.within);
 	if (o.replay_path)
 		o.source = CON_REPLAY;
-	else if (demo_opt)
+	else if (con_args.demo)
 		o.source = CON_DEMO;
 	if (optind < argc) {
 		cli_error(cli, "unknown command \"%s\"", argv[optind]);
@@ -99,10 +113,16 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 			       "use 'rdmadiag snapshot' or 'rdmadiag check'");
 		return 2;
 	}
+	if (tty_check(err, sizeof(err)) < 0) {
+		cli_error(cli, "the console cannot run here: %s; for text "
+			       "output use 'rdmadiag snapshot' or 'rdmadiag "
+			       "check'", err);
+		return 2;
+	}
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
-	o.utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
-	o.color = !no_color;
+	o.utf8 = !con_args.ascii && cs && strcmp(cs, "UTF-8") == 0;
+	o.color = !con_args.no_color;
 	o.roots = &cli->roots;
 	r = ui_run(&o, &stuck);
 	if (stuck) {

@@ -295,7 +295,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		if (link_down_reason(x, r, tgt, ndname, n))
 			return;
 		diag_verdict(x, r, RD_FAIL, "no_carrier",
-			     "%s DOWN: %s has no carrier%s%s — cable, module or switch port",
+			     "%s DOWN: %s has no carrier%s%s (cable, module or switch port)",
 			     tgt, ndname, reason ? ": " : "",
 			     reason ? reason : "");
 		diag_next(x, r,
@@ -680,7 +680,7 @@ DIAG_CHECK(check_port_mtu)
 			continue;
 		}
 		diag_verdict(&x, r, RD_WARN, "mtu_low",
-			     "%s: RoCE MTU %" PRIu64 " (%s MTU %s) — 4096 needs a netdev MTU of 4200 or more",
+			     "%s: RoCE MTU %" PRIu64 " (%s MTU %s); 4096 needs a netdev MTU of 4200 or more",
 			     tgt, act, r->netdev ? r->netdev : "netdev",
 			     n && n->mtu.ok ? "too low" : "unknown");
 		if (!n || !n->mtu.ok)

@@ -132,13 +132,45 @@ static int parse_rate(const char *s, double *out, bool allow_none)
 	return 0;
 }
 
+static const char *const unit_names[RD_UNIT_COUNT] = {
+	[RD_UNIT_EVENTS] = "events", [RD_UNIT_PACKETS] = "packets",
+	[RD_UNIT_BYTES] = "bytes",   [RD_UNIT_WORDS] = "words",
+	[RD_UNIT_BITS] = "bits",     [RD_UNIT_US] = "us",
+	[RD_UNIT_NS] = "ns",	     [RD_UNIT_TICKS] = "ticks",
+	[RD_UNIT_SECONDS] = "seconds", [RD_UNIT_PERCENT] = "percent",
+	[RD_UNIT_INDEX] = "index",
+};
+
+const char *rd_counter_unit_name(enum rd_counter_unit u)
+{
+	return (unsigned)u < RD_UNIT_COUNT ? unit_names[u] : "unknown";
+}
+
+int rd_counter_unit_find(const char *name)
+{
+	for (int i = 0; name && i < RD_UNIT_COUNT; i++)
+		if (strcmp(name, unit_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+enum rd_counter_unit rd_counter_unit_of(const struct rd_counter_table *t,
+					enum rd_counter_group group,
+					const char *name)
+{
+	const struct rd_counter_info *ci =
+		t ? rd_counter_info_find(t, group, name) : NULL;
+
+	return ci ? ci->unit : RD_UNIT_EVENTS;
+}
+
 static int counter_row(void *tp, char **col, char *why, size_t wl)
 {
 	struct rd_counter_table *t = tp;
 	struct rd_counter_info *ci;
 	bool bad;
 	double warn, fail;
-	int group;
+	int group, unit;
 
 	if (!*col[0]) {
 		snprintf(why, wl, "empty counter name");
@@ -151,19 +183,26 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 			 col[1]);
 		return -EINVAL;
 	}
-	if (strcmp(col[3], "yes") == 0) {
+	unit = rd_counter_unit_find(col[2]);
+	if (unit < 0) {
+		snprintf(why, wl, "unit \"%s\" is not one of bytes, words, "
+			 "packets, bits, events, us, ns, ticks, seconds, "
+			 "percent, index", col[2]);
+		return -EINVAL;
+	}
+	if (strcmp(col[4], "yes") == 0) {
 		bad = true;
-	} else if (strcmp(col[3], "no") == 0) {
+	} else if (strcmp(col[4], "no") == 0) {
 		bad = false;
 	} else {
 		snprintf(why, wl, "bad_when_rising \"%s\" is not yes or no",
-			 col[3]);
+			 col[4]);
 		return -EINVAL;
 	}
-	if (parse_rate(col[4], &warn, true) < 0 ||
-	    parse_rate(col[5], &fail, true) < 0) {
+	if (parse_rate(col[5], &warn, true) < 0 ||
+	    parse_rate(col[6], &fail, true) < 0) {
 		snprintf(why, wl, "warn_rate/fail_rate \"%s\"/\"%s\" not a rate",
-			 col[4], col[5]);
+			 col[5], col[6]);
 		return -EINVAL;
 	}
 	if (bad && warn < 0) {
@@ -182,8 +221,9 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 	ci->fail_rate = fail;
 	ci->name = strdup(col[0]);
 	ci->group = (enum rd_counter_group)group;
-	ci->meaning = strdup(col[2]);
-	ci->hint = strdup(col[6]);
+	ci->unit = (enum rd_counter_unit)unit;
+	ci->meaning = strdup(col[3]);
+	ci->hint = strdup(col[7]);
 	if (!ci->name || !ci->meaning || !ci->hint)
 		return -ENOMEM;
 	return 0;
@@ -528,8 +568,8 @@ int rd_mlx5_tsv_parse(const char *name, const char *text,
 }
 
 static const char *const counter_header[] = {
-	"name", "source", "meaning", "bad_when_rising", "warn_rate",
-	"fail_rate", "hint",
+	"name",	     "source",	  "unit",      "meaning",
+	"bad_when_rising", "warn_rate", "fail_rate", "hint",
 };
 static const char *const fw_header[] = { "pci_id", "family", "min_fw",
 					 "why" };
@@ -541,7 +581,7 @@ int rd_counters_tsv_parse(const char *name, const char *text,
 
 	t->v = NULL;
 	t->n = 0;
-	r = parse_tsv(name, text, counter_header, 7, counter_row, t, err,
+	r = parse_tsv(name, text, counter_header, 8, counter_row, t, err,
 		      errlen);
 	if (r < 0)
 		rd_counter_table_free(t);

@@ -13,9 +13,34 @@
 
 #include "core/model.h"
 
+/*
+ * What one count of a counter is (the unit column). Words are 4-byte
+ * words (the IB PMA port_xmit_data/port_rcv_data), shown as bytes.
+ * Percent and index are levels, not counts: they have no rate.
+ */
+enum rd_counter_unit {
+	RD_UNIT_EVENTS,
+	RD_UNIT_PACKETS,
+	RD_UNIT_BYTES,
+	RD_UNIT_WORDS,
+	RD_UNIT_BITS,
+	RD_UNIT_US,
+	RD_UNIT_NS,
+	RD_UNIT_TICKS,
+	RD_UNIT_SECONDS,
+	RD_UNIT_PERCENT,
+	RD_UNIT_INDEX,
+	RD_UNIT_COUNT,
+};
+
+const char *rd_counter_unit_name(enum rd_counter_unit u);
+/* The unit of a column value ("bytes"), or -1. */
+int rd_counter_unit_find(const char *name);
+
 struct rd_counter_info {
 	char *name;		/* fnmatch pattern: "rx_prio[0-7]_pause" */
 	enum rd_counter_group group;
+	enum rd_counter_unit unit;
 	char *meaning;
 	bool bad_when_rising;
 	double warn_rate;	/* per second; rising above it gives WARN */
@@ -136,6 +161,11 @@ rd_counter_info_find(const struct rd_counter_table *t,
  */
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
 				enum rd_counter_group group, const char *name);
+/* The unit of a counter; events (a plain count) for one the table does
+ * not list, or no table. */
+enum rd_counter_unit rd_counter_unit_of(const struct rd_counter_table *t,
+					enum rd_counter_group group,
+					const char *name);
 const struct rd_fw_min *rd_fw_min_find(const struct rd_fw_table *t,
 				       uint64_t vendor, uint64_t device);
 

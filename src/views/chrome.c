@@ -65,6 +65,12 @@ void chrome_title(struct ui *ui)
 		const struct ui_screen *sc = ui_screens[v];
 		struct rd_rect clip = { r->y, r->x, 1, right };
 
+		/* A tab is shown whole, with a blank before what follows,
+		 * or the row ends with an ellipsis. */
+		if (x + (int)strlen(sc->name) + 3 > right) {
+			w_print(&clip, 0, x, W_TITLE, w_utf8() ? " \u2026" : " ...");
+			break;
+		}
 		x += w_printf(&clip, 0, x, sc == ui->view ? W_SEL : W_TITLE,
 			      " %s ", sc->name);
 	}
@@ -169,13 +175,30 @@ void chrome_bar(struct ui *ui)
 void chrome_too_small(struct ui *ui)
 {
 	struct rd_rect all = { 0, 0, ui->rows, ui->cols };
-	char line[96];
-	int len = snprintf(line, sizeof(line),
-			   "terminal too small: %dx%d, need %dx%d", ui->cols,
-			   ui->rows, RD_LAYOUT_MIN_COLS, RD_LAYOUT_MIN_ROWS);
-	int x = ui->cols > len ? (ui->cols - len) / 2 : 0;
+	char size[48], need[48];
+	const char *lines[4];
+	int n = 0, y;
 
-	w_print(&all, ui->rows / 2, x, W_WARN, line);
-	if (ui->rows > ui->rows / 2 + 1)
-		w_print(&all, ui->rows / 2 + 1, x, W_DIM, "q: quit");
+	/* One line when it fits, else one fact per line (each cut with an
+	 * ellipsis only on a terminal narrower than the fact). */
+	snprintf(size, sizeof(size), "terminal too small: %dx%d", ui->cols,
+		 ui->rows);
+	snprintf(need, sizeof(need), "need %dx%d", RD_LAYOUT_MIN_COLS,
+		 RD_LAYOUT_MIN_ROWS);
+	if ((int)(strlen(size) + strlen(need) + 2) <= ui->cols) {
+		strncat(size, ", ", sizeof(size) - strlen(size) - 1);
+		strncat(size, need, sizeof(size) - strlen(size) - 1);
+		lines[n++] = size;
+	} else {
+		lines[n++] = size;
+		lines[n++] = need;
+	}
+	lines[n++] = "q: quit";
+	y = ui->rows > n ? (ui->rows - n) / 2 : 0;
+	for (int i = 0; i < n; i++) {
+		int len = (int)strlen(lines[i]);
+
+		w_print(&all, y + i, ui->cols > len ? (ui->cols - len) / 2 : 0,
+			i + 1 == n ? W_DIM : W_WARN, lines[i]);
+	}
 }

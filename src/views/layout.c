@@ -74,3 +74,14 @@ void rd_layout_compute(int rows, int cols, enum rd_layout_kind kind,
 		break;
 	}
 }
+
+struct rd_rect rd_layout_body(const struct rd_layout *l)
+{
+	const struct rd_rect *head = &l->pane[RD_PANE_HEAD];
+	const struct rd_rect *bar = &l->pane[RD_PANE_BAR];
+
+	if (l->too_small)
+		return rect(0, 0, 0, 0);
+	return rect(head->y + head->h, 0, bar->y - (head->y + head->h),
+		    l->cols);
+}

@@ -41,6 +41,9 @@ struct rd_layout {
 
 void rd_layout_compute(int rows, int cols, enum rd_layout_kind kind,
 		       struct rd_layout *out);
+/* Everything between the head line and the key bar: the list and the
+ * detail pane together, for a detail shown on the whole screen. */
+struct rd_rect rd_layout_body(const struct rd_layout *l);
 
 static inline bool rd_rect_empty(const struct rd_rect *r)
 {

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <term.h>
@@ -84,6 +86,37 @@ static int signals_setup(void)
 	for (size_t i = 0; i < N_OF(crash_sigs); i++)
 		sigaction(crash_sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+int tty_check(char *why, size_t len)
+{
+	const char *term = getenv("TERM");
+	TERMINAL *t, *was = cur_term;
+	bool moves, hardcopy;
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term) {
+		snprintf(why, len, "TERM is not set");
+		return -ENOTTY;
+	}
+	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+		snprintf(why, len, "terminal type \"%s\" is not in the terminfo "
+			 "database", term);
+		return -ENOTTY;
+	}
+	cup = tigetstr((char *)"cup");
+	moves = cup && cup != (char *)-1 && *cup;
+	hardcopy = tigetflag((char *)"hc") > 0;
+	t = set_curterm(was);
+	if (t && t != was)
+		del_curterm(t);
+	if (!moves || hardcopy) {
+		snprintf(why, len, "terminal type \"%s\" cannot move the cursor",
+			 term);
+		return -ENOTTY;
+	}
 	return 0;
 }
 

@@ -9,9 +9,17 @@
 #define RD_VIEWS_TTY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum tty_event { TTY_RESIZE = 1 << 0, TTY_QUIT = 1 << 1 };
 
+/*
+ * Whether the terminal can hold the console, asked of terminfo before
+ * curses takes the screen: it must be known and able to move the cursor
+ * (cup), which TERM=dumb and hard-copy terminals cannot. 0, or -ENOTTY
+ * with the reason in why.
+ */
+int tty_check(char *why, size_t len);
 /* Curses on, keys unbuffered, signals caught. 0 or -errno. */
 int tty_start(bool color, bool utf8);
 /* Everything back as it was. Safe to call when tty_start failed. */

@@ -60,7 +60,7 @@ struct ui_action {
 };
 
 /*
- * A screen: declared once, here and only here — its name, F-key, letter,
+ * A screen: declared once, here and only here: its name, F-key, letter,
  * help text, its own keys and how it draws. The key table, the title's
  * tabs, the bottom bar, the help screen and the man-page test all read
  * these rows (src/views/screens.c).

@@ -180,26 +180,16 @@ static void scroll_to(const long *rows, size_t n, size_t sel_row, int h)
 }
 
 /* The whole body of the screen, list and detail pane together. */
-static struct rd_rect body(struct ui *ui)
-{
-	const struct rd_rect *m = ui_pane(ui, RD_PANE_MAIN);
-	const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
-	struct rd_rect r = *m;
-
-	if (!rd_rect_empty(side))
-		r.h = side->y + side->h - m->y;
-	return r;
-}
-
 static void checklist_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
 	const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
-	static const struct w_column cols[] = {
-		{ "VERDICT", 7, false },
-		{ "TARGET", 12, false },
-		{ "CHECK", 28, false },
-		{ "SUMMARY", 0, false },
+	/* Target and check grow to their longest text when there is room. */
+	struct w_column cols[] = {
+		{ "VERDICT", 7, false, 0 },
+		{ "TARGET", 12, false, 0 },
+		{ "CHECK", 28, false, 0 },
+		{ "SUMMARY", 30, false, 0 },
 	};
 	const struct rd_results *rs = &ui->st.results;
 	int h = r->h - 1, counts[4] = { 0 };
@@ -229,12 +219,23 @@ static void checklist_draw(struct ui *ui)
 		 rs->n, counts[RD_FAIL], counts[RD_WARN],
 		 counts[RD_UNKNOWN], counts[RD_PASS]);
 	if (ck.full) {
-		struct rd_rect all = body(ui);
+		struct rd_rect body = rd_layout_body(&ui->lay);
 
-		build_detail(ui, selected(ui), all.w - 2);
-		w_lines_draw(&ck.detail, &all, &ck.detail_top);
+		build_detail(ui, selected(ui), body.w - 2);
+		w_lines_draw(&ck.detail, &body, &ck.detail_top);
 		return;
 	}
+	for (size_t i = 0; i < ui->st.results.n; i++) {
+		char tgt[96];
+		int tl, cl;
+
+		target(&ui->st.results.v[i], tgt, sizeof(tgt));
+		tl = (int)strlen(tgt);
+		cl = (int)strlen(ui_str(ui->st.results.v[i].title));
+		cols[1].want = tl > cols[1].want ? tl : cols[1].want;
+		cols[2].want = cl > cols[2].want ? cl : cols[2].want;
+	}
+	w_columns_fit(cols, 4, r->w);
 	w_table_header(r, 0, cols, 4);
 	if (!rs->n) {
 		w_print(r, 1, 2, W_DIM, "No checks apply.");
@@ -379,7 +380,7 @@ static int checklist_move(struct ui *ui, int ch)
 	long *rows;
 
 	if (ck.full) {
-		w_lines_key(ch, &ck.detail_top, body(ui).h);
+		w_lines_key(ch, &ck.detail_top, rd_layout_body(&ui->lay).h);
 		return UI_REDO_DRAW;
 	}
 	if (!n)

@@ -17,7 +17,7 @@
 #include "views/ui.h"
 
 enum csort { SORT_NAME, SORT_RATE, SORT_VALUE, SORT_N };
-static const char *const sort_names[SORT_N] = { "name", "rate", "value" };
+static const char *const sort_names[SORT_N] = { "name", "rate", "total" };
 
 struct crow {
 	enum rd_counter_group group;
@@ -25,6 +25,7 @@ struct crow {
 	struct rd_ou64 value;
 	const struct rd_series *ser;
 	double rate;
+	enum rd_counter_unit unit;
 	bool rate_ok;
 	bool changed;
 	bool bad; /* an error counter that is rising */
@@ -73,6 +74,7 @@ static void push(struct ui *ui, enum rd_counter_group group,
 	r->name = c->name;
 	r->value = c->value;
 	r->ser = ser;
+	r->unit = rd_counter_unit_of(rd_data_counters(), group, c->name);
 	/* The rate of the last two intervals: what is happening now. */
 	r->rate_ok = rd_series_rate(ser, ui->st.interval * 2.5, &r->rate);
 	r->changed = rd_series_delta(ser, 1e12, &delta, &span) && delta > 0;
@@ -80,6 +82,11 @@ static void push(struct ui *ui, enum rd_counter_group group,
 		return;
 	r->bad = r->rate_ok && r->rate > 0 && is_bad_kind(group, c->name);
 	cs.n++;
+}
+
+static double unit_scale(const struct crow *c)
+{
+	return c->unit == RD_UNIT_WORDS ? 4.0 : 1.0;
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -91,8 +98,12 @@ static int cmp_rows(const void *a, const void *b)
 	case SORT_RATE:
 		if (x->rate_ok != y->rate_ok)
 			return x->rate_ok ? -1 : 1;
-		if (x->rate != y->rate)
-			return x->rate > y->rate ? -1 : 1;
+		/* Words are bytes times 4, as the screen shows them. */
+		if (x->rate * unit_scale(x) != y->rate * unit_scale(y))
+			return x->rate * unit_scale(x) >
+					       y->rate * unit_scale(y)
+				       ? -1
+				       : 1;
 		break;
 	case SORT_VALUE:
 		if (x->value.ok != y->value.ok)
@@ -154,7 +165,7 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	const struct rd_counter_info *info;
 	const struct crow *c;
 	struct rd_rect in = { r->y + 1, r->x + 2, r->h - 2, r->w - 4 };
-	char val[32] = "N/A", rate[32] = "-", lines[8][256];
+	char val[64] = "N/A", exact[80] = "", rate[32] = "-", lines[8][256];
 	size_t nl;
 	int row = 0;
 
@@ -163,13 +174,18 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 		return;
 	c = &cs.rows[cs.tbl.sel];
 	info = t ? rd_counter_info_find(t, c->group, c->name) : NULL;
-	if (c->value.ok)
-		snprintf(val, sizeof(val), "%" PRIu64, c->value.v);
+	if (c->value.ok) {
+		w_fmt_counter_total(c->unit, c->value.v, val, sizeof(val));
+		/* The exact count too, in what the hardware counts. */
+		snprintf(exact, sizeof(exact), " (%" PRIu64 " %s)", c->value.v,
+			 c->unit == RD_UNIT_WORDS ? "4-byte words"
+						  : rd_counter_unit_name(c->unit));
+	}
 	if (c->rate_ok)
-		w_fmt_si(c->rate, rate, sizeof(rate));
+		w_fmt_counter_rate(c->unit, c->rate, rate, sizeof(rate));
 	w_printf(&in, row++, 0, c->bad ? W_BAD : W_HEAD,
-		 "%s (%s)  value %s  rate %s/s%s", c->name,
-		 rd_counter_group_name(c->group), val, rate,
+		 "%s (%s)  total %s%s  rate %s%s", c->name,
+		 rd_counter_group_name(c->group), val, exact, rate,
 		 c->bad ? "  RISING" : "");
 	if (!info) {
 		w_print(&in, row++, 0, W_DIM,
@@ -195,19 +211,26 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 static void counters_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	/* Totals and rates in columns of their own, each with its unit. */
 	struct w_column cols[] = {
-		{ "COUNTER", 30, false },    { "SRC", 4, false },
-		{ "VALUE", 15, true },	     { "RATE/s", 8, true },
-		{ "LAST MINUTE", 0, false },
+		{ "COUNTER", 22, false, 0 }, { "SRC", 4, false, 0 },
+		{ "TOTAL", 11, true, 0 },    { "RATE", 13, true, 0 },
+		{ "LAST MINUTE", 8, false, 0 },
 	};
 	const struct rd_port *p = ui_sel_port(ui);
 	int h = r->h - 1, spark_w;
 	char title[160];
 
 	collect(ui);
-	if (r->w < 90)
-		cols[0].width = 26;
-	spark_w = r->w - cols[0].width - 4 - 15 - 8 - 4;
+	for (size_t i = 0; i < cs.n; i++) {
+		int len = (int)strlen(cs.rows[i].name);
+
+		if (len > cols[0].want)
+			cols[0].want = len;
+	}
+	w_columns_fit(cols, 5, r->w);
+	spark_w = r->w - cols[0].width - cols[1].width - cols[2].width -
+		  cols[3].width - 4;
 	if (spark_w > 60)
 		spark_w = 60;
 	snprintf(title, sizeof(title), "%zu counters  sort:%s%s%s%s%s", cs.n,
@@ -240,7 +263,7 @@ static void counters_draw(struct ui *ui)
 		const struct crow *c = &cs.rows[i];
 		double rates[128];
 		size_t nr = 0, want = (size_t)(60.0 / ui->st.interval + 0.5);
-		char val[32] = "N/A", rate[24] = "-", spark[512] = "";
+		char val[32] = "N/A", rate[32] = "-", spark[512] = "";
 		const char *text[5];
 		enum w_style st[5] = { W_NORMAL, W_DIM, W_NORMAL, W_NORMAL,
 				       W_GOOD };
@@ -250,9 +273,11 @@ static void counters_draw(struct ui *ui)
 		if (want < 2)
 			want = 2;
 		if (c->value.ok)
-			snprintf(val, sizeof(val), "%" PRIu64, c->value.v);
+			w_fmt_counter_total(c->unit, c->value.v, val,
+					    sizeof(val));
 		if (c->rate_ok)
-			w_fmt_si(c->rate, rate, sizeof(rate));
+			w_fmt_counter_rate(c->unit, c->rate, rate,
+					   sizeof(rate));
 		nr = rd_series_rates(c->ser, rates, want);
 		w_spark(rates, nr, spark_w, w_utf8(), spark, sizeof(spark));
 		text[0] = c->name;
@@ -340,7 +365,7 @@ static int counters_filter(struct ui *ui, int ch)
 static const struct ui_action counters_actions[] = {
 	{ "Up Down PgUp PgDn Home End", counters_move, NULL,
 	  "select a counter" },
-	{ "s", counters_sort, "s sort", "sort by name, rate or value" },
+	{ "s", counters_sort, "s sort", "sort by name, rate or total" },
 	{ "/", counters_filter, "/ filter",
 	  "filter by a substring (Enter keeps it, Esc clears it)" },
 	{ "z", counters_changed_only, "z changed-only",
@@ -351,9 +376,11 @@ static const struct ui_action counters_actions[] = {
 static const char counters_help[] =
 	"Every counter of the selected port: the port counters "
 	"(sysfs counters/), the driver's hw_counters and the ethtool "
-	"statistics of its netdev, with value, rate per second and a "
-	"sparkline of the last minute. s sorts by name, rate or "
-	"value; / filters by a substring; z hides counters that "
+	"statistics of its netdev, with the total and the rate per second "
+	"in the counter's unit (bytes and Gb/s for data, the IB 4-byte "
+	"data words included; pkt/s for packets) and a sparkline of the "
+	"last minute. s sorts by name, rate or "
+	"total; / filters by a substring; z hides counters that "
 	"never changed. Error counters that rise turn red. The pane "
 	"below explains the selected counter (data/counters.tsv).";
 UI_SCREEN(view_counters_screen, "Counters", "Cntr", 4, 'c', RD_LAYOUT_LIST,

@@ -10,10 +10,27 @@
 static struct w_lines page;
 static size_t top;
 
-static void add_actions(const struct ui_action *acts)
+/* Lines as wide as the page, within what a page line holds. */
+static int wrap_width(int w)
 {
-	for (const struct ui_action *a = acts; a && a->keys; a++)
-		w_lines_add(&page, W_NORMAL, "  %-28s %s", a->keys, a->help);
+	int most = (int)sizeof(page.text[0]) - 40;
+
+	return w < 20 ? 20 : w > most ? most : w;
+}
+
+/* Keys in a column of 28, what they do wrapped beside them. */
+static void add_actions(const struct ui_action *acts, int width)
+{
+	char wrapped[8][256];
+	int w = wrap_width(width - 31);
+
+	for (const struct ui_action *a = acts; a && a->keys; a++) {
+		size_t nl = w_wrap(a->help, w, wrapped, 8);
+
+		for (size_t i = 0; i < nl; i++)
+			w_lines_add(&page, W_NORMAL, "  %-28s %s",
+				    i ? "" : a->keys, wrapped[i]);
+	}
 }
 
 static void help_draw(struct ui *ui)
@@ -26,10 +43,10 @@ static void help_draw(struct ui *ui)
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
 
-		w_lines_add(&page, W_NORMAL, "  F%-2d %-23c %s", sc->fkey,
+		w_lines_add(&page, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
 			    sc->letter, sc->name);
 	}
-	add_actions(ui_global_actions);
+	add_actions(ui_global_actions, r->w);
 	w_lines_add(&page, W_NORMAL, " ");
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
@@ -37,11 +54,10 @@ static void help_draw(struct ui *ui)
 
 		w_lines_add(&page, W_HEAD, "F%d %c  %s", sc->fkey, sc->letter,
 			    sc->name);
-		nl = w_wrap(sc->help, r->w - 4 > 20 ? r->w - 4 : 20, wrapped,
-			    16);
+		nl = w_wrap(sc->help, wrap_width(r->w - 4), wrapped, 16);
 		for (size_t i = 0; i < nl; i++)
 			w_lines_add(&page, W_NORMAL, "  %s", wrapped[i]);
-		add_actions(sc->actions);
+		add_actions(sc->actions, r->w);
 		w_lines_add(&page, W_NORMAL, " ");
 	}
 	w_lines_add(&page, W_HEAD, "Colours");

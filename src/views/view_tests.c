@@ -341,6 +341,7 @@ struct busy {
 	const char *name;
 	const struct rd_series *s;
 	double rate;
+	enum rd_counter_group group;
 };
 
 static int cmp_busy(const void *a, const void *b)
@@ -381,7 +382,8 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 
 			if (rd_series_rate(s, ui->st.interval * 2.5, &rate) &&
 			    rate > 0)
-				b[n++] = (struct busy){ name, s, rate };
+				b[n++] = (struct busy){ name, s, rate,
+							(enum rd_counter_group)g };
 		}
 	}
 	qsort(b, n, sizeof(b[0]), cmp_busy);
@@ -390,14 +392,18 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 	for (size_t i = 0; i < n && (int)i < in.h; i++) {
 		double rates[64];
 		size_t nr = rd_series_rates(b[i].s, rates, 64);
-		char rate[24], spark[256];
-		int sw = in.w - 26 - 8;
+		char rate[32], spark[256], name[128];
+		int sw = in.w - 26 - 14, nc;
 
-		w_fmt_si(b[i].rate, rate, sizeof(rate));
+		/* The rate in the counter's own unit (data/counters.tsv). */
+		w_fmt_counter_rate(rd_counter_unit_of(rd_data_counters(),
+						      b[i].group, b[i].name),
+				   b[i].rate, rate, sizeof(rate));
+		nc = w_fit(b[i].name, 25, w_utf8(), name, sizeof(name));
 		w_spark(rates, nr, sw > 30 ? 30 : sw, w_utf8(), spark,
 			sizeof(spark));
-		w_printf(&in, (int)i, 0, W_NORMAL, "%-25.25s %7s %s", b[i].name,
-			 rate, spark);
+		w_printf(&in, (int)i, 0, W_NORMAL, "%s%*s %13s %s", name,
+			 25 - nc, "", rate, spark);
 	}
 }
 

@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,11 +18,12 @@ static bool use_utf8;
 
 void w_init(bool color, bool utf8)
 {
-	/* Monochrome: bold for warnings, reverse for failures. */
-	static const int mono[W_STYLE_COUNT] = {
+	/* Monochrome: bold for warnings, underline for failures, reverse
+	 * for the selection and the current tab, so the title is not. */
+	static int mono[W_STYLE_COUNT] = {
 		[W_NORMAL] = A_NORMAL,	  [W_GOOD] = A_NORMAL,
 		[W_WARN] = A_BOLD,	  [W_BAD] = A_BOLD | A_UNDERLINE,
-		[W_DIM] = A_DIM,	  [W_TITLE] = A_REVERSE,
+		[W_DIM] = A_DIM,	  [W_TITLE] = A_UNDERLINE,
 		[W_BAR] = A_REVERSE,	  [W_BARKEY] = A_NORMAL,
 		[W_SEL] = A_REVERSE,	  [W_HEAD] = A_UNDERLINE,
 		[W_TAG] = A_BOLD,	  [W_BANNER_BAD] = A_BOLD | A_REVERSE,
@@ -35,7 +37,7 @@ void w_init(bool color, bool utf8)
 		[W_GOOD] = { COLOR_GREEN, -1, 0 },
 		[W_WARN] = { COLOR_YELLOW, -1, A_BOLD },
 		[W_BAD] = { COLOR_RED, -1, A_BOLD },
-		[W_DIM] = { COLOR_BLUE, -1, A_BOLD },
+		[W_DIM] = { -1, -1, A_DIM },
 		[W_TITLE] = { COLOR_BLACK, COLOR_CYAN, 0 },
 		[W_BAR] = { COLOR_BLACK, COLOR_CYAN, 0 },
 		[W_BARKEY] = { COLOR_WHITE, COLOR_BLACK, A_BOLD },
@@ -46,7 +48,12 @@ void w_init(bool color, bool utf8)
 		[W_BANNER_OK] = { COLOR_GREEN, -1, 0 },
 	};
 
+	/* A terminal without a dim attribute draws dim text as it is:
+	 * never as a colour that could be read as a state. */
+	bool dim = (termattrs() & A_DIM) != 0;
+
 	use_utf8 = utf8;
+	mono[W_DIM] = dim ? A_DIM : A_NORMAL;
 	if (!color || !has_colors() || start_color() == ERR) {
 		memcpy(style_attr, mono, sizeof(style_attr));
 		return;
@@ -63,6 +70,8 @@ void w_init(bool color, bool utf8)
 		}
 		init_pair((short)i, pairs[i].fg, pairs[i].bg);
 		style_attr[i] = (int)COLOR_PAIR(i) | pairs[i].extra;
+		if (i == W_DIM && !dim)
+			style_attr[i] = A_NORMAL;
 	}
 }
 
@@ -94,11 +103,121 @@ static size_t fit_bytes(const char *text, int max, int *cols)
 	return i;
 }
 
+/* ASCII stand-ins for the glyphs that reach the screen. */
+static const struct {
+	uint32_t cp;
+	const char *ascii;
+} ascii_glyphs[] = {
+	{ 0x00a0, " " },   { 0x00b5, "u" },   { 0x00d7, "x" },
+	{ 0x2010, "-" },   { 0x2011, "-" },   { 0x2013, "-" },
+	{ 0x2014, "-" },   { 0x2018, "'" },   { 0x2019, "'" },
+	{ 0x201c, "\"" },  { 0x201d, "\"" },  { 0x2022, "*" },
+	{ 0x2026, "..." }, { 0x2190, "<-" },  { 0x2192, "->" },
+	{ 0x2264, "<=" },  { 0x2265, ">=" },
+};
+
+static const char *ascii_for(uint32_t cp)
+{
+	for (size_t i = 0; i < sizeof(ascii_glyphs) / sizeof(ascii_glyphs[0]);
+	     i++)
+		if (ascii_glyphs[i].cp == cp)
+			return ascii_glyphs[i].ascii;
+	if (cp == 0x2500 || cp == 0x2501)
+		return "-";
+	if (cp == 0x2502 || cp == 0x2503)
+		return "|";
+	if (cp > 0x2500 && cp < 0x2580)
+		return "+"; /* box corners and joints */
+	if (cp >= 0x2580 && cp < 0x25a0)
+		return "#"; /* block elements (graphs) */
+	return "?";
+}
+
+/* Text with every code point above 127 replaced by its ASCII stand-in. */
+static void to_ascii(const char *text, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t len = strlen(text), o = 0;
+
+	while (*p && o + 1 < size) {
+		uint32_t cp;
+		size_t n = rd_utf8_seq(p, len, &cp);
+		const char *a;
+		size_t al;
+
+		if (*p < 0x80 || !n) {
+			out[o++] = *p < 0x80 ? (char)*p : '?';
+			n = n ? n : 1;
+		} else {
+			a = ascii_for(cp);
+			al = strlen(a);
+			if (o + al + 1 > size)
+				break;
+			memcpy(out + o, a, al);
+			o += al;
+		}
+		p += n;
+		len -= n;
+	}
+	out[o] = '\0';
+}
+
+int w_fit(const char *text, int width, bool utf8, char *out, size_t size)
+{
+	const char *ell = utf8 ? "\u2026" : "...";
+	size_t ell_len = strlen(ell), bytes, len;
+	int ell_cols = utf8 ? 1 : 3, keep;
+	char save;
+
+	if (!size)
+		return 0;
+	out[0] = '\0';
+	if (!text || width <= 0 || size < 4)
+		return 0;
+	if (utf8) {
+		snprintf(out, size, "%s", text);
+		rd_utf8_trim_cut(out);
+	} else {
+		to_ascii(text, out, size);
+	}
+	/* Trailing blanks are padding, not text: cutting them loses nothing. */
+	len = strlen(out);
+	while (len && out[len - 1] == ' ')
+		len--;
+	save = out[len];
+	out[len] = '\0';
+	fit_bytes(out, INT_MAX, &keep);
+	out[len] = save;
+	if (keep <= width) {
+		bytes = fit_bytes(out, width, &keep);
+		out[bytes] = '\0';
+		return keep;
+	}
+	if (width <= ell_cols) {
+		memset(out, '.', (size_t)width);
+		out[width] = '\0';
+		return width;
+	}
+	bytes = fit_bytes(out, width - ell_cols, &keep);
+	while (bytes && out[bytes - 1] == ' ') {
+		bytes--;
+		keep--;
+	}
+	/* Room for the mark: give back whole characters. */
+	while (bytes && bytes + ell_len + 1 > size) {
+		do
+			bytes--;
+		while (bytes && ((unsigned char)out[bytes] & 0xc0) == 0x80);
+		keep--;
+	}
+	memcpy(out + bytes, ell, ell_len + 1);
+	return keep + ell_cols;
+}
+
 int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 	    const char *text)
 {
-	char esc[RD_ESC_MAX * 4];
-	size_t bytes;
+	char esc[RD_ESC_MAX * 4], fitted[RD_ESC_MAX * 4];
 	int cols;
 
 	if (!text || row < 0 || row >= r->h || col < 0 || col >= r->w)
@@ -109,9 +228,9 @@ int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 		rd_esc(esc, sizeof(esc), text);
 		text = esc;
 	}
-	bytes = fit_bytes(text, r->w - col, &cols);
+	cols = w_fit(text, r->w - col, use_utf8, fitted, sizeof(fitted));
 	attrset(w_attr(s));
-	mvaddnstr(r->y + row, r->x + col, text, (int)bytes);
+	mvaddstr(r->y + row, r->x + col, fitted);
 	attrset(A_NORMAL);
 	return cols;
 }
@@ -139,20 +258,49 @@ void w_fill_row(const struct rd_rect *r, int row, enum w_style s)
 
 void w_box(const struct rd_rect *r, const char *title)
 {
+	chtype h = use_utf8 ? ACS_HLINE : '-', v = use_utf8 ? ACS_VLINE : '|';
+	chtype c[4] = { ACS_ULCORNER, ACS_URCORNER, ACS_LLCORNER,
+			ACS_LRCORNER };
+
 	if (r->h < 2 || r->w < 2)
 		return;
-	mvhline(r->y, r->x + 1, ACS_HLINE, r->w - 2);
-	mvhline(r->y + r->h - 1, r->x + 1, ACS_HLINE, r->w - 2);
-	mvvline(r->y + 1, r->x, ACS_VLINE, r->h - 2);
-	mvvline(r->y + 1, r->x + r->w - 1, ACS_VLINE, r->h - 2);
-	mvaddch(r->y, r->x, ACS_ULCORNER);
-	mvaddch(r->y, r->x + r->w - 1, ACS_URCORNER);
-	mvaddch(r->y + r->h - 1, r->x, ACS_LLCORNER);
-	mvaddch(r->y + r->h - 1, r->x + r->w - 1, ACS_LRCORNER);
+	/* Without UTF-8 the box is plain ASCII, as --ascii promises. */
+	if (!use_utf8)
+		c[0] = c[1] = c[2] = c[3] = '+';
+	mvhline(r->y, r->x + 1, h, r->w - 2);
+	mvhline(r->y + r->h - 1, r->x + 1, h, r->w - 2);
+	mvvline(r->y + 1, r->x, v, r->h - 2);
+	mvvline(r->y + 1, r->x + r->w - 1, v, r->h - 2);
+	mvaddch(r->y, r->x, c[0]);
+	mvaddch(r->y, r->x + r->w - 1, c[1]);
+	mvaddch(r->y + r->h - 1, r->x, c[2]);
+	mvaddch(r->y + r->h - 1, r->x + r->w - 1, c[3]);
 	if (title && r->w > 6) {
 		struct rd_rect t = { r->y, r->x + 2, 1, r->w - 4 };
 
 		w_printf(&t, 0, 0, W_HEAD, " %s ", title);
+	}
+}
+
+void w_columns_fit(struct w_column *cols, size_t n, int width)
+{
+	int used = 0, spare;
+	bool grew = true;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		used += cols[i].width + (i + 1 < n ? 1 : 0);
+	spare = width - used;
+	/* One column at a time, so several wide ones share what is spare. */
+	while (spare > 0 && grew) {
+		grew = false;
+		for (size_t i = 0; i + 1 < n && spare > 0; i++)
+			if (cols[i].want > cols[i].width) {
+				cols[i].width++;
+				spare--;
+				grew = true;
+			}
 	}
 }
 
@@ -219,15 +367,16 @@ static void cells(const struct rd_rect *r, int row, const struct w_column *cols,
 		const char *t = text[i] ? text[i] : "";
 		enum w_style s = styles ? styles[i] : base;
 		struct rd_rect c = { r->y, r->x + x, r->h, w };
-		int dummy;
+		char fitted[512];
+		int used;
 
 		if (w > r->w - x)
 			w = c.w = r->w - x;
 		if (base == W_SEL)
 			s = W_SEL;
-		fit_bytes(t, w, &dummy);
-		if (cols[i].right && dummy < w - 1)
-			w_print(&c, row, w - 1 - dummy, s, t);
+		used = w_fit(t, w, use_utf8, fitted, sizeof(fitted));
+		if (cols[i].right && used < w - 1)
+			w_print(&c, row, w - 1 - used, s, t);
 		else
 			w_print(&c, row, 0, s, t);
 		x += w + (i + 1 == ncols ? 0 : 1);
@@ -403,6 +552,114 @@ void w_fmt_si(double v, char *buf, size_t size)
 	}
 }
 
+/* "9.17 G" + unit: a prefix on the unit, for data ("GB", "Gb/s"). */
+static void fmt_prefixed(double v, const char *unit, char *buf, size_t size)
+{
+	char num[32];
+	size_t n;
+
+	w_fmt_si(v, num, sizeof(num));
+	n = strlen(num);
+	if (n && strchr("kMGTPE", num[n - 1])) {
+		char prefix = num[n - 1];
+
+		num[n - 1] = '\0';
+		snprintf(buf, size, "%s %c%s", num, prefix, unit);
+	} else {
+		snprintf(buf, size, "%s %s", num, unit);
+	}
+}
+
+/* "12.3k" + unit: a count of things ("12.3k pkt"). */
+static void fmt_count(double v, const char *unit, char *buf, size_t size)
+{
+	char num[32];
+
+	w_fmt_si(v, num, sizeof(num));
+	snprintf(buf, size, "%s%s%s", num, *unit && *unit != '/' ? " " : "",
+		 unit);
+}
+
+void w_fmt_counter_total(enum rd_counter_unit u, uint64_t v, char *buf,
+			 size_t size)
+{
+	double x = (double)v;
+
+	switch (u) {
+	case RD_UNIT_WORDS:
+		fmt_prefixed(x * 4.0, "B", buf, size);
+		break;
+	case RD_UNIT_BYTES:
+		fmt_prefixed(x, "B", buf, size);
+		break;
+	case RD_UNIT_BITS:
+		fmt_prefixed(x, "bit", buf, size);
+		break;
+	case RD_UNIT_PACKETS:
+		fmt_count(x, "pkt", buf, size);
+		break;
+	case RD_UNIT_US:
+		fmt_count(x, "us", buf, size);
+		break;
+	case RD_UNIT_NS:
+		fmt_count(x, "ns", buf, size);
+		break;
+	case RD_UNIT_TICKS:
+		fmt_count(x, "ticks", buf, size);
+		break;
+	case RD_UNIT_SECONDS:
+		fmt_count(x, "s", buf, size);
+		break;
+	case RD_UNIT_PERCENT:
+		snprintf(buf, size, "%" PRIu64 " %%", v);
+		break;
+	case RD_UNIT_INDEX:
+		snprintf(buf, size, "%" PRIu64, v);
+		break;
+	default:
+		fmt_count(x, "", buf, size);
+		break;
+	}
+}
+
+void w_fmt_counter_rate(enum rd_counter_unit u, double per_s, char *buf,
+			size_t size)
+{
+	if (!isfinite(per_s) || u == RD_UNIT_PERCENT || u == RD_UNIT_INDEX) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	switch (u) {
+	case RD_UNIT_WORDS:
+		fmt_prefixed(per_s * 32.0, "b/s", buf, size);
+		break;
+	case RD_UNIT_BYTES:
+		fmt_prefixed(per_s * 8.0, "b/s", buf, size);
+		break;
+	case RD_UNIT_BITS:
+		fmt_prefixed(per_s, "b/s", buf, size);
+		break;
+	case RD_UNIT_PACKETS:
+		fmt_count(per_s, "pkt/s", buf, size);
+		break;
+	case RD_UNIT_US:
+		fmt_count(per_s, "us/s", buf, size);
+		break;
+	case RD_UNIT_NS:
+		fmt_count(per_s, "ns/s", buf, size);
+		break;
+	case RD_UNIT_TICKS:
+		fmt_count(per_s, "ticks/s", buf, size);
+		break;
+	case RD_UNIT_SECONDS:
+		fmt_count(per_s, "s/s", buf, size);
+		break;
+	default:
+		fmt_count(per_s, "/s", buf, size);
+		break;
+	}
+}
+
 void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size)
 {
 	if (v.ok)
@@ -431,6 +688,7 @@ void w_lines_reset(struct w_lines *l)
 void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
@@ -449,25 +707,39 @@ void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 		l->cap = cap;
 	}
 	va_start(ap, fmt);
-	vsnprintf(l->text[l->n], sizeof(l->text[0]), fmt, ap);
+	n = vsnprintf(l->text[l->n], sizeof(l->text[0]), fmt, ap);
 	va_end(ap);
+	/* A line longer than the buffer says so rather than ending mid-word. */
+	if (n >= (int)sizeof(l->text[0])) {
+		char *t = l->text[l->n];
+		size_t end = sizeof(l->text[0]) - 4;
+
+		while (end && ((unsigned char)t[end] & 0xc0) == 0x80)
+			end--;
+		memcpy(t + end, "\u2026", 4);
+	}
 	l->style[l->n++] = s;
 }
 
 void w_lines_draw(const struct w_lines *l, const struct rd_rect *r, size_t *top)
 {
 	size_t h = r->h > 0 ? (size_t)r->h : 0;
+	bool scrolls = l->n > h && h > 1 && r->w > 10;
 
+	/* A page that scrolls keeps its last row for the position, so the
+	 * position never covers the text. */
+	if (scrolls)
+		h--;
 	if (*top + h > l->n)
 		*top = l->n > h ? l->n - h : 0;
 	for (size_t i = 0; i < h && *top + i < l->n; i++)
 		w_print(r, (int)i, 0, l->style[*top + i], l->text[*top + i]);
-	if (l->n > h && r->w > 10) {
-		char pos[32];
+	if (scrolls) {
+		char pos[64];
 
 		snprintf(pos, sizeof(pos), "[%zu-%zu/%zu]", *top + 1,
 			 *top + h < l->n ? *top + h : l->n, l->n);
-		w_print(r, 0, r->w - (int)strlen(pos), W_DIM, pos);
+		w_print(r, (int)h, r->w - (int)strlen(pos), W_DIM, pos);
 	}
 }
 

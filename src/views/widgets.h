@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "diag/data.h"
 #include "views/layout.h"
 
 enum w_style {
@@ -36,7 +37,15 @@ void w_init(bool color, bool utf8);
 bool w_utf8(void);
 int w_attr(enum w_style s);
 
-/* Text clipped to the rect; col is relative to r. Returns columns used. */
+/*
+ * Text as it fits in width columns: cut text ends with an ellipsis ("…",
+ * or "..." when utf8 is false), and without UTF-8 every other code point
+ * is replaced by an ASCII stand-in (em dash "-", box lines "-|+", blocks
+ * "#", anything else "?"). Returns the columns of out.
+ */
+int w_fit(const char *text, int width, bool utf8, char *out, size_t size);
+/* Text clipped to the rect (through w_fit); col is relative to r.
+ * Returns columns used. */
 int w_print(const struct rd_rect *r, int row, int col, enum w_style s,
 	    const char *text);
 int w_printf(const struct rd_rect *r, int row, int col, enum w_style s,
@@ -46,14 +55,22 @@ void w_fill_row(const struct rd_rect *r, int row, enum w_style s);
 void w_box(const struct rd_rect *r, const char *title);
 
 /*
- * A table: fixed column widths (the last column takes what is left),
- * a heading row, and a window onto the rows that keeps sel visible.
+ * A table: column widths (the last column takes what is left), a heading
+ * row, and a window onto the rows that keeps sel visible.
  */
 struct w_column {
 	const char *title;
 	int width;
 	bool right; /* right-aligned (numbers) */
+	int want;   /* the width its text needs; w_columns_fit grows to it */
 };
+
+/*
+ * Widen the columns whose text needs more room (want > width) with the
+ * spare width of a table width columns wide, sharing it column by
+ * column; the last column keeps at least its own width.
+ */
+void w_columns_fit(struct w_column *cols, size_t n, int width);
 
 struct w_table {
 	size_t top; /* first row shown */
@@ -96,6 +113,18 @@ void w_fmt_si(double v, char *buf, size_t size);
 void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size);
 /* Bytes as "1500", "4 KiB", "64 MiB". */
 void w_fmt_bytes(uint64_t v, char *buf, size_t size);
+/*
+ * A counter's total and its rate per second, each with its unit
+ * (data/counters.tsv's unit column): bytes and 4-byte words as bytes
+ * ("9.17 GB") and their rate in bits per second like the port's RATE
+ * ("73.4 Gb/s"); packets "12.3k pkt" and "12.3k pkt/s"; other counts
+ * "1.25k" and "1.25/s"; times in their unit ("us/s"); a level (percent,
+ * index) has no rate ("-"). NaN or a missing value gives "-".
+ */
+void w_fmt_counter_total(enum rd_counter_unit u, uint64_t v, char *buf,
+			 size_t size);
+void w_fmt_counter_rate(enum rd_counter_unit u, double per_s, char *buf,
+			size_t size);
 /* Wrap text into lines of at most width columns; returns lines used. */
 size_t w_wrap(const char *text, int width, char lines[][256], size_t max);
 
@@ -109,7 +138,8 @@ struct w_lines {
 void w_lines_reset(struct w_lines *l);
 void w_lines_add(struct w_lines *l, enum w_style s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Draw from line *top (clamped so the page stays filled). */
+/* Draw from line *top (clamped so the page stays filled); a page longer
+ * than the rect shows its position "[first-last/n]" on its last row. */
 void w_lines_draw(const struct w_lines *l, const struct rd_rect *r,
 		  size_t *top);
 void w_lines_free(struct w_lines *l);

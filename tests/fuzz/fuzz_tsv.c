@@ -105,6 +105,8 @@ static void counters(const char *text)
 		fuzz_assert_text(c->hint, strlen(c->hint));
 		if (c->warn_rate < 0 && c->bad_when_rising)
 			abort();
+		if ((unsigned)c->unit >= RD_UNIT_COUNT)
+			abort();
 		if (c->fail_rate >= 0 && c->warn_rate >= 0 &&
 		    c->fail_rate < c->warn_rate)
 			abort();

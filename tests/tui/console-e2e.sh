@@ -33,7 +33,7 @@ keys demo F4
 wait_for demo "LAST MINUTE"
 wait_for demo "counters  sort:rate"
 keys demo s
-wait_for demo "sort:value"
+wait_for demo "sort:total"
 keys demo s
 wait_for demo "sort:name"
 keys demo / o u t _ o f _ b Enter

@@ -9,7 +9,7 @@
 #include "diag/data.h"
 #include "diag/diag_int.h"
 
-#define CH "name\tsource\tmeaning\tbad_when_rising\twarn_rate\tfail_rate\thint\n"
+#define CH "name\tsource\tunit\tmeaning\tbad_when_rising\twarn_rate\tfail_rate\thint\n"
 #define FH "pci_id\tfamily\tmin_fw\twhy\n"
 
 static void test_real_files(void **state)
@@ -205,20 +205,56 @@ static void test_bad_when_rising(void **state)
 						"symbol_error"));
 }
 
+/* The shipped table says what a count is: the screen shows it so. */
+static void test_counter_units(void **state)
+{
+	static const struct {
+		enum rd_counter_group g;
+		const char *name;
+		enum rd_counter_unit want;
+	} cases[] = {
+		{ RD_CTR_PORT, "port_xmit_data", RD_UNIT_WORDS },
+		{ RD_CTR_PORT, "port_rcv_data", RD_UNIT_WORDS },
+		{ RD_CTR_ETHTOOL, "tx_bytes_phy", RD_UNIT_BYTES },
+		{ RD_CTR_HW, "rdma_rx_bytes", RD_UNIT_BYTES },
+		{ RD_CTR_ETHTOOL, "rx_65_to_127_bytes_phy", RD_UNIT_PACKETS },
+		{ RD_CTR_PORT, "port_xmit_packets", RD_UNIT_PACKETS },
+		{ RD_CTR_ETHTOOL, "rx_prio3_pause_duration", RD_UNIT_US },
+		{ RD_CTR_PORT, "symbol_error", RD_UNIT_EVENTS },
+		/* Not in the table: a plain count, never a guessed unit. */
+		{ RD_CTR_HW, "made_up_bytes", RD_UNIT_EVENTS },
+	};
+	const struct rd_counter_table *c = rd_data_counters();
+
+	(void)state;
+	assert_non_null(c);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (rd_counter_unit_of(c, cases[i].g, cases[i].name) !=
+		    cases[i].want)
+			fail_msg("%s: unit %s, expected %s", cases[i].name,
+				 rd_counter_unit_name(rd_counter_unit_of(
+					 c, cases[i].g, cases[i].name)),
+				 rd_counter_unit_name(cases[i].want));
+	assert_int_equal(rd_counter_unit_of(NULL, RD_CTR_PORT, "port_xmit_data"),
+			 RD_UNIT_EVENTS);
+}
+
 static void test_bad_counters(void **state)
 {
 	static const struct {
 		const char *text, *where;
 	} bad[] = {
-		{ CH "a\tcounters\tm\tyes\t0\n", "x.tsv:2" },
-		{ CH "a\tsomewhere\tm\tyes\t0\t1\th\n", "x.tsv:2" },
-		{ CH "# c\n\na\tcounters\tm\tmaybe\t0\t1\th\n", "x.tsv:4" },
-		{ CH "a\tcounters\tm\tyes\tfast\t1\th\n", "x.tsv:2" },
-		{ CH "a\tcounters\tm\tyes\t5\t1\th\n", "x.tsv:2" },
-		{ CH "a\tcounters\tm\tyes\t-\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tevents\tm\tyes\t0\n", "x.tsv:2" },
+		{ CH "a\tsomewhere\tevents\tm\tyes\t0\t1\th\n", "x.tsv:2" },
+		{ CH "# c\n\na\tcounters\tevents\tm\tmaybe\t0\t1\th\n", "x.tsv:4" },
+		{ CH "a\tcounters\tevents\tm\tyes\tfast\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tevents\tm\tyes\t5\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tevents\tm\tyes\t-\t1\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\tgallons\tm\tno\t-\t-\th\n", "x.tsv:2" },
+		{ CH "a\tcounters\t\tm\tno\t-\t-\th\n", "x.tsv:2" },
 		{ "name\tsource\n", "x.tsv:1" },
 		{ "", "no header" },
-		{ CH "a\tcounters\tm\tyes\t0\t1\th\textra\n", "x.tsv:2" },
+		{ CH "a\tcounters\tevents\tm\tyes\t0\t1\th\textra\n", "x.tsv:2" },
 	};
 	struct rd_counter_table t;
 	char err[256];
@@ -234,12 +270,28 @@ static void test_bad_counters(void **state)
 		assert_null(t.v);
 	}
 	assert_int_equal(rd_counters_tsv_parse(
-				 "x.tsv", CH "a\tcounters\tm\tno\t-\t-\t\r\n", &t,
+				 "x.tsv", CH "a\tcounters\tevents\tm\tno\t-\t-\t\r\n", &t,
 				 err, sizeof(err)),
 			 0);
 	assert_int_equal(t.n, 1);
 	assert_string_equal(t.v[0].hint, "");
+	assert_int_equal(t.v[0].unit, RD_UNIT_EVENTS);
 	rd_counter_table_free(&t);
+	/* Every unit the column may name reads back as itself. */
+	for (int u = 0; u < RD_UNIT_COUNT; u++) {
+		char text[256];
+
+		snprintf(text, sizeof(text), CH "a\thw_counters\t%s\tm\tno\t-\t-\th\n",
+			 rd_counter_unit_name((enum rd_counter_unit)u));
+		assert_int_equal(rd_counters_tsv_parse("x.tsv", text, &t, err,
+						       sizeof(err)),
+				 0);
+		assert_int_equal(t.v[0].unit, u);
+		rd_counter_table_free(&t);
+	}
+	assert_int_equal(rd_counter_unit_find("Bytes"), -1);
+	assert_int_equal(rd_counter_unit_find(NULL), -1);
+	assert_string_equal(rd_counter_unit_name(RD_UNIT_COUNT), "unknown");
 }
 
 static void test_bad_firmware(void **state)
@@ -314,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_real_files),
 		cmocka_unit_test(test_bad_when_rising),
 		cmocka_unit_test(test_link_ext_table),
+		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
 		cmocka_unit_test(test_missing_file),

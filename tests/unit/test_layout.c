@@ -43,6 +43,27 @@ static void check_one(int rows, int cols, enum rd_layout_kind kind)
 				fail_msg("%s: %s overlaps %s", where,
 					 pane_names[p], pane_names[q]);
 	}
+	/* The whole-screen detail: main and side together, nothing else. */
+	{
+		struct rd_rect body = rd_layout_body(&l);
+
+		for (int p = RD_PANE_MAIN; p <= RD_PANE_SIDE; p++) {
+			const struct rd_rect *r = &l.pane[p];
+
+			if (!rd_rect_empty(r) &&
+			    (r->y < body.y || r->y + r->h > body.y + body.h ||
+			     r->x < body.x || r->x + r->w > body.x + body.w))
+				fail_msg("%s: %s outside the body", where,
+					 pane_names[p]);
+		}
+		for (int p = 0; p < RD_PANE_COUNT; p++)
+			if (p != RD_PANE_MAIN && p != RD_PANE_SIDE &&
+			    rd_rect_overlap(&body, &l.pane[p]))
+				fail_msg("%s: the body covers %s", where,
+					 pane_names[p]);
+		assert_int_equal(body.w, cols);
+		assert_int_equal(body.h, rows - 4);
+	}
 	/* What every screen needs. */
 	assert_int_equal(l.pane[RD_PANE_TITLE].y, 0);
 	assert_int_equal(l.pane[RD_PANE_TITLE].w, cols);

@@ -2,7 +2,8 @@
 /*
  * The screen registry and its keys: every key name is one the console
  * knows, no key does two things, and the man page lists exactly the keys
- * the registry declares (data/rdmadiag.8, section KEYS).
+ * the registry declares (data/rdmadiag.8, section KEYS), and the console's
+ * options in its synopsis and OPTIONS exactly as its option table has them.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 
 #include <curses.h>
 
+#include "cmd/cli.h"
 #include "views/ui.h"
 
 #define MAX_NAMES 256
@@ -220,6 +222,125 @@ static void test_man_page_lists_the_keys(void **unused)
 				 man.v[i]);
 }
 
+/* A man-page line with troff's \- as plain hyphens. */
+static void man_plain(const char *line, char *out, size_t size)
+{
+	size_t j = 0;
+
+	for (const char *p = line; *p && j + 1 < size; p++) {
+		if (p[0] == '\\' && p[1] == '-')
+			p++;
+		out[j++] = *p;
+	}
+	out[j] = '\0';
+}
+
+/* Every "-x" and "--long" word of text into s. */
+static void add_options(struct names *s, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		size_t n;
+		char name[24];
+
+		if (*p != '-' || (p > text && p[-1] != ' ' && p[-1] != '['))
+			continue;
+		n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+		if (n < 2 || n >= sizeof(name) || (n == 2 && p[1] == '-'))
+			continue;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		add(s, name);
+		p += n - 1;
+	}
+}
+
+/*
+ * The console's synopsis (the lines up to the first .br under SYNOPSIS)
+ * and the option names the OPTIONS section describes (.TP then .B/.BI).
+ */
+static void man_options(struct names *syn, struct names *described)
+{
+	char path[4096], line[512], plain[512];
+	bool in_syn = false, syn_done = false, in_opts = false,
+	     after_tp = false;
+	FILE *f;
+
+	memset(syn, 0, sizeof(*syn));
+	memset(described, 0, sizeof(*described));
+	snprintf(path, sizeof(path), "%s/rdmadiag.8", RD_SRCDATADIR);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, ".SH ", 4) == 0) {
+			in_syn = strcmp(line, ".SH SYNOPSIS") == 0;
+			in_opts = strcmp(line, ".SH OPTIONS") == 0;
+			continue;
+		}
+		man_plain(line, plain, sizeof(plain));
+		if (in_syn && !syn_done) {
+			if (strcmp(line, ".br") == 0)
+				syn_done = true;
+			else
+				add_options(syn, plain);
+		}
+		if (in_opts && strcmp(line, ".TP") == 0) {
+			after_tp = true;
+			continue;
+		}
+		if (in_opts && after_tp && (strncmp(plain, ".B ", 3) == 0 ||
+					    strncmp(plain, ".BI ", 4) == 0)) {
+			char first[64];
+
+			snprintf(first, sizeof(first), " %s",
+				 strchr(plain, ' ') + 1);
+			first[strcspn(first + 1, " ") + 1] = '\0';
+			add_options(described, first);
+		}
+		after_tp = false;
+	}
+	fclose(f);
+}
+
+/* Listed under its long name, or its short one (-d for --delay). */
+static bool lists(const struct names *s, const struct cli_opt *o)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "--%s", o->name);
+	if (has(s, name))
+		return true;
+	snprintf(name, sizeof(name), "-%c", o->key);
+	return o->key && has(s, name);
+}
+
+static void test_man_page_lists_the_options(void **unused)
+{
+	struct names syn, described, table = { .n = 0 };
+	char name[32];
+
+	man_options(&syn, &described);
+	assert_true(syn.n >= 4);
+	for (const struct cli_opt *o = cmd_console_opts; o->name; o++) {
+		snprintf(name, sizeof(name), "--%s", o->name);
+		add(&table, name);
+		if (o->key) {
+			snprintf(name, sizeof(name), "-%c", o->key);
+			add(&table, name);
+		}
+		if (!lists(&syn, o))
+			fail_msg("option --%s is missing from the console's "
+				 "synopsis", o->name);
+		if (!lists(&described, o))
+			fail_msg("option --%s is not described under OPTIONS",
+				 o->name);
+	}
+	for (size_t i = 0; i < syn.n; i++)
+		if (!has(&table, syn.v[i]))
+			fail_msg("the console's synopsis lists %s, which its "
+				 "option table does not have", syn.v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_every_name_is_a_key),
 		cmocka_unit_test(test_no_key_does_two_things),
 		cmocka_unit_test(test_man_page_lists_the_keys),
+		cmocka_unit_test(test_man_page_lists_the_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

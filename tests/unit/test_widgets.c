@@ -215,6 +215,200 @@ static void test_print_escapes(void **state)
 	fclose(in);
 }
 
+/* Counter totals and rates carry their unit; words are bytes times 4. */
+static void test_fmt_counter_units(void **state)
+{
+	static const struct {
+		enum rd_counter_unit u;
+		uint64_t total;
+		double rate;
+		const char *want_total, *want_rate;
+	} cases[] = {
+		/* 2.25 G words/s of port_xmit_data is 72 Gb/s */
+		{ RD_UNIT_WORDS, 2250000000ull, 2.25e9, "9.00 GB", "72.0 Gb/s" },
+		{ RD_UNIT_BYTES, 9170000000ull, 9.17e9, "9.17 GB", "73.4 Gb/s" },
+		{ RD_UNIT_BYTES, 512, 64, "512 B", "512 b/s" },
+		{ RD_UNIT_PACKETS, 12345, 12345, "12.3k pkt", "12.3k pkt/s" },
+		{ RD_UNIT_EVENTS, 3, 1.5, "3", "1.5/s" },
+		{ RD_UNIT_EVENTS, 0, 0, "0", "0/s" },
+		{ RD_UNIT_BITS, 1000000, 25e9, "1.00 Mbit", "25.0 Gb/s" },
+		{ RD_UNIT_US, 1500, 900, "1.50k us", "900 us/s" },
+		{ RD_UNIT_PERCENT, 37, 1, "37 %", "-" },
+		{ RD_UNIT_INDEX, 12, 0, "12", "-" },
+		{ RD_UNIT_TICKS, 10, 2, "10 ticks", "2 ticks/s" },
+	};
+	char b[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		w_fmt_counter_total(cases[i].u, cases[i].total, b, sizeof(b));
+		assert_string_equal(b, cases[i].want_total);
+		w_fmt_counter_rate(cases[i].u, cases[i].rate, b, sizeof(b));
+		assert_string_equal(b, cases[i].want_rate);
+	}
+	w_fmt_counter_rate(RD_UNIT_BYTES, NAN, b, sizeof(b));
+	assert_string_equal(b, "-");
+	/* The largest total still fits the column. */
+	w_fmt_counter_total(RD_UNIT_WORDS, UINT64_MAX, b, sizeof(b));
+	assert_true(strlen(b) <= 12);
+}
+
+/* Text that does not fit ends with an ellipsis; text that fits is kept. */
+static void test_fit_ellipsis(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(w_fit("b8:ce:f6:a1:b2:c4", 17, true, out,
+			       sizeof(out)), 17);
+	assert_string_equal(out, "b8:ce:f6:a1:b2:c4");
+	assert_int_equal(w_fit("b8:ce:f6:a1:b2:c4", 16, true, out,
+			       sizeof(out)), 16);
+	assert_string_equal(out, "b8:ce:f6:a1:b2:\u2026");
+	assert_int_equal(w_fit("b8:ce:f6:a1:b2:c4", 16, false, out,
+			       sizeof(out)), 16);
+	assert_string_equal(out, "b8:ce:f6:a1:b...");
+	/* Padding is not text: " z changed-only " fits in 15. */
+	assert_int_equal(w_fit(" z changed-only ", 15, true, out,
+			       sizeof(out)), 15);
+	assert_string_equal(out, " z changed-only");
+	/* No blank before the mark. */
+	w_fit("z changed-only", 5, true, out, sizeof(out));
+	assert_string_equal(out, "z ch\u2026");
+	w_fit("ab cd", 4, true, out, sizeof(out));
+	assert_string_equal(out, "ab\u2026");
+	/* Too narrow for the mark and a letter. */
+	assert_int_equal(w_fit("abcdef", 2, false, out, sizeof(out)), 2);
+	assert_string_equal(out, "..");
+	assert_int_equal(w_fit("abcdef", 0, true, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(w_fit(NULL, 5, true, out, sizeof(out)), 0);
+	/* A multi-byte character is never split. */
+	w_fit("\u00e9\u00e9\u00e9\u00e9", 3, true, out, sizeof(out));
+	assert_string_equal(out, "\u00e9\u00e9\u2026");
+}
+
+/* Without UTF-8 every glyph has an ASCII stand-in. */
+static void test_fit_ascii(void **state)
+{
+	char out[64];
+
+	(void)state;
+	w_fit("no carrier \u2014 cable", 40, false, out, sizeof(out));
+	assert_string_equal(out, "no carrier - cable");
+	w_fit("\u250c\u2500 x \u2500\u2510\u2502", 40, false, out,
+	      sizeof(out));
+	assert_string_equal(out, "+- x -+|");
+	w_fit("\u2581\u2588 wait\u2026 \u2192 \u00e9", 40, false, out,
+	      sizeof(out));
+	assert_string_equal(out, "## wait... -> ?");
+	/* Stand-ins count as the columns they take. */
+	assert_int_equal(w_fit("a\u2026", 4, false, out, sizeof(out)), 4);
+	for (const char *p = out; *p; p++)
+		assert_true((unsigned char)*p < 0x80);
+}
+
+/* Spare width goes to the columns whose text needs it. */
+static void test_columns_fit(void **state)
+{
+	struct w_column c[] = {
+		{ "VERDICT", 7, false, 0 },
+		{ "TARGET", 12, false, 14 },
+		{ "CHECK", 28, false, 40 },
+		{ "SUMMARY", 20, false, 0 },
+	};
+	struct w_column narrow[4];
+
+	(void)state;
+	memcpy(narrow, c, sizeof(c));
+	/* 80 columns: nothing spare (7+12+28+3 = 50, 30 left). */
+	w_columns_fit(narrow, 4, 70);
+	assert_int_equal(narrow[1].width, 12);
+	assert_int_equal(narrow[2].width, 28);
+	w_columns_fit(narrow, 4, 73);
+	assert_int_equal(narrow[1].width + narrow[2].width, 43);
+	/* 200 columns: both grow to what they need, no further. */
+	w_columns_fit(c, 4, 200);
+	assert_int_equal(c[0].width, 7);
+	assert_int_equal(c[1].width, 14);
+	assert_int_equal(c[2].width, 40);
+	assert_int_equal(c[3].width, 20);
+	w_columns_fit(c, 0, 200);
+}
+
+/* A scrolled page's position sits on its own row, under the text. */
+static void test_lines_position_row(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct rd_rect r = { 0, 0, 4, 40 };
+	struct w_lines l = { 0 };
+	SCREEN *scr;
+	size_t top = 0;
+	char got[64];
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	w_init(false, true);
+	for (int i = 0; i < 10; i++)
+		w_lines_add(&l, W_NORMAL, "line %d with some words in it", i);
+	w_lines_draw(&l, &r, &top);
+	for (int i = 0; i < 3; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "line %d with some words in it",
+			 i);
+		mvinnstr(i, 0, got, (int)strlen(want));
+		assert_string_equal(got, want);
+	}
+	mvinnstr(3, 40 - 8, got, 8);
+	assert_string_equal(got, "[1-3/10]");
+	/* Scrolled to the end: the last line is shown, above the position. */
+	top = 100;
+	erase();
+	w_lines_draw(&l, &r, &top);
+	assert_int_equal(top, 7);
+	mvinnstr(2, 0, got, 6);
+	assert_string_equal(got, "line 9");
+	/* A line longer than a page line ends with an ellipsis. */
+	w_lines_reset(&l);
+	w_lines_add(&l, W_NORMAL, "%0300d", 7);
+	assert_int_equal(strlen(l.text[0]), sizeof(l.text[0]) - 1);
+	assert_string_equal(l.text[0] + sizeof(l.text[0]) - 4, "\u2026");
+	w_lines_free(&l);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
+/* --ascii and non-UTF-8 locales: boxes of plain ASCII. */
+static void test_box_ascii(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct rd_rect r = { 0, 0, 3, 12 };
+	SCREEN *scr;
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	w_init(false, false);
+	w_box(&r, NULL);
+	assert_int_equal(mvinch(0, 0) & A_CHARTEXT, '+');
+	assert_int_equal(mvinch(0, 5) & A_CHARTEXT, '-');
+	assert_int_equal(mvinch(1, 0) & A_CHARTEXT, '|');
+	assert_int_equal(mvinch(2, 11) & A_CHARTEXT, '+');
+	assert_int_equal(mvinch(1, 11) & A_ALTCHARSET, 0);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +423,12 @@ int main(void)
 		cmocka_unit_test(test_table_scroll),
 		cmocka_unit_test(test_table_keys),
 		cmocka_unit_test(test_print_escapes),
+		cmocka_unit_test(test_fmt_counter_units),
+		cmocka_unit_test(test_fit_ellipsis),
+		cmocka_unit_test(test_fit_ascii),
+		cmocka_unit_test(test_columns_fit),
+		cmocka_unit_test(test_lines_position_row),
+		cmocka_unit_test(test_box_ascii),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
