@@ -239,12 +239,40 @@ static uint64_t width_of(const char *w)
 	return v;
 }
 
+/* Width and speed from the rate text's "(4X EDR)" when not given apart. */
+static void from_rate_text(const char *text, uint64_t *lanes,
+			   const char **speed, char *buf, size_t size)
+{
+	const char *o = text ? strchr(text, '(') : NULL;
+	const char *sp = o ? strchr(o, ' ') : NULL;
+	const char *c = sp ? strchr(sp, ')') : NULL;
+	char w[8];
+
+	if (!c || (size_t)(sp - o - 1) >= sizeof(w) ||
+	    (size_t)(c - sp - 1) >= size)
+		return;
+	memcpy(w, o + 1, (size_t)(sp - o - 1));
+	w[sp - o - 1] = '\0';
+	memcpy(buf, sp + 1, (size_t)(c - sp - 1));
+	buf[c - sp - 1] = '\0';
+	if (!*lanes)
+		*lanes = width_of(w);
+	if (!*speed)
+		*speed = buf;
+}
+
 static void link_of(const struct rd_snapshot *s, const struct rd_port *p,
 		    struct rd_rate *r)
 {
 	bool eth = p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;
 	const struct rd_rate_lane *l = NULL;
 	uint64_t lanes = width_of(p->width);
+	const char *speed = p->speed;
+	char sbuf[16];
+
+	if (!lanes || !speed)
+		from_rate_text(p->rate_text, &lanes, &speed, sbuf,
+			       sizeof(sbuf));
 
 	if (eth) {
 		const struct rd_netdev *n =
@@ -273,12 +301,12 @@ static void link_of(const struct rd_snapshot *s, const struct rd_port *p,
 		 * speed is the MAC rate only where the IB lane's data rate
 		 * is an Ethernet lane's (EDR = 25G NRZ, HDR = 50G PAM4...).
 		 */
-		l = rd_rate_ib_lane(p->speed);
+		l = rd_rate_ib_lane(speed);
 		if (!l || !lanes || !eth_lane_of(l->data_gbps))
 			return;
 		l = eth_lane_of(l->data_gbps);
 	} else {
-		l = rd_rate_ib_lane(p->speed);
+		l = rd_rate_ib_lane(speed);
 		if (!l || !lanes)
 			return;
 	}

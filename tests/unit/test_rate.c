@@ -304,6 +304,22 @@ static void test_missing_parts(void **state)
 	NEAR(r.reachable_gbps, 100.0, 1e-9);
 	rd_snapshot_free(&s);
 
+	/* Only the rate text, as ibstat-era snapshots have it. */
+	build(&s, &adapters[4]);
+	free(s.devices[0].ports[0].speed);
+	free(s.devices[0].ports[0].width);
+	s.devices[0].ports[0].speed = NULL;
+	s.devices[0].ports[0].width = NULL;
+	s.devices[0].ports[0].rate_text = rd_strdup("200 Gb/sec (4X HDR)");
+	assert_int_equal(rd_rate_port(&s, "mlx5_0", 1, &r), 0);
+	assert_true(r.link_ok);
+	NEAR(r.link_gbps, 200.0, 1e-9);
+	free(s.devices[0].ports[0].rate_text);
+	s.devices[0].ports[0].rate_text = rd_strdup("200 Gb/sec (4X HDR");
+	assert_int_equal(rd_rate_port(&s, "mlx5_0", 1, &r), 0);
+	assert_false(r.link_ok);
+	rd_snapshot_free(&s);
+
 	/* Absent device or port. */
 	build(&s, &adapters[0]);
 	assert_int_equal(rd_rate_port(&s, "mlx5_9", 1, &r), -ENOENT);
