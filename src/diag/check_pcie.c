@@ -62,6 +62,8 @@ DIAG_CHECK(check_hw_pcie_bandwidth)
 			 "the network link, no tuning of the network reaches "
 			 "line rate.");
 		if (!p->state_num.ok || p->state_num.v != 4) {
+			diag_ev(&x, r, "port state", "sysfs ports/<n>/state",
+				"%s", p->state ? p->state : "not read");
 			diag_verdict(&x, r, RD_UNKNOWN, "port_not_active",
 				     "%s is not ACTIVE: its link rate is not "
 				     "settled", tg.name);
@@ -69,6 +71,8 @@ DIAG_CHECK(check_hw_pcie_bandwidth)
 		}
 		if (rd_rate_port(s, tg.d->name, p->port, &m) < 0 ||
 		    !m.link_ok) {
+			diag_ev(&x, r, "port rate", "sysfs ports/<n>/rate",
+				"%s", p->rate_text ? p->rate_text : "not read");
 			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
 				     "%s: link data rate not known (speed %s, "
 				     "width %s)",
