@@ -2,12 +2,13 @@
 /*
  * The reachable data rate of a port. Sources of the figures:
  *
- * InfiniBand lanes (IBTA Architecture Specification vol. 2, the physical
- * layer; NVIDIA's "InfiniBand data rates" tables): SDR/DDR/QDR signal
- * 2.5/5/10 Gb/s with 8b/10b; FDR10 10.3125 and FDR 14.0625 Gb/s with
- * 64b/66b; EDR 25.78125 Gb/s with 64b/66b; HDR 53.125 and NDR 106.25 Gb/s
- * (PAM4, 26.5625 and 53.125 GBd) with 256b/257b transcoding and
- * RS(544,514) FEC, which leaves 50 and 100 Gb/s.
+ * InfiniBand lanes (IBTA Architecture Specification vol. 2, physical
+ * layer; tabulated at https://infiniband.jp/2022/06/01/infiband-%E8%A6%8F
+ * %E6%A0%BC/ and https://www.advancedclustering.com/act_kb/infiniband-
+ * types-speeds/): SDR/DDR/QDR signal 2.5/5/10 Gb/s with 8b/10b; FDR10
+ * 10.3125 and FDR 14.0625 Gb/s with 64b/66b; EDR 25.78125 Gb/s with
+ * 64b/66b; HDR 53.125 and NDR 106.25 Gb/s (PAM4, 26.5625 and 53.125 GBd)
+ * with 256b/257b transcoding and RS(544,514) FEC, which leaves 50 and 100.
  *
  * Ethernet lanes (IEEE 802.3 clauses 36, 49, 82, 107-109, 134-135, 162):
  * 1000BASE-X 1.25 GBd 8b/10b; 10/25/40/100G NRZ lanes 10.3125 or 25.78125
@@ -17,7 +18,9 @@
  * speed) is what is left for frames.
  *
  * PCIe (PCI Express Base Specification; Intel AN 708 "Understanding PCI
- * Express throughput"; PLX PEX 8532 data book 8.4.1): 2.5/5 GT/s use
+ * Express throughput", https://www.intel.com/content/www/us/en/docs/
+ * programmable/683390/; PLX PEX 8532 data book 8.4.1, "PCI Express
+ * efficiency upper bound"): 2.5/5 GT/s use
  * 8b/10b, 8/16/32 GT/s 128b/130b. A TLP costs 24 bytes besides its payload:
  * framing (STP/END, or the 4-byte STP token from 8 GT/s on), a 2-byte
  * sequence number where framing does not hold it, a 16-byte header (64-bit

@@ -3,7 +3,9 @@
  * The reachable-rate model over real adapters at their published link and
  * PCIe rates. Where each figure comes from:
  *
- * [IBTA]  InfiniBand Architecture Specification vol. 2 (physical layer):
+ * [IBTA]  InfiniBand Architecture Specification vol. 2 (physical layer), as
+ *         tabulated at https://infiniband.jp/2022/06/01/infiband-%E8%A6%8F
+ *         %E6%A0%BC/ (lane rate, encoding, 1X/4X data rate per speed):
  *         4X QDR signals 40 Gb/s and carries 32 (8b/10b); 4X FDR 56.25 Gb/s
  *         signalling, 54.54 Gb/s of data (64b/66b); 4X EDR 103.125 / 100;
  *         4X HDR 200 and 4X NDR 400 Gb/s of data.
@@ -13,13 +15,19 @@
  * [SIG]   PCI-SIG, "PCI Express bandwidth" table per direction: Gen3 x16
  *         15.75 GB/s, Gen4 x16 31.5 GB/s, Gen5 x16 63 GB/s, Gen3 x8 7.88
  *         GB/s, Gen2 x8 4.0 GB/s (after line encoding).
- * [NV]    NVIDIA product briefs: ConnectX-4 VPI EDR 100 Gb/s on PCIe Gen3
+ * [NV]    NVIDIA product briefs and user manuals (ConnectX-6 VPI OPNs:
+ *         "HDR IB (200Gb/s) and 200GbE ... PCIe3.0/4.0 x16", https://
+ *         manualmachine.com/mellanox/connectx6vpi/8053510-user-manual):
+ *         ConnectX-4 VPI EDR 100 Gb/s on PCIe Gen3
  *         x16; ConnectX-4 Lx 25GbE on Gen3 x8; ConnectX-5 100GbE on Gen3/4
  *         x16; ConnectX-6 VPI HDR 200 Gb/s needs Gen4 x16 (or two Gen3 x16
  *         with Socket Direct); ConnectX-6 Dx 2x100/1x200GbE on Gen4 x16;
  *         ConnectX-7 NDR 400 Gb/s and 400GbE on Gen5 x16.
  * [CHK]   ConnectX-5 100G RoCE reaches about 92-97 Gb/s in ib_write_bw at
- *         64 KiB (docs: CHECKS.md E): the model's figure must be above it.
+ *         64 KiB (the man page's bw section): the model's figure must be
+ *         above it.
+ * [PLX]   PLX PEX 8532 data book 8.4.1 (per-TLP overhead, and one ACK plus
+ *         one UpdateFC DLLP per TLP for traffic in both directions).
  */
 #include "config.h"
 #include "unit.h"
