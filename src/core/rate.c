@@ -356,6 +356,8 @@ int rd_rate_port(const struct rd_snapshot *s, const char *device,
 						 &r->pcie_upper_bound);
 		r->pcie_ok = r->pcie_gbps > 0;
 		r->max_payload = r->pcie_ok ? mps : 0;
+		r->max_read_req = r->pcie_ok && pci->max_read_req.ok ?
+					  pci->max_read_req.v : 0;
 		if (r->pcie_ok && pci->cap_speed_gts.ok && pci->cap_width.ok) {
 			r->cap_gts = pci->cap_speed_gts.v;
 			r->cap_width = pci->cap_width.v;

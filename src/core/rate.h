@@ -78,6 +78,9 @@ struct rd_rate {
 	double pcie_gts, cap_gts;
 	uint64_t pcie_width, cap_width;	/* cap_* 0: unknown */
 	uint64_t max_payload;	/* 0: unknown */
+	/* 0: unknown. Reads cost the other direction one header per this
+	 * many bytes: not a limit on the payload's direction. */
+	uint64_t max_read_req;
 	bool pcie_upper_bound;	/* MaxPayload unknown */
 	double pcie_gbps;	/* payload through the link trained now */
 	double pcie_cap_gbps;	/* the same at the capable speed and width */

@@ -36,6 +36,9 @@ static void evidence(struct diag_ctx *x, struct rd_result *r,
 		diag_ev(x, r, "MaxPayload", "PCIe Device Control",
 			"%" PRIu64 " B per TLP (24 B of TLP overhead each)",
 			m->max_payload);
+	if (m->max_read_req)
+		diag_ev(x, r, "MaxReadReq", "PCIe Device Control",
+			"%" PRIu64 " B per read request", m->max_read_req);
 	if (m->cap_width)
 		diag_ev(x, r, "PCIe capable", SRC_PCIE,
 			"%.1f GT/s x%" PRIu64 ": %.2f Gb/s of payload%s",

@@ -251,6 +251,7 @@ static void test_adapters(void **state)
 				 rd_rate_limit_name(a->limit));
 		assert_true(r.pcie_ok);
 		assert_false(r.pcie_upper_bound);
+		assert_int_equal(r.max_read_req, 0);
 		rd_snapshot_free(&s);
 	}
 }
