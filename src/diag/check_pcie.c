@@ -46,6 +46,58 @@ static void evidence(struct diag_ctx *x, struct rd_result *r,
 			m->pcie_upper_bound ? " at most" : "");
 }
 
+/* Same domain, bus and device: the functions of one card share its link. */
+static bool same_card(const char *a, const char *b)
+{
+	const char *da = a ? strrchr(a, '.') : NULL;
+	const char *db = b ? strrchr(b, '.') : NULL;
+
+	return da && db && da - a == db - b && strncmp(a, b, (size_t)(da - a)) == 0;
+}
+
+/*
+ * The other ACTIVE ports on the same card: what all of them at once need
+ * from the shared link. Information, not a verdict: dual-port cards are
+ * sold with less PCIe than both ports' sum.
+ */
+static void shared_link(struct diag_ctx *x, struct rd_result *r,
+			const struct rd_device *d, const struct rd_port *p,
+			const struct rd_rate *m, double need)
+{
+	const struct rd_snapshot *s = x->s;
+	double sum = need;
+	char names[160] = "";
+	size_t used = 0, n = 0;
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *o = &s->devices[i];
+
+		if (!same_card(o->pci_bdf, d->pci_bdf))
+			continue;
+		for (size_t k = 0; k < o->n_ports; k++) {
+			const struct rd_port *op = &o->ports[k];
+			struct rd_rate om;
+			int w;
+
+			if (op == p || !op->state_num.ok || op->state_num.v != 4 ||
+			    rd_rate_port(s, o->name, op->port, &om) < 0 ||
+			    !om.link_ok)
+				continue;
+			sum += om.mtu_ok ? om.link_payload_gbps : om.link_gbps;
+			w = snprintf(names + used, sizeof(names) - used, "%s%s/%" PRIu64,
+				     n ? ", " : "", o->name, op->port);
+			if (w > 0 && (size_t)w < sizeof(names) - used)
+				used += (size_t)w;
+			n++;
+		}
+	}
+	if (n)
+		diag_ev(x, r, "shared PCIe link", "PCI addresses of the card",
+			"with %s: all %zu ports at once need %.2f Gb/s, the link "
+			"carries %.2f Gb/s",
+			rd_esc_tmp(names), n + 1, sum, m->pcie_gbps);
+}
+
 DIAG_CHECK(check_hw_pcie_bandwidth)
 {
 	DIAG_CTX(x);
@@ -92,6 +144,7 @@ DIAG_CHECK(check_hw_pcie_bandwidth)
 		}
 		evidence(&x, r, &m);
 		need = m.mtu_ok ? m.link_payload_gbps : m.link_gbps;
+		shared_link(&x, r, tg.d, p, &m, need);
 		if (m.pcie_gbps >= need) {
 			/* A bound: the smallest MaxPayload must still do. */
 			worst = m.pcie_upper_bound ?

@@ -125,6 +125,31 @@ static void test_verdicts(void **state)
 	rd_snapshot_free(&s);
 }
 
+static void test_shared_link(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	/* A dual-port EDR card at Gen3 x16: each port fits, both do not;
+	 * said as evidence, the verdict stays PASS. */
+	host(&s, "EDR", 4, 8.0, 16, 256);
+	d = snap_dev(&s, "mlx5_1", "0000:3b:00.1");
+	p = snap_port(d, 1, 4, 5, "InfiniBand", NULL);
+	p->speed = rd_strdup("EDR");
+	p->width = rd_strdup("4X");
+	p->verbs.active_mtu = rd_u64(4096);
+	r = judge(&s, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(evidence(r, "shared PCIe link"),
+			       "with mlx5_1/1: all 2 ports at once need 198.74 Gb/s"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_soft_device_skipped(void **state)
 {
 	struct rd_snapshot s = { 0 };
@@ -146,6 +171,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_shared_link),
 		cmocka_unit_test(test_soft_device_skipped),
 	};
 
