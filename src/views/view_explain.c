@@ -29,6 +29,22 @@ static struct {
 	size_t top;
 } ex;
 
+/* Seconds of counter history held, at most EXPLAIN_WINDOW; 0 if < 2. */
+static double history_span(const struct rd_history *h)
+{
+	const struct rd_sample *a, *b;
+	double span;
+
+	if (!h->n)
+		return 0;
+	a = rd_series_at(&h->v[0], h->v[0].len ? h->v[0].len - 1 : 0);
+	b = rd_series_at(&h->v[0], 0);
+	if (!a || !b || b->t <= a->t)
+		return 0;
+	span = b->t - a->t;
+	return span < EXPLAIN_WINDOW ? span : EXPLAIN_WINDOW;
+}
+
 /* Explain ex.asked against what the console holds now into ex.text. */
 static void explain_now(struct ui *ui)
 {
@@ -63,10 +79,13 @@ static void explain_now(struct ui *ui)
 		if (in.recognised[0])
 			fprintf(f, "Recognised: %s\n\n", in.recognised);
 		if (ui->st.have_snap) {
+			double span = history_span(&ui->st.hist);
+
 			ev.s = &ui->st.snap;
-			ev.h = &ui->st.hist;
-			ev.window = EXPLAIN_WINDOW + 1.0;
-			ev.shown = EXPLAIN_WINDOW;
+			/* One reading only: totals, no rise to judge. */
+			ev.h = span > 0 ? &ui->st.hist : NULL;
+			ev.window = span > 0 ? span + 1.0 : 0;
+			ev.shown = span;
 			ev.results = ui->st.have_results ? &ui->st.results :
 							   NULL;
 			ev.device = in.device[0] ? in.device : NULL;
