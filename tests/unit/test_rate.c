@@ -94,6 +94,10 @@ static void test_pcie(void **state)
 	     8.0 * 16 * 128 / 130 * 256 / 280, 1e-9);
 	NEAR(rd_rate_pcie_gbps(8.0, 16, 128, false, NULL),
 	     8.0 * 16 * 128 / 130 * 128 / 152, 1e-9);
+	/* 64 GT/s FLIT mode: 236 of 256 bytes carry TLPs, which then cost
+	 * their 16-byte header only. */
+	NEAR(rd_rate_pcie_gbps(64.0, 16, 256, false, NULL),
+	     64.0 * 16 * 236 / 256 * 256 / 272, 1e-9);
 	/* DLLPs for the other direction's TLPs. */
 	assert_true(rd_rate_pcie_gbps(8.0, 16, 256, true, NULL) <
 		    rd_rate_pcie_gbps(8.0, 16, 256, false, NULL));
