@@ -95,7 +95,7 @@ static void shared_link(struct diag_ctx *x, struct rd_result *r,
 		diag_ev(x, r, "shared PCIe link", "PCI addresses of the card",
 			"with %s: all %zu ports at once need %.2f Gb/s, the link "
 			"carries %.2f Gb/s",
-			rd_esc_tmp(names), n + 1, sum, m->pcie_gbps);
+			names, n + 1, sum, m->pcie_gbps);
 }
 
 DIAG_CHECK(check_hw_pcie_bandwidth)
