@@ -68,93 +68,6 @@ static char *input_text(int argc, char **argv)
 	return t;
 }
 
-static void print_meaning(FILE *f, const struct rd_explain_input *in,
-			  const struct rd_wc_status_table *wc,
-			  const struct rd_mlx5_table *m)
-{
-	const struct rd_wc_status *st =
-		in->status >= 0 ? rd_wc_status_find(wc, (unsigned)in->status) : NULL;
-	const struct rd_mlx5_code *c;
-
-	if (st)
-		fprintf(f, "Status %u %s (\"%s\"):\n  %s.\n", st->value, st->name,
-			st->str, st->meaning);
-	if (in->syndrome >= 0) {
-		c = rd_mlx5_find(m, false, (unsigned)in->syndrome);
-		fprintf(f, "mlx5 CQE syndrome 0x%02x: %s%s%s.\n", (unsigned)in->syndrome,
-			c ? c->name : "not a syndrome mlx5dv.h defines",
-			c ? ", " : "", c ? c->meaning : "");
-	}
-	if (in->vendor_err >= 0 && in->device[0] &&
-	    strncmp(in->device, "mlx5_", 5) != 0) {
-		fprintf(f, "Vendor error 0x%02x (%d): %s's own detail; the known codes are mlx5's.\n",
-			(unsigned)in->vendor_err, in->vendor_err,
-			rd_esc_tmp(in->device));
-	} else if (in->vendor_err >= 0) {
-		c = rd_mlx5_find(m, true, (unsigned)in->vendor_err);
-		if (c)
-			fprintf(f, "Vendor error 0x%02x (%d, on mlx5): %s.\n",
-				(unsigned)in->vendor_err, in->vendor_err, c->meaning);
-		else
-			fprintf(f, "Vendor error 0x%02x (%d): no public source documents it; it is the NIC's own detail of the status above.\n",
-				(unsigned)in->vendor_err, in->vendor_err);
-	}
-	if (in->conflict[0])
-		fprintf(f, "Note: %s.\n", in->conflict);
-}
-
-static void print_ranking(FILE *f, const struct rd_explain_ranking *rk,
-			  const char *label, double window, bool ranked)
-{
-	if (!ranked)
-		fprintf(f, "\nLikely causes, most common first (not ranked: %s):\n",
-			label);
-	else if (window > 0)
-		fprintf(f, "\nLikely causes, ranked by the evidence %s (counters over %.1f s):\n",
-			label, window);
-	else
-		fprintf(f, "\nLikely causes, ranked by the evidence %s (one snapshot: counter totals, no rise):\n",
-			label);
-	for (size_t i = 0; i < rk->n; i++) {
-		const struct rd_explain_ranked *r = &rk->v[i];
-
-		fprintf(f, "%2zu. %s\n", i + 1, r->cause->title);
-		for (size_t k = 0; k < r->n_evidence; k++)
-			fprintf(f, "      evidence: %s\n", r->evidence[k]);
-		if (ranked && !r->n_evidence) {
-			if (r->looked)
-				fprintf(f, "      no evidence here: %s\n", r->looked);
-			else
-				fprintf(f, "      no evidence here%s\n",
-					r->cause->elsewhere ? "" : " (nothing on this host shows it)");
-			if (r->cause->elsewhere)
-				fprintf(f, "      would show in: %s\n", r->cause->elsewhere);
-		}
-		fprintf(f, "      next: %s\n", r->cause->next_step);
-	}
-}
-
-/* Meaning, then causes ranked by (s, h, results); s NULL = unranked. */
-static int explain_print(FILE *f, const struct rd_explain_input *in,
-			 const struct rd_wc_status_table *wc,
-			 const struct rd_mlx5_table *m,
-			 const struct rd_explain_evidence *ev, const char *label)
-{
-	struct rd_explain_ranking rk;
-	char ids[512];
-
-	print_meaning(f, in, wc, m);
-	if (!rd_explain_cause_ids(in, wc, m, ids, sizeof(ids))) {
-		fprintf(f, "Not an error: nothing to rank.\n");
-		return 0;
-	}
-	if (rd_explain_rank(ids, ev, &rk) < 0)
-		return -ENOMEM;
-	print_ranking(f, &rk, label, ev->h ? ev->shown : 0, ev->s != NULL);
-	rd_explain_ranking_free(&rk);
-	return 0;
-}
-
 static int load_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
 		       const struct rd_mlx5_table **m)
 {
@@ -253,7 +166,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		else
 			printf("Unknown: no completion status found in the text.\n");
 		if (in.vendor_err >= 0 || in.syndrome >= 0)
-			print_meaning(stdout, &in, wc, m);
+			rd_explain_write_meaning(stdout, &in, wc, m);
 		return EXIT_UNKNOWN;
 	}
 	rd_history_init(&h);
@@ -276,7 +189,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 			ev.port = 0;
 		}
 	}
-	r = explain_print(stdout, &in, wc, m, &ev, label);
+	r = rd_explain_write(stdout, &in, wc, m, &ev, label);
 	rd_results_free(&res);
 	if (have)
 		rd_snapshot_free(&s);
@@ -336,7 +249,7 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 	ev.device = device;
 	ev.port = port;
 	fputc('\n', f);
-	if (explain_print(f, &in, wc, m, &ev, label) < 0)
+	if (rd_explain_write(f, &in, wc, m, &ev, label) < 0)
 		fprintf(f, "(out of memory while ranking the causes)\n");
 	rd_results_free(&res);
 	if (have)

@@ -88,6 +88,10 @@ static void perf_usage(FILE *f, bool lat)
 		   "      --interval MS     progress interval (default 1000)\n"
 		   "      --no-counters     do not show the port's counter "
 		   "changes\n"
+		   "      --expect-percent P  bw: exit 1 when a result (with -a: "
+		   "the largest)\n"
+		   "                        is below P %% of the rate this path "
+		   "can reach\n"
 		   "exit status: 0 done, 1 test failed, 2 bad usage, 130 "
 		   "interrupted\n");
 }
@@ -390,6 +394,38 @@ static void emit_result(const struct perf_session *s,
 	}
 }
 
+/*
+ * --expect-percent: 1 when a result is below it, or cannot be judged.
+ * With -a only the largest size counts: small messages are bound by the
+ * message rate, not by the path.
+ */
+static int expect_check(struct rd_cli *cli, const struct perf_session *s,
+			const struct perf_bw_result *bw, size_t nbw)
+{
+	unsigned want = s->o->expect_percent;
+
+	if (want == 0 || s->o->lat || nbw == 0)
+		return 0;
+	for (size_t i = s->o->all_sizes ? nbw - 1 : 0; i < nbw; i++) {
+		double pct = perf_reach_percent(s, bw[i].avg_bps);
+
+		if (pct < 0) {
+			cli_error(cli, "--expect-percent %u: cannot judge, %s",
+				  want, s->reach_why[0] ? s->reach_why :
+							  "the reachable rate is not known");
+			return 1;
+		}
+		if (pct < want) {
+			cli_error(cli, "%llu B: %.2f %% of the %.2f Gb/s "
+				  "this path can reach, below the %u %% expected",
+				  (unsigned long long)bw[i].size, pct,
+				  s->reach.reachable_gbps, want);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- the command ---- */
 
 static int run(struct rd_cli *cli, struct perf_opts *o)
@@ -443,6 +479,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	}
 	if (have0)
 		mtu_warning(&s0, &s.dev, warn, sizeof(warn));
+	perf_reach_set(&s, have0 ? &s0 : NULL);
 	if (warn[0] && (o->json || o->quiet))
 		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
 	if (!o->json && !o->quiet)
@@ -461,8 +498,10 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		if (r < 0)
 			goto fail;
 		nbw = 1;
-		if (!o->json && !o->quiet)
+		if (!o->json && !o->quiet) {
 			print_bw_line(o, &bw[0]);
+			perf_reach_text(stdout, &s, bw[0].avg_bps);
+		}
 	} else {
 		for (size_t k = 0; k < nsizes; k++) {
 			if (o->lat) {
@@ -480,8 +519,10 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 				if (r < 0)
 					goto fail;
 				nbw++;
-				if (!o->json && !o->quiet)
+				if (!o->json && !o->quiet) {
 					print_bw_line(o, &bw[k]);
+					perf_reach_text(stdout, &s, bw[k].avg_bps);
+				}
 			}
 		}
 	}
@@ -501,7 +542,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		perf_counters_text(stdout, &s0, &s1, s.dev.name, s.dev.port);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 		    have1 ? &s1 : NULL, NULL);
-	rc = 0;
+	rc = expect_check(cli, &s, bw, nbw);
 	goto out;
 fail:
 	cli_error(cli, "%s", s.err);
@@ -585,6 +626,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		CLI_INT("progress-fd", 0, &o.progress_fd, 0, INT_MAX),
 		CLI_UINT("interval", 0, &o.interval_ms, 50, 3600000),
 		CLI_FLAG("no-counters", 0, &no_counters),
+		CLI_UINT("expect-percent", 0, &o.expect_percent, 1, 100),
 		CLI_END,
 	};
 
@@ -616,6 +658,11 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	if (o.progress_fd >= 0 && fcntl(o.progress_fd, F_GETFD) < 0) {
 		cli_error(cli, "--progress-fd %d is not an open descriptor",
 			  o.progress_fd);
+		return 2;
+	}
+	if (lat && o.expect_percent) {
+		cli_error(cli, "--expect-percent judges bandwidth; lat has no "
+			       "rate to compare");
 		return 2;
 	}
 	if (o.all_sizes && o.duration) {

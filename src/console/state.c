@@ -40,6 +40,8 @@ void con_state_init(struct con_state *st, enum con_source_kind source,
 	/* Loaded now, before the worker runs checks that read them too. */
 	st->counters = rd_data_counters();
 	rd_data_firmware();
+	rd_data_wc_status();	/* the Explain screen's tables */
+	rd_data_mlx5();
 }
 
 void con_state_free(struct con_state *st)

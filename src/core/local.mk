@@ -12,4 +12,5 @@ src_librdmadiag_a_SOURCES += \
 	src/core/history.c src/core/history.h \
 	src/core/recording.c src/core/recording.h \
 	src/core/escape.c src/core/escape.h \
-	src/core/print.c src/core/print.h
+	src/core/print.c src/core/print.h \
+	src/core/rate.c src/core/rate.h

@@ -17,6 +17,8 @@ const struct rd_field rd_pci_fields[] = {
 	RD_FLD_U64(struct rd_pci, link_width, "link_width"),
 	RD_FLD_DBL(struct rd_pci, cap_speed_gts, "cap_speed_gts"),
 	RD_FLD_U64(struct rd_pci, cap_width, "cap_width"),
+	RD_FLD_U64(struct rd_pci, max_payload, "max_payload"),
+	RD_FLD_U64(struct rd_pci, max_read_req, "max_read_req"),
 	RD_FLD_STR(struct rd_pci, link_source, "link_source"),
 	RD_FLD_S64(struct rd_pci, numa_node, "numa_node"),
 	RD_FLD_STR(struct rd_pci, local_cpulist, "local_cpulist"),

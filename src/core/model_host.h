@@ -20,6 +20,8 @@ struct rd_pci {
 	struct rd_ou64 link_width;
 	struct rd_odbl cap_speed_gts;	/* LnkCap */
 	struct rd_ou64 cap_width;
+	struct rd_ou64 max_payload;	/* DevCtl MaxPayload, bytes */
+	struct rd_ou64 max_read_req;	/* DevCtl MaxReadReq, bytes */
 	char *link_source;		/* "config" (LnkSta/LnkCap) or "sysfs" */
 	struct rd_os64 numa_node;	/* -1: no NUMA information */
 	char *local_cpulist;

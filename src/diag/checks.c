@@ -14,6 +14,8 @@
 const struct rd_check rd_checks[] = {
 	{ "hw.pcie_link", "PCIe link at full speed and width", "hw",
 	  RD_LAYER_HW, check_hw_pcie_link },
+	{ "hw.pcie_bandwidth", "PCIe carries the port's link rate", "hw",
+	  RD_LAYER_HW, check_hw_pcie_bandwidth },
 	{ "fw.version", "Firmware at or above the minimum", "fw",
 	  RD_LAYER_HW, check_fw_version },
 	{ "driver.modules", "RDMA kernel modules loaded", "driver",

@@ -103,6 +103,7 @@ int diag_version_cmp(const char *a, const char *b);
 		 struct rd_results *out)
 
 DIAG_CHECK(check_port_state);
+DIAG_CHECK(check_hw_pcie_bandwidth);
 DIAG_CHECK(check_port_rocev2_gid);
 DIAG_CHECK(check_port_mtu);
 DIAG_CHECK(check_port_rate);

@@ -695,3 +695,91 @@ int rd_explain_rank(const char *ids, const struct rd_explain_evidence *ev,
 	}
 	return 0;
 }
+
+/* ---- the explanation as text ---- */
+
+void rd_explain_write_meaning(FILE *f, const struct rd_explain_input *in,
+			      const struct rd_wc_status_table *wc,
+			      const struct rd_mlx5_table *m)
+{
+	const struct rd_wc_status *st =
+		in->status >= 0 ? rd_wc_status_find(wc, (unsigned)in->status) : NULL;
+	const struct rd_mlx5_code *c;
+
+	if (st)
+		fprintf(f, "Status %u %s (\"%s\"):\n  %s.\n", st->value, st->name,
+			st->str, st->meaning);
+	if (in->syndrome >= 0) {
+		c = rd_mlx5_find(m, false, (unsigned)in->syndrome);
+		fprintf(f, "mlx5 CQE syndrome 0x%02x: %s%s%s.\n", (unsigned)in->syndrome,
+			c ? c->name : "not a syndrome mlx5dv.h defines",
+			c ? ", " : "", c ? c->meaning : "");
+	}
+	if (in->vendor_err >= 0 && in->device[0] &&
+	    strncmp(in->device, "mlx5_", 5) != 0) {
+		fprintf(f, "Vendor error 0x%02x (%d): %s's own detail; the known codes are mlx5's.\n",
+			(unsigned)in->vendor_err, in->vendor_err,
+			rd_esc_tmp(in->device));
+	} else if (in->vendor_err >= 0) {
+		c = rd_mlx5_find(m, true, (unsigned)in->vendor_err);
+		if (c)
+			fprintf(f, "Vendor error 0x%02x (%d, on mlx5): %s.\n",
+				(unsigned)in->vendor_err, in->vendor_err, c->meaning);
+		else
+			fprintf(f, "Vendor error 0x%02x (%d): no public source documents it; it is the NIC's own detail of the status above.\n",
+				(unsigned)in->vendor_err, in->vendor_err);
+	}
+	if (in->conflict[0])
+		fprintf(f, "Note: %s.\n", in->conflict);
+}
+
+static void write_ranking(FILE *f, const struct rd_explain_ranking *rk,
+			  const char *label, double window, bool ranked)
+{
+	if (!ranked)
+		fprintf(f, "\nLikely causes, most common first (not ranked: %s):\n",
+			label);
+	else if (window > 0)
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (counters over %.1f s):\n",
+			label, window);
+	else
+		fprintf(f, "\nLikely causes, ranked by the evidence %s (one snapshot: counter totals, no rise):\n",
+			label);
+	for (size_t i = 0; i < rk->n; i++) {
+		const struct rd_explain_ranked *r = &rk->v[i];
+
+		fprintf(f, "%2zu. %s\n", i + 1, r->cause->title);
+		for (size_t k = 0; k < r->n_evidence; k++)
+			fprintf(f, "      evidence: %s\n", r->evidence[k]);
+		if (ranked && !r->n_evidence) {
+			if (r->looked)
+				fprintf(f, "      no evidence here: %s\n", r->looked);
+			else
+				fprintf(f, "      no evidence here%s\n",
+					r->cause->elsewhere ? "" : " (nothing on this host shows it)");
+			if (r->cause->elsewhere)
+				fprintf(f, "      would show in: %s\n", r->cause->elsewhere);
+		}
+		fprintf(f, "      next: %s\n", r->cause->next_step);
+	}
+}
+
+int rd_explain_write(FILE *f, const struct rd_explain_input *in,
+		     const struct rd_wc_status_table *wc,
+		     const struct rd_mlx5_table *m,
+		     const struct rd_explain_evidence *ev, const char *label)
+{
+	struct rd_explain_ranking rk;
+	char ids[512];
+
+	rd_explain_write_meaning(f, in, wc, m);
+	if (!rd_explain_cause_ids(in, wc, m, ids, sizeof(ids))) {
+		fprintf(f, "Not an error: nothing to rank.\n");
+		return 0;
+	}
+	if (rd_explain_rank(ids, ev, &rk) < 0)
+		return -ENOMEM;
+	write_ranking(f, &rk, label, ev->h ? ev->shown : 0, ev->s != NULL);
+	rd_explain_ranking_free(&rk);
+	return 0;
+}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/history.h"
 #include "core/snapshot.h"
@@ -106,5 +107,19 @@ struct rd_explain_evidence {
 int rd_explain_rank(const char *ids, const struct rd_explain_evidence *ev,
 		    struct rd_explain_ranking *out);
 void rd_explain_ranking_free(struct rd_explain_ranking *r);
+
+/* What the parsed codes mean, as lines of text on f. */
+void rd_explain_write_meaning(FILE *f, const struct rd_explain_input *in,
+			      const struct rd_wc_status_table *wc,
+			      const struct rd_mlx5_table *m);
+/*
+ * The meaning, then the causes ranked by ev (ev->s NULL: unranked, most
+ * common first); label says where the evidence comes from ("of this host").
+ * The text for the CLI and the console alike. 0 or -ENOMEM.
+ */
+int rd_explain_write(FILE *f, const struct rd_explain_input *in,
+		     const struct rd_wc_status_table *wc,
+		     const struct rd_mlx5_table *m,
+		     const struct rd_explain_evidence *ev, const char *label);
 
 #endif

@@ -4,7 +4,7 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/checks.c \
 	src/diag/check_port.c src/diag/check_qos.c src/diag/check_host.c \
 	src/diag/check_driver.c src/diag/check_firmware.c \
-	src/diag/check_counters.c \
+	src/diag/check_counters.c src/diag/check_pcie.c \
 	src/diag/data.c src/diag/data.h \
 	src/diag/qos_model.c src/diag/qos_model.h \
 	src/diag/explain.c src/diag/explain.h \
@@ -15,7 +15,7 @@ DIAG_TESTS = tests/unit/test_diag_port tests/unit/test_diag_checks \
 	tests/unit/test_diag_data tests/unit/test_diag_golden \
 	tests/unit/test_qos_model tests/unit/test_counters_tsv \
 	tests/unit/test_explain \
-	tests/unit/test_compare
+	tests/unit/test_compare tests/unit/test_check_pcie
 check_PROGRAMS += $(DIAG_TESTS)
 TESTS += $(DIAG_TESTS)
 endif

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/rate.h"
 #include "perf/oob.h"
 #include "perf/stats.h"
 #include "perf/verbs.h"
@@ -52,6 +53,7 @@ struct perf_opts {
 	bool histogram;
 	bool quiet;    /* no perftest-style text */
 	bool counters; /* show the port's counter changes */
+	unsigned expect_percent; /* bw: below this % of reachable: exit 1 */
 };
 
 struct perf_session {
@@ -67,6 +69,9 @@ struct perf_session {
 	uint32_t cycle_buffer, cache_line;
 	unsigned peer_version; /* hundredths, 0 in loopback */
 	char gid_why[256];
+	/* What this path can reach (perf_reach_set); ok false: not known. */
+	struct rd_rate reach;
+	char reach_why[160];	/* why there is no figure */
 	volatile sig_atomic_t *stop;
 	char err[512];
 };
@@ -124,6 +129,17 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 void perf_counters_text(FILE *f, const struct rd_snapshot *s0,
 			const struct rd_snapshot *s1, const char *dev,
 			unsigned port);
+
+/*
+ * The rate this session's path can reach, from the snapshot taken before
+ * it, at the session's MTU; both directions' sum for -b. Sets s->reach, or
+ * leaves s->reach.ok false with s->reach_why saying why.
+ */
+void perf_reach_set(struct perf_session *s, const struct rd_snapshot *snap);
+/* A bandwidth (bytes per second) as a share of it, in %; < 0 unknown. */
+double perf_reach_percent(const struct perf_session *s, double bps);
+/* "  92.31 % of the 98.04 Gb/s this path can reach, limited by link". */
+void perf_reach_text(FILE *f, const struct perf_session *s, double bps);
 
 /* Run one size. Returns 0 or -errno with s->err set. */
 int perf_bw_run(struct perf_session *s, uint64_t size,

@@ -10,13 +10,16 @@
 #include "perf/perf.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/print.h"
+#include "core/rate.h"
 #include "core/snapshot.h"
 
 static void emit(int fd, const char *line, size_t len)
@@ -157,6 +160,107 @@ void perf_counters_text(FILE *f, const struct rd_snapshot *s0,
 	rd_print_end(&p);
 }
 
+/* ---- what the path can reach ---- */
+
+void perf_reach_set(struct perf_session *s, const struct rd_snapshot *snap)
+{
+	const struct rd_device *d =
+		snap ? rd_snapshot_device(snap, s->dev.name) : NULL;
+	struct rd_rate *r = &s->reach;
+	int mtu = perf_mtu_bytes(s->mtu);
+
+	memset(r, 0, sizeof(*r));
+	s->reach_why[0] = '\0';
+	if (!d) {
+		snprintf(s->reach_why, sizeof(s->reach_why),
+			 "the port was not read before the test");
+		return;
+	}
+	if (!d->pci_bdf) {
+		snprintf(s->reach_why, sizeof(s->reach_why),
+			 "%s has no PCI function (software RDMA: the CPU, "
+			 "not a link, bounds it)", s->dev.name);
+		return;
+	}
+	if (rd_rate_port(snap, s->dev.name, s->dev.port, r) < 0 ||
+	    !r->link_ok) {
+		r->ok = false;
+		snprintf(s->reach_why, sizeof(s->reach_why),
+			 "the link's data rate of %s port %u is not known",
+			 s->dev.name, s->dev.port);
+		return;
+	}
+	/* The test's own MTU (-m), which may not be the port's. */
+	if (mtu > 0 && rd_rate_mtu_efficiency(r->ethernet, (uint64_t)mtu) > 0) {
+		r->mtu_ok = true;
+		r->mtu = (uint64_t)mtu;
+		r->mtu_efficiency =
+			rd_rate_mtu_efficiency(r->ethernet, (uint64_t)mtu);
+	}
+	if (r->pcie_ok && s->o->bidir) {
+		uint64_t mps = r->max_payload;
+
+		r->pcie_gbps = rd_rate_pcie_gbps(r->pcie_gts, r->pcie_width,
+						 mps, true, NULL);
+	}
+	rd_rate_combine(r);
+	/* perftest's -b figure is both directions added. */
+	if (r->ok && s->o->bidir)
+		r->reachable_gbps *= 2;
+}
+
+double perf_reach_percent(const struct perf_session *s, double bps)
+{
+	double g = perf_bw_gbit(bps, 1);
+
+	if (!s->reach.ok || s->reach.reachable_gbps <= 0 || !isfinite(g) ||
+	    g < 0)
+		return -1;
+	return 100.0 * g / s->reach.reachable_gbps;
+}
+
+void perf_reach_text(FILE *f, const struct perf_session *s, double bps)
+{
+	double pct = perf_reach_percent(s, bps);
+
+	if (pct < 0) {
+		fprintf(f, " (no reachable rate: %s)\n",
+			rd_esc_tmp(s->reach_why[0] ? s->reach_why :
+						     "not known"));
+		return;
+	}
+	fprintf(f, " %.2f %% of the %.2f Gb/s this path can reach, limited by %s%s\n",
+		pct, s->reach.reachable_gbps,
+		rd_rate_limit_name(s->reach.limit),
+		s->reach.limit == RD_RATE_LIMIT_PCIE &&
+				s->reach.pcie_upper_bound ?
+			" (at most: MaxPayload not read)" :
+			"");
+}
+
+static void reach_json(struct rd_printer *p, const struct perf_session *s)
+{
+	const struct rd_rate *r = &s->reach;
+
+	rd_print_open_object(p, "reachable");
+	if (r->ok) {
+		rd_print_double(p, "gbps", NULL, r->reachable_gbps);
+		rd_print_str(p, "limited_by", NULL, rd_rate_limit_name(r->limit));
+		rd_print_double(p, "link_gbps", NULL, r->link_gbps);
+		if (r->mtu_ok)
+			rd_print_u64(p, "mtu", NULL, r->mtu);
+		if (r->pcie_ok) {
+			rd_print_double(p, "pcie_gbps", NULL, r->pcie_gbps);
+			rd_print_bool(p, "pcie_upper_bound", NULL,
+				      r->pcie_upper_bound);
+		}
+	} else {
+		rd_print_str(p, "unknown_because", NULL,
+			     s->reach_why[0] ? s->reach_why : "not known");
+	}
+	rd_print_close(p);
+}
+
 void perf_result_json(FILE *f, const struct perf_session *s,
 			const struct perf_bw_result *bw, size_t nbw,
 			const struct perf_lat_result *lat, size_t nlat,
@@ -194,8 +298,12 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 		rd_print_str(&p, "error", NULL, error);
 	if (warn && warn[0])
 		rd_print_str(&p, "warning", NULL, warn);
+	if (nbw)
+		reach_json(&p, s);
 	rd_print_open_array(&p, "results");
 	for (size_t i = 0; i < nbw; i++) {
+		double pct = perf_reach_percent(s, bw[i].avg_bps);
+
 		rd_print_open_object(&p, NULL);
 		rd_print_u64(&p, "size", NULL, bw[i].size);
 		rd_print_u64(&p, "iterations", NULL, bw[i].iters);
@@ -210,6 +318,8 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 				perf_bw_gbit(bw[i].avg_bps, 1));
 		rd_print_double(&p, "msg_rate_mpps", NULL, bw[i].msg_rate_mpps);
 		rd_print_bool(&p, "from_peer", NULL, bw[i].remote);
+		if (pct >= 0)
+			rd_print_double(&p, "percent_of_reachable", NULL, pct);
 		rd_print_close(&p);
 	}
 	for (size_t i = 0; i < nlat; i++) {

@@ -229,6 +229,19 @@ int rd_pci_parse_link_speed(const char *text, double *gts)
 	return 0;
 }
 
+int rd_pci_parse_devctl(uint16_t devctl, uint64_t *max_payload,
+			uint64_t *max_read_req)
+{
+	unsigned mps = (devctl & PCI_EXP_DEVCTL_PAYLOAD) >> 5;
+	unsigned mrrs = (devctl & PCI_EXP_DEVCTL_READRQ) >> 12;
+
+	if (mps > 5 || mrrs > 5)
+		return -EINVAL;
+	*max_payload = 128u << mps;
+	*max_read_req = 128u << mrrs;
+	return 0;
+}
+
 static bool width_valid(uint64_t w)
 {
 	return w == 1 || w == 2 || w == 4 || w == 8 || w == 12 || w == 16 ||
@@ -477,10 +490,11 @@ static int link_from_config(struct pci_access *a, int dirfd,
 	jmp_buf jb;
 	struct pci_dev *volatile d = NULL;
 	struct pci_cap *cap;
-	uint8_t cap4[4], sta2[2];
+	uint8_t cap4[4], sta2[2], ctl2[2];
 	uint32_t lnkcap;
 	uint16_t lnksta;
-	int ok;
+	uint64_t mps, mrrs;
+	int ok, ctl_ok;
 
 	/* libpci would block on a FIFO and follow anything: check first. */
 	if (fstatat(dirfd, "config", &st, 0) < 0)
@@ -499,6 +513,8 @@ static int link_from_config(struct pci_access *a, int dirfd,
 	ok = cap &&
 	     pci_read_block(d, (int)cap->addr + PCI_EXP_LNKCAP, cap4, 4) &&
 	     pci_read_block(d, (int)cap->addr + PCI_EXP_LNKSTA, sta2, 2);
+	ctl_ok = ok &&
+		 pci_read_block(d, (int)cap->addr + PCI_EXP_DEVCTL, ctl2, 2);
 	pci_free_dev(d);
 	pci_jmp = NULL;
 	if (!ok)
@@ -519,6 +535,13 @@ static int link_from_config(struct pci_access *a, int dirfd,
 	if (ls > 0 && width_valid(lw) && lnksta != 0xffff) {
 		p->link_speed_gts = rd_dbl(ls);
 		p->link_width = rd_u64(lw);
+	}
+	/* All ones: a read cut short; the reserved codes: not a real value. */
+	if (ctl_ok && !(ctl2[0] == 0xff && ctl2[1] == 0xff) &&
+	    rd_pci_parse_devctl((uint16_t)(ctl2[0] | ctl2[1] << 8), &mps,
+				&mrrs) == 0) {
+		p->max_payload = rd_u64(mps);
+		p->max_read_req = rd_u64(mrrs);
 	}
 	return 0;
 }

@@ -19,6 +19,14 @@ int rd_pci_parse_bdf(const char *s, unsigned *domain, unsigned *bus,
 /* PCIe speed code of LnkCap/LnkSta (1 = 2.5 GT/s ...) to GT/s; 0 unknown. */
 double rd_pcie_speed_gts(unsigned code);
 
+/*
+ * MaxPayload and MaxReadReq in bytes from the PCIe Device Control
+ * register (fields 7:5 and 14:12, 128 << code); -EINVAL for the reserved
+ * codes 6 and 7.
+ */
+int rd_pci_parse_devctl(uint16_t devctl, uint64_t *max_payload,
+			uint64_t *max_read_req);
+
 /* sysfs "8.0 GT/s PCIe" / "2.5 GT/s" to GT/s; -EINVAL for "Unknown". */
 int rd_pci_parse_link_speed(const char *text, double *gts);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/rate.h"
 #include "views/ui.h"
 
 enum ocol {
@@ -135,6 +136,33 @@ static void overview_verdict(struct ui *ui, const struct rd_device *d,
 	}
 }
 
+/* "reachable 98.04 Gb/s, limited by link (link 100.00 Gb/s, ...)". */
+static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
+		       const struct rd_device *d, const struct rd_port *p)
+{
+	struct rd_rate m;
+	char mtu[64] = "", pcie[48] = "";
+
+	if (!ui->st.have_snap ||
+	    rd_rate_port(&ui->st.snap, d->name, p->port, &m) < 0 || !m.ok) {
+		w_printf(in, row, 0, W_DIM, "reachable: not known (%s)",
+			 d->pci_bdf ? "link speed or PCIe link not read" :
+				      "software RDMA: bounded by the CPU");
+		return;
+	}
+	if (m.mtu_ok)
+		snprintf(mtu, sizeof(mtu), ", %.2f Gb/s after headers at MTU %" PRIu64,
+			 m.link_payload_gbps, m.mtu);
+	if (m.pcie_ok)
+		snprintf(pcie, sizeof(pcie), "; PCIe %.2f Gb/s%s", m.pcie_gbps,
+			 m.pcie_upper_bound ? " at most" : "");
+	w_printf(in, row, 0,
+		 m.limit == RD_RATE_LIMIT_LINK ? W_NORMAL : W_WARN,
+		 "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
+		 m.reachable_gbps, rd_rate_limit_name(m.limit), m.link_gbps,
+		 mtu, pcie);
+}
+
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -177,6 +205,7 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	w_printf(&in, row++, 0, pcie_degraded(pci) ? W_WARN : W_NORMAL,
 		 "PCI %s  PCIe %s  NUMA %s  node GUID %s", ui_str(d->pci_bdf),
 		 pcie, numa, guid);
+	reach_line(ui, &in, row++, d, p);
 	if (nd) {
 		const char *ip = "-";
 
@@ -361,8 +390,10 @@ static const char overview_help[] =
 	"colour, rate, link layer, MTU of the netdev and the active "
 	"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "
 	"firmware and the worst verdict of the checks for that port. "
-	"The pane below summarises the selected port and lists its "
-	"findings. The line under the title names the most important "
+	"The pane below summarises the selected port, with the data rate "
+	"it can reach (the lesser of the link after encoding and packet "
+	"headers, and PCIe after TLP overhead) and what limits it, and "
+	"lists its findings. The line under the title names the most important "
 	"finding; k opens the checklist that explains it.";
 UI_SCREEN(view_overview_screen, "Overview", "Ovw", 2, 'o', RD_LAYOUT_LIST,
 	  overview_draw, overview_actions, overview_help);

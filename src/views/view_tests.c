@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rate.h"
 #include "views/ui.h"
 
 enum field {
@@ -251,7 +252,19 @@ static void draw_form(struct ui *ui, const struct rd_rect *r)
 	w_print(&in, F_N + 2, 0, W_DIM, "Enter start  Esc cancel");
 }
 
-static void draw_graph(const struct con_test_run *tr, const struct rd_rect *r)
+/* What the tested port can reach, Gb/s, for the graph's reference line. */
+static double reach_gbps(struct ui *ui, const struct con_test_run *tr)
+{
+	struct rd_rate m;
+
+	if (tr->lat || !fs.p->dev[0] || !ui->st.have_snap ||
+	    rd_rate_port(&ui->st.snap, fs.p->dev, fs.p->port, &m) < 0 || !m.ok)
+		return NAN;
+	return m.reachable_gbps;
+}
+
+static void draw_graph(const struct con_test_run *tr, const struct rd_rect *r,
+		       double ref)
 {
 	static const char *const eighths[] = { " ",	 "\u2581", "\u2582",
 					       "\u2583", "\u2584", "\u2585",
@@ -264,6 +277,8 @@ static void draw_graph(const struct con_test_run *tr, const struct rd_rect *r)
 	for (size_t i = 0; i < tr->n_graph; i++)
 		if (tr->graph[i] > max)
 			max = tr->graph[i];
+	if (isfinite(ref) && ref > max)
+		max = ref;
 	if (isfinite(last))
 		snprintf(lastbuf, sizeof(lastbuf),
 			 tr->lat ? "%.2f us" : "%.2f Gb/s", last);
@@ -277,6 +292,20 @@ static void draw_graph(const struct con_test_run *tr, const struct rd_rect *r)
 	first = tr->n_graph > (size_t)gw ? tr->n_graph - (size_t)gw : 0;
 	w_printf(r, 1, 0, W_DIM, "%6.1f", max);
 	w_printf(r, gh, 0, W_DIM, "%6.1f", 0.0);
+	if (isfinite(ref) && ref > 0) {
+		/* The reference line: the row whose top the reachable rate
+		 * reaches; bars drawn after it cover it where they rise. */
+		int row = gh - (int)lround(ref / max * gh);
+
+		if (row < 0)
+			row = 0;
+		if (row >= gh)
+			row = gh - 1;
+		for (int x = 7; x < 7 + gw; x++)
+			w_print(r, 1 + row, x, W_DIM, w_utf8() ? "\u2504" : "-");
+		w_printf(r, row ? row : 1, 7, W_DIM, "reachable %.2f Gb/s",
+			 ref);
+	}
 	for (size_t i = first; i < tr->n_graph; i++) {
 		int x = 7 + (int)(i - first);
 		double cells = tr->graph[i] / max * gh;
@@ -429,7 +458,7 @@ static void tests_draw(struct ui *ui)
 		if (f.y + f.h > side->y && side->y > r->y)
 			return;
 	} else if (con_test_running(tr) || tr->n_graph) {
-		draw_graph(tr, &graph);
+		draw_graph(tr, &graph, reach_gbps(ui, tr));
 		draw_results(tr, &lower, 0);
 	} else {
 		draw_results(tr, r, 0);
@@ -466,7 +495,8 @@ static const char tests_help[] =
 	"files, no port) b and l say why instead. Enter runs "
 	"'rdmadiag bw|lat' as a child process; its progress draws "
 	"a live graph of Gb/s (or microseconds) while the port's "
-	"busiest counters move beside it. Esc stops the test. "
+	"busiest counters move beside it; a dashed line marks the rate "
+	"the port can reach (link, PCIe and MTU). Esc stops the test. "
 	"Results stay in the list below.";
 UI_SCREEN(view_tests_screen, "Tests", "Test", 7, 't', RD_LAYOUT_SPLIT,
 	  tests_draw, tests_actions, tests_help);

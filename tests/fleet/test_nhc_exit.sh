@@ -34,7 +34,7 @@ expect 1 "ERROR: 0 FAIL, 1 WARN" --root "$r" --only port.mtu --strict
 expect 0 "OK: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc
 expect 1 "ERROR: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc --strict
 expect 1 "ERROR: 1 FAIL" --root "$r" --only user.uverbs
-expect 1 "ERROR: 2 FAIL, 3 WARN" --root "$fix/cx6dx-roce-port-down"
+expect 1 "ERROR: 2 FAIL, 4 WARN" --root "$fix/cx6dx-roce-port-down"
 fails=$("$bin" check --json --window 0 --root "$fix/cx6dx-roce-port-down" |
 	jq '[.[] | select(.verdict == "FAIL")] | length')
 [ "$fails" = 2 ] && ok "check --json agrees: 2 FAIL" || bad "check --json has $fails FAIL"

@@ -88,6 +88,15 @@ keys demo l
 wait_for demo "no test runs here: this is a recording"
 absent demo "latency test"
 
+# Explain: the prompt opens, a pasted line is explained and ranked.
+keys demo e
+wait_for demo "paste:"
+keys demo -l 'Failed status 12: wr_id 0 syndrom 0x81'
+keys demo Enter
+wait_for demo "IBV_WC_RETRY_EXC_ERR"
+wait_for demo "ranked by the evidence"
+keys demo Escape
+
 keys demo F1
 wait_for demo "Keys on every screen"
 keys demo '?'

@@ -113,6 +113,9 @@ static void put_config(const char *root, const char *rel, uint32_t lnkcap,
 	cfg[0x42] = 0x02;
 	for (int i = 0; i < 4; i++)
 		cfg[0x4c + i] = (uint8_t)(lnkcap >> (8 * i));
+	/* DevCtl: MaxPayload 256 B, MaxReadReq 4096 B, error reporting on. */
+	cfg[0x48] = 0x2f;
+	cfg[0x49] = 0x50;
 	cfg[0x52] = (uint8_t)lnksta;
 	cfg[0x53] = (uint8_t)(lnksta >> 8);
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
@@ -170,6 +173,9 @@ static void test_config_space_wins_and_is_the_fixtures(void **state)
 		assert_int_equal(p->link_width.v, 4);
 		assert_true(p->cap_speed_gts.v == 8.0);
 		assert_int_equal(p->cap_width.v, 16);
+		assert_true(p->max_payload.ok);
+		assert_int_equal(p->max_payload.v, 256);
+		assert_int_equal(p->max_read_req.v, 4096);
 		assert_null(p->rdma_device);
 		rd_snapshot_free(&s);
 	}
@@ -356,6 +362,23 @@ static void test_parse_vpd(void **state)
 			 -EINVAL);
 }
 
+static void test_parse_devctl(void **state)
+{
+	uint64_t mps = 1, mrrs = 1;
+
+	(void)state;
+	/* lspci: "MaxPayload 128 bytes, MaxReadReq 512 bytes" (0x2810). */
+	assert_int_equal(rd_pci_parse_devctl(0x2810, &mps, &mrrs), 0);
+	assert_int_equal(mps, 128);
+	assert_int_equal(mrrs, 512);
+	assert_int_equal(rd_pci_parse_devctl(0x5ebf, &mps, &mrrs), 0);
+	assert_int_equal(mps, 4096);
+	assert_int_equal(mrrs, 4096);
+	/* Reserved codes 6 and 7 are no size. */
+	assert_int_equal(rd_pci_parse_devctl(0x00c0, &mps, &mrrs), -EINVAL);
+	assert_int_equal(rd_pci_parse_devctl(0x7000, &mps, &mrrs), -EINVAL);
+}
+
 static void test_rdma_nic_table(void **state)
 {
 	(void)state;
@@ -390,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bdf),
 		cmocka_unit_test(test_parse_link_speed),
 		cmocka_unit_test(test_parse_vpd),
+		cmocka_unit_test(test_parse_devctl),
 		cmocka_unit_test(test_rdma_nic_table),
 	};
 

@@ -25,6 +25,18 @@ assert_json_true "$LAB_OUT/bw.json" '.results[0].bw_peak_mibps >= .results[0].bw
 # 400 x 4 KiB went out of the port: the send counter moved by at least that.
 assert_json_true "$LAB_OUT/bw.json" '(.counters.sent_pkts // 0) >= 400' "sent_pkts counted the test"
 
+# Soft-RoCE has no link or PCIe rate to reach: the result says so, and an
+# acceptance run cannot pass on it.
+assert_json_true "$LAB_OUT/bw.json" '.reachable.unknown_because | test("no PCI function")' "no reachable rate for rxe0"
+grep -q 'no reachable rate: rxe0 has no PCI function' "$LAB_OUT/bw-write.txt" ||
+	lab_fail "bw text: no line about the reachable rate"
+rc=0
+"$RDMADIAG" bw --loopback -d rxe0 -s 4096 -n 20 --no-counters --expect-percent 50 \
+	> "$LAB_OUT/bw-expect.txt" 2>&1 || rc=$?
+[ "$rc" = 1 ] || lab_fail "bw --expect-percent on rxe0 exited $rc, not 1"
+grep -q 'expect-percent 50: cannot judge' "$LAB_OUT/bw-expect.txt" ||
+	lab_fail "bw --expect-percent: no reason given: $(tail -n 2 "$LAB_OUT/bw-expect.txt")"
+
 # Bidirectional and duration.
 "$RDMADIAG" bw --loopback -d rxe0 -b -s 65536 -n 100 --json > "$LAB_OUT/bw-bidir.json" ||
 	lab_fail "bw -b failed"

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Does the PCIe link, rather than the network link, bound what a port can
+ * move? Judged with the rate model (core/rate.h) at the device's
+ * MaxPayload; one result per port of a PCI device.
+ */
+#include "config.h"
+#include "diag/diag_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/rate.h"
+
+#define SRC_PCIE "libpci (PCIe capability)"
+
+static void evidence(struct diag_ctx *x, struct rd_result *r,
+		     const struct rd_rate *m)
+{
+	diag_ev(x, r, "link", m->ethernet ? "ethtool speed and lanes" :
+					    "sysfs ports/<n>/rate",
+		"%.2f Gb/s of data (%" PRIu64 " x %s, %s)", m->link_gbps,
+		m->lanes, m->lane_name ? m->lane_name : "?",
+		m->encoding ? m->encoding : "encoding unknown");
+	if (m->mtu_ok)
+		diag_ev(x, r, "payload at the MTU", "active_mtu",
+			"%.2f Gb/s at %" PRIu64 " B packets (%u B of headers each)",
+			m->link_payload_gbps, m->mtu,
+			rd_rate_packet_overhead(m->ethernet));
+	diag_ev(x, r, "PCIe now", SRC_PCIE,
+		"%.1f GT/s x%" PRIu64 ", %s: %.2f Gb/s of payload%s",
+		m->pcie_gts, m->pcie_width, rd_rate_pcie_encoding(m->pcie_gts),
+		m->pcie_gbps,
+		m->pcie_upper_bound ? " at most (MaxPayload not read)" : "");
+	if (m->max_payload)
+		diag_ev(x, r, "MaxPayload", "PCIe Device Control",
+			"%" PRIu64 " B per TLP (24 B of TLP overhead each)",
+			m->max_payload);
+	if (m->max_read_req)
+		diag_ev(x, r, "MaxReadReq", "PCIe Device Control",
+			"%" PRIu64 " B per read request", m->max_read_req);
+	if (m->cap_width)
+		diag_ev(x, r, "PCIe capable", SRC_PCIE,
+			"%.1f GT/s x%" PRIu64 ": %.2f Gb/s of payload%s",
+			m->cap_gts, m->cap_width, m->pcie_cap_gbps,
+			m->pcie_upper_bound ? " at most" : "");
+}
+
+/* Same domain, bus and device: the functions of one card share its link. */
+static bool same_card(const char *a, const char *b)
+{
+	const char *da = a ? strrchr(a, '.') : NULL;
+	const char *db = b ? strrchr(b, '.') : NULL;
+
+	return da && db && da - a == db - b && strncmp(a, b, (size_t)(da - a)) == 0;
+}
+
+/*
+ * The other ACTIVE ports on the same card: what all of them at once need
+ * from the shared link. Information, not a verdict: dual-port cards are
+ * sold with less PCIe than both ports' sum.
+ */
+static void shared_link(struct diag_ctx *x, struct rd_result *r,
+			const struct rd_device *d, const struct rd_port *p,
+			const struct rd_rate *m, double need)
+{
+	const struct rd_snapshot *s = x->s;
+	double sum = need;
+	char names[160] = "";
+	size_t used = 0, n = 0;
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *o = &s->devices[i];
+
+		if (!same_card(o->pci_bdf, d->pci_bdf))
+			continue;
+		for (size_t k = 0; k < o->n_ports; k++) {
+			const struct rd_port *op = &o->ports[k];
+			struct rd_rate om;
+			int w;
+
+			if (op == p || !op->state_num.ok || op->state_num.v != 4 ||
+			    rd_rate_port(s, o->name, op->port, &om) < 0 ||
+			    !om.link_ok)
+				continue;
+			sum += om.mtu_ok ? om.link_payload_gbps : om.link_gbps;
+			w = snprintf(names + used, sizeof(names) - used, "%s%s/%" PRIu64,
+				     n ? ", " : "", o->name, op->port);
+			if (w > 0 && (size_t)w < sizeof(names) - used)
+				used += (size_t)w;
+			n++;
+		}
+	}
+	if (n)
+		diag_ev(x, r, "shared PCIe link", "PCI addresses of the card",
+			"with %s: all %zu ports at once need %.2f Gb/s, the link "
+			"carries %.2f Gb/s",
+			names, n + 1, sum, m->pcie_gbps);
+}
+
+DIAG_CHECK(check_hw_pcie_bandwidth)
+{
+	DIAG_CTX(x);
+
+	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
+		const struct rd_port *p = tg.p;
+		struct rd_result *r;
+		struct rd_rate m;
+		double need, worst;
+
+		if (diag_device_is_soft(tg.d))
+			continue;
+		r = diag_new_target(&x, &tg, NULL);
+		diag_why(&x, r,
+			 "Every byte a port moves crosses the PCIe link as "
+			 "payload of TLPs; when that link carries less than "
+			 "the network link, no tuning of the network reaches "
+			 "line rate.");
+		if (!p->state_num.ok || p->state_num.v != 4) {
+			diag_ev(&x, r, "port state", "sysfs ports/<n>/state",
+				"%s", p->state ? p->state : "not read");
+			diag_verdict(&x, r, RD_UNKNOWN, "port_not_active",
+				     "%s is not ACTIVE: its link rate is not "
+				     "settled", tg.name);
+			continue;
+		}
+		if (rd_rate_port(s, tg.d->name, p->port, &m) < 0 ||
+		    !m.link_ok) {
+			diag_ev(&x, r, "port rate", "sysfs ports/<n>/rate",
+				"%s", p->rate_text ? p->rate_text : "not read");
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: link data rate not known (speed %s, "
+				     "width %s)",
+				     tg.name, p->speed ? p->speed : "?",
+				     p->width ? p->width : "?");
+			continue;
+		}
+		if (!m.pcie_ok) {
+			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+				     "%s: PCIe link of %s not read", tg.name,
+				     tg.d->pci_bdf ? tg.d->pci_bdf :
+						     "the device");
+			continue;
+		}
+		evidence(&x, r, &m);
+		need = m.mtu_ok ? m.link_payload_gbps : m.link_gbps;
+		shared_link(&x, r, tg.d, p, &m, need);
+		if (m.pcie_gbps >= need) {
+			/* A bound: the smallest MaxPayload must still do. */
+			worst = m.pcie_upper_bound ?
+					rd_rate_pcie_gbps(m.pcie_gts,
+							  m.pcie_width, 128,
+							  false, NULL) :
+					m.pcie_gbps;
+			if (worst < need) {
+				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
+					     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f to %.2f Gb/s "
+					     "depending on MaxPayload (not read; needs root), "
+					     "the link %.2f Gb/s",
+					     tg.name, m.pcie_gts, m.pcie_width,
+					     worst, m.pcie_gbps, need);
+				continue;
+			}
+			diag_verdict(&x, r, RD_PASS, "ok",
+				     "%s: PCIe carries %.2f Gb/s, more than the "
+				     "link's %.2f Gb/s",
+				     tg.name, worst, need);
+			continue;
+		}
+		diag_verdict(&x, r, RD_WARN, "pcie_limits",
+			     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f Gb/s, "
+			     "less than the link's %.2f Gb/s",
+			     tg.name, m.pcie_gts, m.pcie_width, m.pcie_gbps,
+			     need);
+		if (m.cap_width && m.pcie_cap_gbps > m.pcie_gbps * 1.01)
+			diag_next(&x, r,
+				  "the card can do %.1f GT/s x%" PRIu64 " (%.2f Gb/s): "
+				  "check the slot's electrical width and "
+				  "generation, the riser and the BIOS PCIe "
+				  "settings, then reseat the card",
+				  m.cap_gts, m.cap_width, m.pcie_cap_gbps);
+		else
+			diag_next(&x, r,
+				  "the card's own PCIe (%.1f GT/s x%" PRIu64 ") is "
+				  "the bound: expect at most %.2f Gb/s from this "
+				  "port",
+				  m.pcie_gts, m.pcie_width, m.pcie_gbps);
+	}
+	return diag_done(&x);
+}

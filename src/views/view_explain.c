@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Explain: a one-line prompt takes a pasted error line (a completion
+ * status, perftest's, NCCL's or UCX's message, an mlx5 syndrome) and the
+ * page shows what the explain module makes of it, its likely causes
+ * ranked by the console's current snapshot, counter history and verdicts.
+ * Ranking is pure on data the console already holds; the tables were
+ * loaded when the console started.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/explain.h"
+#include "views/ui.h"
+
+/* Counter rises are judged over the history the console keeps. */
+#define EXPLAIN_WINDOW 60.0
+
+static struct {
+	bool prompting, asked_once;
+	char editing[1024];
+	char asked[1024];
+	char *text;	/* the explanation, lines separated by '\n' */
+	struct w_lines page;
+	size_t top;
+} ex;
+
+/* Seconds of counter history held, at most EXPLAIN_WINDOW; 0 if < 2. */
+static double history_span(const struct rd_history *h)
+{
+	const struct rd_sample *a, *b;
+	double span;
+
+	if (!h->n)
+		return 0;
+	a = rd_series_at(&h->v[0], h->v[0].len ? h->v[0].len - 1 : 0);
+	b = rd_series_at(&h->v[0], 0);
+	if (!a || !b || b->t <= a->t)
+		return 0;
+	span = b->t - a->t;
+	return span < EXPLAIN_WINDOW ? span : EXPLAIN_WINDOW;
+}
+
+/* Explain ex.asked against what the console holds now into ex.text. */
+static void explain_now(struct ui *ui)
+{
+	const struct rd_wc_status_table *wc = rd_data_wc_status();
+	const struct rd_mlx5_table *m = rd_data_mlx5();
+	struct rd_explain_evidence ev = { 0 };
+	struct rd_explain_input in;
+	char label[160];
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	free(ex.text);
+	ex.text = NULL;
+	ex.top = 0;
+	f = open_memstream(&ex.text, &len);
+	if (!f)
+		return;
+	if (!wc || !m) {
+		fprintf(f, "The error tables are not loaded: %s\n",
+			rd_data_error() ? rd_data_error() : "unknown reason");
+		fclose(f);
+		return;
+	}
+	r = rd_explain_parse(ex.asked, wc, m, &in);
+	if (r < 0) {
+		fprintf(f, "Out of memory while reading the text.\n");
+	} else if (r == 0) {
+		fprintf(f, "No completion status recognised in this text%s%s.\n",
+			in.recognised[0] ? "; found: " : "", in.recognised);
+	} else {
+		if (in.recognised[0])
+			fprintf(f, "Recognised: %s\n\n", in.recognised);
+		if (ui->st.have_snap) {
+			double span = history_span(&ui->st.hist);
+
+			ev.s = &ui->st.snap;
+			/* One reading only: totals, no rise to judge. */
+			ev.h = span > 0 ? &ui->st.hist : NULL;
+			ev.window = span > 0 ? span + 1.0 : 0;
+			ev.shown = span;
+			ev.results = ui->st.have_results ? &ui->st.results :
+							   NULL;
+			ev.device = in.device[0] ? in.device : NULL;
+			ev.port = in.port;
+			snprintf(label, sizeof(label), "of %s (the console's last reading)",
+				 ui->st.snap.host.hostname ?
+					 ui->st.snap.host.hostname :
+							"this host");
+		} else {
+			snprintf(label, sizeof(label), "no snapshot yet");
+		}
+		if (rd_explain_write(f, &in, wc, m, &ev, label) < 0)
+			fprintf(f, "(out of memory while ranking the causes)\n");
+	}
+	if (in.truncated)
+		fprintf(f, "(only the first %d bytes were read)\n",
+			RD_EXPLAIN_INPUT_MAX);
+	fclose(f);
+}
+
+static int prompt_key(struct ui *ui, int ch)
+{
+	size_t len = strlen(ex.editing);
+
+	if (ch == UI_KEY_ESC) {
+		ex.prompting = false;
+		ui->modal = NULL;
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		ex.prompting = false;
+		ui->modal = NULL;
+		if (len) {
+			snprintf(ex.asked, sizeof(ex.asked), "%s", ex.editing);
+			explain_now(ui);
+		}
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		/* Whole UTF-8 characters: drop continuation bytes too. */
+		while (len && ((unsigned char)ex.editing[len - 1] & 0xc0) == 0x80)
+			len--;
+		if (len)
+			len--;
+		ex.editing[len] = '\0';
+	} else if (ch == UI_KEY_CTRL('U')) {
+		ex.editing[0] = '\0';
+	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256) ||
+		    ch == '\t') && len + 1 < sizeof(ex.editing)) {
+		/* Pasted text arrives as keys; a tab becomes a blank. */
+		ex.editing[len] = ch == '\t' ? ' ' : (char)ch;
+		ex.editing[len + 1] = '\0';
+	}
+	return UI_REDO_DRAW;
+}
+
+static void open_prompt(struct ui *ui)
+{
+	ex.prompting = true;
+	ex.asked_once = true;
+	ex.editing[0] = '\0';
+	ui->modal = prompt_key;
+}
+
+static void explain_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	struct rd_rect body = { r->y + 2, r->x, r->h - 2, r->w };
+	char wrapped[16][256];
+	int width = r->w - 2 > 20 ? r->w - 2 : 20;
+
+	/* The first visit opens the prompt: the key that brought the
+	 * person here was the request to explain something. */
+	if (!ex.asked_once && !ui->modal && !ui->dialog.open)
+		open_prompt(ui);
+	if (ex.prompting) {
+		size_t len = strlen(ex.editing);
+		size_t room = r->w > 40 ? (size_t)r->w - 40 : 1;
+
+		/* The end of a long paste stays in view. */
+		w_printf(r, 0, 0, W_HEAD, "paste: %s_",
+			 ex.editing + (len > room ? len - room : 0));
+		w_printf(r, 1, 0, W_DIM,
+			 "Enter explains, Esc cancels, Ctrl-U clears");
+	} else {
+		w_printf(r, 0, 0, W_HEAD, "Explain: %s",
+			 ex.asked[0] ? ex.asked : "(nothing yet)");
+		w_printf(r, 1, 0, W_DIM,
+			 "Enter or / pastes another line; the ranking uses "
+			 "the reading at the time it was asked");
+	}
+	w_lines_reset(&ex.page);
+	if (!ex.text) {
+		w_lines_add(&ex.page, W_DIM,
+			    "Paste what a job printed: \"IBV_WC_RETRY_EXC_ERR\", "
+			    "\"Failed status 12: wr_id 0 syndrom 0x81\", a NCCL "
+			    "or UCX error line, an mlx5 vendor error.");
+	} else {
+		for (const char *p = ex.text; *p;) {
+			size_t n = strcspn(p, "\n"), k;
+			char line[1024];
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			k = w_wrap(line, width, wrapped, 16);
+			if (!k)
+				w_lines_add(&ex.page, W_NORMAL, " ");
+			for (size_t i = 0; i < k; i++)
+				w_lines_add(&ex.page,
+					    i == 0 && line[0] != ' ' ?
+						    W_HEAD : W_NORMAL,
+					    "%s%s", i ? "    " : "", wrapped[i]);
+			p += n;
+			if (*p)
+				p++;
+		}
+	}
+	w_lines_draw(&ex.page, &body, &ex.top);
+}
+
+static int explain_prompt(struct ui *ui, int ch)
+{
+	(void)ch;
+	open_prompt(ui);
+	return UI_REDO_DRAW;
+}
+
+static int explain_scroll(struct ui *ui, int ch)
+{
+	w_lines_key(ch, &ex.top, ui_pane(ui, RD_PANE_MAIN)->h - 2);
+	return UI_REDO_DRAW;
+}
+
+static int explain_back(struct ui *ui, int ch)
+{
+	(void)ch;
+	return ui_go(ui, ui->back);
+}
+
+static const struct ui_action explain_actions[] = {
+	{ "Enter /", explain_prompt, "/ paste",
+	  "paste an error line to explain" },
+	{ "Up Down PgUp PgDn Home End", explain_scroll, "Up/Down scroll",
+	  "scroll the explanation" },
+	{ "Esc", explain_back, "Esc back", "back to the screen before" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char explain_help[] =
+	"A prompt for a pasted error line: an ibv_wc_status name or number, "
+	"perftest's, NCCL's or UCX's error, an mlx5 CQE syndrome or vendor "
+	"error. The page says what it means and lists the likely causes, "
+	"ranked by this console's last reading: counters that rose in the "
+	"last minute, port state and the checks' verdicts, each with its "
+	"evidence and next step; as 'rdmadiag explain' prints them.";
+UI_SCREEN(view_explain_screen, "Explain", "Expl", 8, 'e', RD_LAYOUT_FULL,
+	  explain_draw, explain_actions, explain_help);
