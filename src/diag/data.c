@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,6 +529,142 @@ int rd_mlx5_tsv_parse(const char *name, const char *text,
 	return r;
 }
 
+static const struct rd_counter_info *
+counter_info_scan(const struct rd_counter_table *t,
+		  enum rd_counter_group group, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].group == group &&
+		    fnmatch(t->v[i].name, name, 0) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+/*
+ * Answers by (group, name): open addressing, kept at most half full. A
+ * host's counter names are a few thousand; past LOOKUP_MAX the table stops
+ * remembering and scans, so hostile names cannot grow it without bound.
+ */
+#define LOOKUP_MAX 65536
+
+struct lookup_slot {
+	char *name;		/* NULL: empty */
+	uint32_t hash;
+	enum rd_counter_group group;
+	const struct rd_counter_info *info;	/* NULL: no row matches */
+};
+
+struct rd_counter_lookup {
+	pthread_mutex_t lock;
+	struct lookup_slot *slot;
+	size_t cap, used;	/* cap: a power of two, or 0 */
+};
+
+static uint32_t lookup_hash(enum rd_counter_group group, const char *name)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)group;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static struct lookup_slot *lookup_probe(struct lookup_slot *slot, size_t cap,
+					uint32_t h,
+					enum rd_counter_group group,
+					const char *name)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!slot[i].name ||
+		    (slot[i].hash == h && slot[i].group == group &&
+		     strcmp(slot[i].name, name) == 0))
+			return &slot[i];
+}
+
+static int lookup_grow(struct rd_counter_lookup *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 512;
+	struct lookup_slot *s = calloc(cap, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slot[i].name)
+			*lookup_probe(s, cap, c->slot[i].hash, c->slot[i].group,
+				      c->slot[i].name) = c->slot[i];
+	free(c->slot);
+	c->slot = s;
+	c->cap = cap;
+	return 0;
+}
+
+/* Remember an answer; out of memory or full, the next ask scans again. */
+static void lookup_add(struct rd_counter_lookup *c, uint32_t h,
+		       enum rd_counter_group group, const char *name,
+		       const struct rd_counter_info *info)
+{
+	struct lookup_slot *sl;
+	char *copy;
+
+	if (c->used >= LOOKUP_MAX ||
+	    ((c->used + 1) * 2 > c->cap && lookup_grow(c) < 0))
+		return;
+	copy = strdup(name);
+	if (!copy)
+		return;
+	sl = lookup_probe(c->slot, c->cap, h, group, name);
+	*sl = (struct lookup_slot){ copy, h, group, info };
+	c->used++;
+}
+
+static struct rd_counter_lookup *lookup_new(void)
+{
+	struct rd_counter_lookup *c = calloc(1, sizeof(*c));
+
+	if (c && pthread_mutex_init(&c->lock, NULL) != 0) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+static void lookup_free(struct rd_counter_lookup *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slot[i].name);
+	free(c->slot);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+const struct rd_counter_info *
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name)
+{
+	struct rd_counter_lookup *c = t ? t->lookup : NULL;
+	const struct rd_counter_info *info;
+	struct lookup_slot *sl;
+	uint32_t h;
+
+	if (!t || !name)
+		return NULL;
+	if (!c)
+		return counter_info_scan(t, group, name);
+	h = lookup_hash(group, name);
+	pthread_mutex_lock(&c->lock);
+	sl = c->cap ? lookup_probe(c->slot, c->cap, h, group, name) : NULL;
+	if (sl && sl->name) {
+		info = sl->info;
+	} else {
+		info = counter_info_scan(t, group, name);
+		lookup_add(c, h, group, name, info);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return info;
+}
+
 static const char *const counter_header[] = {
 	"name", "source", "meaning", "bad_when_rising", "warn_rate",
 	"fail_rate", "hint",
@@ -539,12 +677,13 @@ int rd_counters_tsv_parse(const char *name, const char *text,
 {
 	int r;
 
-	t->v = NULL;
-	t->n = 0;
+	*t = (struct rd_counter_table){ 0 };
 	r = parse_tsv(name, text, counter_header, 7, counter_row, t, err,
 		      errlen);
 	if (r < 0)
 		rd_counter_table_free(t);
+	else
+		t->lookup = lookup_new();	/* none: lookups scan */
 	return r;
 }
 
@@ -595,70 +734,28 @@ static int load_with(const char *path, void *t, int (*parse)(const char *,
 	return r;
 }
 
-static int counters_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
-{
-	return rd_counters_tsv_parse(n, text, t, err, el);
-}
+/*
+ * rd_<kind>_tsv_load: a table's typed parser behind the void * that
+ * load_with and the process-wide slots take, and its loader.
+ */
+#define TSV_LOADER(kind, T)                                                  \
+	static int kind##_parse_v(const char *n, const char *text, void *t,   \
+				  char *err, size_t el)                       \
+	{                                                                     \
+		return rd_##kind##_tsv_parse(n, text, t, err, el);            \
+	}                                                                     \
+	int rd_##kind##_tsv_load(const char *path, T *t, char *err,           \
+				 size_t errlen)                               \
+	{                                                                     \
+		*t = (T){ 0 };                                                \
+		return load_with(path, t, kind##_parse_v, err, errlen);       \
+	}
 
-static int firmware_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
-{
-	return rd_firmware_tsv_parse(n, text, t, err, el);
-}
-
-static int link_ext_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
-{
-	return rd_link_ext_tsv_parse(n, text, t, err, el);
-}
-
-static int wc_status_parse_v(const char *n, const char *text, void *t,
-			     char *err, size_t el)
-{
-	return rd_wc_status_tsv_parse(n, text, t, err, el);
-}
-
-static int mlx5_parse_v(const char *n, const char *text, void *t, char *err,
-			size_t el)
-{
-	return rd_mlx5_tsv_parse(n, text, t, err, el);
-}
-
-int rd_wc_status_tsv_load(const char *path, struct rd_wc_status_table *t,
-			  char *err, size_t errlen)
-{
-	*t = (struct rd_wc_status_table){ 0 };
-	return load_with(path, t, wc_status_parse_v, err, errlen);
-}
-
-int rd_mlx5_tsv_load(const char *path, struct rd_mlx5_table *t, char *err,
-		     size_t errlen)
-{
-	*t = (struct rd_mlx5_table){ 0 };
-	return load_with(path, t, mlx5_parse_v, err, errlen);
-}
-
-int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
-			 char *err, size_t errlen)
-{
-	*t = (struct rd_counter_table){ 0 };
-	return load_with(path, t, counters_parse_v, err, errlen);
-}
-
-int rd_firmware_tsv_load(const char *path, struct rd_fw_table *t, char *err,
-			 size_t errlen)
-{
-	*t = (struct rd_fw_table){ 0 };
-	return load_with(path, t, firmware_parse_v, err, errlen);
-}
-
-int rd_link_ext_tsv_load(const char *path, struct rd_link_ext_table *t,
-			 char *err, size_t errlen)
-{
-	*t = (struct rd_link_ext_table){ 0 };
-	return load_with(path, t, link_ext_parse_v, err, errlen);
-}
+TSV_LOADER(counters, struct rd_counter_table)
+TSV_LOADER(firmware, struct rd_fw_table)
+TSV_LOADER(link_ext, struct rd_link_ext_table)
+TSV_LOADER(wc_status, struct rd_wc_status_table)
+TSV_LOADER(mlx5, struct rd_mlx5_table)
 
 void rd_counter_table_free(struct rd_counter_table *t)
 {
@@ -670,8 +767,10 @@ void rd_counter_table_free(struct rd_counter_table *t)
 		free(t->v[i].hint);
 	}
 	free(t->v);
+	lookup_free(t->lookup);
 	t->v = NULL;
 	t->n = 0;
+	t->lookup = NULL;
 }
 
 void rd_fw_table_free(struct rd_fw_table *t)
@@ -686,19 +785,6 @@ void rd_fw_table_free(struct rd_fw_table *t)
 	free(t->v);
 	t->v = NULL;
 	t->n = 0;
-}
-
-const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t,
-		     enum rd_counter_group group, const char *name)
-{
-	if (!t || !name)
-		return NULL;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].group == group &&
-		    fnmatch(t->v[i].name, name, 0) == 0)
-			return &t->v[i];
-	return NULL;
 }
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
