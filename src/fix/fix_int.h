@@ -62,10 +62,15 @@ struct rd_fix_ops {
 		     char *msg, size_t ml);
 };
 
-/* A kind's four required functions, named <pfx>_check, _command, _read, _apply. */
-#define RD_FIX_OPS_FNS(pfx)                                                 \
-	.check = pfx##_check, .command = pfx##_command, .read = pfx##_read, \
-	.apply = pfx##_apply
+/*
+ * The fields every kind sets: its journal name, kind, whether undo may
+ * set the before-value again, the file's checks[] and the functions named
+ * <pfx>_check, <pfx>_command, <pfx>_read and <pfx>_apply.
+ */
+#define RD_FIX_KIND(pfx, name_, kind_, revertible_)                          \
+	.name = (name_), .kind = (kind_), .revertible = (revertible_),      \
+	.checks = checks, .check = pfx##_check, .command = pfx##_command,   \
+	.read = pfx##_read, .apply = pfx##_apply
 
 extern const struct rd_fix_ops rd_fix_link_up_ops, rd_fix_link_mtu_ops,
 	rd_fix_rxe_ops, rd_fix_module_ops, rd_fix_sysctl_ops, rd_fix_pfc_ops;

@@ -75,11 +75,7 @@ static int mtu_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_link_mtu_ops = {
-	RD_FIX_OPS_FNS(mtu),
-	.name = "link_mtu",
-	.kind = RD_FIX_LINK_MTU,
-	.checks = checks,
-	.revertible = true,
+	RD_FIX_KIND(mtu, "link_mtu", RD_FIX_LINK_MTU, true),
 	.target_value = rd_fix_target_decimal,
 	.validate = mtu_validate,
 };

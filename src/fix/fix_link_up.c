@@ -44,11 +44,7 @@ static int up_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_link_up_ops = {
-	RD_FIX_OPS_FNS(up),
-	.name = "link_up",
-	.kind = RD_FIX_LINK_UP,
-	.checks = checks,
-	.revertible = true,
+	RD_FIX_KIND(up, "link_up", RD_FIX_LINK_UP, true),
 	.words = words,
 	.words_name = "link state",
 	.validate = up_validate,

@@ -102,11 +102,7 @@ static int mod_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_module_ops = {
-	RD_FIX_OPS_FNS(mod),
-	.name = "modprobe",
-	.kind = RD_FIX_MODPROBE,
-	.checks = checks,
-	.revertible = false,
+	RD_FIX_KIND(mod, "modprobe", RD_FIX_MODPROBE, false),
 	.words = words,
 	.words_name = "module state",
 };

@@ -196,11 +196,7 @@ static int pfc_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_pfc_ops = {
-	RD_FIX_OPS_FNS(pfc),
-	.name = "pfc",
-	.kind = RD_FIX_PFC,
-	.checks = checks,
-	.revertible = true,
+	RD_FIX_KIND(pfc, "pfc", RD_FIX_PFC, true),
 	.target_value = pfc_target,
 	.validate = pfc_validate,
 };

@@ -178,11 +178,7 @@ static int rxe_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_rxe_ops = {
-	RD_FIX_OPS_FNS(rxe),
-	.name = "rxe_add",
-	.kind = RD_FIX_RXE_ADD,
-	.checks = checks,
-	.revertible = true,
+	RD_FIX_KIND(rxe, "rxe_add", RD_FIX_RXE_ADD, true),
 	.words = words,
 	.words_name = "Soft-RoCE link state",
 	.validate = rxe_validate,

@@ -142,11 +142,7 @@ static int sysctl_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_sysctl_ops = {
-	RD_FIX_OPS_FNS(sysctl),
-	.name = "sysctl",
-	.kind = RD_FIX_SYSCTL,
-	.checks = checks,
-	.revertible = true,
+	RD_FIX_KIND(sysctl, "sysctl", RD_FIX_SYSCTL, true),
 	.target_value = rd_fix_target_decimal,
 	.validate = sysctl_validate,
 };
