@@ -312,18 +312,20 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 	return alone;
 }
 
+/* The strings a row owns, for rd_model_free_array. */
+static const struct rd_field link_ext_fields[] = {
+	RD_FLD_STR(struct rd_link_ext, uapi_name, "uapi_name"),
+	RD_FLD_STR(struct rd_link_ext, summary, "summary"),
+	RD_FLD_STR(struct rd_link_ext, next_step, "next_step"),
+	RD_FLD_END
+};
+
 void rd_link_ext_table_free(struct rd_link_ext_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].uapi_name);
-		free(t->v[i].summary);
-		free(t->v[i].next_step);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	rd_model_free_array(link_ext_fields, (void **)&t->v, &t->n,
+			    sizeof(*t->v));
 }
 
 static const char *const link_ext_header[] = {
@@ -399,19 +401,20 @@ rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value)
 	return NULL;
 }
 
+static const struct rd_field wc_status_fields[] = {
+	RD_FLD_STR(struct rd_wc_status, name, "name"),
+	RD_FLD_STR(struct rd_wc_status, str, "str"),
+	RD_FLD_STR(struct rd_wc_status, meaning, "meaning"),
+	RD_FLD_STR(struct rd_wc_status, causes, "causes"),
+	RD_FLD_END
+};
+
 void rd_wc_status_table_free(struct rd_wc_status_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].str);
-		free(t->v[i].meaning);
-		free(t->v[i].causes);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	rd_model_free_array(wc_status_fields, (void **)&t->v, &t->n,
+			    sizeof(*t->v));
 }
 
 static const char *const wc_status_header[] = {
@@ -499,18 +502,19 @@ const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 	return NULL;
 }
 
+static const struct rd_field mlx5_fields[] = {
+	RD_FLD_STR(struct rd_mlx5_code, name, "name"),
+	RD_FLD_STR(struct rd_mlx5_code, meaning, "meaning"),
+	RD_FLD_STR(struct rd_mlx5_code, causes, "causes"),
+	RD_FLD_END
+};
+
 void rd_mlx5_table_free(struct rd_mlx5_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].meaning);
-		free(t->v[i].causes);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	rd_model_free_array(mlx5_fields, (void **)&t->v, &t->n,
+			    sizeof(*t->v));
 }
 
 static const char *const mlx5_header[] = {
@@ -757,34 +761,36 @@ TSV_LOADER(link_ext, struct rd_link_ext_table)
 TSV_LOADER(wc_status, struct rd_wc_status_table)
 TSV_LOADER(mlx5, struct rd_mlx5_table)
 
+static const struct rd_field counter_fields[] = {
+	RD_FLD_STR(struct rd_counter_info, name, "name"),
+	RD_FLD_STR(struct rd_counter_info, meaning, "meaning"),
+	RD_FLD_STR(struct rd_counter_info, hint, "hint"),
+	RD_FLD_END
+};
+
 void rd_counter_table_free(struct rd_counter_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].meaning);
-		free(t->v[i].hint);
-	}
-	free(t->v);
+	rd_model_free_array(counter_fields, (void **)&t->v, &t->n,
+			    sizeof(*t->v));
 	lookup_free(t->lookup);
-	t->v = NULL;
-	t->n = 0;
 	t->lookup = NULL;
 }
+
+static const struct rd_field fw_fields[] = {
+	RD_FLD_STR(struct rd_fw_min, family, "family"),
+	RD_FLD_STR(struct rd_fw_min, min_fw, "min_fw"),
+	RD_FLD_STR(struct rd_fw_min, why, "why"),
+	RD_FLD_END
+};
 
 void rd_fw_table_free(struct rd_fw_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].family);
-		free(t->v[i].min_fw);
-		free(t->v[i].why);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	rd_model_free_array(fw_fields, (void **)&t->v, &t->n,
+			    sizeof(*t->v));
 }
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
