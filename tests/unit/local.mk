@@ -6,7 +6,8 @@ UNIT_TESTS = tests/unit/test_attr tests/unit/test_json tests/unit/test_ib_sysfs 
 UNIT_TESTS += tests/unit/test_print
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
-EXTRA_DIST += tests/unit/unit.h tests/unit/diag_snap.h tests/unit/nl_build.h
+EXTRA_DIST += tests/unit/unit.h tests/unit/diag_snap.h tests/unit/nl_build.h \
+	tests/unit/probe_unit.h
 else
 check-local: unit-tests-skipped
 unit-tests-skipped:
