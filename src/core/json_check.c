@@ -12,6 +12,7 @@
 
 #include "core/attr.h"
 #include "core/escape.h"
+#include "core/model.h"
 
 /*
  * A snapshot of a large host holds a few tens of thousands of values
@@ -134,18 +135,9 @@ static int hex4(struct scan *s, uint32_t *out)
 
 static int arena_put(struct scan *s, const char *b, size_t n)
 {
-	if (s->arena_len + n > s->arena_cap) {
-		size_t cap = s->arena_cap ? s->arena_cap * 2 : 4096;
-		char *a;
-
-		while (cap < s->arena_len + n)
-			cap *= 2;
-		a = realloc(s->arena, cap);
-		if (!a)
-			return -ENOMEM;
-		s->arena = a;
-		s->arena_cap = cap;
-	}
+	if (rd_buf_reserve((void **)&s->arena, &s->arena_cap,
+			   s->arena_len + n, 4096) < 0)
+		return -ENOMEM;
 	memcpy(s->arena + s->arena_len, b, n);
 	s->arena_len += n;
 	return 0;
