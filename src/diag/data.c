@@ -320,32 +320,6 @@ static const struct rd_field link_ext_fields[] = {
 	RD_FLD_END
 };
 
-void rd_link_ext_table_free(struct rd_link_ext_table *t)
-{
-	if (!t)
-		return;
-	rd_model_free_array(link_ext_fields, (void **)&t->v, &t->n,
-			    sizeof(*t->v));
-}
-
-static const char *const link_ext_header[] = {
-	"state", "substate", "uapi_name", "summary", "next_step",
-};
-
-int rd_link_ext_tsv_parse(const char *name, const char *text,
-			  struct rd_link_ext_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	t->v = NULL;
-	t->n = 0;
-	r = parse_tsv(name, text, link_ext_header, 5, link_ext_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_link_ext_table_free(t);
-	return r;
-}
-
 /* A comma list of cause ids, "-" = none: stored as "" then. */
 static int cause_list(const char *s, char **out)
 {
@@ -408,32 +382,6 @@ static const struct rd_field wc_status_fields[] = {
 	RD_FLD_STR(struct rd_wc_status, causes, "causes"),
 	RD_FLD_END
 };
-
-void rd_wc_status_table_free(struct rd_wc_status_table *t)
-{
-	if (!t)
-		return;
-	rd_model_free_array(wc_status_fields, (void **)&t->v, &t->n,
-			    sizeof(*t->v));
-}
-
-static const char *const wc_status_header[] = {
-	"value", "name", "str", "meaning", "causes",
-};
-
-int rd_wc_status_tsv_parse(const char *name, const char *text,
-			   struct rd_wc_status_table *t, char *err,
-			   size_t errlen)
-{
-	int r;
-
-	*t = (struct rd_wc_status_table){ 0 };
-	r = parse_tsv(name, text, wc_status_header, 5, wc_status_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_wc_status_table_free(t);
-	return r;
-}
 
 /* "0x15": two hex digits at most, as the CQE fields are bytes. */
 static int hex_byte(const char *s, unsigned *out)
@@ -508,30 +456,6 @@ static const struct rd_field mlx5_fields[] = {
 	RD_FLD_STR(struct rd_mlx5_code, causes, "causes"),
 	RD_FLD_END
 };
-
-void rd_mlx5_table_free(struct rd_mlx5_table *t)
-{
-	if (!t)
-		return;
-	rd_model_free_array(mlx5_fields, (void **)&t->v, &t->n,
-			    sizeof(*t->v));
-}
-
-static const char *const mlx5_header[] = {
-	"kind", "value", "name", "wc_status", "meaning", "causes",
-};
-
-int rd_mlx5_tsv_parse(const char *name, const char *text,
-		      struct rd_mlx5_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	*t = (struct rd_mlx5_table){ 0 };
-	r = parse_tsv(name, text, mlx5_header, 6, mlx5_row, t, err, errlen);
-	if (r < 0)
-		rd_mlx5_table_free(t);
-	return r;
-}
 
 static const struct rd_counter_info *
 counter_info_scan(const struct rd_counter_table *t,
@@ -669,41 +593,6 @@ rd_counter_info_find(const struct rd_counter_table *t,
 	return info;
 }
 
-static const char *const counter_header[] = {
-	"name", "source", "meaning", "bad_when_rising", "warn_rate",
-	"fail_rate", "hint",
-};
-static const char *const fw_header[] = { "pci_id", "family", "min_fw",
-					 "why" };
-
-int rd_counters_tsv_parse(const char *name, const char *text,
-			  struct rd_counter_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	*t = (struct rd_counter_table){ 0 };
-	r = parse_tsv(name, text, counter_header, 7, counter_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_counter_table_free(t);
-	else
-		t->lookup = lookup_new();	/* none: lookups scan */
-	return r;
-}
-
-int rd_firmware_tsv_parse(const char *name, const char *text,
-			  struct rd_fw_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	t->v = NULL;
-	t->n = 0;
-	r = parse_tsv(name, text, fw_header, 4, fw_row, t, err, errlen);
-	if (r < 0)
-		rd_fw_table_free(t);
-	return r;
-}
-
 static int load(const char *path, char **text, char *err, size_t errlen)
 {
 	size_t len;
@@ -738,45 +627,12 @@ static int load_with(const char *path, void *t, int (*parse)(const char *,
 	return r;
 }
 
-/*
- * rd_<kind>_tsv_load: a table's typed parser behind the void * that
- * load_with and the process-wide slots take, and its loader.
- */
-#define TSV_LOADER(kind, T)                                                  \
-	static int kind##_parse_v(const char *n, const char *text, void *t,   \
-				  char *err, size_t el)                       \
-	{                                                                     \
-		return rd_##kind##_tsv_parse(n, text, t, err, el);            \
-	}                                                                     \
-	int rd_##kind##_tsv_load(const char *path, T *t, char *err,           \
-				 size_t errlen)                               \
-	{                                                                     \
-		*t = (T){ 0 };                                                \
-		return load_with(path, t, kind##_parse_v, err, errlen);       \
-	}
-
-TSV_LOADER(counters, struct rd_counter_table)
-TSV_LOADER(firmware, struct rd_fw_table)
-TSV_LOADER(link_ext, struct rd_link_ext_table)
-TSV_LOADER(wc_status, struct rd_wc_status_table)
-TSV_LOADER(mlx5, struct rd_mlx5_table)
-
 static const struct rd_field counter_fields[] = {
 	RD_FLD_STR(struct rd_counter_info, name, "name"),
 	RD_FLD_STR(struct rd_counter_info, meaning, "meaning"),
 	RD_FLD_STR(struct rd_counter_info, hint, "hint"),
 	RD_FLD_END
 };
-
-void rd_counter_table_free(struct rd_counter_table *t)
-{
-	if (!t)
-		return;
-	rd_model_free_array(counter_fields, (void **)&t->v, &t->n,
-			    sizeof(*t->v));
-	lookup_free(t->lookup);
-	t->lookup = NULL;
-}
 
 static const struct rd_field fw_fields[] = {
 	RD_FLD_STR(struct rd_fw_min, family, "family"),
@@ -785,13 +641,117 @@ static const struct rd_field fw_fields[] = {
 	RD_FLD_END
 };
 
-void rd_fw_table_free(struct rd_fw_table *t)
+/*
+ * One kind of table: its header, row parser, the strings a row owns, and
+ * what it does after parsing and after freeing its rows.
+ */
+struct tsv_kind {
+	const char *const *header;
+	int ncols;
+	int (*row)(void *t, char **col, char *why, size_t wl);
+	const struct rd_field *strings;
+	size_t row_size;
+	void (*parsed)(void *t);
+	void (*freed)(void *t);
+};
+
+static void tsv_free(const struct tsv_kind *k, void *t, void **v, size_t *n)
 {
-	if (!t)
-		return;
-	rd_model_free_array(fw_fields, (void **)&t->v, &t->n,
-			    sizeof(*t->v));
+	rd_model_free_array(k->strings, v, n, k->row_size);
+	if (k->freed)
+		k->freed(t);
 }
+
+/* The rows (*v, *n) of the empty table t from text; on failure none. */
+static int tsv_parse(const struct tsv_kind *k, const char *name,
+		     const char *text, void *t, void **v, size_t *n, char *err,
+		     size_t errlen)
+{
+	int r = parse_tsv(name, text, k->header, k->ncols, k->row, t, err,
+			  errlen);
+
+	if (r < 0)
+		tsv_free(k, t, v, n);
+	else if (k->parsed)
+		k->parsed(t);
+	return r;
+}
+
+static void counter_table_parsed(void *t)
+{
+	((struct rd_counter_table *)t)->lookup = lookup_new();	/* none: scans */
+}
+
+static void counter_table_freed(void *t)
+{
+	struct rd_counter_table *c = t;
+
+	lookup_free(c->lookup);
+	c->lookup = NULL;
+}
+
+enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5 };
+
+#define HEADER(...) (const char *const[]){ __VA_ARGS__ }
+
+/* Each table's header (the first line, exactly), row parser and strings. */
+static const struct tsv_kind tsv_kinds[] = {
+	[TSV_COUNTER] = { HEADER("name", "source", "meaning", "bad_when_rising",
+				 "warn_rate", "fail_rate", "hint"),
+			  7, counter_row, counter_fields,
+			  sizeof(struct rd_counter_info), counter_table_parsed,
+			  counter_table_freed },
+	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"),
+		     4, fw_row, fw_fields, sizeof(struct rd_fw_min), NULL,
+		     NULL },
+	[TSV_LINK_EXT] = { HEADER("state", "substate", "uapi_name", "summary",
+				  "next_step"),
+			   5, link_ext_row, link_ext_fields,
+			   sizeof(struct rd_link_ext), NULL, NULL },
+	[TSV_WC_STATUS] = { HEADER("value", "name", "str", "meaning", "causes"),
+			    5, wc_status_row, wc_status_fields,
+			    sizeof(struct rd_wc_status), NULL, NULL },
+	[TSV_MLX5] = { HEADER("kind", "value", "name", "wc_status", "meaning",
+			      "causes"),
+		       6, mlx5_row, mlx5_fields, sizeof(struct rd_mlx5_code),
+		       NULL, NULL },
+};
+
+/*
+ * A table type's public functions: rd_<tname>_table_free,
+ * rd_<pname>_tsv_parse, and rd_<pname>_tsv_load with its parser behind
+ * the void * that load_with and the process-wide slots take.
+ */
+#define TSV_TABLE(tname, pname, T, k)                                         \
+	void rd_##tname##_table_free(T *t)                                    \
+	{                                                                     \
+		if (t)                                                        \
+			tsv_free(&tsv_kinds[k], t, (void **)&t->v, &t->n);    \
+	}                                                                     \
+	int rd_##pname##_tsv_parse(const char *name, const char *text, T *t,  \
+				   char *err, size_t errlen)                  \
+	{                                                                     \
+		*t = (T){ 0 };                                                \
+		return tsv_parse(&tsv_kinds[k], name, text, t,                \
+				 (void **)&t->v, &t->n, err, errlen);         \
+	}                                                                     \
+	static int pname##_parse_v(const char *n, const char *text, void *t,  \
+				   char *err, size_t el)                      \
+	{                                                                     \
+		return rd_##pname##_tsv_parse(n, text, t, err, el);           \
+	}                                                                     \
+	int rd_##pname##_tsv_load(const char *path, T *t, char *err,          \
+				  size_t errlen)                              \
+	{                                                                     \
+		*t = (T){ 0 };                                                \
+		return load_with(path, t, pname##_parse_v, err, errlen);      \
+	}
+
+TSV_TABLE(counter, counters, struct rd_counter_table, TSV_COUNTER)
+TSV_TABLE(fw, firmware, struct rd_fw_table, TSV_FW)
+TSV_TABLE(link_ext, link_ext, struct rd_link_ext_table, TSV_LINK_EXT)
+TSV_TABLE(wc_status, wc_status, struct rd_wc_status_table, TSV_WC_STATUS)
+TSV_TABLE(mlx5, mlx5, struct rd_mlx5_table, TSV_MLX5)
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
 				enum rd_counter_group group, const char *name)
