@@ -202,8 +202,7 @@ static int string(struct scan *s, bool key, size_t *off, size_t *len)
 				return 0;
 			}
 			c = (unsigned char)s->t[s->i++];
-			switch (c) {
-			case 'u':
+			if (c == 'u') {
 				if (hex4(s, &cp) < 0) {
 					s->malformed = true;
 					return 0;
@@ -224,30 +223,17 @@ static int string(struct scan *s, bool key, size_t *off, size_t *len)
 						     (lo - 0xdc00);
 				}
 				bn = utf8_put(cp, b);
-				break;
-			case 'n':
-				b[0] = '\n';
-				break;
-			case 't':
-				b[0] = '\t';
-				break;
-			case 'r':
-				b[0] = '\r';
-				break;
-			case 'b':
-				b[0] = '\b';
-				break;
-			case 'f':
-				b[0] = '\f';
-				break;
-			case '"':
-			case '\\':
-			case '/':
-				b[0] = (char)c;
-				break;
-			default:
-				s->malformed = true;
-				return 0;
+			} else {
+				/* The one-letter escapes and what they stand for. */
+				static const char esc[] = "ntrbf\"\\/",
+						  val[] = "\n\t\r\b\f\"\\/";
+				const char *e = c ? strchr(esc, c) : NULL;
+
+				if (!e) {
+					s->malformed = true;
+					return 0;
+				}
+				b[0] = val[e - esc];
 			}
 		}
 		n += bn;

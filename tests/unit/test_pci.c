@@ -361,6 +361,14 @@ static void test_rdma_nic_table(void **state)
 	assert_true(rd_pci_is_rdma_nic(0x1077, 0x8070, 0x020000, NULL));
 	assert_false(rd_pci_is_rdma_nic(0x1077, 0x2532, 0x0c0400, "qla2xxx"));
 	assert_false(rd_pci_is_rdma_nic(0x10ec, 0x8168, 0x020000, "r8169"));
+	/* By driver or by id; only network functions; erdma by id alone. */
+	assert_true(rd_pci_is_rdma_nic(0x14e4, 0x9999, 0x020000, "bnxt_en"));
+	assert_true(rd_pci_is_rdma_nic(0x1414, 0x9999, 0x020000, "mana"));
+	assert_true(rd_pci_is_rdma_nic(0x1414, 0x00ba, 0x020000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1414, 0x00ba, 0x010000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1414, 0x1234, 0x020000, "hv_netvsc"));
+	assert_true(rd_pci_is_rdma_nic(0x1ded, 0x107f, 0x020000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1ded, 0x5007, 0x020000, "erdma"));
 }
 
 int main(void)
