@@ -115,6 +115,9 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 bool rd_fix_ifname_ok(const char *s);
 /* The same, as a check: 0, or -EINVAL with the reason in why. */
 int rd_fix_need_ifname(const char *s, char *why, size_t len);
+/* ok, or -EINVAL with why: "\"arg\" is not <what>". */
+int rd_fix_need(bool ok, const char *arg, const char *what, char *why,
+		size_t len);
 /* A decimal number without sign or blanks, at most 20 digits. */
 int rd_fix_parse_dec(const char *s, uint64_t *out);
 /* value is one of k->words: 0, or -EINVAL with the reason in why. */

@@ -32,11 +32,9 @@ static bool module_ok(const char *m)
 static int mod_check(const struct rd_fix_target *t, const char *value,
 		     char *why, size_t len)
 {
-	if (!module_ok(t->arg)) {
-		snprintf(why, len, "\"%s\" is not an RDMA module a check names",
-			 rd_esc_tmp(t->arg));
+	if (rd_fix_need(module_ok(t->arg), t->arg,
+			"an RDMA module a check names", why, len) < 0)
 		return -EINVAL;
-	}
 	if (rd_fix_need_word(&rd_fix_module_ops, value, why, len) < 0) {
 		snprintf(why, len, "modules are only loaded, never unloaded");
 		return -EINVAL;

@@ -36,12 +36,19 @@ bool rd_fix_ifname_ok(const char *s)
 	return true;
 }
 
+int rd_fix_need(bool ok, const char *arg, const char *what, char *why,
+		size_t len)
+{
+	if (ok)
+		return 0;
+	rd_snprintf_text(why, len, "\"%s\" is not %s", rd_esc_tmp(arg), what);
+	return -EINVAL;
+}
+
 int rd_fix_need_ifname(const char *s, char *why, size_t len)
 {
-	if (rd_fix_ifname_ok(s))
-		return 0;
-	snprintf(why, len, "\"%s\" is not an interface name", rd_esc_tmp(s));
-	return -EINVAL;
+	return rd_fix_need(rd_fix_ifname_ok(s), s, "an interface name", why,
+			   len);
 }
 
 int rd_fix_parse_dec(const char *s, uint64_t *out)
@@ -70,8 +77,8 @@ int rd_fix_need_word(const struct rd_fix_ops *k, const char *value,
 	for (size_t i = 0; value && k->words[i]; i++)
 		if (strcmp(value, k->words[i]) == 0)
 			return 0;
-	o = (size_t)snprintf(why, len, "%s \"%s\" is not", k->words_name,
-			     rd_esc_tmp(value));
+	o = (size_t)rd_snprintf_text(why, len, "%s \"%s\" is not",
+				     k->words_name, rd_esc_tmp(value));
 	for (size_t i = 0; k->words[i] && o < len; i++)
 		o += (size_t)snprintf(why + o, len - o, "%s %s",
 				      i ? (k->words[i + 1] ? "," : " or") : "",

@@ -32,12 +32,9 @@ static bool rxe_name_ok(const char *s)
 static int rxe_check(const struct rd_fix_target *t, const char *value,
 		     char *why, size_t len)
 {
-	if (!rxe_name_ok(t->arg)) {
-		snprintf(why, len, "\"%s\" is not a Soft-RoCE name (rxeN)",
-			 rd_esc_tmp(t->arg));
-		return -EINVAL;
-	}
-	if (rd_fix_need_ifname(t->arg2, why, len) < 0)
+	if (rd_fix_need(rxe_name_ok(t->arg), t->arg,
+			"a Soft-RoCE name (rxeN)", why, len) < 0 ||
+	    rd_fix_need_ifname(t->arg2, why, len) < 0)
 		return -EINVAL;
 	return rd_fix_need_word(&rd_fix_rxe_ops, value, why, len);
 }
