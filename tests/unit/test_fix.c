@@ -488,6 +488,48 @@ static int run_cmd(int (*cmd)(struct rd_cli *, int, char **), char **argv,
 	return r;
 }
 
+/* A kind's words and names are checked before anything else, in plain words. */
+static void test_kind_checks(void **state)
+{
+	struct rd_fix_target t = { .arg = "eth0", .arg2 = "eth0" };
+	char why[64];
+
+	(void)state;
+	assert_int_equal(rd_fix_link_up_ops.check(&t, "sideways", why,
+						  sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "link state \"sideways\" is not up or down");
+	assert_int_equal(rd_fix_link_up_ops.check(&t, "down", why, sizeof(why)),
+			 0);
+	t.arg = "rxe1";
+	assert_int_equal(rd_fix_rxe_ops.check(&t, "gone", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "Soft-RoCE link state \"gone\" is not present or absent");
+	t.arg = "rxe1x";
+	assert_int_equal(rd_fix_rxe_ops.check(&t, "present", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "\"rxe1x\" is not a Soft-RoCE name (rxeN)");
+	t.arg = "ib_core";
+	assert_int_equal(rd_fix_module_ops.check(&t, "absent", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "modules are only loaded, never unloaded");
+	t.arg = "e\x1b]0;x";
+	assert_int_equal(rd_fix_link_up_ops.check(&t, "up", why, sizeof(why)),
+			 -EINVAL);
+	assert_null(strchr(why, '\x1b'));
+	/* A value cut by the buffer keeps whole characters. */
+	t.arg = "eth0";
+	assert_int_equal(rd_fix_link_up_ops.check(&t, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+						  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+						  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+						  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+						  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+						  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+						  why, 40),
+			 -EINVAL);
+	assert_true(rd_text_clean(why, strlen(why)));
+}
+
 static void test_list_escaped(void **state)
 {
 	char *argv[] = { "undo", "--list", "--journal", path, NULL };
@@ -531,6 +573,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_and_undo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusal, setup, teardown),
+		cmocka_unit_test(test_kind_checks),
 		cmocka_unit_test_setup_teardown(test_hostile_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
