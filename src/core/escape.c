@@ -2,7 +2,9 @@
 #include "config.h"
 #include "core/escape.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +202,19 @@ void rd_utf8_trim_cut(char *s)
 		return;
 	if (len - (lead - 1) < need)
 		s[lead - 1] = '\0';
+}
+
+int rd_snprintf_text(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (size && n >= 0 && (size_t)n >= size)
+		rd_utf8_trim_cut(buf);
+	return n;
 }
 
 bool rd_text_clean(const char *s, size_t len)

@@ -75,4 +75,12 @@ size_t rd_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
  */
 void rd_utf8_trim_cut(char *s);
 
+/*
+ * snprintf for a message that quotes outside text into a fixed buffer:
+ * when the buffer cuts it, rd_utf8_trim_cut drops the partial character.
+ * Returns what snprintf returns.
+ */
+int rd_snprintf_text(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -210,6 +210,53 @@ static size_t array_max(const char *key)
 	return rd_snapshot_limits.members;
 }
 
+/* An optional scalar of kind k at p from v: NULL, or what is wrong. */
+static const char *scalar_from_json(enum rd_fkind k, void *p,
+				    struct json_object *v)
+{
+	struct rd_ou64 *u = p;
+	struct rd_os64 *i = p;
+	struct rd_odbl *d = p;
+	struct rd_obool *b = p;
+
+	switch (k) {
+	case RD_F_U64:
+		if (json_u64(v, &u->v) < 0)
+			return "expected an unsigned integer";
+		u->ok = true;
+		return NULL;
+	case RD_F_S64:
+		if (!json_object_is_type(v, json_type_int))
+			return "expected an integer";
+		*i = rd_s64(json_object_get_int64(v));
+		return NULL;
+	case RD_F_DBL:
+		if (!json_object_is_type(v, json_type_double) &&
+		    !json_object_is_type(v, json_type_int))
+			return "expected a number";
+		if (!isfinite(json_object_get_double(v)))
+			return "number is not finite";
+		*d = rd_dbl(json_object_get_double(v));
+		return NULL;
+	case RD_F_BOOL:
+		if (!json_object_is_type(v, json_type_boolean))
+			return "expected true or false";
+		*b = rd_bool(json_object_get_boolean(v));
+		return NULL;
+	case RD_F_GUID:
+		if (!json_object_is_type(v, json_type_string) ||
+		    rd_parse_guid(json_object_get_string(v), &u->v) < 0)
+			return "expected a GUID xxxx:xxxx:xxxx:xxxx";
+		u->ok = true;
+		return NULL;
+	default:	/* RD_F_HEX */
+		if (json_hex(v, &u->v) < 0)
+			return "expected a hexadecimal string";
+		u->ok = true;
+		return NULL;
+	}
+}
+
 static int field_from_json(const struct rd_field *f, char *base,
 			   struct json_object *v, const char *path, char *err,
 			   size_t errlen)
@@ -246,64 +293,15 @@ static int field_from_json(const struct rd_field *f, char *base,
 		}
 		return 0;
 	}
-	case RD_F_U64: {
-		struct rd_ou64 *o = (void *)p;
-
-		if (json_u64(v, &o->v) < 0)
-			return fail(err, errlen, path, f->key,
-				    "expected an unsigned integer");
-		o->ok = true;
-		return 0;
-	}
-	case RD_F_S64: {
-		struct rd_os64 *o = (void *)p;
-
-		if (!json_object_is_type(v, json_type_int))
-			return fail(err, errlen, path, f->key, "expected an integer");
-		o->v = json_object_get_int64(v);
-		o->ok = true;
-		return 0;
-	}
-	case RD_F_DBL: {
-		struct rd_odbl *o = (void *)p;
-
-		if (!json_object_is_type(v, json_type_double) &&
-		    !json_object_is_type(v, json_type_int))
-			return fail(err, errlen, path, f->key, "expected a number");
-		o->v = json_object_get_double(v);
-		if (!isfinite(o->v))
-			return fail(err, errlen, path, f->key,
-				    "number is not finite");
-		o->ok = true;
-		return 0;
-	}
-	case RD_F_BOOL: {
-		struct rd_obool *o = (void *)p;
-
-		if (!json_object_is_type(v, json_type_boolean))
-			return fail(err, errlen, path, f->key, "expected true or false");
-		o->v = json_object_get_boolean(v);
-		o->ok = true;
-		return 0;
-	}
-	case RD_F_GUID: {
-		struct rd_ou64 *o = (void *)p;
-
-		if (!json_object_is_type(v, json_type_string) ||
-		    rd_parse_guid(json_object_get_string(v), &o->v) < 0)
-			return fail(err, errlen, path, f->key,
-				    "expected a GUID xxxx:xxxx:xxxx:xxxx");
-		o->ok = true;
-		return 0;
-	}
+	case RD_F_U64:
+	case RD_F_S64:
+	case RD_F_DBL:
+	case RD_F_BOOL:
+	case RD_F_GUID:
 	case RD_F_HEX: {
-		struct rd_ou64 *o = (void *)p;
+		const char *what = scalar_from_json(f->kind, p, v);
 
-		if (json_hex(v, &o->v) < 0)
-			return fail(err, errlen, path, f->key,
-				    "expected a hexadecimal string");
-		o->ok = true;
-		return 0;
+		return what ? fail(err, errlen, path, f->key, what) : 0;
 	}
 	case RD_F_GID:
 		if (!json_object_is_type(v, json_type_string) ||

@@ -12,6 +12,7 @@
 
 #include "core/attr.h"
 #include "core/escape.h"
+#include "core/model.h"
 
 /*
  * A snapshot of a large host holds a few tens of thousands of values
@@ -134,18 +135,9 @@ static int hex4(struct scan *s, uint32_t *out)
 
 static int arena_put(struct scan *s, const char *b, size_t n)
 {
-	if (s->arena_len + n > s->arena_cap) {
-		size_t cap = s->arena_cap ? s->arena_cap * 2 : 4096;
-		char *a;
-
-		while (cap < s->arena_len + n)
-			cap *= 2;
-		a = realloc(s->arena, cap);
-		if (!a)
-			return -ENOMEM;
-		s->arena = a;
-		s->arena_cap = cap;
-	}
+	if (rd_buf_reserve((void **)&s->arena, &s->arena_cap,
+			   s->arena_len + n, 4096) < 0)
+		return -ENOMEM;
 	memcpy(s->arena + s->arena_len, b, n);
 	s->arena_len += n;
 	return 0;
@@ -210,8 +202,7 @@ static int string(struct scan *s, bool key, size_t *off, size_t *len)
 				return 0;
 			}
 			c = (unsigned char)s->t[s->i++];
-			switch (c) {
-			case 'u':
+			if (c == 'u') {
 				if (hex4(s, &cp) < 0) {
 					s->malformed = true;
 					return 0;
@@ -232,30 +223,17 @@ static int string(struct scan *s, bool key, size_t *off, size_t *len)
 						     (lo - 0xdc00);
 				}
 				bn = utf8_put(cp, b);
-				break;
-			case 'n':
-				b[0] = '\n';
-				break;
-			case 't':
-				b[0] = '\t';
-				break;
-			case 'r':
-				b[0] = '\r';
-				break;
-			case 'b':
-				b[0] = '\b';
-				break;
-			case 'f':
-				b[0] = '\f';
-				break;
-			case '"':
-			case '\\':
-			case '/':
-				b[0] = (char)c;
-				break;
-			default:
-				s->malformed = true;
-				return 0;
+			} else {
+				/* The one-letter escapes and what they stand for. */
+				static const char esc[] = "ntrbf\"\\/",
+						  val[] = "\n\t\r\b\f\"\\/";
+				const char *e = c ? strchr(esc, c) : NULL;
+
+				if (!e) {
+					s->malformed = true;
+					return 0;
+				}
+				b[0] = val[e - esc];
 			}
 		}
 		n += bn;

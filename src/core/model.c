@@ -31,6 +31,25 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size)
 	return base + count * elem_size;
 }
 
+int rd_buf_reserve(void **buf, size_t *cap, size_t need, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	if (need > SIZE_MAX / 2)
+		return -ENOMEM;
+	while (c < need)
+		c *= 2;
+	p = realloc(*buf, c);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
 static const char *const counter_groups[RD_CTR_GROUPS] = {
 	[RD_CTR_PORT] = "counters",
 	[RD_CTR_HW] = "hw_counters",

@@ -125,6 +125,13 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size);
 #define RD_PUSH(arr, n) \
 	((__typeof__(arr))rd_array_push((void **)&(arr), &(n), sizeof(*(arr))))
 
+/*
+ * Room for need bytes in the buffer *buf of capacity *cap, which doubles
+ * (from first when empty) until need fits. 0, or -ENOMEM with the buffer
+ * unchanged.
+ */
+int rd_buf_reserve(void **buf, size_t *cap, size_t need, size_t first);
+
 /* Append a counter (name copied); NULL when out of memory. */
 struct rd_counter *rd_counters_add(struct rd_counters *c, const char *name,
 				   struct rd_ou64 value);

@@ -136,81 +136,58 @@ void rd_print_text(struct rd_printer *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The one path of every value: in JSON, attach what mk makes (or null)
+ * when the key is wanted; in text, print the rest (a format and its
+ * arguments) when there is a fmt.
+ */
+#define PRINT_ANY(p, key, fmt, mk, null, ...)                                \
+	do {                                                                 \
+		if ((p)->json) {                                             \
+			if (want_json(p, key))                               \
+				attach(p, key, (null) ? NULL : (mk), null);  \
+		} else if (fmt) {                                            \
+			text(p, __VA_ARGS__);                                \
+		}                                                            \
+	} while (0)
+
 void rd_print_str(struct rd_printer *p, const char *key, const char *fmt,
 		  const char *v)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key,
-			       v ? json_object_new_string(rd_print_json_text(v)) :
-				   NULL,
-			       !v);
-		return;
-	}
-	if (fmt)
-		text(p, fmt, v ? rd_esc_tmp(v) : "-");
+	PRINT_ANY(p, key, fmt, json_object_new_string(rd_print_json_text(v)),
+		  !v, fmt, v ? rd_esc_tmp(v) : "-");
 }
 
 void rd_print_u64(struct rd_printer *p, const char *key, const char *fmt,
 		  uint64_t v)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key, json_object_new_uint64(v), false);
-		return;
-	}
-	if (fmt)
-		text(p, fmt, v);
+	PRINT_ANY(p, key, fmt, json_object_new_uint64(v), false, fmt, v);
 }
 
 void rd_print_s64(struct rd_printer *p, const char *key, const char *fmt,
 		  int64_t v)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key, json_object_new_int64(v), false);
-		return;
-	}
-	if (fmt)
-		text(p, fmt, v);
+	PRINT_ANY(p, key, fmt, json_object_new_int64(v), false, fmt, v);
 }
 
 void rd_print_double(struct rd_printer *p, const char *key, const char *fmt,
 		     double v)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key,
-			       isfinite(v) ? json_object_new_double(v) : NULL,
-			       !isfinite(v));
-		return;
-	}
-	if (fmt)
-		text(p, fmt, v);
+	PRINT_ANY(p, key, fmt, json_object_new_double(v), !isfinite(v), fmt,
+		  v);
 }
 #pragma GCC diagnostic pop
 
 void rd_print_bool(struct rd_printer *p, const char *key, const char *fmt,
 		   bool v)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key, json_object_new_boolean(v), false);
-		return;
-	}
-	if (fmt)
-		text(p, fmt, v ? "yes" : "no");
+	PRINT_ANY(p, key, fmt, json_object_new_boolean(v), false, fmt,
+		  v ? "yes" : "no");
 }
 
 void rd_print_null(struct rd_printer *p, const char *key, const char *fmt)
 {
-	if (p->json) {
-		if (want_json(p, key))
-			attach(p, key, NULL, true);
-		return;
-	}
-	if (fmt)
-		text(p, "%s", fmt);
+	PRINT_ANY(p, key, fmt, NULL, true, "%s", fmt);
 }
 
 void rd_print_color(struct rd_printer *p, const char *sgr)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/json.h"
 
 static int index_push(struct rd_recording *rec, off_t off, size_t len)
@@ -58,7 +59,7 @@ static int index_lines(struct rd_recording *rec, char *err, size_t errlen)
 				continue;
 			}
 			if (c == '\0') {
-				snprintf(err, errlen,
+				rd_snprintf_text(err, errlen,
 					 "line %zu: binary data, not JSON",
 					 lineno);
 				return -EINVAL;
@@ -66,7 +67,7 @@ static int index_lines(struct rd_recording *rec, char *err, size_t errlen)
 			if (c != ' ' && c != '\t' && c != '\r')
 				blank = false;
 			if (++len > RD_RECORDING_LINE_MAX) {
-				snprintf(err, errlen,
+				rd_snprintf_text(err, errlen,
 					 "line %zu: longer than %u bytes",
 					 lineno, RD_RECORDING_LINE_MAX);
 				return -EFBIG;
@@ -74,7 +75,7 @@ static int index_lines(struct rd_recording *rec, char *err, size_t errlen)
 		}
 	}
 	if (ferror(rec->f)) {
-		snprintf(err, errlen, "read error");
+		rd_snprintf_text(err, errlen, "read error");
 		return -EIO;
 	}
 	if (!blank) {
@@ -84,7 +85,7 @@ static int index_lines(struct rd_recording *rec, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "line %zu: %s", lineno, strerror(-r));
+	rd_snprintf_text(err, errlen, "line %zu: %s", lineno, strerror(-r));
 	return r;
 }
 
@@ -100,11 +101,11 @@ int rd_recording_open(const char *path, struct rd_recording *rec, char *err,
 	/* A FIFO or a device is refused before opening: open would block. */
 	if (stat(path, &st) < 0) {
 		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(path), strerror(-r));
 		return r;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
+		rd_snprintf_text(err, errlen, "%s: not a regular file", rd_esc_tmp(path));
 		return -EINVAL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -114,29 +115,29 @@ int rd_recording_open(const char *path, struct rd_recording *rec, char *err,
 		r = -errno;
 		if (fd >= 0)
 			close(fd);
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(path), strerror(-r));
 		return r;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
+		rd_snprintf_text(err, errlen, "%s: not a regular file", rd_esc_tmp(path));
 		r = -EINVAL;
 		goto fail;
 	}
 	r = index_lines(rec, msg, sizeof(msg));
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(path), msg);
 		goto fail;
 	}
 	if (rec->n == 0) {
-		snprintf(err, errlen, "%s: no snapshots in the recording",
-			 path);
+		rd_snprintf_text(err, errlen, "%s: no snapshots in the recording",
+			 rd_esc_tmp(path));
 		r = -EINVAL;
 		goto fail;
 	}
 	r = rd_recording_frame(rec, 0, &s, msg, sizeof(msg));
 	rd_snapshot_free(&s);
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(path), msg);
 		goto fail;
 	}
 	return 0;
@@ -153,19 +154,19 @@ int rd_recording_frame(struct rd_recording *rec, size_t i,
 
 	rd_snapshot_init(s);
 	if (i >= rec->n) {
-		snprintf(err, errlen, "frame %zu: out of range (%zu frames)",
+		rd_snprintf_text(err, errlen, "frame %zu: out of range (%zu frames)",
 			 i + 1, rec->n);
 		return -ERANGE;
 	}
 	line = malloc(rec->len[i] + 1);
 	if (!line) {
-		snprintf(err, errlen, "frame %zu: out of memory", i + 1);
+		rd_snprintf_text(err, errlen, "frame %zu: out of memory", i + 1);
 		return -ENOMEM;
 	}
 	if (fseeko(rec->f, rec->off[i], SEEK_SET) < 0 ||
 	    fread(line, 1, rec->len[i], rec->f) != rec->len[i]) {
 		/* The file shrank or went away under us. */
-		snprintf(err, errlen, "frame %zu: cannot read", i + 1);
+		rd_snprintf_text(err, errlen, "frame %zu: cannot read", i + 1);
 		free(line);
 		return -EIO;
 	}
@@ -173,7 +174,7 @@ int rd_recording_frame(struct rd_recording *rec, size_t i,
 	r = rd_snapshot_from_string(line, rec->len[i], s, msg, sizeof(msg));
 	free(line);
 	if (r < 0)
-		snprintf(err, errlen, "frame %zu: %s", i + 1, msg);
+		rd_snprintf_text(err, errlen, "frame %zu: %s", i + 1, msg);
 	return r;
 }
 
@@ -189,14 +190,14 @@ int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
 		r = rd_recording_frame(&rec, rec.n - 1, s, msg, sizeof(msg));
 		rd_recording_close(&rec);
 		if (r < 0)
-			snprintf(err, errlen, "%s: %s", path, msg);
+			rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(path), msg);
 		return r;
 	}
 	if (r == 0)
 		rd_recording_close(&rec);
 	r = rd_snapshot_load_file(path, s, msg, sizeof(msg));
 	if (r < 0)
-		snprintf(err, errlen, "%s (not a recording either: %s)", msg,
+		rd_snprintf_text(err, errlen, "%s (not a recording either: %s)", msg,
 			 rerr);
 	return r;
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/attr.h"
@@ -109,13 +110,28 @@ void rd_snapshot_error(struct rd_snapshot *s, const char *source,
 	make_text(e->message);
 }
 
+/* The first of n size-byte items whose string at name_off is name. */
+static void *find_named(const void *items, size_t n, size_t size,
+			size_t name_off, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++) {
+		const char *it = (const char *)items + i * size;
+		const char *nm = *(char *const *)(const void *)(it + name_off);
+
+		if (nm && strcmp(nm, name) == 0)
+			return (void *)it;
+	}
+	return NULL;
+}
+
+#define FIND_NAMED(arr, n, member, name)                       \
+	find_named(arr, n, sizeof(*(arr)),                    \
+		   offsetof(__typeof__(*(arr)), member), name)
+
 struct rd_device *rd_snapshot_device(const struct rd_snapshot *s,
 				     const char *name)
 {
-	for (size_t i = 0; i < s->n_devices; i++)
-		if (s->devices[i].name && strcmp(s->devices[i].name, name) == 0)
-			return &s->devices[i];
-	return NULL;
+	return FIND_NAMED(s->devices, s->n_devices, name, name);
 }
 
 struct rd_port *rd_device_port(const struct rd_device *d, uint64_t port)
@@ -129,29 +145,16 @@ struct rd_port *rd_device_port(const struct rd_device *d, uint64_t port)
 struct rd_netdev *rd_snapshot_netdev(const struct rd_snapshot *s,
 				     const char *name)
 {
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < s->n_netdevs; i++)
-		if (s->netdevs[i].name && strcmp(s->netdevs[i].name, name) == 0)
-			return &s->netdevs[i];
-	return NULL;
+	return FIND_NAMED(s->netdevs, s->n_netdevs, name, name);
 }
 
 struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf)
 {
-	if (!bdf)
-		return NULL;
-	for (size_t i = 0; i < s->n_pci; i++)
-		if (s->pci[i].bdf && strcmp(s->pci[i].bdf, bdf) == 0)
-			return &s->pci[i];
-	return NULL;
+	return FIND_NAMED(s->pci, s->n_pci, bdf, bdf);
 }
 
 struct rd_module *rd_snapshot_module(const struct rd_snapshot *s,
 				     const char *name)
 {
-	for (size_t i = 0; i < s->n_modules; i++)
-		if (s->modules[i].name && strcmp(s->modules[i].name, name) == 0)
-			return &s->modules[i];
-	return NULL;
+	return FIND_NAMED(s->modules, s->n_modules, name, name);
 }

@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,37 +352,13 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 	return alone;
 }
 
-void rd_link_ext_table_free(struct rd_link_ext_table *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].uapi_name);
-		free(t->v[i].summary);
-		free(t->v[i].next_step);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
-
-static const char *const link_ext_header[] = {
-	"state", "substate", "uapi_name", "summary", "next_step",
+/* The strings a row owns, for rd_model_free_array. */
+static const struct rd_field link_ext_fields[] = {
+	RD_FLD_STR(struct rd_link_ext, uapi_name, "uapi_name"),
+	RD_FLD_STR(struct rd_link_ext, summary, "summary"),
+	RD_FLD_STR(struct rd_link_ext, next_step, "next_step"),
+	RD_FLD_END
 };
-
-int rd_link_ext_tsv_parse(const char *name, const char *text,
-			  struct rd_link_ext_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	t->v = NULL;
-	t->n = 0;
-	r = parse_tsv(name, text, link_ext_header, 5, link_ext_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_link_ext_table_free(t);
-	return r;
-}
 
 /* A comma list of cause ids, "-" = none: stored as "" then. */
 static int cause_list(const char *s, char **out)
@@ -437,38 +415,13 @@ rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value)
 	return NULL;
 }
 
-void rd_wc_status_table_free(struct rd_wc_status_table *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].str);
-		free(t->v[i].meaning);
-		free(t->v[i].causes);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
-
-static const char *const wc_status_header[] = {
-	"value", "name", "str", "meaning", "causes",
+static const struct rd_field wc_status_fields[] = {
+	RD_FLD_STR(struct rd_wc_status, name, "name"),
+	RD_FLD_STR(struct rd_wc_status, str, "str"),
+	RD_FLD_STR(struct rd_wc_status, meaning, "meaning"),
+	RD_FLD_STR(struct rd_wc_status, causes, "causes"),
+	RD_FLD_END
 };
-
-int rd_wc_status_tsv_parse(const char *name, const char *text,
-			   struct rd_wc_status_table *t, char *err,
-			   size_t errlen)
-{
-	int r;
-
-	*t = (struct rd_wc_status_table){ 0 };
-	r = parse_tsv(name, text, wc_status_header, 5, wc_status_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_wc_status_table_free(t);
-	return r;
-}
 
 /* "0x15": two hex digits at most, as the CQE fields are bytes. */
 static int hex_byte(const char *s, unsigned *out)
@@ -537,68 +490,147 @@ const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 	return NULL;
 }
 
-void rd_mlx5_table_free(struct rd_mlx5_table *t)
+static const struct rd_field mlx5_fields[] = {
+	RD_FLD_STR(struct rd_mlx5_code, name, "name"),
+	RD_FLD_STR(struct rd_mlx5_code, meaning, "meaning"),
+	RD_FLD_STR(struct rd_mlx5_code, causes, "causes"),
+	RD_FLD_END
+};
+
+static const struct rd_counter_info *
+counter_info_scan(const struct rd_counter_table *t,
+		  enum rd_counter_group group, const char *name)
 {
-	if (!t)
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].group == group &&
+		    fnmatch(t->v[i].name, name, 0) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+/*
+ * Answers by (group, name): open addressing, kept at most half full. A
+ * host's counter names are a few thousand; past LOOKUP_MAX the table stops
+ * remembering and scans, so hostile names cannot grow it without bound.
+ */
+#define LOOKUP_MAX 65536
+
+struct lookup_slot {
+	char *name;		/* NULL: empty */
+	uint32_t hash;
+	enum rd_counter_group group;
+	const struct rd_counter_info *info;	/* NULL: no row matches */
+};
+
+struct rd_counter_lookup {
+	pthread_mutex_t lock;
+	struct lookup_slot *slot;
+	size_t cap, used;	/* cap: a power of two, or 0 */
+};
+
+static uint32_t lookup_hash(enum rd_counter_group group, const char *name)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)group;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static struct lookup_slot *lookup_probe(struct lookup_slot *slot, size_t cap,
+					uint32_t h,
+					enum rd_counter_group group,
+					const char *name)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!slot[i].name ||
+		    (slot[i].hash == h && slot[i].group == group &&
+		     strcmp(slot[i].name, name) == 0))
+			return &slot[i];
+}
+
+static int lookup_grow(struct rd_counter_lookup *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 512;
+	struct lookup_slot *s = calloc(cap, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slot[i].name)
+			*lookup_probe(s, cap, c->slot[i].hash, c->slot[i].group,
+				      c->slot[i].name) = c->slot[i];
+	free(c->slot);
+	c->slot = s;
+	c->cap = cap;
+	return 0;
+}
+
+/* Remember an answer; out of memory or full, the next ask scans again. */
+static void lookup_add(struct rd_counter_lookup *c, uint32_t h,
+		       enum rd_counter_group group, const char *name,
+		       const struct rd_counter_info *info)
+{
+	struct lookup_slot *sl;
+	char *copy;
+
+	if (c->used >= LOOKUP_MAX ||
+	    ((c->used + 1) * 2 > c->cap && lookup_grow(c) < 0))
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].meaning);
-		free(t->v[i].causes);
+	copy = strdup(name);
+	if (!copy)
+		return;
+	sl = lookup_probe(c->slot, c->cap, h, group, name);
+	*sl = (struct lookup_slot){ copy, h, group, info };
+	c->used++;
+}
+
+static struct rd_counter_lookup *lookup_new(void)
+{
+	struct rd_counter_lookup *c = calloc(1, sizeof(*c));
+
+	if (c && pthread_mutex_init(&c->lock, NULL) != 0) {
+		free(c);
+		c = NULL;
 	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	return c;
 }
 
-static const char *const mlx5_header[] = {
-	"kind", "value", "name", "wc_status", "meaning", "causes",
-};
-
-int rd_mlx5_tsv_parse(const char *name, const char *text,
-		      struct rd_mlx5_table *t, char *err, size_t errlen)
+static void lookup_free(struct rd_counter_lookup *c)
 {
-	int r;
-
-	*t = (struct rd_mlx5_table){ 0 };
-	r = parse_tsv(name, text, mlx5_header, 6, mlx5_row, t, err, errlen);
-	if (r < 0)
-		rd_mlx5_table_free(t);
-	return r;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slot[i].name);
+	free(c->slot);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
 }
 
-static const char *const counter_header[] = {
-	"name",	     "source",	  "unit",      "meaning",
-	"bad_when_rising", "warn_rate", "fail_rate", "hint",
-};
-static const char *const fw_header[] = { "pci_id", "family", "min_fw",
-					 "why" };
-
-int rd_counters_tsv_parse(const char *name, const char *text,
-			  struct rd_counter_table *t, char *err, size_t errlen)
+const struct rd_counter_info *
+rd_counter_info_find(const struct rd_counter_table *t,
+		     enum rd_counter_group group, const char *name)
 {
-	int r;
+	struct rd_counter_lookup *c = t ? t->lookup : NULL;
+	const struct rd_counter_info *info;
+	struct lookup_slot *sl;
+	uint32_t h;
 
-	t->v = NULL;
-	t->n = 0;
-	r = parse_tsv(name, text, counter_header, 8, counter_row, t, err,
-		      errlen);
-	if (r < 0)
-		rd_counter_table_free(t);
-	return r;
-}
-
-int rd_firmware_tsv_parse(const char *name, const char *text,
-			  struct rd_fw_table *t, char *err, size_t errlen)
-{
-	int r;
-
-	t->v = NULL;
-	t->n = 0;
-	r = parse_tsv(name, text, fw_header, 4, fw_row, t, err, errlen);
-	if (r < 0)
-		rd_fw_table_free(t);
-	return r;
+	if (!t || !name)
+		return NULL;
+	if (!c)
+		return counter_info_scan(t, group, name);
+	h = lookup_hash(group, name);
+	pthread_mutex_lock(&c->lock);
+	sl = c->cap ? lookup_probe(c->slot, c->cap, h, group, name) : NULL;
+	if (sl && sl->name) {
+		info = sl->info;
+	} else {
+		info = counter_info_scan(t, group, name);
+		lookup_add(c, h, group, name, info);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return info;
 }
 
 static int load(const char *path, char **text, char *err, size_t errlen)
@@ -635,111 +667,132 @@ static int load_with(const char *path, void *t, int (*parse)(const char *,
 	return r;
 }
 
-static int counters_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
+static const struct rd_field counter_fields[] = {
+	RD_FLD_STR(struct rd_counter_info, name, "name"),
+	RD_FLD_STR(struct rd_counter_info, meaning, "meaning"),
+	RD_FLD_STR(struct rd_counter_info, hint, "hint"),
+	RD_FLD_END
+};
+
+static const struct rd_field fw_fields[] = {
+	RD_FLD_STR(struct rd_fw_min, family, "family"),
+	RD_FLD_STR(struct rd_fw_min, min_fw, "min_fw"),
+	RD_FLD_STR(struct rd_fw_min, why, "why"),
+	RD_FLD_END
+};
+
+/*
+ * One kind of table: its header, row parser, the strings a row owns, and
+ * what it does after parsing and after freeing its rows.
+ */
+struct tsv_kind {
+	const char *const *header;
+	int ncols;
+	int (*row)(void *t, char **col, char *why, size_t wl);
+	const struct rd_field *strings;
+	size_t row_size;
+	void (*parsed)(void *t);
+	void (*freed)(void *t);
+};
+
+static void tsv_free(const struct tsv_kind *k, void *t, void **v, size_t *n)
 {
-	return rd_counters_tsv_parse(n, text, t, err, el);
+	rd_model_free_array(k->strings, v, n, k->row_size);
+	if (k->freed)
+		k->freed(t);
 }
 
-static int firmware_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
-{
-	return rd_firmware_tsv_parse(n, text, t, err, el);
-}
-
-static int link_ext_parse_v(const char *n, const char *text, void *t,
-			    char *err, size_t el)
-{
-	return rd_link_ext_tsv_parse(n, text, t, err, el);
-}
-
-static int wc_status_parse_v(const char *n, const char *text, void *t,
-			     char *err, size_t el)
-{
-	return rd_wc_status_tsv_parse(n, text, t, err, el);
-}
-
-static int mlx5_parse_v(const char *n, const char *text, void *t, char *err,
-			size_t el)
-{
-	return rd_mlx5_tsv_parse(n, text, t, err, el);
-}
-
-int rd_wc_status_tsv_load(const char *path, struct rd_wc_status_table *t,
-			  char *err, size_t errlen)
-{
-	*t = (struct rd_wc_status_table){ 0 };
-	return load_with(path, t, wc_status_parse_v, err, errlen);
-}
-
-int rd_mlx5_tsv_load(const char *path, struct rd_mlx5_table *t, char *err,
+/* The rows (*v, *n) of the empty table t from text; on failure none. */
+static int tsv_parse(const struct tsv_kind *k, const char *name,
+		     const char *text, void *t, void **v, size_t *n, char *err,
 		     size_t errlen)
 {
-	*t = (struct rd_mlx5_table){ 0 };
-	return load_with(path, t, mlx5_parse_v, err, errlen);
+	int r = parse_tsv(name, text, k->header, k->ncols, k->row, t, err,
+			  errlen);
+
+	if (r < 0)
+		tsv_free(k, t, v, n);
+	else if (k->parsed)
+		k->parsed(t);
+	return r;
 }
 
-int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
-			 char *err, size_t errlen)
+static void counter_table_parsed(void *t)
 {
-	*t = (struct rd_counter_table){ 0 };
-	return load_with(path, t, counters_parse_v, err, errlen);
+	((struct rd_counter_table *)t)->lookup = lookup_new();	/* none: scans */
 }
 
-int rd_firmware_tsv_load(const char *path, struct rd_fw_table *t, char *err,
-			 size_t errlen)
+static void counter_table_freed(void *t)
 {
-	*t = (struct rd_fw_table){ 0 };
-	return load_with(path, t, firmware_parse_v, err, errlen);
+	struct rd_counter_table *c = t;
+
+	lookup_free(c->lookup);
+	c->lookup = NULL;
 }
 
-int rd_link_ext_tsv_load(const char *path, struct rd_link_ext_table *t,
-			 char *err, size_t errlen)
-{
-	*t = (struct rd_link_ext_table){ 0 };
-	return load_with(path, t, link_ext_parse_v, err, errlen);
-}
+enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5 };
 
-void rd_counter_table_free(struct rd_counter_table *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].name);
-		free(t->v[i].meaning);
-		free(t->v[i].hint);
+#define HEADER(...) (const char *const[]){ __VA_ARGS__ }
+
+/* Each table's header (the first line, exactly), row parser and strings. */
+static const struct tsv_kind tsv_kinds[] = {
+	[TSV_COUNTER] = { HEADER("name", "source", "unit", "meaning",
+				 "bad_when_rising", "warn_rate", "fail_rate",
+				 "hint"),
+			  8, counter_row, counter_fields,
+			  sizeof(struct rd_counter_info), counter_table_parsed,
+			  counter_table_freed },
+	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"),
+		     4, fw_row, fw_fields, sizeof(struct rd_fw_min), NULL,
+		     NULL },
+	[TSV_LINK_EXT] = { HEADER("state", "substate", "uapi_name", "summary",
+				  "next_step"),
+			   5, link_ext_row, link_ext_fields,
+			   sizeof(struct rd_link_ext), NULL, NULL },
+	[TSV_WC_STATUS] = { HEADER("value", "name", "str", "meaning", "causes"),
+			    5, wc_status_row, wc_status_fields,
+			    sizeof(struct rd_wc_status), NULL, NULL },
+	[TSV_MLX5] = { HEADER("kind", "value", "name", "wc_status", "meaning",
+			      "causes"),
+		       6, mlx5_row, mlx5_fields, sizeof(struct rd_mlx5_code),
+		       NULL, NULL },
+};
+
+/*
+ * A table type's public functions: rd_<tname>_table_free,
+ * rd_<pname>_tsv_parse, and rd_<pname>_tsv_load with its parser behind
+ * the void * that load_with and the process-wide slots take.
+ */
+#define TSV_TABLE(tname, pname, T, k)                                         \
+	void rd_##tname##_table_free(T *t)                                    \
+	{                                                                     \
+		if (t)                                                        \
+			tsv_free(&tsv_kinds[k], t, (void **)&t->v, &t->n);    \
+	}                                                                     \
+	int rd_##pname##_tsv_parse(const char *name, const char *text, T *t,  \
+				   char *err, size_t errlen)                  \
+	{                                                                     \
+		*t = (T){ 0 };                                                \
+		return tsv_parse(&tsv_kinds[k], name, text, t,                \
+				 (void **)&t->v, &t->n, err, errlen);         \
+	}                                                                     \
+	static int pname##_parse_v(const char *n, const char *text, void *t,  \
+				   char *err, size_t el)                      \
+	{                                                                     \
+		return rd_##pname##_tsv_parse(n, text, t, err, el);           \
+	}                                                                     \
+	int rd_##pname##_tsv_load(const char *path, T *t, char *err,          \
+				  size_t errlen)                              \
+	{                                                                     \
+		*t = (T){ 0 };                                                \
+		return load_with(path, t, pname##_parse_v, err, errlen);      \
 	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
 
-void rd_fw_table_free(struct rd_fw_table *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].family);
-		free(t->v[i].min_fw);
-		free(t->v[i].why);
-	}
-	free(t->v);
-	t->v = NULL;
-	t->n = 0;
-}
-
-const struct rd_counter_info *
-rd_counter_info_find(const struct rd_counter_table *t,
-		     enum rd_counter_group group, const char *name)
-{
-	if (!t || !name)
-		return NULL;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].group == group &&
-		    fnmatch(t->v[i].name, name, 0) == 0)
-			return &t->v[i];
-	return NULL;
-}
+TSV_TABLE(counter, counters, struct rd_counter_table, TSV_COUNTER)
+TSV_TABLE(fw, firmware, struct rd_fw_table, TSV_FW)
+TSV_TABLE(link_ext, link_ext, struct rd_link_ext_table, TSV_LINK_EXT)
+TSV_TABLE(wc_status, wc_status, struct rd_wc_status_table, TSV_WC_STATUS)
+TSV_TABLE(mlx5, mlx5, struct rd_mlx5_table, TSV_MLX5)
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
 				enum rd_counter_group group, const char *name)

@@ -48,9 +48,16 @@ struct rd_counter_info {
 	char *hint;
 };
 
+struct rd_counter_lookup;
+
 struct rd_counter_table {
 	struct rd_counter_info *v;
 	size_t n;
+	/*
+	 * Answers of rd_counter_info_find by (group, name), filled on first
+	 * ask; made by rd_counters_tsv_parse. NULL: every lookup scans.
+	 */
+	struct rd_counter_lookup *lookup;
 };
 
 struct rd_fw_min {
@@ -150,7 +157,11 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 void rd_counter_table_free(struct rd_counter_table *t);
 void rd_fw_table_free(struct rd_fw_table *t);
 
-/* The first row matching (group, counter name); NULL when none. */
+/*
+ * The first row matching (group, counter name); NULL when none. A parsed
+ * table remembers each answer, so a name is pattern-matched once per table
+ * (safe from several threads); its rows must not change after parsing.
+ */
 const struct rd_counter_info *
 rd_counter_info_find(const struct rd_counter_table *t,
 		     enum rd_counter_group group, const char *name);

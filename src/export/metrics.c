@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,19 +79,107 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+/* An optional scalar of a model struct as one series; none when absent. */
+struct scalar_metric {
+	const char *name;
+	enum rd_prom_type type;
+	const char *help;
+	enum rd_fkind kind;	/* RD_F_U64, RD_F_BOOL or RD_F_DBL */
+	size_t off;
+	double scale;		/* the value times this */
+};
+
+#define SCALAR(T, m, kind, scale, name, type, help) \
+	{ (name), (type), (help), (kind), offsetof(T, m), (scale) }
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void export_scalars(struct rd_prom *w, const struct scalar_metric *t,
+			   size_t n, const void *obj, const char *const *l)
+{
+	for (size_t i = 0; i < n; i++) {
+		const void *p = (const char *)obj + t[i].off;
+		const struct rd_ou64 *u = p;
+		const struct rd_obool *b = p;
+		const struct rd_odbl *d = p;
+
+		if (t[i].kind == RD_F_DBL && d->ok)
+			rd_prom_dbl(w, t[i].name, t[i].type, t[i].help, l,
+				    d->v * t[i].scale);
+		else if (t[i].kind == RD_F_BOOL && b->ok)
+			rd_prom_u64(w, t[i].name, t[i].type, t[i].help, l, b->v);
+		else if (t[i].kind == RD_F_U64 && u->ok)
+			rd_prom_u64(w, t[i].name, t[i].type, t[i].help, l,
+				    u->v * (uint64_t)t[i].scale);
+	}
+}
+
+#define PORT_U64(m, name, type, help) \
+	SCALAR(struct rd_port, m, RD_F_U64, 1, name, type, help)
+
+static const struct scalar_metric node_port_metrics[] = {
+	PORT_U64(state_num, "node_infiniband_state_id", G,
+		 "Port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer"),
+	PORT_U64(phys_state_num, "node_infiniband_physical_state_id", G,
+		 "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, 6 error recovery, 7 test"),
+};
+
+static const struct scalar_metric port_metrics[] = {
+	PORT_U64(state_num, "rdmadiag_port_state", G,
+		 "Port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER"),
+	PORT_U64(phys_state_num, "rdmadiag_port_physical_state", G,
+		 "Physical state: 1 SLEEP, 2 POLLING, 3 DISABLED, 4 TRAINING, 5 LINK_UP, 6 LINK_ERROR_RECOVERY, 7 PHY_TEST"),
+	SCALAR(struct rd_port, rate_gbps, RD_F_DBL, 1e9 / 8,
+	       "rdmadiag_port_rate_bytes_per_second", G,
+	       "Port data rate in bytes per second"),
+};
+
+static const struct scalar_metric port_byte_metrics[] = {
+	PORT_U64(xmit_bytes, "rdmadiag_port_transmit_bytes_total", C,
+		 "Bytes sent (IB PMA port_xmit_data, 4-byte words times 4)"),
+	PORT_U64(rcv_bytes, "rdmadiag_port_receive_bytes_total", C,
+		 "Bytes received (IB PMA port_rcv_data, 4-byte words times 4)"),
+};
+
+#define NETDEV(m, kind, scale, name, type, help) \
+	SCALAR(struct rd_netdev, m, kind, scale, name, type, help)
+
+static const struct scalar_metric netdev_metrics[] = {
+	NETDEV(mtu, RD_F_U64, 1, "rdmadiag_netdev_mtu_bytes", G,
+	       "MTU of the network device behind the port"),
+	NETDEV(admin_up, RD_F_BOOL, 1, "rdmadiag_netdev_admin_up", G,
+	       "1 when the network device is administratively up"),
+	NETDEV(carrier, RD_F_BOOL, 1, "rdmadiag_netdev_carrier", G,
+	       "1 when the network device has carrier"),
+	NETDEV(carrier_changes, RD_F_U64, 1,
+	       "rdmadiag_netdev_carrier_changes_total", C,
+	       "Carrier changes of the network device"),
+	NETDEV(ethtool.speed_mbps, RD_F_U64, 125000,
+	       "rdmadiag_netdev_speed_bytes_per_second", G,
+	       "Link speed ethtool reports, in bytes per second"),
+};
+
+#define PCI(m, kind, scale, name, help) \
+	SCALAR(struct rd_pci, m, kind, scale, name, G, help)
+
+static const struct scalar_metric pci_metrics[] = {
+	PCI(link_speed_gts, RD_F_DBL, 1e9,
+	    "rdmadiag_pcie_link_speed_transfers_per_second",
+	    "PCIe link speed now (LnkSta), transfers per second per lane"),
+	PCI(cap_speed_gts, RD_F_DBL, 1e9,
+	    "rdmadiag_pcie_link_capable_speed_transfers_per_second",
+	    "PCIe link speed the device is capable of (LnkCap)"),
+	PCI(link_width, RD_F_U64, 1, "rdmadiag_pcie_link_width_lanes",
+	    "PCIe link width now (LnkSta), lanes"),
+	PCI(cap_width, RD_F_U64, 1, "rdmadiag_pcie_link_capable_width_lanes",
+	    "PCIe link width the device is capable of (LnkCap), lanes"),
+};
+
 static void export_node_port(struct rd_prom *w, const struct rd_device *d,
 			     const struct rd_port *p, const char *portnum)
 {
 	const char *l[] = { "device", d->name, "port", portnum, NULL };
 
-	if (p->state_num.ok)
-		rd_prom_u64(w, "node_infiniband_state_id", G,
-			    "Port state: 1 down, 2 init, 3 armed, 4 active, 5 active defer",
-			    l, p->state_num.v);
-	if (p->phys_state_num.ok)
-		rd_prom_u64(w, "node_infiniband_physical_state_id", G,
-			    "Physical port state: 1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, 6 error recovery, 7 test",
-			    l, p->phys_state_num.v);
+	export_scalars(w, node_port_metrics, N(node_port_metrics), p, l);
 	/*
 	 * node_exporter reads the rate's number as a 32-bit float and
 	 * truncates Gb/s * 125000000 to whole bytes per second.
@@ -100,8 +189,7 @@ static void export_node_port(struct rd_prom *w, const struct rd_device *d,
 			    "Signalling rate of the port in bytes per second", l,
 			    (uint64_t)((double)(float)p->rate_gbps.v *
 				       125000000.0));
-	for (size_t i = 0; i < sizeof(node_counters) / sizeof(*node_counters);
-	     i++) {
+	for (size_t i = 0; i < N(node_counters); i++) {
 		const struct node_counter *nc = &node_counters[i];
 		const struct rd_counter *c =
 			rd_counters_find(&p->counters, nc->file);
@@ -136,18 +224,7 @@ static void export_port(struct rd_prom *w, const struct rd_device *d,
 {
 	const char *l[] = { "device", d->name, "port", portnum, NULL };
 
-	if (p->state_num.ok)
-		rd_prom_u64(w, "rdmadiag_port_state", G,
-			    "Port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER",
-			    l, p->state_num.v);
-	if (p->phys_state_num.ok)
-		rd_prom_u64(w, "rdmadiag_port_physical_state", G,
-			    "Physical state: 1 SLEEP, 2 POLLING, 3 DISABLED, 4 TRAINING, 5 LINK_UP, 6 LINK_ERROR_RECOVERY, 7 PHY_TEST",
-			    l, p->phys_state_num.v);
-	if (p->rate_gbps.ok)
-		rd_prom_dbl(w, "rdmadiag_port_rate_bytes_per_second", G,
-			    "Port data rate in bytes per second", l,
-			    p->rate_gbps.v * 1e9 / 8);
+	export_scalars(w, port_metrics, N(port_metrics), p, l);
 	{
 		const char *li[] = { "device", d->name, "port", portnum,
 				     "link_layer", str(p->link_layer),
@@ -158,14 +235,7 @@ static void export_port(struct rd_prom *w, const struct rd_device *d,
 		rd_prom_u64(w, "rdmadiag_port_info", G,
 			    "Port attributes as labels; the value is 1", li, 1);
 	}
-	if (p->xmit_bytes.ok)
-		rd_prom_u64(w, "rdmadiag_port_transmit_bytes_total", C,
-			    "Bytes sent (IB PMA port_xmit_data, 4-byte words times 4)",
-			    l, p->xmit_bytes.v);
-	if (p->rcv_bytes.ok)
-		rd_prom_u64(w, "rdmadiag_port_receive_bytes_total", C,
-			    "Bytes received (IB PMA port_rcv_data, 4-byte words times 4)",
-			    l, p->rcv_bytes.v);
+	export_scalars(w, port_byte_metrics, N(port_byte_metrics), p, l);
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct rd_counter *c = &p->counters.v[i];
 
@@ -233,6 +303,27 @@ static bool prio_name(const char *n, char *dir, char *prio, const char **rest)
 	return true;
 }
 
+/* Per-priority ethtool counters by the part after "rx_prioN_". */
+static const struct {
+	const char *suffix;	/* NULL: every other counter (last row) */
+	const char *name, *help;
+	bool usec;		/* microseconds, exported as seconds */
+} prio_metrics[] = {
+	{ "pause", "rdmadiag_priority_pause_frames_total",
+	  "PFC pause frames per priority (ethtool); rx: the peer asked this port to stop",
+	  false },
+	{ "pause_duration", "rdmadiag_priority_pause_duration_seconds_total",
+	  "Time in pause per priority (ethtool, microseconds as seconds)", true },
+	{ "pause_transition", "rdmadiag_priority_pause_transitions_total",
+	  "Pause to resume transitions per priority (ethtool)", false },
+	{ "bytes", "rdmadiag_priority_bytes_total",
+	  "Bytes per priority (ethtool)", false },
+	{ "packets", "rdmadiag_priority_packets_total",
+	  "Packets per priority (ethtool)", false },
+	{ NULL, "rdmadiag_priority_events_total",
+	  "Other per-priority ethtool counters, events", false },
+};
+
 static void export_ethtool_stat(struct rd_prom *w, const char *dev,
 				const char *portnum, const char *nd,
 				const struct rd_counter *c)
@@ -242,34 +333,23 @@ static void export_ethtool_stat(struct rd_prom *w, const char *dev,
 	uint64_t v = c->value.v;
 
 	if (prio_name(n, dir, prio, &rest)) {
-		const char *l[] = { "device", dev, "port", portnum, "netdev", nd,
-				    "direction", dir, "priority", prio, NULL };
-		const char *lc[] = { "device", dev, "port", portnum,
-				     "netdev", nd, "direction", dir,
-				     "priority", prio, "counter", rest, NULL };
+		/* The last label pair, the counter, only for other counters. */
+		const char *l[] = { "device", dev, "port", portnum,
+				    "netdev", nd, "direction", dir,
+				    "priority", prio, NULL, rest, NULL };
+		size_t i = 0;
 
-		if (strcmp(rest, "pause") == 0)
-			rd_prom_u64(w, "rdmadiag_priority_pause_frames_total", C,
-				    "PFC pause frames per priority (ethtool); rx: the peer asked this port to stop",
-				    l, v);
-		else if (strcmp(rest, "pause_duration") == 0)
-			usec_total(w, "rdmadiag_priority_pause_duration_seconds_total",
-				   "Time in pause per priority (ethtool, microseconds as seconds)",
+		while (i < N(prio_metrics) - 1 &&
+		       strcmp(rest, prio_metrics[i].suffix) != 0)
+			i++;
+		if (!prio_metrics[i].suffix)
+			l[10] = "counter";
+		if (prio_metrics[i].usec)
+			usec_total(w, prio_metrics[i].name, prio_metrics[i].help,
 				   l, v);
-		else if (strcmp(rest, "pause_transition") == 0)
-			rd_prom_u64(w, "rdmadiag_priority_pause_transitions_total", C,
-				    "Pause to resume transitions per priority (ethtool)",
-				    l, v);
-		else if (strcmp(rest, "bytes") == 0)
-			rd_prom_u64(w, "rdmadiag_priority_bytes_total", C,
-				    "Bytes per priority (ethtool)", l, v);
-		else if (strcmp(rest, "packets") == 0)
-			rd_prom_u64(w, "rdmadiag_priority_packets_total", C,
-				    "Packets per priority (ethtool)", l, v);
 		else
-			rd_prom_u64(w, "rdmadiag_priority_events_total", C,
-				    "Other per-priority ethtool counters, events",
-				    lc, v);
+			rd_prom_u64(w, prio_metrics[i].name, C,
+				    prio_metrics[i].help, l, v);
 		return;
 	}
 	if (strcmp(n, "rx_bytes_phy") == 0 || strcmp(n, "tx_bytes_phy") == 0 ||
@@ -317,26 +397,7 @@ static void export_netdev(struct rd_prom *w, const struct rd_netdev *n)
 
 	snprintf(portnum, sizeof(portnum), "%" PRIu64,
 		 n->rdma_port.ok ? n->rdma_port.v : 0);
-	if (n->mtu.ok)
-		rd_prom_u64(w, "rdmadiag_netdev_mtu_bytes", G,
-			    "MTU of the network device behind the port", l,
-			    n->mtu.v);
-	if (n->admin_up.ok)
-		rd_prom_u64(w, "rdmadiag_netdev_admin_up", G,
-			    "1 when the network device is administratively up",
-			    l, n->admin_up.v);
-	if (n->carrier.ok)
-		rd_prom_u64(w, "rdmadiag_netdev_carrier", G,
-			    "1 when the network device has carrier", l,
-			    n->carrier.v);
-	if (n->carrier_changes.ok)
-		rd_prom_u64(w, "rdmadiag_netdev_carrier_changes_total", C,
-			    "Carrier changes of the network device", l,
-			    n->carrier_changes.v);
-	if (n->ethtool.speed_mbps.ok)
-		rd_prom_u64(w, "rdmadiag_netdev_speed_bytes_per_second", G,
-			    "Link speed ethtool reports, in bytes per second", l,
-			    n->ethtool.speed_mbps.v * 125000);
+	export_scalars(w, netdev_metrics, N(netdev_metrics), n, l);
 	for (size_t i = 0; i < n->ethtool.stats.n; i++)
 		if (n->ethtool.stats.v[i].value.ok)
 			export_ethtool_stat(w, dev, portnum, n->name,
@@ -381,22 +442,7 @@ static void export_pci(struct rd_prom *w, const struct rd_pci *p)
 	const char *l[] = { "device", p->rdma_device, "pci_address", p->bdf,
 			    NULL };
 
-	if (p->link_speed_gts.ok)
-		rd_prom_dbl(w, "rdmadiag_pcie_link_speed_transfers_per_second", G,
-			    "PCIe link speed now (LnkSta), transfers per second per lane",
-			    l, p->link_speed_gts.v * 1e9);
-	if (p->cap_speed_gts.ok)
-		rd_prom_dbl(w, "rdmadiag_pcie_link_capable_speed_transfers_per_second",
-			    G, "PCIe link speed the device is capable of (LnkCap)",
-			    l, p->cap_speed_gts.v * 1e9);
-	if (p->link_width.ok)
-		rd_prom_u64(w, "rdmadiag_pcie_link_width_lanes", G,
-			    "PCIe link width now (LnkSta), lanes", l,
-			    p->link_width.v);
-	if (p->cap_width.ok)
-		rd_prom_u64(w, "rdmadiag_pcie_link_capable_width_lanes", G,
-			    "PCIe link width the device is capable of (LnkCap), lanes",
-			    l, p->cap_width.v);
+	export_scalars(w, pci_metrics, N(pci_metrics), p, l);
 }
 
 /* A target may appear more than once; Prometheus takes one: the worst. */
@@ -473,25 +519,21 @@ void rd_export_metrics(struct rd_prom *w, const struct rd_snapshot *s,
 				 (unsigned)d->node_guid.v & 0xffff);
 		if (!d->name)
 			continue;
-		if (flags & RD_EXPORT_COMPAT_NODE) {
-			const char *l[] = { "device", d->name,
-					    "board_id", str(d->board_id),
-					    "firmware_version", str(d->fw_ver),
-					    "hca_type", str(d->hca_type), NULL };
-
-			rd_prom_u64(w, "node_infiniband_info", G,
-				    "Device attributes as labels; the value is 1",
-				    l, 1);
-		}
 		{
+			/* node_exporter's info: the labels before the NULL. */
 			const char *l[] = { "device", d->name,
 					    "board_id", str(d->board_id),
 					    "firmware_version", str(d->fw_ver),
 					    "hca_type", str(d->hca_type),
-					    "driver", str(d->driver),
+					    NULL, str(d->driver),
 					    "node_guid", guid,
 					    "pci_address", str(d->pci_bdf), NULL };
 
+			if (flags & RD_EXPORT_COMPAT_NODE)
+				rd_prom_u64(w, "node_infiniband_info", G,
+					    "Device attributes as labels; the value is 1",
+					    l, 1);
+			l[8] = "driver";
 			rd_prom_u64(w, "rdmadiag_device_info", G,
 				    "Device attributes and versions as labels; the value is 1",
 				    l, 1);

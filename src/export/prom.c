@@ -94,21 +94,11 @@ static void escape_help(char *dst, size_t size, const char *s)
 	dst[n] = '\0';
 }
 
+/* Room for more bytes and the NUL after them. */
 static int grow(struct rd_prom_family *f, size_t more)
 {
-	size_t cap = f->cap ? f->cap : 1024;
-	char *b;
-
-	if (f->len + more + 1 <= f->cap)
-		return 0;
-	while (cap < f->len + more + 1)
-		cap *= 2;
-	b = realloc(f->buf, cap);
-	if (!b)
-		return -ENOMEM;
-	f->buf = b;
-	f->cap = cap;
-	return 0;
+	return rd_buf_reserve((void **)&f->buf, &f->cap, f->len + more + 1,
+			      1024);
 }
 
 static int append(struct rd_prom_family *f, const char *s, size_t n)

@@ -64,7 +64,7 @@ static int live_validate(const struct rd_fix_host *h,
 			 char *msg, size_t ml)
 {
 	(void)h;
-	return k->validate(t, value, msg, ml);
+	return k->validate ? k->validate(t, value, msg, ml) : 0;
 }
 
 static int live_apply(const struct rd_fix_host *h, const struct rd_fix_ops *k,
@@ -272,7 +272,10 @@ static int engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 			 tidy(err));
 		goto out;
 	}
-	r = k->target_value(f, before, after, sizeof(after));
+	if (k->target_value)
+		r = k->target_value(f, before, after, sizeof(after));
+	else
+		r = snprintf(after, sizeof(after), "%s", k->words[0]) < 0;
 	if (r == 0)
 		r = k->check(&t, after, err, sizeof(err));
 	if (r == 0 && k->revertible)

@@ -31,12 +31,18 @@ struct rd_fix_ops {
 	/* Undo may set the before-value again (modules are not unloaded). */
 	bool revertible;
 	/*
+	 * A kind whose values are words: all of them, NULL-terminated, the
+	 * one the fix-up sets first, and what they name ("link state").
+	 */
+	const char *const *words;
+	const char *words_name;
+	/*
 	 * No kernel: is this a target and value a check could produce?
 	 * 0, or -EINVAL with the reason in why.
 	 */
 	int (*check)(const struct rd_fix_target *t, const char *value,
 		     char *why, size_t len);
-	/* The value the fix-up sets, given the current one. */
+	/* The value the fix-up sets, given the current one (NULL: words[0]). */
 	int (*target_value)(const struct rd_fixup *f, const char *before,
 			    char *after, size_t len);
 	/* The shell command that sets value (words shell-quoted). */
@@ -48,12 +54,23 @@ struct rd_fix_ops {
 	/*
 	 * Live, right before the change: the target is the one named (same
 	 * ifindex and name) and value is in the range the kernel reports.
+	 * NULL: the check is the whole rule.
 	 */
 	int (*validate)(const struct rd_fix_target *t, const char *value,
 			char *msg, size_t ml);
 	int (*apply)(const struct rd_fix_target *t, const char *value,
 		     char *msg, size_t ml);
 };
+
+/*
+ * The fields every kind sets: its journal name, kind, whether undo may
+ * set the before-value again, the file's checks[] and the functions named
+ * <pfx>_check, <pfx>_command, <pfx>_read and <pfx>_apply.
+ */
+#define RD_FIX_KIND(pfx, name_, kind_, revertible_)                          \
+	.name = (name_), .kind = (kind_), .revertible = (revertible_),      \
+	.checks = checks, .check = pfx##_check, .command = pfx##_command,   \
+	.read = pfx##_read, .apply = pfx##_apply
 
 extern const struct rd_fix_ops rd_fix_link_up_ops, rd_fix_link_mtu_ops,
 	rd_fix_rxe_ops, rd_fix_module_ops, rd_fix_sysctl_ops, rd_fix_pfc_ops;
@@ -98,8 +115,17 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 bool rd_fix_ifname_ok(const char *s);
 /* The same, as a check: 0, or -EINVAL with the reason in why. */
 int rd_fix_need_ifname(const char *s, char *why, size_t len);
+/* ok, or -EINVAL with why: "\"arg\" is not <what>". */
+int rd_fix_need(bool ok, const char *arg, const char *what, char *why,
+		size_t len);
 /* A decimal number without sign or blanks, at most 20 digits. */
 int rd_fix_parse_dec(const char *s, uint64_t *out);
+/* value is one of k->words: 0, or -EINVAL with the reason in why. */
+int rd_fix_need_word(const struct rd_fix_ops *k, const char *value,
+		     char *why, size_t len);
+/* target_value of the kinds that set the fix-up's number as it is. */
+int rd_fix_target_decimal(const struct rd_fixup *f, const char *before,
+			  char *after, size_t len);
 
 /* Live rtnetlink facts about one netdev. */
 struct rd_fix_link {
@@ -122,5 +148,16 @@ int rd_fix_link_same(const struct rd_fix_target *t, const char *name,
 /* RTM_NEWLINK on ifindex: mtu (0 = keep) and/or up (-1 = keep). */
 int rd_fix_link_set(uint32_t ifindex, uint32_t mtu, int up, char *msg,
 		    size_t ml);
+/*
+ * The link fix kinds' shared steps on the netdev t->arg. attr "mtu" is
+ * the MTU in bytes, NULL the state "up"/"down": the command a person would
+ * type, the value now, and the change (on the ifindex the reading saw).
+ */
+void rd_fix_link_command(const struct rd_fix_target *t, const char *attr,
+			 const char *value, char *buf, size_t len);
+int rd_fix_link_read(const struct rd_fix_target *t, const char *attr,
+		     char *val, size_t len, char *msg, size_t ml);
+int rd_fix_link_apply(const struct rd_fix_target *t, const char *attr,
+		      const char *value, char *msg, size_t ml);
 
 #endif

@@ -31,30 +31,16 @@ static int mtu_check(const struct rd_fix_target *t, const char *value,
 	return 0;
 }
 
-static int mtu_target(const struct rd_fixup *f, const char *before,
-		      char *after, size_t len)
-{
-	(void)before;
-	snprintf(after, len, "%" PRIu64, f->value);
-	return 0;
-}
-
 static void mtu_command(const struct rd_fix_target *t, const char *value,
 			char *buf, size_t len)
 {
-	snprintf(buf, len, "ip link set dev %s mtu %s", rd_shquote_tmp(t->arg),
-		 rd_shquote_tmp(value));
+	rd_fix_link_command(t, "mtu", value, buf, len);
 }
 
 static int mtu_read(const struct rd_fix_target *t, char *val, size_t len,
 		    char *msg, size_t ml)
 {
-	struct rd_fix_link l;
-	int r = rd_fix_link_get(t->arg, &l, msg, ml);
-
-	if (r == 0)
-		snprintf(val, len, "%u", l.mtu);
-	return r;
+	return rd_fix_link_read(t, "mtu", val, len, msg, ml);
 }
 
 static int mtu_validate(const struct rd_fix_target *t, const char *value,
@@ -85,21 +71,11 @@ static int mtu_validate(const struct rd_fix_target *t, const char *value,
 static int mtu_apply(const struct rd_fix_target *t, const char *value,
 		     char *msg, size_t ml)
 {
-	uint64_t m = 0;
-
-	rd_fix_parse_dec(value, &m);
-	return rd_fix_link_set((uint32_t)t->ifindex, (uint32_t)m, -1, msg, ml);
+	return rd_fix_link_apply(t, "mtu", value, msg, ml);
 }
 
 const struct rd_fix_ops rd_fix_link_mtu_ops = {
-	.name = "link_mtu",
-	.kind = RD_FIX_LINK_MTU,
-	.checks = checks,
-	.revertible = true,
-	.check = mtu_check,
-	.target_value = mtu_target,
-	.command = mtu_command,
-	.read = mtu_read,
+	RD_FIX_KIND(mtu, "link_mtu", RD_FIX_LINK_MTU, true),
+	.target_value = rd_fix_target_decimal,
 	.validate = mtu_validate,
-	.apply = mtu_apply,
 };

@@ -14,6 +14,7 @@
 
 static const char *const checks[] = { "driver.modules", "port.state",
 				      "user.uverbs", NULL };
+static const char *const words[] = { "loaded", NULL };
 
 /* The RDMA core modules a check names; NIC drivers come from diag. */
 static const char *const core_modules[] = {
@@ -31,24 +32,13 @@ static bool module_ok(const char *m)
 static int mod_check(const struct rd_fix_target *t, const char *value,
 		     char *why, size_t len)
 {
-	if (!module_ok(t->arg)) {
-		snprintf(why, len, "\"%s\" is not an RDMA module a check names",
-			 rd_esc_tmp(t->arg));
+	if (rd_fix_need(module_ok(t->arg), t->arg,
+			"an RDMA module a check names", why, len) < 0)
 		return -EINVAL;
-	}
-	if (!value || strcmp(value, "loaded") != 0) {
+	if (rd_fix_need_word(&rd_fix_module_ops, value, why, len) < 0) {
 		snprintf(why, len, "modules are only loaded, never unloaded");
 		return -EINVAL;
 	}
-	return 0;
-}
-
-static int mod_target(const struct rd_fixup *f, const char *before,
-		      char *after, size_t len)
-{
-	(void)f;
-	(void)before;
-	snprintf(after, len, "loaded");
 	return 0;
 }
 
@@ -70,16 +60,6 @@ static int mod_read(const struct rd_fix_target *t, char *val, size_t len,
 	snprintf(path, sizeof(path), "/sys/module/%s", t->arg);
 	snprintf(val, len, "%s", stat(path, &st) == 0 ? "loaded" : "absent");
 	return 0;
-}
-
-static int mod_validate(const struct rd_fix_target *t, const char *value,
-			char *msg, size_t ml)
-{
-	(void)t;
-	(void)value;
-	(void)msg;
-	(void)ml;
-	return 0;	/* the table is the whole rule; libkmod finds the file */
 }
 
 static int mod_apply(const struct rd_fix_target *t, const char *value,
@@ -120,14 +100,7 @@ static int mod_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_module_ops = {
-	.name = "modprobe",
-	.kind = RD_FIX_MODPROBE,
-	.checks = checks,
-	.revertible = false,
-	.check = mod_check,
-	.target_value = mod_target,
-	.command = mod_command,
-	.read = mod_read,
-	.validate = mod_validate,
-	.apply = mod_apply,
+	RD_FIX_KIND(mod, "modprobe", RD_FIX_MODPROBE, false),
+	.words = words,
+	.words_name = "module state",
 };

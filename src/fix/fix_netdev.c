@@ -8,6 +8,7 @@
 #include "fix/fix_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -35,12 +36,19 @@ bool rd_fix_ifname_ok(const char *s)
 	return true;
 }
 
+int rd_fix_need(bool ok, const char *arg, const char *what, char *why,
+		size_t len)
+{
+	if (ok)
+		return 0;
+	rd_snprintf_text(why, len, "\"%s\" is not %s", rd_esc_tmp(arg), what);
+	return -EINVAL;
+}
+
 int rd_fix_need_ifname(const char *s, char *why, size_t len)
 {
-	if (rd_fix_ifname_ok(s))
-		return 0;
-	snprintf(why, len, "\"%s\" is not an interface name", rd_esc_tmp(s));
-	return -EINVAL;
+	return rd_fix_need(rd_fix_ifname_ok(s), s, "an interface name", why,
+			   len);
 }
 
 int rd_fix_parse_dec(const char *s, uint64_t *out)
@@ -58,6 +66,31 @@ int rd_fix_parse_dec(const char *s, uint64_t *out)
 		v = v * 10 + (uint64_t)(*s - '0');
 	}
 	*out = v;
+	return 0;
+}
+
+int rd_fix_need_word(const struct rd_fix_ops *k, const char *value,
+		     char *why, size_t len)
+{
+	size_t o;
+
+	for (size_t i = 0; value && k->words[i]; i++)
+		if (strcmp(value, k->words[i]) == 0)
+			return 0;
+	o = (size_t)rd_snprintf_text(why, len, "%s \"%s\" is not",
+				     k->words_name, rd_esc_tmp(value));
+	for (size_t i = 0; k->words[i] && o < len; i++)
+		o += (size_t)snprintf(why + o, len - o, "%s %s",
+				      i ? (k->words[i + 1] ? "," : " or") : "",
+				      k->words[i]);
+	return -EINVAL;
+}
+
+int rd_fix_target_decimal(const struct rd_fixup *f, const char *before,
+			  char *after, size_t len)
+{
+	(void)before;
+	snprintf(after, len, "%" PRIu64, f->value);
 	return 0;
 }
 
@@ -259,4 +292,35 @@ int rd_fix_link_same(const struct rd_fix_target *t, const char *name,
 		return r < 0 ? r : -EINVAL;
 	}
 	return 0;
+}
+
+void rd_fix_link_command(const struct rd_fix_target *t, const char *attr,
+			 const char *value, char *buf, size_t len)
+{
+	snprintf(buf, len, "ip link set dev %s%s%s %s", rd_shquote_tmp(t->arg),
+		 attr ? " " : "", attr ? attr : "", rd_shquote_tmp(value));
+}
+
+int rd_fix_link_read(const struct rd_fix_target *t, const char *attr,
+		     char *val, size_t len, char *msg, size_t ml)
+{
+	struct rd_fix_link l;
+	int r = rd_fix_link_get(t->arg, &l, msg, ml);
+
+	if (r == 0 && attr)
+		snprintf(val, len, "%u", l.mtu);
+	else if (r == 0)
+		snprintf(val, len, "%s", l.flags & IFF_UP ? "up" : "down");
+	return r;
+}
+
+int rd_fix_link_apply(const struct rd_fix_target *t, const char *attr,
+		      const char *value, char *msg, size_t ml)
+{
+	uint64_t mtu = 0;
+
+	if (attr)
+		rd_fix_parse_dec(value, &mtu);
+	return rd_fix_link_set((uint32_t)t->ifindex, (uint32_t)mtu,
+			       attr ? -1 : strcmp(value, "up") == 0, msg, ml);
 }

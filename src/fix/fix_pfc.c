@@ -196,14 +196,7 @@ static int pfc_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_pfc_ops = {
-	.name = "pfc",
-	.kind = RD_FIX_PFC,
-	.checks = checks,
-	.revertible = true,
-	.check = pfc_check,
+	RD_FIX_KIND(pfc, "pfc", RD_FIX_PFC, true),
 	.target_value = pfc_target,
-	.command = pfc_command,
-	.read = pfc_read,
 	.validate = pfc_validate,
-	.apply = pfc_apply,
 };

@@ -16,6 +16,7 @@
 #include "probes/rdma_nl.h"
 
 static const char *const checks[] = { "port.state", NULL };
+static const char *const words[] = { "present", "absent", NULL };
 
 /* "rxe" and up to three digits: the names the check gives. */
 static bool rxe_name_ok(const char *s)
@@ -31,29 +32,11 @@ static bool rxe_name_ok(const char *s)
 static int rxe_check(const struct rd_fix_target *t, const char *value,
 		     char *why, size_t len)
 {
-	if (!rxe_name_ok(t->arg)) {
-		snprintf(why, len, "\"%s\" is not a Soft-RoCE name (rxeN)",
-			 rd_esc_tmp(t->arg));
+	if (rd_fix_need(rxe_name_ok(t->arg), t->arg,
+			"a Soft-RoCE name (rxeN)", why, len) < 0 ||
+	    rd_fix_need_ifname(t->arg2, why, len) < 0)
 		return -EINVAL;
-	}
-	if (rd_fix_need_ifname(t->arg2, why, len) < 0)
-		return -EINVAL;
-	if (!value ||
-	    (strcmp(value, "present") != 0 && strcmp(value, "absent") != 0)) {
-		snprintf(why, len, "Soft-RoCE link state \"%s\" is neither present nor absent",
-			 rd_esc_tmp(value));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int rxe_target(const struct rd_fixup *f, const char *before,
-		      char *after, size_t len)
-{
-	(void)f;
-	(void)before;
-	snprintf(after, len, "present");
-	return 0;
+	return rd_fix_need_word(&rd_fix_rxe_ops, value, why, len);
 }
 
 static void rxe_command(const struct rd_fix_target *t, const char *value,
@@ -192,14 +175,8 @@ static int rxe_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_rxe_ops = {
-	.name = "rxe_add",
-	.kind = RD_FIX_RXE_ADD,
-	.checks = checks,
-	.revertible = true,
-	.check = rxe_check,
-	.target_value = rxe_target,
-	.command = rxe_command,
-	.read = rxe_read,
+	RD_FIX_KIND(rxe, "rxe_add", RD_FIX_RXE_ADD, true),
+	.words = words,
+	.words_name = "Soft-RoCE link state",
 	.validate = rxe_validate,
-	.apply = rxe_apply,
 };

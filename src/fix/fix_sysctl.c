@@ -53,14 +53,6 @@ static int sysctl_check(const struct rd_fix_target *t, const char *value,
 	return 0;
 }
 
-static int sysctl_target(const struct rd_fixup *f, const char *before,
-			 char *after, size_t len)
-{
-	(void)before;
-	snprintf(after, len, "%" PRIu64, f->value);
-	return 0;
-}
-
 static void sysctl_command(const struct rd_fix_target *t, const char *value,
 			   char *buf, size_t len)
 {
@@ -150,14 +142,7 @@ static int sysctl_apply(const struct rd_fix_target *t, const char *value,
 }
 
 const struct rd_fix_ops rd_fix_sysctl_ops = {
-	.name = "sysctl",
-	.kind = RD_FIX_SYSCTL,
-	.checks = checks,
-	.revertible = true,
-	.check = sysctl_check,
-	.target_value = sysctl_target,
-	.command = sysctl_command,
-	.read = sysctl_read,
+	RD_FIX_KIND(sysctl, "sysctl", RD_FIX_SYSCTL, true),
+	.target_value = rd_fix_target_decimal,
 	.validate = sysctl_validate,
-	.apply = sysctl_apply,
 };

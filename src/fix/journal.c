@@ -283,11 +283,11 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 	int r = 0;
 
 	if (!tok) {
-		snprintf(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (memchr(text, '\0', len)) {
-		snprintf(err, errlen, "journal %s is corrupt: NUL byte",
+		rd_snprintf_text(err, errlen, "journal %s is corrupt: NUL byte",
 			 rd_esc_tmp(path));
 		json_tokener_free(tok);
 		return -EBADMSG;
@@ -300,7 +300,7 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 		lineno++;
 		if (!*line) {
 			if (p) {	/* only the final newline may be empty */
-				snprintf(err, errlen,
+				rd_snprintf_text(err, errlen,
 					 "journal %s:%lu is corrupt: empty line",
 					 rd_esc_tmp(path), lineno);
 				r = -EBADMSG;
@@ -318,9 +318,9 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 		json_object_put(o);
 		if (r < 0) {
 			if (r == -ENOMEM)
-				snprintf(err, errlen, "out of memory");
+				rd_snprintf_text(err, errlen, "out of memory");
 			else
-				snprintf(err, errlen,
+				rd_snprintf_text(err, errlen,
 					 "journal %s:%lu is corrupt: %s",
 					 rd_esc_tmp(path), lineno, why);
 			break;
@@ -381,7 +381,7 @@ static int open_dir_at(int at, const char *name, bool create,
 		if (mkdirat(at, name, 0700) < 0 && errno != EEXIST) {
 			int e = errno;
 
-			snprintf(err, errlen, "journal directory %s: %s",
+			rd_snprintf_text(err, errlen, "journal directory %s: %s",
 				 rd_esc_tmp(shown), strerror(e));
 			return -e;
 		}
@@ -394,7 +394,7 @@ static int open_dir_at(int at, const char *name, bool create,
 
 		if (e == ENOENT)
 			return -ENOENT;
-		snprintf(err, errlen, "journal directory %s: %s",
+		rd_snprintf_text(err, errlen, "journal directory %s: %s",
 			 rd_esc_tmp(shown),
 			 e == ELOOP || e == ENOTDIR ?
 				 "is a symlink or not a directory; refused" :
@@ -402,7 +402,7 @@ static int open_dir_at(int at, const char *name, bool create,
 		return e == ELOOP || e == ENOTDIR ? -EPERM : -e;
 	}
 	if (fstat(fd, &st) < 0 || (why = dir_refusal(&st, last))) {
-		snprintf(err, errlen, "journal directory %s %s; refused",
+		rd_snprintf_text(err, errlen, "journal directory %s %s; refused",
 			 rd_esc_tmp(shown), why ? why : "cannot be read");
 		close(fd);
 		return -EPERM;
@@ -421,7 +421,7 @@ static int walk(const char *path, bool create, struct rd_journal_file *jf,
 
 	if (path[0] != '/' || len >= sizeof(buf) || len < 7 ||
 	    strcmp(path + len - 6, ".jsonl") != 0) {
-		snprintf(err, errlen,
+		rd_snprintf_text(err, errlen,
 			 "journal %s: must be an absolute path to a .jsonl file",
 			 rd_esc_tmp(path));
 		return -EINVAL;
@@ -430,7 +430,7 @@ static int walk(const char *path, bool create, struct rd_journal_file *jf,
 	for (char *c = strtok_r(buf, "/", &save); c;
 	     c = strtok_r(NULL, "/", &save)) {
 		if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0) {
-			snprintf(err, errlen,
+			rd_snprintf_text(err, errlen,
 				 "journal %s: \".\" and \"..\" are refused",
 				 rd_esc_tmp(path));
 			return -EINVAL;
@@ -438,7 +438,7 @@ static int walk(const char *path, bool create, struct rd_journal_file *jf,
 		comp[n++] = c;
 	}
 	if (!n || strlen(comp[n - 1]) > NAME_MAX || path[len - 1] == '/') {
-		snprintf(err, errlen, "journal %s: bad file name",
+		rd_snprintf_text(err, errlen, "journal %s: bad file name",
 			 rd_esc_tmp(path));
 		return -EINVAL;
 	}
@@ -490,7 +490,7 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 	if (r == -ENOENT && !wr)
 		return 0;	/* no directory yet: an empty journal */
 	if (r == -ENOENT)
-		snprintf(err, errlen, "journal %s: a directory above it is missing",
+		rd_snprintf_text(err, errlen, "journal %s: a directory above it is missing",
 			 rd_esc_tmp(path));
 	if (r < 0)
 		return r;
@@ -514,13 +514,13 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 	}
 	if (jf->fd < 0) {
 		r = -errno;
-		snprintf(err, errlen, "journal %s: %s", rd_esc_tmp(path),
+		rd_snprintf_text(err, errlen, "journal %s: %s", rd_esc_tmp(path),
 			 r == -ELOOP ? "is a symlink; refused" : strerror(-r));
 		rd_journal_close(jf);
 		return r == -ELOOP ? -EPERM : r;
 	}
 	if (fstat(jf->fd, &st) < 0 || (why = file_refusal(&st))) {
-		snprintf(err, errlen, "journal %s %s; refused", rd_esc_tmp(path),
+		rd_snprintf_text(err, errlen, "journal %s %s; refused", rd_esc_tmp(path),
 			 why ? why : "cannot be read");
 		rd_journal_close(jf);
 		return -EPERM;
@@ -528,14 +528,14 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 	/* The new name must survive a crash as well as the lines in it. */
 	if (created && fsync(jf->dirfd) < 0) {
 		r = -errno;
-		snprintf(err, errlen, "journal directory of %s: %s",
+		rd_snprintf_text(err, errlen, "journal directory of %s: %s",
 			 rd_esc_tmp(path), strerror(-r));
 		rd_journal_close(jf);
 		return r;
 	}
 	r = take_lock(jf->fd, wr ? LOCK_EX : LOCK_SH);
 	if (r < 0) {
-		snprintf(err, errlen, "journal %s: %s", rd_esc_tmp(path),
+		rd_snprintf_text(err, errlen, "journal %s: %s", rd_esc_tmp(path),
 			 r == -EBUSY ? "another fix-up holds its lock; try again" :
 				       strerror(-r));
 		rd_journal_close(jf);
@@ -565,18 +565,18 @@ int rd_journal_load(struct rd_journal_file *jf, struct rd_journal *j,
 	if (jf->fd < 0)
 		return 0;
 	if (fstat(jf->fd, &st) < 0) {
-		snprintf(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
+		rd_snprintf_text(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
 			 strerror(errno));
 		return -EIO;
 	}
 	if ((uint64_t)st.st_size > RD_JOURNAL_MAX) {
-		snprintf(err, errlen, "journal %s is larger than %u MiB; refused",
+		rd_snprintf_text(err, errlen, "journal %s is larger than %u MiB; refused",
 			 rd_esc_tmp(jf->path), RD_JOURNAL_MAX >> 20);
 		return -EFBIG;
 	}
 	text = malloc((size_t)st.st_size + 1);
 	if (!text) {
-		snprintf(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	while (len < (size_t)st.st_size) {
@@ -587,7 +587,7 @@ int rd_journal_load(struct rd_journal_file *jf, struct rd_journal *j,
 			continue;
 		if (n <= 0) {
 			r = n < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "journal %s: %s",
+			rd_snprintf_text(err, errlen, "journal %s: %s",
 				 rd_esc_tmp(jf->path), strerror(-r));
 			free(text);
 			return r;
@@ -630,18 +630,18 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 	int r = 0;
 
 	if (!txt) {
-		snprintf(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (jf->fd < 0) {
-		snprintf(err, errlen, "journal %s is not open for writing",
+		rd_snprintf_text(err, errlen, "journal %s is not open for writing",
 			 rd_esc_tmp(jf->path));
 		return -EBADF;
 	}
 	len = strlen(txt);
 	buf = malloc(len + 2);
 	if (!buf) {
-		snprintf(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	/* A hand-edited journal may lack its final newline: add it first. */
@@ -667,7 +667,7 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 	if (r == 0 && fsync(jf->fd) < 0)
 		r = -errno;
 	if (r < 0)
-		snprintf(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
+		rd_snprintf_text(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
 			 strerror(-r));
 	free(buf);
 	return r;
@@ -702,7 +702,7 @@ static int finish(struct rd_journal_file *jf, struct json_object *o, int r,
 	if (r == 0)
 		r = append_line(jf, o, err, errlen);
 	else
-		snprintf(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 	json_object_put(o);
 	return r;
 }

@@ -718,7 +718,7 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 	int r = 0;
 
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir),
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(dir),
 			 strerror(errno));
 		return -errno;
 	}
@@ -795,7 +795,7 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 	free(names);
 	closedir(d);
 	if (r < 0)
-		snprintf(err, errlen, "%s: %s", rd_esc_tmp(dir), strerror(-r));
+		rd_snprintf_text(err, errlen, "%s: %s", rd_esc_tmp(dir), strerror(-r));
 	return r;
 }
 
@@ -867,11 +867,11 @@ void rd_fleet_finish(struct rd_fleet *f)
 			continue;
 		if (h->exit_code >= 0 || h->noise) {
 			if (h->exit_code >= 0)
-				snprintf(msg, sizeof(msg), "exit code %d%s%s",
+				rd_snprintf_text(msg, sizeof(msg), "exit code %d%s%s",
 					 h->exit_code, h->noise ? ": " : "",
 					 h->noise ? h->noise : "");
 			else
-				snprintf(msg, sizeof(msg), "%s", h->noise);
+				rd_snprintf_text(msg, sizeof(msg), "%s", h->noise);
 			/* Text only, with no exit code: output, but not JSON.
 			 */
 			/*
@@ -886,7 +886,7 @@ void rd_fleet_finish(struct rd_fleet *f)
 					   : RD_FLEET_MALFORMED,
 				   msg);
 			if (h->state == RD_FLEET_MALFORMED) {
-				snprintf(msg, sizeof(msg),
+				rd_snprintf_text(msg, sizeof(msg),
 					 "no JSON in its output: %s",
 					 h->noise ? h->noise : "");
 				set_reason(h, RD_FLEET_MALFORMED, msg);

@@ -119,6 +119,17 @@ static int add(struct json_object *o, const char *key, struct json_object *v)
 	return 0;
 }
 
+/* add, after the steps that built v: none of them failed (r is 0). */
+static int add_built(struct json_object *o, const char *key,
+		     struct json_object *v, int r)
+{
+	if (r) {
+		json_object_put(v);
+		return r;
+	}
+	return add(o, key, v);
+}
+
 static struct json_object *str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
@@ -213,10 +224,7 @@ static struct json_object *report_json(const struct rd_fleet *f)
 			r = -ENOMEM;
 		}
 	}
-	if (r)
-		json_object_put(fa);
-	else
-		r |= add(o, "findings", fa);
+	r = add_built(o, "findings", fa, r);
 	for (size_t i = 0; i < f->n_hosts && !r; i++) {
 		struct json_object *h = host_json(&f->hosts[i]);
 
@@ -225,10 +233,7 @@ static struct json_object *report_json(const struct rd_fleet *f)
 			r = -ENOMEM;
 		}
 	}
-	if (r)
-		json_object_put(ha);
-	else
-		r |= add(o, "hosts", ha);
+	r = add_built(o, "hosts", ha, r);
 	r |= add(o, "findings_not_grouped",
 		 json_object_new_uint64(f->findings_dropped));
 	r |= add(o, "lines_of_hosts_not_read",

@@ -582,6 +582,19 @@ static void parse_hex_attr(struct rd_snapshot *s, const char *pbase,
 		bad_value(s, pbase, port_attr_file[a], EINVAL, buf);
 }
 
+/* The numeric port attributes: where they go, the largest value, base. */
+static const struct {
+	size_t off;
+	uint64_t max;
+	int base;
+} port_nums[PA_COUNT] = {
+	[PA_LID] = { offsetof(struct rd_port, lid), 0xffff, 16 },
+	[PA_SM_LID] = { offsetof(struct rd_port, sm_lid), 0xffff, 16 },
+	[PA_SM_SL] = { offsetof(struct rd_port, sm_sl), 15, 10 },
+	[PA_LMC] = { offsetof(struct rd_port, lid_mask_count), 7, 10 },
+	[PA_CAP] = { offsetof(struct rd_port, cap_mask), UINT32_MAX, 16 },
+};
+
 static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			 struct port_cache *pc, const char *pbase,
 			 struct rd_port *p)
@@ -639,23 +652,14 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			}
 			break;
 		}
-		case PA_LID:
-			parse_hex_attr(s, pbase, a, buf, &p->lid, 0xffff, 16);
-			break;
-		case PA_SM_LID:
-			parse_hex_attr(s, pbase, a, buf, &p->sm_lid, 0xffff, 16);
-			break;
-		case PA_SM_SL:
-			parse_hex_attr(s, pbase, a, buf, &p->sm_sl, 15, 10);
-			break;
-		case PA_LMC:
-			parse_hex_attr(s, pbase, a, buf, &p->lid_mask_count, 7, 10);
-			break;
-		case PA_CAP:
-			parse_hex_attr(s, pbase, a, buf, &p->cap_mask,
-				       UINT32_MAX, 16);
-			break;
 		default:
+			if (port_nums[a].max) {
+				void *dst = (char *)p + port_nums[a].off;
+
+				parse_hex_attr(s, pbase, a, buf, dst,
+					       port_nums[a].max,
+					       port_nums[a].base);
+			}
 			break;
 		}
 	}

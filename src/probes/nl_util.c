@@ -20,6 +20,7 @@
 #include <netlink/socket.h>
 
 #include "core/attr.h"
+#include "core/model.h"
 
 void rd_nl_buf_free(struct rd_nl_buf *b)
 {
@@ -32,18 +33,8 @@ int rd_nl_buf_append(struct rd_nl_buf *b, const void *p, size_t n)
 {
 	if (n > RD_NL_MAX_REPLY || b->len > RD_NL_MAX_REPLY - n)
 		return -EMSGSIZE;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *d;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		d = realloc(b->data, cap);
-		if (!d)
-			return -ENOMEM;
-		b->data = d;
-		b->cap = cap;
-	}
+	if (rd_buf_reserve((void **)&b->data, &b->cap, b->len + n, 4096) < 0)
+		return -ENOMEM;
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return 0;

@@ -368,6 +368,20 @@ bool rd_pci_is_rdma_nic(unsigned vendor, unsigned device, unsigned class_id,
 	static const struct id_range efa[] = { { 0xefa0, 0xefaf } };
 	static const struct id_range mana[] = { { 0x00b9, 0x00ba } };
 	static const struct id_range erdma[] = { { 0x107f, 0x107f } };
+	/* Vendors with RDMA on some NICs: by driver, else by device id. */
+	static const struct {
+		unsigned vendor;
+		const char *driver;	/* NULL: by device id only */
+		const struct id_range *ids;
+		size_t n_ids;
+	} some[] = {
+		{ 0x14e4, "bnxt_en", bnxt, N(bnxt) },
+		{ 0x8086, "ice", intel, N(intel) },
+		{ 0x19e5, "hns3", hns, N(hns) },
+		{ 0x1077, "qede", qlogic, N(qlogic) },
+		{ 0x1414, "mana", mana, N(mana) },
+		{ 0x1ded, NULL, erdma, N(erdma) },
+	};
 	bool net = (class_id >> 16) == 0x02;
 	bool ib = (class_id >> 8) == 0x0c06;
 	const char *drv = driver ? driver : "";
@@ -377,28 +391,16 @@ bool rd_pci_is_rdma_nic(unsigned vendor, unsigned device, unsigned class_id,
 		return net || ib;
 	case 0x1425: /* Chelsio: iWARP on every T4-T6 NIC function */
 		return net;
-	case 0x14e4:
-		return net && (strcmp(drv, "bnxt_en") == 0 ||
-			       in_ranges(device, bnxt, N(bnxt)));
-	case 0x8086:
-		return net && (strcmp(drv, "ice") == 0 ||
-			       in_ranges(device, intel, N(intel)));
-	case 0x19e5:
-		return net && (strcmp(drv, "hns3") == 0 ||
-			       in_ranges(device, hns, N(hns)));
-	case 0x1077:
-		return net && (strcmp(drv, "qede") == 0 ||
-			       in_ranges(device, qlogic, N(qlogic)));
 	case 0x1d0f: /* Amazon: EFA, not ENA */
 		return in_ranges(device, efa, N(efa));
-	case 0x1414:
-		return net && (strcmp(drv, "mana") == 0 ||
-			       in_ranges(device, mana, N(mana)));
-	case 0x1ded:
-		return net && in_ranges(device, erdma, N(erdma));
-	default:
-		return false;
 	}
+	for (size_t i = 0; i < N(some); i++)
+		if (some[i].vendor == vendor)
+			return net && ((some[i].driver &&
+					strcmp(drv, some[i].driver) == 0) ||
+				       in_ranges(device, some[i].ids,
+						 some[i].n_ids));
+	return false;
 }
 
 /* ---- reading one function ---- */

@@ -18,6 +18,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "core/attr.h"
+#include "core/escape.h"
 #include "probes/nl_util.h"
 
 #define SRC "rdma_nl"
@@ -315,8 +316,9 @@ static void note(struct rd_snapshot *s, const char *dev, struct rd_port *p,
 	char line[256], where[128];
 	size_t old = p && p->mismatch ? strlen(p->mismatch) : 0;
 
-	snprintf(line, sizeof(line), "%s: sysfs %s, netlink %s", what, sysfs,
-		 nl);
+	/* The values are outside text: a cut keeps whole characters. */
+	rd_snprintf_text(line, sizeof(line), "%s: sysfs %s, netlink %s", what,
+			 sysfs, nl);
 	if (p) {
 		char *m = realloc(p->mismatch, old + strlen(line) + 2);
 
@@ -369,6 +371,20 @@ static void cmp_str(struct rd_snapshot *s, const char *dev, struct rd_port *p,
 	}
 	if (strcmp(*sys, nl) != 0)
 		note(s, dev, p, what, *sys, nl);
+}
+
+/* A state known by number and name: the numbers decide. */
+static void cmp_state(struct rd_snapshot *s, const char *dev,
+		      struct rd_port *p, const char *what, struct rd_ou64 *num,
+		      char **name, struct rd_ou64 nl_num, const char *nl_name)
+{
+	if (nl_num.ok && num->ok && nl_num.v != num->v) {
+		note(s, dev, p, what, *name ? *name : "?",
+		     nl_name ? nl_name : "?");
+	} else if (!num->ok && nl_num.ok) {
+		*num = nl_num;
+		(void)rd_str_set(name, nl_name);
+	}
 }
 
 /* Device-level disagreements go on every port: that is where they show. */
@@ -432,24 +448,10 @@ static void merge_device(struct rd_snapshot *s, struct rd_device *d,
 			continue;
 		}
 		p->netdev_ifindex = np->netdev_ifindex;
-		if (np->state_num.ok && p->state_num.ok &&
-		    np->state_num.v != p->state_num.v) {
-			note(s, d->name, p, "state",
-			     p->state ? p->state : "?",
-			     np->state ? np->state : "?");
-		} else if (!p->state_num.ok && np->state_num.ok) {
-			p->state_num = np->state_num;
-			(void)rd_str_set(&p->state, np->state);
-		}
-		if (np->phys_state_num.ok && p->phys_state_num.ok &&
-		    np->phys_state_num.v != p->phys_state_num.v) {
-			note(s, d->name, p, "phys_state",
-			     p->phys_state ? p->phys_state : "?",
-			     np->phys_state ? np->phys_state : "?");
-		} else if (!p->phys_state_num.ok && np->phys_state_num.ok) {
-			p->phys_state_num = np->phys_state_num;
-			(void)rd_str_set(&p->phys_state, np->phys_state);
-		}
+		cmp_state(s, d->name, p, "state", &p->state_num, &p->state,
+			  np->state_num, np->state);
+		cmp_state(s, d->name, p, "phys_state", &p->phys_state_num,
+			  &p->phys_state, np->phys_state_num, np->phys_state);
 		if (!p->hw_counters.n && np->hw_counters.n) {
 			p->hw_counters = np->hw_counters;
 			np->hw_counters = (struct rd_counters){ 0 };

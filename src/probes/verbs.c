@@ -20,6 +20,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "core/escape.h"
+
 #define SRC "verbs"
 /*
  * The console re-opens devices only this often: opening a context costs
@@ -51,6 +53,7 @@ set_error(struct rd_device *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	rd_utf8_trim_cut(msg);	/* it may quote a sysfs name */
 	d->verbs.opened = rd_bool(false);
 	(void)rd_str_set(&d->verbs.open_error, msg);
 }

@@ -44,6 +44,16 @@ enum {
 	P_COUNT
 };
 
+/* The ethtool replies parsed into one netdev's ethtool part. */
+static int (*const ethtool_parsers[P_COUNT])(const void *, size_t,
+					     struct rd_ethtool *) = {
+	[P_LINKMODES] = rd_ethtool_parse_linkmodes,
+	[P_LINKSTATE] = rd_ethtool_parse_linkstate,
+	[P_PAUSE] = rd_ethtool_parse_pause,
+	[P_FEC] = rd_ethtool_parse_fec,
+	[P_DRVINFO] = rd_ethtool_parse_drvinfo,
+};
+
 /* Split data into two buffers at the 16-bit length in front. */
 static void split(const uint8_t *data, size_t size, const uint8_t **a,
 		  size_t *alen, const uint8_t **b, size_t *blen)
@@ -121,22 +131,11 @@ static void net(int which, const uint8_t *data, size_t size,
 	if (!(nd = RD_PUSH(s->netdevs, s->n_netdevs)))
 		return;
 	nd->name = strdup("eth0");
+	if (ethtool_parsers[which]) {
+		ethtool_parsers[which](data, size, &nd->ethtool);
+		return;
+	}
 	switch (which) {
-	case P_LINKMODES:
-		rd_ethtool_parse_linkmodes(data, size, &nd->ethtool);
-		break;
-	case P_LINKSTATE:
-		rd_ethtool_parse_linkstate(data, size, &nd->ethtool);
-		break;
-	case P_PAUSE:
-		rd_ethtool_parse_pause(data, size, &nd->ethtool);
-		break;
-	case P_FEC:
-		rd_ethtool_parse_fec(data, size, &nd->ethtool);
-		break;
-	case P_DRVINFO:
-		rd_ethtool_parse_drvinfo(data, size, &nd->ethtool);
-		break;
 	case P_ETHSTATS:
 		split(data, size, &a, &alen, &b, &blen);
 		rd_ethtool_parse_stats(a, alen, b, blen, &nd->ethtool.stats);

@@ -5,6 +5,8 @@
 #include "unit.h"
 
 #include <linux/ethtool.h>
+#include <pthread.h>
+#include <stdio.h>
 
 #include "diag/data.h"
 #include "diag/diag_int.h"
@@ -239,6 +241,110 @@ static void test_counter_units(void **state)
 			 RD_UNIT_EVENTS);
 }
 
+/* The remembered answers are the scan's: first row wins, per group. */
+static const char lookup_text[] =
+	CH "rx_prio[0-7]_pause\tethtool\tpackets\tpattern first\tno\t-\t-\t\n"
+	   "rx_prio3_pause\tethtool\tpackets\tliteral after\tno\t-\t-\t\n"
+	   "rx_*\tethtool\tevents\tcatch-all\tno\t-\t-\t\n"
+	   "rx_prio3_pause\thw_counters\tevents\tother group\tno\t-\t-\t\n";
+
+static const char *lookup_meaning(const struct rd_counter_table *t,
+				  enum rd_counter_group g, const char *name)
+{
+	const struct rd_counter_info *ci = rd_counter_info_find(t, g, name);
+
+	return ci ? ci->meaning : "(none)";
+}
+
+static void check_lookups(const struct rd_counter_table *t)
+{
+	assert_string_equal(lookup_meaning(t, RD_CTR_ETHTOOL, "rx_prio3_pause"),
+			    "pattern first");
+	assert_string_equal(lookup_meaning(t, RD_CTR_ETHTOOL, "rx_other"),
+			    "catch-all");
+	assert_string_equal(lookup_meaning(t, RD_CTR_HW, "rx_prio3_pause"),
+			    "other group");
+	assert_string_equal(lookup_meaning(t, RD_CTR_HW, "rx_other"), "(none)");
+	assert_string_equal(lookup_meaning(t, RD_CTR_PORT, "rx_prio3_pause"),
+			    "(none)");
+}
+
+static void test_counter_lookup(void **state)
+{
+	struct rd_counter_table t, bare;
+	const struct rd_counter_info *a;
+	char err[256], name[32];
+
+	(void)state;
+	assert_int_equal(rd_counters_tsv_parse("x.tsv", lookup_text, &t, err,
+					       sizeof(err)),
+			 0);
+	assert_non_null(t.lookup);
+	check_lookups(&t);	/* scans and remembers */
+	check_lookups(&t);	/* answers from memory */
+	/* The same rows without the memory: the plain scan agrees. */
+	bare = t;
+	bare.lookup = NULL;
+	check_lookups(&bare);
+	a = rd_counter_info_find(&t, RD_CTR_ETHTOOL, "rx_prio5_pause");
+	assert_ptr_equal(a, rd_counter_info_find(&t, RD_CTR_ETHTOOL,
+						 "rx_prio5_pause"));
+	assert_ptr_equal(a, &t.v[0]);
+	/* Far more names than it remembers: answers stay right. */
+	for (unsigned i = 0; i < 70000; i++) {
+		snprintf(name, sizeof(name), "rx_q%u", i);
+		assert_ptr_equal(rd_counter_info_find(&t, RD_CTR_ETHTOOL, name),
+				 &t.v[2]);
+	}
+	check_lookups(&t);
+	assert_null(rd_counter_info_find(&t, RD_CTR_ETHTOOL, NULL));
+	assert_null(rd_counter_info_find(NULL, RD_CTR_ETHTOOL, "rx_x"));
+	rd_counter_table_free(&t);
+	assert_null(t.lookup);
+}
+
+struct lookup_worker {
+	const struct rd_counter_table *t;
+	unsigned wrong;
+};
+
+static void *lookup_thread(void *arg)
+{
+	struct lookup_worker *w = arg;
+	char name[32];
+
+	for (unsigned i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "rx_prio%u_pause", i % 12);
+		if (rd_counter_info_find(w->t, RD_CTR_ETHTOOL, name) !=
+		    &w->t->v[i % 12 < 8 ? 0 : 2])
+			w->wrong++;
+	}
+	return NULL;
+}
+
+/* Two threads (the console's loop and its worker) ask at once. */
+static void test_counter_lookup_threads(void **state)
+{
+	struct rd_counter_table t;
+	struct lookup_worker w[2] = { { &t, 0 }, { &t, 0 } };
+	pthread_t th[2];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rd_counters_tsv_parse("x.tsv", lookup_text, &t, err,
+					       sizeof(err)),
+			 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, lookup_thread,
+						&w[i]),
+				 0);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(w[i].wrong, 0);
+	}
+	rd_counter_table_free(&t);
+}
+
 static void test_bad_counters(void **state)
 {
 	static const struct {
@@ -365,6 +471,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_files),
 		cmocka_unit_test(test_bad_when_rising),
+		cmocka_unit_test(test_counter_lookup),
+		cmocka_unit_test(test_counter_lookup_threads),
 		cmocka_unit_test(test_link_ext_table),
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_bad_counters),

@@ -1,28 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
-#include "unit.h"
+#include "probe_unit.h"
 
 #include "probes/ecn.h"
 #include "probes/ib_sysfs.h"
-
-static void init_ctx(struct rd_roots *roots, struct rd_probe_ctx *ctx,
-		     const char *root)
-{
-	rd_roots_init(roots);
-	assert_int_equal(rd_roots_under(roots, root), 0);
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->roots = roots;
-	ctx->flags = RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
-}
-
-static bool has_error(const struct rd_snapshot *s, const char *where_part)
-{
-	for (size_t i = 0; i < s->n_errors; i++)
-		if (s->errors[i].where &&
-		    strstr(s->errors[i].where, where_part))
-			return true;
-	return false;
-}
 
 static uint64_t ctr(const struct rd_counters *c, const char *name)
 {
@@ -42,8 +23,8 @@ static void test_cx6dx(void **state)
 	char dir[PATH_MAX];
 
 	(void)state;
-	init_ctx(&roots, &ctx,
-		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)));
+	unit_probe_ctx(&roots, &ctx,
+		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)), NULL);
 	rd_snapshot_init(&s);
 	assert_int_equal(probe_ib_sysfs_collect(&ctx, &s), 0);
 	assert_int_equal(probe_ecn_collect(&ctx, &s), 0);
@@ -88,8 +69,8 @@ static void test_existing_netdev_is_reused(void **state)
 	char dir[PATH_MAX];
 
 	(void)state;
-	init_ctx(&roots, &ctx,
-		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)));
+	unit_probe_ctx(&roots, &ctx,
+		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)), NULL);
 	rd_snapshot_init(&s);
 	assert_int_equal(probe_ib_sysfs_collect(&ctx, &s), 0);
 	nd = RD_PUSH(s.netdevs, s.n_netdevs);
@@ -114,7 +95,7 @@ static void test_hostile(void **state)
 	char dir[PATH_MAX];
 
 	(void)state;
-	init_ctx(&roots, &ctx, unit_fixture("hostile", dir, sizeof(dir)));
+	unit_probe_ctx(&roots, &ctx, unit_fixture("hostile", dir, sizeof(dir)), NULL);
 	rd_snapshot_init(&s);
 	/* A port whose netdev name would climb out of /sys/class/net. */
 	d = RD_PUSH(s.devices, s.n_devices);
@@ -127,7 +108,7 @@ static void test_hostile(void **state)
 	p->netdev = strdup("eth9");
 	assert_int_equal(probe_ecn_collect(&ctx, &s), 0);
 	assert_null(rd_snapshot_netdev(&s, "../../.."));
-	assert_true(has_error(&s, "../../.."));
+	assert_true(unit_has_error(&s, "../../..", NULL));
 
 	nd = rd_snapshot_netdev(&s, "eth9");
 	assert_non_null(nd);
@@ -135,21 +116,21 @@ static void test_hostile(void **state)
 	/* "yes" is no 0/1, priority 9 does not exist: neither believed. */
 	assert_null(rd_counters_find(&nd->ecn.np_enable, "prio3"));
 	assert_null(rd_counters_find(&nd->ecn.np_enable, "prio9"));
-	assert_true(has_error(&s, "roce_np/enable/3"));
-	assert_true(has_error(&s, "roce_np/enable/9"));
+	assert_true(unit_has_error(&s, "roce_np/enable/3", NULL));
+	assert_true(unit_has_error(&s, "roce_np/enable/9", NULL));
 	assert_int_equal(rd_counters_find(&nd->ecn.rp_enable, "prio0")->value.v,
 			 1);
 	assert_null(
 		rd_counters_find(&nd->ecn.params, "roce_rp/rpg_time_reset"));
-	assert_true(has_error(&s, "rpg_time_reset"));
+	assert_true(unit_has_error(&s, "rpg_time_reset", NULL));
 
 	/* configfs: an unknown mode, a ToS above 255, a port named "x". */
 	assert_int_equal(s.host.n_cm_ports, 1);
 	assert_null(s.host.cm_ports[0].default_roce_mode);
 	assert_false(s.host.cm_ports[0].default_roce_tos.ok);
-	assert_true(has_error(&s, "default_roce_mode"));
-	assert_true(has_error(&s, "default_roce_tos"));
-	assert_true(has_error(&s, "ports/x"));
+	assert_true(unit_has_error(&s, "default_roce_mode", NULL));
+	assert_true(unit_has_error(&s, "default_roce_tos", NULL));
+	assert_true(unit_has_error(&s, "ports/x", NULL));
 	rd_snapshot_free(&s);
 }
 

@@ -132,6 +132,27 @@ static void test_utf8_trim_cut(void **state)
 	expect_trim("a\x80", "a\x80");
 }
 
+/* A message cut by its buffer keeps whole characters, returns the need. */
+static void test_snprintf_text(void **state)
+{
+	char b[8];
+
+	(void)state;
+	/* "é" is two bytes: the buffer's last byte would hold half of one. */
+	assert_int_equal(rd_snprintf_text(b, sizeof(b), "ab%s", "\xc3\xa9\xc3\xa9\xc3\xa9"),
+			 8);
+	assert_string_equal(b, "ab\xc3\xa9\xc3\xa9");
+	assert_int_equal(rd_snprintf_text(b, sizeof(b), "a%s", "\xc3\xa9\xc3\xa9\xc3\xa9"),
+			 7);
+	assert_string_equal(b, "a\xc3\xa9\xc3\xa9\xc3\xa9");
+	/* Not cut: left alone, even a stray byte (escaping is another step). */
+	assert_int_equal(rd_snprintf_text(b, sizeof(b), "%s", "x\xc3"), 2);
+	assert_string_equal(b, "x\xc3");
+	assert_int_equal(rd_snprintf_text(b, sizeof(b), "%d-%s", 12, "\xe2\x80\x94\xe2\x80\x94"), 9);
+	assert_string_equal(b, "12-\xe2\x80\x94");
+	assert_int_equal(rd_snprintf_text(NULL, 0, "%s", "abc"), 3);
+}
+
 static void test_shquote(void **state)
 {
 	(void)state;
@@ -155,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_shquote),
 		cmocka_unit_test(test_utf8_seq),
 		cmocka_unit_test(test_utf8_trim_cut),
+		cmocka_unit_test(test_snprintf_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -488,6 +488,44 @@ static int run_cmd(int (*cmd)(struct rd_cli *, int, char **), char **argv,
 	return r;
 }
 
+/* A kind's words and names are checked before anything else, in plain words. */
+static void test_kind_checks(void **state)
+{
+	static const struct {
+		const struct rd_fix_ops *k;
+		const char *arg, *value, *why;	/* why NULL: accepted */
+	} c[] = {
+		{ &rd_fix_link_up_ops, "eth0", "sideways",
+		  "link state \"sideways\" is not up or down" },
+		{ &rd_fix_link_up_ops, "eth0", "down", NULL },
+		{ &rd_fix_rxe_ops, "rxe1", "gone",
+		  "Soft-RoCE link state \"gone\" is not present or absent" },
+		{ &rd_fix_rxe_ops, "rxe1x", "present",
+		  "\"rxe1x\" is not a Soft-RoCE name (rxeN)" },
+		{ &rd_fix_module_ops, "ib_core", "absent",
+		  "modules are only loaded, never unloaded" },
+		{ &rd_fix_link_up_ops, "e\x1b]0;x", "up",
+		  "\"e\\x1b]0;x\" is not an interface name" },
+	};
+	struct rd_fix_target t = { .arg2 = "eth0" };
+	char why[64], v[80] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		t.arg = c[i].arg;
+		assert_int_equal(c[i].k->check(&t, c[i].value, why, sizeof(why)),
+				 c[i].why ? -EINVAL : 0);
+		if (c[i].why)
+			assert_string_equal(why, c[i].why);
+	}
+	/* A value cut by the buffer keeps whole characters. */
+	t.arg = "eth0";
+	for (size_t i = 0; i + 2 < sizeof(v); i += 2)
+		memcpy(v + i, "\xc3\xa9", 2);
+	assert_int_equal(rd_fix_link_up_ops.check(&t, v, why, 40), -EINVAL);
+	assert_true(rd_text_clean(why, strlen(why)));
+}
+
 static void test_list_escaped(void **state)
 {
 	char *argv[] = { "undo", "--list", "--journal", path, NULL };
@@ -531,6 +569,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_and_undo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusal, setup, teardown),
+		cmocka_unit_test(test_kind_checks),
 		cmocka_unit_test_setup_teardown(test_hostile_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),

@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 
+#include "core/escape.h"
 #include "fleet/fleet.h"
 
 /* One host's check --json, pretty-printed as check prints it. */
@@ -179,6 +180,46 @@ static void test_clush_groups(void **state)
 }
 
 /* A truncated host, a garbage host and a wrong-shape host: the rest stays. */
+/*
+ * A long reason quoting a host's output is cut by its buffer: whatever
+ * the alignment, the cut never leaves part of a UTF-8 character.
+ */
+static void test_reason_cut_utf8(void **state)
+{
+	struct rd_fleet f;
+	char line[600], exit_line[80];
+
+	(void)state;
+	rd_fleet_init(&f);
+	for (int p = 0; p < 6; p++) {
+		int n = snprintf(line, sizeof(line), "u%d: %.*s", p, p, "abcdef");
+
+		/* Each \x01 is stored as four characters, each é as two bytes. */
+		while (n < 400)
+			n += snprintf(line + n, sizeof(line) - (size_t)n,
+				      "\x01\xc3\xa9");
+		assert_int_equal(rd_fleet_feed_line(&f, line, (size_t)n), 0);
+		if (p % 2) {
+			snprintf(exit_line, sizeof(exit_line),
+				 "pdsh@head: u%d: rdmadiag exited with exit code 3",
+				 p);
+			assert_int_equal(rd_fleet_feed_line(&f, exit_line,
+							    strlen(exit_line)),
+					 0);
+		}
+	}
+	rd_fleet_finish(&f);
+	for (size_t i = 0; i < f.n_hosts; i++) {
+		const char *r = f.hosts[i].reason;
+
+		assert_non_null(r);
+		assert_true(strlen(r) > 250);
+		if (!rd_text_clean(r, strlen(r)))
+			fail_msg("%s: reason is not clean text", f.hosts[i].name);
+	}
+	rd_fleet_free(&f);
+}
+
 static void test_bad_output(void **state)
 {
 	struct rd_fleet f;
@@ -382,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_pdsh_interleaved),
 		cmocka_unit_test(test_clush_groups),
 		cmocka_unit_test(test_bad_output),
+		cmocka_unit_test(test_reason_cut_utf8),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_nodeset),
 		cmocka_unit_test(test_fold),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
-#include "unit.h"
+#include "probe_unit.h"
 
 #include <sys/resource.h>
 
@@ -12,27 +12,12 @@
 static void probe_tree(const char *root, struct rd_snapshot *s)
 {
 	struct rd_roots roots;
-	struct rd_probe_ctx ctx = { .roots = &roots,
-				    .flags = RD_PROBE_NO_NETLINK |
-					     RD_PROBE_NO_VERBS };
+	struct rd_probe_ctx ctx;
 
-	rd_roots_init(&roots);
-	assert_int_equal(rd_roots_under(&roots, root), 0);
+	unit_probe_ctx(&roots, &ctx, root, NULL);
 	rd_snapshot_init(s);
 	assert_int_equal(probe_ib_sysfs_collect(&ctx, s), 0);
 	assert_int_equal(probe_host_collect(&ctx, s), 0);
-}
-
-static bool has_error(const struct rd_snapshot *s, const char *where_part,
-		      const char *msg_part)
-{
-	for (size_t i = 0; i < s->n_errors; i++)
-		if (s->errors[i].where &&
-		    strstr(s->errors[i].where, where_part) &&
-		    (!msg_part || (s->errors[i].message &&
-				   strstr(s->errors[i].message, msg_part))))
-			return true;
-	return false;
 }
 
 static const struct rd_devnode *devnode(const struct rd_snapshot *s,
@@ -193,24 +178,24 @@ static void test_hostile(void **state)
 	assert_false(h->hugepages_total.ok);
 	assert_false(h->hugepages_free.ok);
 	assert_false(h->hugepage_kb.ok);
-	assert_true(has_error(&s, "meminfo: MemTotal", NULL));
-	assert_true(has_error(&s, "meminfo: HugePages_Total", NULL));
-	assert_true(has_error(&s, "meminfo: Hugepagesize", NULL));
+	assert_true(unit_has_error(&s, "meminfo: MemTotal", NULL));
+	assert_true(unit_has_error(&s, "meminfo: HugePages_Total", NULL));
+	assert_true(unit_has_error(&s, "meminfo: Hugepagesize", NULL));
 	assert_false(h->tcp_ecn.ok);
-	assert_true(has_error(&s, "tcp_ecn", NULL));
+	assert_true(unit_has_error(&s, "tcp_ecn", NULL));
 	assert_false(h->rmem_max.ok);
 
 	/* limits.conf: four malformed lines by file:line, one good line. */
-	assert_true(has_error(&s, "limits.conf:1", "got 3 fields"));
-	assert_true(has_error(&s, "limits.conf:2", "type"));
-	assert_true(has_error(&s, "limits.conf:3", "memlock value"));
-	assert_true(has_error(&s, "limits.conf:4", "got 5 fields"));
-	assert_true(has_error(&s, "bin.conf:1", "not text"));
+	assert_true(unit_has_error(&s, "limits.conf:1", "got 3 fields"));
+	assert_true(unit_has_error(&s, "limits.conf:2", "type"));
+	assert_true(unit_has_error(&s, "limits.conf:3", "memlock value"));
+	assert_true(unit_has_error(&s, "limits.conf:4", "got 5 fields"));
+	assert_true(unit_has_error(&s, "bin.conf:1", "not text"));
 	assert_int_equal(h->n_limits, 1);
 	assert_string_equal(h->limits[0].value, "1048576");
 	assert_int_equal(h->limits[0].line.v, 5);
 	/* Files in limits.d not named *.conf are not read. */
-	assert_false(has_error(&s, "README", NULL));
+	assert_false(unit_has_error(&s, "README", NULL));
 	rd_snapshot_free(&s);
 }
 
@@ -246,7 +231,7 @@ static void test_limits_file_edge_cases(void **state)
 	assert_string_equal(s.host.limits[1].value, "64");
 	assert_string_equal(s.host.limits[2].value, "-1");
 	assert_int_equal(s.host.limits[2].line.v, 5);
-	assert_true(has_error(&s, "limits.conf:2", "longer"));
+	assert_true(unit_has_error(&s, "limits.conf:2", "longer"));
 	rd_snapshot_free(&s);
 
 	/* A directory where the file should be; a missing file. */

@@ -215,6 +215,12 @@ static void test_refused_values(void **state)
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"a\","
 		       "\"n\\u0061me\":\"b\"}]}",
 		       -EINVAL, "devices[0]: duplicate key \"name\"");
+	/* The one-letter escapes decode too: "\/" and "\"" in a key. */
+	expect_refused("{\"schema_version\":1,\"host\":{\"a/b\\\"\":1,"
+		       "\"a\\/b\\\"\":2}}",
+		       -EINVAL, "host: duplicate key");
+	expect_refused("{\"schema_version\":1,\"host\":{\"a\\q\":1}}", -EINVAL,
+		       "malformed JSON");
 	/* A parent's key seen again after a child object with keys of its own. */
 	expect_refused("{\"schema_version\":1,\"host\":{\"x\":{\"a\":1,\"b\":2},"
 		       "\"y\":[{\"a\":1},{\"a\":2}],\"x\":3}}",

@@ -1,29 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
-#include "unit.h"
+#include "probe_unit.h"
 
 #include "probes/kmod.h"
 
 static void probe_tree(const char *root, struct rd_snapshot *s)
 {
 	struct rd_roots roots;
-	struct rd_probe_ctx ctx = { .roots = &roots,
-				    .flags = RD_PROBE_NO_NETLINK |
-					     RD_PROBE_NO_VERBS };
+	struct rd_probe_ctx ctx;
 
-	rd_roots_init(&roots);
-	assert_int_equal(rd_roots_under(&roots, root), 0);
+	unit_probe_ctx(&roots, &ctx, root, NULL);
 	rd_snapshot_init(s);
 	assert_int_equal(probe_kmod_collect(&ctx, s), 0);
-}
-
-static bool has_error(const struct rd_snapshot *s, const char *where_part)
-{
-	for (size_t i = 0; i < s->n_errors; i++)
-		if (s->errors[i].where &&
-		    strstr(s->errors[i].where, where_part))
-			return true;
-	return false;
 }
 
 static void test_cx6dx_modules(void **state)
@@ -101,14 +89,14 @@ static void test_hostile(void **state)
 	m = rd_snapshot_module(&s, "ib_core");
 	assert_true(m->loaded.v);
 	assert_false(m->refcnt.ok);
-	assert_true(has_error(&s, "ib_core/refcnt"));
+	assert_true(unit_has_error(&s, "ib_core/refcnt", NULL));
 	m = rd_snapshot_module(&s, "mlx5_core");
 	assert_null(m->initstate);
-	assert_true(has_error(&s, "mlx5_core/initstate"));
+	assert_true(unit_has_error(&s, "mlx5_core/initstate", NULL));
 	/* Control bytes in initstate: refused by the reader. */
 	m = rd_snapshot_module(&s, "mlx5_ib");
 	assert_null(m->initstate);
-	assert_true(has_error(&s, "mlx5_ib/initstate"));
+	assert_true(unit_has_error(&s, "mlx5_ib/initstate", NULL));
 	rd_snapshot_free(&s);
 }
 
@@ -122,7 +110,7 @@ static void test_no_module_dir(void **state)
 	unit_put(root, "sys/class/.keep", "");
 	probe_tree(root, &s);
 	/* Unreadable /sys/module: nothing claimed, one error line. */
-	assert_true(has_error(&s, "/sys/module"));
+	assert_true(unit_has_error(&s, "/sys/module", NULL));
 	for (size_t i = 0; i < s.n_modules; i++)
 		assert_false(s.modules[i].loaded.ok);
 	assert_false(s.host.mlnx_ofed.ok);
@@ -162,7 +150,7 @@ static void test_available_without_index(void **state)
 	/* No index: unknown, not "cannot be loaded". */
 	for (size_t i = 0; i < s.n_modules; i++)
 		assert_false(s.modules[i].available.ok);
-	assert_true(has_error(&s, root));
+	assert_true(unit_has_error(&s, root, NULL));
 	rd_snapshot_free(&s);
 	unit_rmtree(root);
 }

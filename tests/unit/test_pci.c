@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
-#include "unit.h"
+#include "probe_unit.h"
 
 #include "probes/ib_sysfs.h"
 #include "probes/pci.h"
@@ -9,13 +9,9 @@ static void probe_tree(const char *root, struct rd_probe_cache *cache,
 		       struct rd_snapshot *s)
 {
 	struct rd_roots roots;
-	struct rd_probe_ctx ctx = { .roots = &roots,
-				    .cache = cache,
-				    .flags = RD_PROBE_NO_NETLINK |
-					     RD_PROBE_NO_VERBS };
+	struct rd_probe_ctx ctx;
 
-	rd_roots_init(&roots);
-	assert_int_equal(rd_roots_under(&roots, root), 0);
+	unit_probe_ctx(&roots, &ctx, root, cache);
 	rd_snapshot_init(s);
 	assert_int_equal(probe_ib_sysfs_collect(&ctx, s), 0);
 	assert_int_equal(probe_pci_collect(&ctx, s), 0);
@@ -26,18 +22,6 @@ static void probe_fixture(const char *name, struct rd_snapshot *s)
 	char dir[PATH_MAX];
 
 	probe_tree(unit_fixture(name, dir, sizeof(dir)), NULL, s);
-}
-
-static bool has_error(const struct rd_snapshot *s, const char *where_part,
-		      const char *msg_part)
-{
-	for (size_t i = 0; i < s->n_errors; i++)
-		if (s->errors[i].where &&
-		    strstr(s->errors[i].where, where_part) &&
-		    (!msg_part || (s->errors[i].message &&
-				   strstr(s->errors[i].message, msg_part))))
-			return true;
-	return false;
 }
 
 static void test_cx6dx_functions(void **state)
@@ -219,8 +203,8 @@ static void test_hostile(void **state)
 
 	(void)state;
 	probe_fixture("hostile", &s);
-	assert_true(has_error(&s, "not-a-bdf", "not a PCI address"));
-	assert_true(has_error(&s, "0000:01:00.2/vendor", "0xzzzz"));
+	assert_true(unit_has_error(&s, "not-a-bdf", "not a PCI address"));
+	assert_true(unit_has_error(&s, "0000:01:00.2/vendor", "0xzzzz"));
 	assert_null(rd_snapshot_pci(&s, "0000:01:00.2"));
 
 	/* Config space cut inside the capability, sysfs files nonsense. */
@@ -231,7 +215,7 @@ static void test_hostile(void **state)
 	assert_false(p->cap_speed_gts.ok);
 	assert_false(p->cap_width.ok);
 	assert_null(p->link_source);
-	assert_true(has_error(&s, "0000:01:00.0", "PCIe link state"));
+	assert_true(unit_has_error(&s, "0000:01:00.0", "PCIe link state"));
 
 	/* A capability chain that loops, LnkCap garbage, VPD garbage. */
 	p = rd_snapshot_pci(&s, "0000:01:00.1");
@@ -240,8 +224,8 @@ static void test_hostile(void **state)
 	assert_null(p->vpd_part_number);
 	assert_false(p->numa_node.ok);
 	assert_null(p->local_cpulist);
-	assert_true(has_error(&s, "0000:01:00.1/numa_node", NULL));
-	assert_true(has_error(&s, "0000:01:00.1/local_cpulist", NULL));
+	assert_true(unit_has_error(&s, "0000:01:00.1/numa_node", NULL));
+	assert_true(unit_has_error(&s, "0000:01:00.1/local_cpulist", NULL));
 	rd_snapshot_free(&s);
 }
 
@@ -400,6 +384,14 @@ static void test_rdma_nic_table(void **state)
 	assert_true(rd_pci_is_rdma_nic(0x1077, 0x8070, 0x020000, NULL));
 	assert_false(rd_pci_is_rdma_nic(0x1077, 0x2532, 0x0c0400, "qla2xxx"));
 	assert_false(rd_pci_is_rdma_nic(0x10ec, 0x8168, 0x020000, "r8169"));
+	/* By driver or by id; only network functions; erdma by id alone. */
+	assert_true(rd_pci_is_rdma_nic(0x14e4, 0x9999, 0x020000, "bnxt_en"));
+	assert_true(rd_pci_is_rdma_nic(0x1414, 0x9999, 0x020000, "mana"));
+	assert_true(rd_pci_is_rdma_nic(0x1414, 0x00ba, 0x020000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1414, 0x00ba, 0x010000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1414, 0x1234, 0x020000, "hv_netvsc"));
+	assert_true(rd_pci_is_rdma_nic(0x1ded, 0x107f, 0x020000, NULL));
+	assert_false(rd_pci_is_rdma_nic(0x1ded, 0x5007, 0x020000, "erdma"));
 }
 
 int main(void)

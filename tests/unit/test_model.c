@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The model's building blocks: growable arrays and buffers. */
+#include "config.h"
+
+#include "unit.h"
+
+#include "core/model.h"
+
+static void test_buf_reserve(void **state)
+{
+	char *b = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, 0, 16), 0);
+	assert_null(b);		/* nothing needed: nothing allocated */
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, 5, 16), 0);
+	assert_non_null(b);
+	assert_int_equal(cap, 16);
+	memcpy(b, "abcde", 5);
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, 16, 16), 0);
+	assert_int_equal(cap, 16);	/* fits: unchanged */
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, 17, 16), 0);
+	assert_int_equal(cap, 32);
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, 200, 16), 0);
+	assert_int_equal(cap, 256);
+	assert_memory_equal(b, "abcde", 5);	/* kept across growth */
+	/* Too large to double: refused, the buffer kept. */
+	assert_int_equal(rd_buf_reserve((void **)&b, &cap, SIZE_MAX - 1, 16),
+			 -ENOMEM);
+	assert_int_equal(cap, 256);
+	assert_memory_equal(b, "abcde", 5);
+	free(b);
+}
+
+static void test_array_push(void **state)
+{
+	uint64_t *v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	for (uint64_t i = 0; i < 100; i++) {
+		uint64_t *e = RD_PUSH(v, n);
+
+		assert_non_null(e);
+		assert_int_equal(*e, 0);	/* zeroed */
+		*e = i;
+	}
+	assert_int_equal(n, 100);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(v[i], i);
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf_reserve),
+		cmocka_unit_test(test_array_push),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
