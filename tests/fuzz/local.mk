@@ -7,7 +7,7 @@ FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json \
 	tests/fuzz/fuzz_journal tests/fuzz/fuzz_recording \
 	tests/fuzz/fuzz_hostfiles tests/fuzz/fuzz_journal_undo \
 	tests/fuzz/fuzz_sysfs_tree tests/fuzz/fuzz_cli_numbers \
-	tests/fuzz/fuzz_explain
+	tests/fuzz/fuzz_explain tests/fuzz/fuzz_peer_summary
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/fuzz_text.h
 CLEANFILES = $(FUZZ_PROGS)
@@ -49,6 +49,9 @@ tests_fuzz_fuzz_cli_numbers_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_explain_SOURCES = tests/fuzz/fuzz_explain.c
 tests_fuzz_fuzz_explain_LDADD = src/librdmadiag.a $(RD_LIBS)
 tests_fuzz_fuzz_explain_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_peer_summary_SOURCES = tests/fuzz/fuzz_peer_summary.c
+tests_fuzz_fuzz_peer_summary_LDADD = src/librdmadiag.a $(RD_LIBS)
+tests_fuzz_fuzz_peer_summary_LDFLAGS = $(FUZZ_LD)
 if FUZZING
 fuzz: $(FUZZ_PROGS)
 else

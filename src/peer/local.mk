@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The peer room: what two rdmadiag hosts tell each other about their ports.
+src_librdmadiag_a_SOURCES += \
+	src/peer/summary.c src/peer/summary.h
+
+if HAVE_CMOCKA
+PEER_TESTS = tests/unit/test_peer_summary
+check_PROGRAMS += $(PEER_TESTS)
+TESTS += $(PEER_TESTS)
+endif
