@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The peer room: what two rdmadiag hosts tell each other about their ports.
 src_librdmadiag_a_SOURCES += \
-	src/peer/summary.c src/peer/summary.h
+	src/peer/summary.c src/peer/summary.h \
+	src/peer/wire.c src/peer/wire.h \
+	src/peer/session.c src/peer/session.h
 
 if HAVE_CMOCKA
-PEER_TESTS = tests/unit/test_peer_summary
+PEER_TESTS = tests/unit/test_peer_summary tests/unit/test_peer_wire
 check_PROGRAMS += $(PEER_TESTS)
 TESTS += $(PEER_TESTS)
 endif
