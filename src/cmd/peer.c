@@ -18,6 +18,7 @@
 #include "cmd/cli.h"
 #include "core/escape.h"
 #include "core/recording.h"
+#include "peer/matrix.h"
 #include "peer/session.h"
 #include "probes/probe.h"
 
@@ -35,7 +36,17 @@ struct peer_opts {
 	const char *dev, *load, *bind;
 	uint64_t ib_port, port;
 	double timeout;
-	bool listen, json, once, summary;
+	bool listen, json, once, summary, no_matrix;
+};
+
+/* How long the matrix waits for its messages. */
+#define MATRIX_WAIT_MS 2000
+
+struct peer_matrix {
+	struct rd_peer_pair pairs[RD_PEER_PAIRS_MAX];
+	size_t n;
+	bool run;
+	char err[256];		/* why it did not run */
 };
 
 static void peer_usage(FILE *f)
@@ -46,7 +57,9 @@ static void peer_usage(FILE *f)
 		"  Compare this host's RDMA port with the one of HOST, where\n"
 		"  'rdmadiag peer --listen' runs: every mismatch with both values\n"
 		"  and what it breaks, and the GID index (-x, NCCL_IB_GID_INDEX,\n"
-		"  UCX_IB_GID_INDEX) each host should use.\n"
+		"  UCX_IB_GID_INDEX) each host should use.  Then, for each pair of\n"
+		"  GIDs of the same RoCE type and address family, one RC message\n"
+		"  shows whether the pair works.\n"
 		"  -p, --port N        TCP port (default %u, perftest's)\n"
 		"  -d, --ib-dev DEV    the RDMA device (default: the port with an\n"
 		"                      IPv4 RoCE v2 GID, or the only one)\n"
@@ -57,6 +70,7 @@ static void peer_usage(FILE *f)
 		"  --listen            answer peers (one at a time) until interrupted\n"
 		"  --bind ADDR         listen on this IPv4 address only\n"
 		"  --once              with --listen: answer one peer, then exit\n"
+		"  --no-matrix         compare only: send no RDMA message\n"
 		"  --summary           print what this host would send, and exit\n"
 		"exit status: 0 no mismatch, 1 mismatches listed, 2 error (no peer,\n"
 		"not rdmadiag, bad answer, bad usage)\n",
@@ -153,6 +167,120 @@ static void print_text(const char *who, const struct rd_peer_summary *mine,
 		printf("%zu mismatch%s\n", c->n, c->n == 1 ? "" : "es");
 }
 
+static const char *cand_text(const struct rd_peer_cand *c, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len, "%" PRId64 " %s %s", c->index,
+		 c->v2 ? "v2" : "v1", c->addr);
+	return buf;
+}
+
+static void print_matrix(const struct peer_matrix *m,
+			 const struct rd_compare *c)
+{
+	char a[80], b[80];
+
+	if (!m->run) {
+		if (m->err[0])
+			printf("reachability: not tested: %s\n", m->err);
+		return;
+	}
+	if (!m->n) {
+		printf("reachability: no pair of GIDs of the same RoCE type "
+		       "and address family to try\n");
+		return;
+	}
+	printf("%-36s %-36s %s\n", "REACH: GID HERE", "GID ON THE PEER",
+	       "ONE RC MESSAGE");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rd_peer_pair *p = &m->pairs[i];
+
+		printf("%-36s %-36s %s%s%s\n", cand_text(&p->a, a, sizeof(a)),
+		       cand_text(&p->b, b, sizeof(b)),
+		       p->result == RD_PEER_WORKS ? "works" :
+		       p->result == RD_PEER_FAILS ? "FAILS" : "not tried",
+		       p->result == RD_PEER_WORKS ? "" : ": ",
+		       p->result == RD_PEER_WORKS ? "" : p->why);
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rd_peer_pair *p = &m->pairs[i];
+
+		if (p->a.index == c->gid_a && p->b.index == c->gid_b)
+			printf("the IPv4 RoCE v2 pair (-x %" PRId64 " here, -x %"
+			       PRId64 " on the peer) %s\n",
+			       p->a.index, p->b.index,
+			       p->result == RD_PEER_WORKS ? "works" :
+							    "does NOT work");
+	}
+}
+
+/* The pair the comparison recommends failed in the matrix. */
+static bool matrix_refutes(const struct peer_matrix *m,
+			   const struct rd_compare *c)
+{
+	for (size_t i = 0; m->run && i < m->n; i++)
+		if (m->pairs[i].a.index == c->gid_a &&
+		    m->pairs[i].b.index == c->gid_b)
+			return m->pairs[i].result != RD_PEER_WORKS;
+	return false;
+}
+
+static void run_matrix(struct perf_oob *o, const struct peer_opts *po,
+		       const struct rd_peer_summary *mine,
+		       const struct rd_peer_summary *theirs,
+		       struct peer_matrix *m)
+{
+	struct rd_peer_cand a[RD_PEER_CAND_MAX], b[RD_PEER_CAND_MAX];
+	struct rd_ou64 ma = mine->side.port->verbs.active_mtu;
+	struct rd_ou64 mb = theirs->side.port->verbs.active_mtu;
+	unsigned mtu = 1024;
+	size_t na, nb;
+
+	memset(m, 0, sizeof(*m));
+	if (po->no_matrix)
+		return;
+	if (po->load) {
+		snprintf(m->err, sizeof(m->err),
+			 "this side describes a saved snapshot");
+		return;
+	}
+	if (ma.ok && mb.ok)
+		mtu = (unsigned)(ma.v < mb.v ? ma.v : mb.v);
+	na = rd_peer_candidates(mine->side.port, a, RD_PEER_CAND_MAX);
+	nb = rd_peer_candidates(theirs->side.port, b, RD_PEER_CAND_MAX);
+	m->n = rd_peer_pairs(a, na, b, nb, m->pairs, RD_PEER_PAIRS_MAX);
+	m->run = true;
+	if (m->n && rd_peer_matrix_run(o, mine->side.dev->name,
+				       (unsigned)mine->side.port->port, mtu,
+				       MATRIX_WAIT_MS, m->pairs, m->n, m->err,
+				       sizeof(m->err)) < 0)
+		m->run = false;
+}
+
+static struct json_object *matrix_json(const struct peer_matrix *m)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; arr && m->run && i < m->n; i++) {
+		const struct rd_peer_pair *p = &m->pairs[i];
+		struct json_object *x = json_object_new_object();
+
+		if (!x)
+			break;
+		json_object_object_add(x, "here", json_object_new_int64(p->a.index));
+		json_object_object_add(x, "peer", json_object_new_int64(p->b.index));
+		json_object_object_add(x, "roce", json_object_new_string(p->a.v2 ? "v2" : "v1"));
+		json_object_object_add(x, "family",
+				       json_object_new_string(p->a.ipv4 ? "ipv4" : "ipv6"));
+		json_object_object_add(x, "works",
+				       json_object_new_boolean(p->result == RD_PEER_WORKS));
+		if (p->result != RD_PEER_WORKS)
+			json_object_object_add(x, "why", json_object_new_string(p->why));
+		json_object_array_add(arr, x);
+	}
+	return arr;
+}
+
 static struct json_object *jstr(const char *s)
 {
 	return json_object_new_string(s ? s : "");
@@ -188,7 +316,7 @@ static struct json_object *side_json(const struct rd_peer_summary *s,
 
 static int print_json(const char *host, const struct rd_peer_summary *mine,
 		      const struct rd_peer_summary *theirs,
-		      const struct rd_compare *c)
+		      const struct rd_compare *c, const struct peer_matrix *mx)
 {
 	struct json_object *j = json_object_new_object(), *arr;
 	int r = 0;
@@ -212,6 +340,9 @@ static int print_json(const char *host, const struct rd_peer_summary *mine,
 	}
 	json_object_object_add(j, "mismatches", arr);
 	json_object_object_add(j, "not_compared", jstr(c->unread));
+	json_object_object_add(j, "reachability", matrix_json(mx));
+	if (!mx->run && mx->err[0])
+		json_object_object_add(j, "reachability_not_tested", jstr(mx->err));
 	if (puts(json_object_to_json_string_ext(
 		    j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			       JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
@@ -225,6 +356,7 @@ static int run_client(struct rd_cli *cli, const struct peer_opts *po,
 {
 	struct perf_oob o = { .fd = -1, .stop = &peer_stop };
 	struct rd_peer_summary theirs;
+	struct peer_matrix m;
 	struct rd_compare c;
 	char err[512], who[300];
 	int r, rc = EXIT_PEER_ERROR;
@@ -236,6 +368,7 @@ static int run_client(struct rd_cli *cli, const struct peer_opts *po,
 		cli_error(cli, "peer: %s", err);
 		return EXIT_PEER_ERROR;
 	}
+	run_matrix(&o, po, mine, &theirs, &m);
 	perf_oob_close(&o);
 	if (rd_compare(&mine->side, &theirs.side, &c) < 0) {
 		cli_error(cli, "peer: out of memory");
@@ -243,10 +376,14 @@ static int run_client(struct rd_cli *cli, const struct peer_opts *po,
 	}
 	snprintf(who, sizeof(who), "%s:%" PRIu64, rd_esc_tmp(host), po->port);
 	if (po->json)
-		r = print_json(who, mine, &theirs, &c);
-	else
+		r = print_json(who, mine, &theirs, &c, &m);
+	else {
 		print_text(who, mine, &theirs, &c);
-	rc = r < 0 ? EXIT_PEER_ERROR : c.n ? EXIT_DIFFER : EXIT_SAME;
+		print_matrix(&m, &c);
+	}
+	rc = r < 0		     ? EXIT_PEER_ERROR :
+	     c.n || matrix_refutes(&m, &c) ? EXIT_DIFFER :
+					     EXIT_SAME;
 	rd_compare_free(&c);
 out:
 	rd_peer_summary_free(&theirs);
@@ -278,6 +415,14 @@ static int run_server(struct rd_cli *cli, const struct peer_opts *po,
 		}
 		r = rd_peer_serve(&o, timeout_ms, why_not ? NULL : mine, why_not,
 				  &theirs, err, sizeof(err));
+		if (r == 0 &&
+		    rd_peer_matrix_serve(&o, po->load || why_not ? NULL :
+						   mine->side.dev->name,
+					 why_not ? 0 : (unsigned)mine->side.port->port,
+					 why_not ? why_not :
+						   "the peer describes a saved snapshot",
+					 timeout_ms, err, sizeof(err)) < 0)
+			cli_error(cli, "peer: reachability: %s", err);
 		perf_oob_close(&o);
 		if (r < 0) {
 			cli_error(cli, "peer: %s", err);
@@ -314,6 +459,7 @@ int cmd_peer(struct rd_cli *cli, int argc, char **argv)
 		CLI_TEXT("bind", 0, &po.bind),
 		CLI_FLAG("once", 0, &po.once),
 		CLI_FLAG("summary", 0, &po.summary),
+		CLI_FLAG("no-matrix", 0, &po.no_matrix),
 		CLI_END,
 	};
 	struct sigaction sa = { .sa_handler = on_signal };

@@ -22,7 +22,15 @@ serve() {
 	"$bin" peer --listen --once -p "$port" --load "$file" "$@" \
 		>"$tmp/server.out" 2>"$tmp/server.err" &
 	server=$!
-	sleep 0.3
+	ready "$tmp/server.out"
+}
+
+# ready FILE: wait (up to 10 s) until a server has said it listens.
+ready() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return
+		sleep 0.1
+	done
 }
 
 # fake CODE: a TCP server on the next port that runs python CODE with the
@@ -33,7 +41,8 @@ fake() {
 	python3 -c '
 import socket, struct, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", '"$port"')); s.listen(1)
+s.bind(("127.0.0.1", '"$port"')); s.listen(1); s.settimeout(10)
+open("'"$tmp/fake.ready"'", "w").write("listening")
 c, _ = s.accept(); c.recv(16)
 def frame(b, n=None):
     c.sendall(b"rdmadiag-peer/1" + bytes(1)); c.recv(70000)
@@ -42,7 +51,8 @@ def frame(b, n=None):
 time.sleep(0.2)
 ' &
 	server=$!
-	sleep 0.3
+	ready "$tmp/fake.ready"
+	rm -f "$tmp/fake.ready"
 }
 
 # client NAME WANT_RC WANT_TEXT [ARGS...]: peer 127.0.0.1 on the current port.
