@@ -212,6 +212,19 @@ static void print_matrix(const struct peer_matrix *m,
 			       p->result == RD_PEER_WORKS ? "works" :
 							    "does NOT work");
 	}
+	/* Pairs are in order of preference: the first that works. */
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rd_peer_pair *p = &m->pairs[i];
+
+		if (p->result != RD_PEER_WORKS)
+			continue;
+		printf("proven to work: RoCE %s over %s\n", p->a.v2 ? "v2" : "v1",
+		       p->a.ipv4 ? "IPv4" : "IPv6");
+		print_gid_line("this host:", p->a.index);
+		print_gid_line("the peer:", p->b.index);
+		return;
+	}
+	printf("no GID pair was proven to work\n");
 }
 
 /* The pair the comparison recommends failed in the matrix. */

@@ -285,12 +285,14 @@ static int read_answer(struct perf_oob *o, int timeout_ms,
 		return -EPROTO;
 	}
 	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = NULL;
+
 		if (!ready[i])
 			continue;
 		x = json_object_array_get_idx(arr, k++);
-		if (x && json_object_object_get_ex(x, "error", &x)) {
+		if (x && json_object_object_get_ex(x, "error", &e)) {
 			snprintf(why, sizeof(why), "on the peer: %s",
-				 json_object_get_string(x));
+				 json_object_get_string(e));
 			set_why(&pairs[i], RD_PEER_FAILS, why);
 		} else if (!x || !keys_from_json(x, &ends[i].peer[0])) {
 			set_why(&pairs[i], RD_PEER_FAILS,

@@ -157,8 +157,7 @@ int rd_peer_serve(struct perf_oob *o, int timeout_ms,
 	if (r < 0) {
 		char scratch[8];
 
-		send_summary(o, NULL, "your summary was refused", scratch,
-			     sizeof(scratch));
+		send_summary(o, NULL, err, scratch, sizeof(scratch));
 		return r;
 	}
 	r = send_summary(o, mine, why_not, err, errlen);

@@ -17,7 +17,9 @@ lab_pair_connect alike "$RDMADIAG" peer -d "$LAB_RXE" "$LAB_PEER_ADDR"
 out=$LAB_OUT/alike.client
 for want in "no mismatch found" \
 	"GID: IPv4 RoCE v2 index $LAB_GID here ($(lab_pair_addr a)), $peer_gid on the peer ($LAB_PEER_ADDR)" \
-	"the IPv4 RoCE v2 pair (-x $LAB_GID here, -x $peer_gid on the peer) works"; do
+	"the IPv4 RoCE v2 pair (-x $LAB_GID here, -x $peer_gid on the peer) works" \
+	"proven to work: RoCE v2 over IPv4" \
+	"the peer:      -x $peer_gid   NCCL_IB_GID_INDEX=$peer_gid   UCX_IB_GID_INDEX=$peer_gid"; do
 	grep -qF "$want" "$out" || lab_fail "peer does not say '$want': $(cat "$out")"
 	lab_log "ok: peer: $want"
 done
