@@ -148,6 +148,25 @@ rc=$?
 	ok "a perftest client at the server: named, exit 2" ||
 	bad "perftest client: exit $rc: $(cat "$tmp/server.err")"
 
+# A client that greets, then sends a summary with a control byte: the
+# server refuses it in one escaped line and tells the client why.
+serve "$tmp/a.json"
+python3 -c '
+import socket, struct, time
+c = socket.create_connection(("127.0.0.1", '"$port"'))
+c.sendall(b"rdmadiag-peer/1" + bytes(1)); c.recv(16)
+b = b"{\"rdmadiag_peer\":1,\"program\":\"x\x1b[2J\",\"summary\":5}"
+c.sendall(struct.pack(">I", len(b)) + b)
+n = struct.unpack(">I", c.recv(4))[0]; print(c.recv(n).decode())' >"$tmp/client.out" 2>&1
+wait "$server"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/server.err")" -eq 1 ] &&
+	grep -q "refused\|damaged\|control" "$tmp/server.err" &&
+	! grep -q $'\x1b' "$tmp/server.err" "$tmp/server.out" &&
+	grep -q '"error"' "$tmp/client.out" &&
+	ok "a hostile client: one escaped line on the server, the reason sent back" ||
+	bad "hostile client: exit $rc: $(cat "$tmp/server.err" "$tmp/client.out")"
+
 "$bin" peer >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "say which HOST" "$tmp/err" && ok "no HOST: usage error" ||
 	bad "no HOST: $(cat "$tmp/err")"
