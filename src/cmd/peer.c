@@ -403,6 +403,26 @@ out:
 	return rc;
 }
 
+/* The matrix, if the client asks: on the live port only. */
+static void serve_matrix(struct rd_cli *cli, const struct peer_opts *po,
+			 struct perf_oob *o, const struct rd_peer_summary *mine,
+			 const char *why_not)
+{
+	const char *dev = NULL;
+	unsigned port = 0;
+	char err[512];
+
+	if (!why_not && po->load)
+		why_not = "it describes a saved snapshot, not its live port";
+	if (!why_not) {
+		dev = mine->side.dev->name;
+		port = (unsigned)mine->side.port->port;
+	}
+	if (rd_peer_matrix_serve(o, dev, port, why_not, o->timeout_ms, err,
+				 sizeof(err)) < 0)
+		cli_error(cli, "peer: reachability: %s", err);
+}
+
 static int run_server(struct rd_cli *cli, const struct peer_opts *po,
 		      const struct rd_peer_summary *mine, const char *why_not)
 {
@@ -428,14 +448,8 @@ static int run_server(struct rd_cli *cli, const struct peer_opts *po,
 		}
 		r = rd_peer_serve(&o, timeout_ms, why_not ? NULL : mine, why_not,
 				  &theirs, err, sizeof(err));
-		if (r == 0 &&
-		    rd_peer_matrix_serve(&o, po->load || why_not ? NULL :
-						   mine->side.dev->name,
-					 why_not ? 0 : (unsigned)mine->side.port->port,
-					 why_not ? why_not :
-						   "the peer describes a saved snapshot",
-					 timeout_ms, err, sizeof(err)) < 0)
-			cli_error(cli, "peer: reachability: %s", err);
+		if (r == 0)
+			serve_matrix(cli, po, &o, mine, why_not);
 		perf_oob_close(&o);
 		if (r < 0) {
 			cli_error(cli, "peer: %s", err);
