@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	  "run the guided checklist: verdicts with evidence (text or --json)" },
 	{ "diff", cmd_diff,
 	  "compare the RDMA port of two hosts' snapshots (A.json B.json)" },
+	{ "peer", cmd_peer,
+	  "compare this host's RDMA port with another host's (peer HOST, --listen)" },
 	{ "fix", cmd_fix, "apply a check's fix-up (root, journalled)" },
 	{ "undo", cmd_undo, "revert the last (or a named) journalled fix-up" },
 	{ "report", cmd_report,

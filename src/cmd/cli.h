@@ -97,6 +97,8 @@ int cmd_lat(struct rd_cli *cli, int argc, char **argv);
 int cmd_check(struct rd_cli *cli, int argc, char **argv);
 /* Offline comparison of two hosts' snapshots (src/diag/compare). */
 int cmd_diff(struct rd_cli *cli, int argc, char **argv);
+/* Both ends of the link, over TCP (src/peer). */
+int cmd_peer(struct rd_cli *cli, int argc, char **argv);
 int cmd_fix(struct rd_cli *cli, int argc, char **argv);
 int cmd_undo(struct rd_cli *cli, int argc, char **argv);
 

@@ -359,6 +359,52 @@ static const char *protection(enum rd_qos_lossless l)
 	return l == RD_QOS_BY_PFC ? "lossless (PFC)" : "lossless (global pause)";
 }
 
+/* ECN enables of priority prio (np, rp: 0/1); false when not read. */
+static bool ecn_of(const struct rd_netdev *n, int prio, bool *np, bool *rp)
+{
+	const struct rd_counter *cn, *cr;
+	char key[16];
+
+	if (!n || !n->ecn.present.ok || !n->ecn.present.v || prio < 0)
+		return false;
+	snprintf(key, sizeof(key), "prio%d", prio);
+	cn = rd_counters_find(&n->ecn.np_enable, key);
+	cr = rd_counters_find(&n->ecn.rp_enable, key);
+	if (!cn || !cr || !cn->value.ok || !cr->value.ok)
+		return false;
+	*np = cn->value.v != 0;
+	*rp = cr->value.v != 0;
+	return true;
+}
+
+/*
+ * ECN on each side's RoCE priority: the receiving end's notification
+ * point sends CNPs, the sending end's reaction point slows down on them.
+ */
+static int cmp_ecn(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
+		   int pa, int pb, struct rd_compare *c)
+{
+	bool npa, rpa, npb, rpb;
+	char va[160], vb[160];
+
+	if (!ecn_of(side_netdev(a), pa, &npa, &rpa) ||
+	    !ecn_of(side_netdev(b), pb, &npb, &rpb)) {
+		unknown(c, "ECN");
+		return 0;
+	}
+	if (npa == npb && rpa == rpb)
+		return 0;
+	snprintf(va, sizeof(va), "priority %d: notification %s, reaction %s",
+		 pa, npa ? "on" : "off", rpa ? "on" : "off");
+	snprintf(vb, sizeof(vb), "priority %d: notification %s, reaction %s",
+		 pb, npb ? "on" : "off", rpb ? "on" : "off");
+	return add(c, "ECN", va, vb,
+		   "congestion control works one way only: an end whose "
+		   "notification point is off sends no CNPs, so its sender never "
+		   "slows down; one whose reaction point is off ignores CNPs, so "
+		   "congestion ends in pauses or drops");
+}
+
 /* The RoCE priority and its protection, from the QoS model of each side. */
 static int cmp_qos(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 		   struct rd_compare *c)
@@ -388,6 +434,8 @@ static int cmp_qos(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 			"and ECN must cover both, on the hosts and every switch") < 0)
 			return -ENOMEM;
 	}
+	if (cmp_ecn(a, b, ma.prio, mb.prio, c) < 0)
+		return -ENOMEM;
 	la = rd_qos_lossless(&ma, ma.prio);
 	lb = rd_qos_lossless(&mb, mb.prio);
 	if (la == RD_QOS_LL_UNKNOWN || lb == RD_QOS_LL_UNKNOWN)

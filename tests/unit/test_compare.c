@@ -20,6 +20,7 @@ struct host {
 	struct rd_addr addr;
 	struct rd_cm_port cm;
 	struct rd_dcb_app app;
+	struct rd_counter np, rp;
 	struct rd_cmp_side side;
 };
 
@@ -99,6 +100,16 @@ static void host_qos(struct host *h, const char *mode, uint64_t tos,
 	h->app.priority = (struct rd_ou64){ (uint64_t)prio, true };
 	h->nd.dcb.apps = &h->app;
 	h->nd.dcb.n_apps = 1;
+}
+
+/* ECN of priority 3 (the one host_qos maps RoCE to): np and rp enables. */
+static void host_ecn(struct host *h, bool np, bool rp)
+{
+	h->np = (struct rd_counter){ (char *)"prio3", { np, true } };
+	h->rp = (struct rd_counter){ (char *)"prio3", { rp, true } };
+	h->nd.ecn.present = (struct rd_obool){ true, true };
+	h->nd.ecn.np_enable = (struct rd_counters){ &h->np, 1 };
+	h->nd.ecn.rp_enable = (struct rd_counters){ &h->rp, 1 };
 }
 
 static const struct rd_cmp_item *item(const struct rd_compare *c,
@@ -249,7 +260,21 @@ static void test_cm_and_qos(void **state)
 	host_qos(&b, "RoCE v2", 106, "dscp", 3, 0x08);
 	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
 	assert_int_equal(c.n, 0);
+	assert_string_equal(c.unread, "FEC, ECN");
+	rd_compare_free(&c);
+
+	/* ECN on priority 3: both on here, the notification point off on b. */
+	host_ecn(&a, true, true);
+	host_ecn(&b, false, true);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_int_equal(c.n, 1);
+	expect(&c, "ECN", "priority 3: notification on, reaction on",
+	       "priority 3: notification off, reaction on");
 	assert_string_equal(c.unread, "FEC");
+	rd_compare_free(&c);
+	host_ecn(&b, true, true);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_int_equal(c.n, 0);
 	rd_compare_free(&c);
 
 	/* v1 by default on b, another ToS: another DSCP, priority 5, lossy. */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The peer summary decoder on arbitrary bytes: a refusal is one clean
+ * line; what decodes compares with itself without a mismatch, prints
+ * clean text, and encodes and decodes again.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/compare.h"
+#include "fuzz_text.h"
+#include "peer/summary.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rd_peer_summary a, b;
+	struct rd_compare c;
+	char err[256];
+	char *text;
+	size_t len;
+
+	if (rd_peer_summary_decode((const char *)data, size, &a, err,
+				   sizeof(err)) < 0) {
+		fuzz_assert_text(err, strlen(err));
+		if (strchr(err, '\n'))
+			abort();
+		return 0;
+	}
+	fuzz_assert_text(a.program, strlen(a.program));
+	if (rd_compare(&a.side, &a.side, &c) == 0) {
+		for (size_t i = 0; i < c.n; i++) {
+			fuzz_assert_text(c.items[i].a, strlen(c.items[i].a));
+			fuzz_assert_text(c.items[i].b, strlen(c.items[i].b));
+		}
+		fuzz_assert_text(c.addr_a, strlen(c.addr_a));
+		fuzz_assert_text(c.unread, strlen(c.unread));
+		rd_compare_free(&c);
+	}
+	if (rd_peer_summary_encode(&a, NULL, &text, &len) == 0) {
+		if (rd_peer_summary_decode(text, len, &b, err, sizeof(err)) < 0) {
+			fprintf(stderr, "summary does not decode again: %s\n", err);
+			abort();
+		}
+		rd_peer_summary_free(&b);
+		free(text);
+	}
+	rd_peer_summary_free(&a);
+	return 0;
+}
