@@ -61,12 +61,19 @@ static void sleep_seconds(double s)
 }
 
 /* Probe now, then every second until the window ends; keep the last. */
-static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
+/*
+ * Readings over *window seconds into h, the last one in s. *window becomes
+ * the span the readings really cover: on a loaded host a reading can take
+ * longer than planned, and a counter compared over the planned span only
+ * would find no second reading to compare with.
+ */
+static int collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
 		   struct rd_history *h)
 {
 	struct rd_probe_cache *cache = rd_probe_cache_new();
 	struct timespec t0, t;
-	uint64_t tick = 0;
+	uint64_t tick = 0, first_ns = 0;
+	bool have_first = false;
 	int r;
 
 	if (!cache)
@@ -80,6 +87,14 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		r = rd_history_add(h, s);
 		if (r < 0)
 			break;
+		if (s->monotonic_ns.ok && !have_first) {
+			first_ns = s->monotonic_ns.v;
+			have_first = true;
+		} else if (s->monotonic_ns.ok &&
+			   s->monotonic_ns.v > first_ns &&
+			   (double)(s->monotonic_ns.v - first_ns) / 1e9 > *window) {
+			*window = (double)(s->monotonic_ns.v - first_ns) / 1e9;
+		}
 		/*
 		 * The window starts when the first reading is in: a first
 		 * snapshot slower than the window (a loaded or emulated host)
@@ -88,7 +103,7 @@ static int collect(struct rd_cli *cli, double window, struct rd_snapshot *s,
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (tick == 0)
 			t0 = t;
-		left = window - ((double)(t.tv_sec - t0.tv_sec) +
+		left = *window - ((double)(t.tv_sec - t0.tv_sec) +
 				 (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
 		if (left <= 0.01)
 			break;
@@ -439,7 +454,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			report_unknown_keys(load, ld.text, &s);
 		window = ld.window;
 	} else {
-		r = collect(cli, window, &s, &h);
+		r = collect(cli, &window, &s, &h);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
 				  cli->roots.sysfs, strerror(-r));
@@ -523,7 +538,7 @@ int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 
 	if (!load) {
 		snprintf(label, len, "of this host");
-		return collect(cli, *window, s, h);
+		return collect(cli, window, s, h);
 	}
 	r = load_input(cli, load, 0, s, h, &ld);
 	if (r == 0) {

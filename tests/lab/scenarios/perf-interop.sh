@@ -102,8 +102,11 @@ done
 # -a against perftest: sizes step together (send needs the per-size syncs).
 # perftest calibrates its clock for each of the 23 sizes and, under TCG,
 # may give up on one: that (perftest's) failure is logged, not counted.
+# The server registers its buffers for the largest size before it sends its
+# QP keys, which under TCG on a loaded host can outlast the default 5 s
+# out-of-band timeout: the client waits 30 s here.
 TOLERATE_CALIBRATION=1 run_pair "send-bw-all" ib_send_bw -d rxe0 -x 1 -p $PORT -a -n 20 \
-	-- "$RDMADIAG" bw --op send -d rxe0 -p $PORT -a -n 20 --json 127.0.0.1 || lab_pass
+	-- "$RDMADIAG" bw --op send -d rxe0 -p $PORT -a -n 20 --timeout 30000 --json 127.0.0.1 || lab_pass
 jq -e '.results | length == 23' "$LAB_OUT/send-bw-all.client" > /dev/null ||
 	lab_fail "send -a: not 23 sizes: $(tail -c 300 "$LAB_OUT/send-bw-all.client")"
 lab_log "ok: ib_send_bw -a server and rdmadiag -a client stepped through 23 sizes"
