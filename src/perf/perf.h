@@ -52,6 +52,11 @@ struct perf_opts {
 	bool histogram;
 	bool quiet;    /* no perftest-style text */
 	bool counters; /* show the port's counter changes */
+	bool rdma_cm;	  /* -R: connect the QPs through librdmacm */
+	int tos;	  /* -T: rdma_cm's ToS for the QPs, -1: its default */
+	unsigned tclass;  /* --tclass: GRH traffic class */
+	unsigned sl;	  /* -S: service level */
+	bool report_both; /* --report-both: -b's two directions apart */
 };
 
 struct perf_session {
@@ -91,6 +96,12 @@ struct perf_bw_result {
 	double peak_bps, avg_bps; /* bytes per second */
 	double msg_rate_mpps;
 	bool remote; /* figures from the peer's report */
+	/* -b against a peer: this side's and the peer's figures, which
+	 * the ones above add up. */
+	bool has_parts;
+	struct perf_bw_part {
+		double peak_bps, avg_bps, msg_rate_mpps;
+	} mine, theirs;
 };
 
 struct perf_lat_result {

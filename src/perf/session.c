@@ -259,6 +259,8 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 	cfg.tx_depth = o->lat ? o->cq_mod + 1 : o->tx_depth;
 	cfg.rx_depth = o->op == PERF_OP_SEND ? o->rx_depth : 1;
 	cfg.inline_size = o->inline_size < 0 ? 0 : (unsigned)o->inline_size;
+	cfg.sl = (uint8_t)o->sl;
+	cfg.traffic_class = (uint8_t)o->tclass;
 	if (o->op == PERF_OP_READ) {
 		int m = s->dev.attr.max_qp_rd_atom;
 
