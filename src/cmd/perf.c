@@ -202,6 +202,18 @@ static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
 		fflush(f);
 		return;
 	}
+	if (o->rdma_cm) {
+		/* rdma_cm reaches a device only through its address. */
+		if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
+					   sizeof(why)) == 0)
+			o->bind_addr = buf;
+		fprintf(f, "%sListening through rdma_cm on %s port %u%s%s\n",
+			text ? " " : "rdmadiag: ",
+			o->bind_addr ? buf : "every IPv4 address", o->port,
+			o->bind_addr ? ", " : "", o->bind_addr ? why : "");
+		fflush(f);
+		return;
+	}
 	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
 				   sizeof(why)) == 0) {
 		/* Loopback too: reachable only from this host. */
@@ -280,6 +292,32 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 			 "active MTU %d < the port's maximum %d: "
 			 "check the subnet manager's MTU",
 			 active, max);
+}
+
+/*
+ * -R failed: rdma_cm picked the GID by this host's default RoCE mode,
+ * which the peer's must match; say which it is (configfs, when set up).
+ */
+static void cm_mode_note(const struct rd_snapshot *s, const struct perf_opts *o,
+			 char *err, size_t len)
+{
+	const struct rd_host *h = &s->host;
+	size_t n = strlen(err);
+
+	for (size_t i = 0; o->dev && i < h->n_cm_ports; i++) {
+		const struct rd_cm_port *cm = &h->cm_ports[i];
+
+		if (cm->device && strcmp(cm->device, o->dev) == 0 &&
+		    cm->port.ok && cm->port.v == o->ib_port &&
+		    cm->default_roce_mode && n < len) {
+			snprintf(err + n, len - n,
+				 " (this host's rdma_cm default RoCE mode on "
+				 "%s port %u: %s; the peer's must be the same)",
+				 o->dev, o->ib_port,
+				 rd_esc_tmp(cm->default_roce_mode));
+			return;
+		}
+	}
 }
 
 /* ---- perftest-looking text ---- */
@@ -502,6 +540,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {
+		if (o->rdma_cm && have0)
+			cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
 		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "perf/cm.h"
 #include "perf/oob.h"
 #include "perf/stats.h"
 #include "perf/verbs.h"
@@ -67,6 +68,7 @@ struct perf_session {
 	bool loopback;
 	bool have_a, have_b;
 	struct perf_oob oob;
+	struct perf_cm cm; /* -R */
 	bool with_gid;
 	enum ibv_mtu mtu;
 	uint32_t cycle_buffer, cache_line;

@@ -39,6 +39,9 @@ int perf_mtu_enum(unsigned bytes)
 	return -EINVAL;
 }
 
+static int dev_setup(struct perf_dev *d, unsigned port, char *err,
+		     size_t errlen);
+
 int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		  char *err, size_t errlen)
 {
@@ -80,6 +83,50 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 			d->name, strerror(-r));
 		goto out_list;
 	}
+	ibv_free_device_list(list);
+	return dev_setup(d, port, err, errlen);
+out_list:
+	ibv_free_device_list(list);
+	return r;
+}
+
+int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
+		     char *err, size_t errlen)
+{
+	struct ibv_context **list;
+	int n = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->gid_index = -1;
+	list = rdma_get_devices(&n);
+	if (!list) {
+		set_err(err, errlen,
+			"rdma_cm lists no RDMA device: %s (are rdma_ucm and "
+			"ib_uverbs loaded?)",
+			strerror(errno ? errno : ENODEV));
+		return -ENODEV;
+	}
+	for (int i = 0; i < n && !d->ctx; i++)
+		if (!name ||
+		    strcmp(ibv_get_device_name(list[i]->device), name) == 0)
+			d->ctx = list[i];
+	rdma_free_devices(list);
+	if (!d->ctx) {
+		set_err(err, errlen, "rdma_cm has no RDMA device named %s",
+			name ? name : "(any)");
+		return -ENODEV;
+	}
+	d->cm_ctx = true;
+	snprintf(d->name, sizeof(d->name), "%s",
+		 ibv_get_device_name(d->ctx->device));
+	return dev_setup(d, port, err, errlen);
+}
+
+static int dev_setup(struct perf_dev *d, unsigned port, char *err,
+		     size_t errlen)
+{
+	int r;
+
 	if ((r = ibv_query_device(d->ctx, &d->attr)) != 0) {
 		set_err(err, errlen, "ibv_query_device(%s): %s", d->name,
 			strerror(r));
@@ -106,13 +153,11 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		set_err(err, errlen, "ibv_alloc_pd: %s", strerror(-r));
 		goto out_close;
 	}
-	ibv_free_device_list(list);
 	return 0;
 out_close:
-	ibv_close_device(d->ctx);
+	if (!d->cm_ctx)
+		ibv_close_device(d->ctx);
 	d->ctx = NULL;
-out_list:
-	ibv_free_device_list(list);
 	return r;
 }
 
@@ -121,7 +166,7 @@ void perf_dev_close(struct perf_dev *d)
 	if (d->pd)
 		ibv_dealloc_pd(d->pd);
 	d->pd = NULL;
-	if (d->ctx)
+	if (d->ctx && !d->cm_ctx)
 		ibv_close_device(d->ctx);
 	d->ctx = NULL;
 }

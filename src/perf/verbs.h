@@ -20,6 +20,7 @@ struct perf_dev {
 	int gid_index; /* -1: no GRH (InfiniBand without -x) */
 	union ibv_gid gid;
 	char name[IBV_SYSFS_NAME_MAX];
+	bool cm_ctx; /* ctx is librdmacm's: not ours to close */
 };
 
 /* One side of a test: n RC QPs sharing a send CQ, a receive CQ and an MR.
@@ -54,6 +55,10 @@ struct rdma_cm_id;
 
 int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		  char *err, size_t errlen);
+/* The same on librdmacm's context of the device, for -R: rdma_cm ids
+ * resolved to it share that context, so QPs on them can use d->pd. */
+int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
+		     char *err, size_t errlen);
 void perf_dev_close(struct perf_dev *d);
 /* Query and cache the GID at index (sets d->gid_index). */
 int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen);
