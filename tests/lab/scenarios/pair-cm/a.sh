@@ -25,7 +25,7 @@ for op in write read send; do
 	positive "$LAB_OUT/pt-server-$op.client" 4 "rdmadiag bw -R --op $op against ib_${op}_bw -R"
 done
 f=$LAB_OUT/pt-server-write.client
-grep -q "rdma_cm QPs *: ON" "$f" || lab_fail "rdmadiag -R does not say rdma_cm QPs: ON"
+grep -q "rdma_cm QPs[[:space:]]*: ON" "$f" || lab_fail "rdmadiag -R does not say rdma_cm QPs: ON"
 grep -q "GID index *: *$LAB_GID\b" "$f" ||
 	lab_fail "rdma_cm's GID is not this side's IPv4 RoCE v2 GID $LAB_GID: $(grep -i 'gid' "$f" | head -n 3)"
 grep -q "chosen by rdma_cm" "$f" || lab_fail "the header does not say rdma_cm chose the GID"

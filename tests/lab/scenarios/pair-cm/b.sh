@@ -16,7 +16,7 @@ for op in write read send; do
 	lab_pair_serve "rd-server-$op" "$RDMADIAG" bw -R --op "$op" -d "$LAB_RXE" -n $N
 	lab_pair_serve "pt-server-$op" "ib_${op}_bw" -R -d "$LAB_RXE" -n $N
 done
-grep -q "rdma_cm QPs *: ON" "$LAB_OUT/rd-server-write.server" ||
+grep -q "rdma_cm QPs[[:space:]]*: ON" "$LAB_OUT/rd-server-write.server" ||
 	lab_fail "rdmadiag's -R server does not say rdma_cm QPs: ON"
 # No TCP socket on the test port: perftest -R does not open one either.
 ! grep -q "Listening on .* and 127.0.0.1" "$LAB_OUT/rd-server-write.server" ||
