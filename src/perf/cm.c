@@ -479,9 +479,10 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 			return -ECONNRESET;
 		}
 		if (timeout_ms >= 0 && now_ms() > deadline) {
-			cm_err(c, "peer sent no %s for %d ms (peer silent, or "
-				  "not running the same test?)",
-			       what, timeout_ms);
+			cm_err(c, "nothing from the peer for %d ms while "
+				  "waiting for %s (peer silent, or not running "
+				  "the same test?)",
+			       timeout_ms, what);
 			return -ETIMEDOUT;
 		}
 		/* Spin briefly, then let a Soft-RoCE peer on this CPU run. */

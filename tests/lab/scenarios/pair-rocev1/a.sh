@@ -10,6 +10,8 @@
 lab_pair_setup
 lab_require_rdmadiag
 modprobe rdma_ucm
+# Soft-RoCE under TCG on a busy host can take seconds per message.
+T=20000
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 cm=/sys/kernel/config/rdma_cm/$LAB_RXE
 mkdir -p "$cm"
@@ -37,7 +39,7 @@ jq -e 'any(.mismatches[]; .what == "rdma_cm default RoCE mode" and .a == "RoCE v
 	"$LAB_OUT/diff-v1.json" > /dev/null || lab_fail "diff --json does not name the mode: $(cat "$LAB_OUT/diff-v1.json")"
 lab_log "ok: diff names the v1 peer: $want"
 
-lab_pair_connect cm-v2 "$RDMADIAG" bw -R -d "$LAB_RXE" -n 100 "$LAB_PEER_ADDR"
+lab_pair_connect cm-v2 "$RDMADIAG" bw --timeout $T -R -d "$LAB_RXE" -n 100 "$LAB_PEER_ADDR"
 grep -q "GID index $LAB_GID (RoCE v2) chosen by rdma_cm" "$LAB_OUT/cm-v2.client" ||
 	lab_fail "the -R header does not name rdma_cm's RoCE v2 GID $LAB_GID: $(grep -i gid "$LAB_OUT/cm-v2.client")"
 lab_barrier finished

@@ -10,6 +10,8 @@
 lab_pair_setup
 lab_require_rdmadiag
 modprobe rdma_ucm
+# Soft-RoCE under TCG on a busy host can take seconds per message.
+T=20000
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 cm=/sys/kernel/config/rdma_cm/$LAB_RXE
 mkdir -p "$cm"
@@ -24,6 +26,6 @@ assert_json "$SNAP" ".host.rdma_cm[] | select(.device == \"$LAB_RXE\" and .port 
 lab_barrier snapshots
 
 LAB_PAIR_CM=1
-lab_pair_serve cm-v2 "$RDMADIAG" bw -R -d "$LAB_RXE" -n 100
+lab_pair_serve cm-v2 "$RDMADIAG" bw --timeout $T -R -d "$LAB_RXE" -n 100
 lab_barrier finished
 rmdir "$cm"
