@@ -84,11 +84,14 @@ const char *perf_cm_event_hint(int event, int status)
 		return "no route to the peer (ARP or neighbour resolution "
 		       "failed?)";
 	case RDMA_CM_EVENT_REJECTED:
-		return status == 28 /* IB_CM_REJ_INVALID_SERVICE_ID */
+		/* The CM's reject reasons: 8 no listener on the port (the
+		 * service ID), 28 refused by the application. */
+		return status == 8
 			       ? "nothing listens there through rdma_cm: is "
 				 "the server running, with -R, on that port?"
 			       : "the peer refused the connection: is it "
-				 "running the same test, with -R?";
+				 "running the same test, with -R, and free "
+				 "for one more client?";
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 		return "the connection request got no answer: the peer's "
@@ -480,9 +483,10 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 		}
 		if (timeout_ms >= 0 && now_ms() > deadline) {
 			cm_err(c, "nothing from the peer for %d ms while "
-				  "waiting for %s (peer silent, or not running "
-				  "the same test?)",
-			       timeout_ms, what);
+				  "%s %s (peer silent, or not running the "
+				  "same test?)",
+			       timeout_ms, recv ? "waiting for" : "sending",
+			       what);
 			return -ETIMEDOUT;
 		}
 		/* Spin briefly, then let a Soft-RoCE peer on this CPU run. */
@@ -541,8 +545,9 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 		cm_err(c, "control QP: sending %s: %s", what, strerror(r));
 		return -r;
 	}
-	/* The retry counts bound this: rnr 7 waits for a receive. */
-	return control_wait(c, false, -1, what, &wc);
+	/* rnr_retry 7 waits for the peer's receive for ever: bound it. */
+	return control_wait(c, false, c->timeout_ms > 0 ? c->timeout_ms : -1,
+			    what, &wc);
 }
 
 bool perf_cm_peer_gone(struct perf_cm *c)

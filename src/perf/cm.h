@@ -44,6 +44,7 @@ struct perf_cm {
 	struct sockaddr_in addr; /* the server's (client) or bound address */
 	struct rdma_event_channel *dch; /* the data QPs' connections */
 	volatile sig_atomic_t *stop;
+	int timeout_ms;	/* a send the peer never takes; 0: no limit */
 	char err[300];
 };
 

@@ -308,6 +308,7 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 	if (!s->loopback && o->rdma_cm) {
 		/* perftest -R: no socket, its messages on an rdma_cm QP. */
 		perf_cm_init(&s->cm, stop);
+		s->cm.timeout_ms = o->timeout_ms;
 		s->oob.cm = &s->cm;
 		s->oob.client = o->role == PERF_CLIENT;
 		if (o->role == PERF_CLIENT)

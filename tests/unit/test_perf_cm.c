@@ -90,8 +90,10 @@ static void keys_refused(void **state)
 static void event_hints(void **state)
 {
 	(void)state;
+	assert_non_null(strstr(perf_cm_event_hint(RDMA_CM_EVENT_REJECTED, 8),
+			       "nothing listens"));
 	assert_non_null(strstr(perf_cm_event_hint(RDMA_CM_EVENT_REJECTED, 28),
-			       "-R"));
+			       "refused"));
 	assert_non_null(strstr(perf_cm_event_hint(RDMA_CM_EVENT_UNREACHABLE,
 						  -110),
 			       "default_roce_mode"));
