@@ -5,7 +5,7 @@
 # mismatch and an -R test runs on the IPv4 RoCE v2 GID rdma_cm chose.
 # b's snapshot as a host with hardware RoCE set to v1 would read (the one
 # value changed) must be named by `diff`, in text and in JSON, with what
-# it breaks.
+# it breaks. An -R client where nothing listens gets one clear line.
 
 lab_pair_setup
 lab_require_rdmadiag
@@ -42,5 +42,15 @@ lab_log "ok: diff names the v1 peer: $want"
 lab_pair_connect cm-v2 "$RDMADIAG" bw --timeout $T -R -d "$LAB_RXE" -n 100 "$LAB_PEER_ADDR"
 grep -q "GID index $LAB_GID (RoCE v2) chosen by rdma_cm" "$LAB_OUT/cm-v2.client" ||
 	lab_fail "the -R header does not name rdma_cm's RoCE v2 GID $LAB_GID: $(grep -i gid "$LAB_OUT/cm-v2.client")"
+
+# -R where nothing listens through rdma_cm: refused, retried for the
+# timeout, then one clear line and exit 1.
+t0=$SECONDS rc=0
+"$RDMADIAG" bw -R -d "$LAB_RXE" -p 18999 --timeout 3000 "$LAB_PEER_ADDR" > "$LAB_OUT/cm-nobody.out" 2>&1 || rc=$?
+assert_eq 1 "$rc" "-R against a port with no rdma_cm listener: exit status"
+grep -q "nothing listens there through rdma_cm.*-R" "$LAB_OUT/cm-nobody.out" ||
+	lab_fail "-R against no listener: $(tail -n 3 "$LAB_OUT/cm-nobody.out")"
+[ $((SECONDS - t0)) -le 20 ] || lab_fail "-R against no listener took $((SECONDS - t0)) s"
+lab_log "ok: -R against no listener: $(grep -m1 'rdma_cm' "$LAB_OUT/cm-nobody.out")"
 lab_barrier finished
 rmdir "$cm"
