@@ -13,6 +13,7 @@
 #include "cmd/cli.h"
 #include "core/escape.h"
 #include "core/json.h"
+#include "core/print.h"
 #include "core/recording.h"
 #include "diag/compare.h"
 
@@ -28,6 +29,11 @@ static void diff_usage(FILE *f)
 		"  IPv4 RoCE v2 GID is taken, or the one named:\n"
 		"  --device-a DEV, --port-a N   the port of A\n"
 		"  --device-b DEV, --port-b N   the port of B\n"
+		"  --json                       the same as one JSON object:\n"
+		"    schema_version (1), a and b {file, device, port, netdev,\n"
+		"    gid_index, ipv4} (the IPv4 RoCE v2 GID to give -x, null for\n"
+		"    none), gid_pair (both have one), mismatches [{what, a, b,\n"
+		"    breaks}], not_compared (text, or null)\n"
 		"exit status: 0 nothing differs, 1 mismatches listed, 2 bad usage\n"
 		"or a file that cannot be read\n");
 }
@@ -43,24 +49,100 @@ static int load(struct rd_cli *cli, const char *file, struct rd_snapshot *s)
 	return r;
 }
 
-static void print_side(const char *label, const char *file,
-		       const struct rd_cmp_side *s)
+/* One side: text "A: FILE, DEV port N on NETDEV", or an object. */
+static void print_side(struct rd_printer *p, const char *key,
+		       const char *label, const char *file,
+		       const struct rd_cmp_side *s, int64_t gid,
+		       const char *addr)
 {
-	printf("%s: %s, %s port %" PRIu64 "%s%s\n", label, rd_esc_tmp(file),
-	       rd_esc_tmp(s->dev->name ? s->dev->name : "?"), s->port->port,
-	       s->port->netdev ? " on " : "",
-	       s->port->netdev ? rd_esc_tmp(s->port->netdev) : "");
+	rd_print_open_object(p, key);
+	rd_print_text(p, "%s: ", label);
+	rd_print_str(p, "file", "%s, ", file);
+	rd_print_str(p, "device", "%s port ", s->dev->name ? s->dev->name : "?");
+	rd_print_u64(p, "port", "%" PRIu64, s->port->port);
+	if (s->port->netdev)
+		rd_print_str(p, "netdev", " on %s", s->port->netdev);
+	else
+		rd_print_null(p, "netdev", NULL);
+	rd_print_text(p, "\n");
+	if (gid >= 0) {
+		rd_print_s64(p, "gid_index", NULL, gid);
+		rd_print_str(p, "ipv4", NULL, addr);
+	} else {
+		rd_print_null(p, "gid_index", NULL);
+		rd_print_null(p, "ipv4", NULL);
+	}
+	rd_print_close(p);
+}
+
+static void print_gid(struct rd_printer *p, const struct rd_compare *c)
+{
+	bool pair = c->gid_a >= 0 && c->gid_b >= 0;
+
+	rd_print_bool(p, "gid_pair", NULL, pair);
+	if (pair) {
+		rd_print_text(p, "GID: use -x %" PRId64 " on A", c->gid_a);
+		rd_print_str(p, NULL, " (%s)", c->addr_a);
+		rd_print_text(p, " and -x %" PRId64 " on B", c->gid_b);
+		rd_print_str(p, NULL, " (%s)", c->addr_b);
+		rd_print_text(p, ": their IPv4 RoCE v2 GIDs\n");
+	} else {
+		rd_print_text(p,
+			      "GID: no IPv4 RoCE v2 GID on %s: no GID pair "
+			      "works for RoCE v2 over IPv4\n",
+			      c->gid_a < 0 && c->gid_b < 0 ? "A or B"
+			      : c->gid_a < 0		 ? "A"
+							 : "B");
+	}
+}
+
+static int print_result(const char *file_a, const char *file_b,
+			const struct rd_cmp_side *a,
+			const struct rd_cmp_side *b,
+			const struct rd_compare *c, bool json)
+{
+	struct rd_printer p;
+
+	rd_print_begin(&p, stdout, json);
+	rd_print_open_object(&p, NULL);
+	rd_print_u64(&p, "schema_version", NULL, 1);
+	print_side(&p, "a", "A", file_a, a, c->gid_a, c->addr_a);
+	print_side(&p, "b", "B", file_b, b, c->gid_b, c->addr_b);
+	print_gid(&p, c);
+	rd_print_open_array(&p, "mismatches");
+	for (size_t i = 0; i < c->n; i++) {
+		rd_print_open_object(&p, NULL);
+		rd_print_str(&p, "what", "%s differs: ", c->items[i].what);
+		rd_print_str(&p, "a", "A %s, ", c->items[i].a);
+		rd_print_str(&p, "b", "B %s\n", c->items[i].b);
+		rd_print_str(&p, "breaks", "  %s\n", c->items[i].breaks);
+		rd_print_close(&p);
+	}
+	rd_print_close(&p);
+	if (c->unread[0])
+		rd_print_str(&p, "not_compared",
+			     "not compared (not in both snapshots): %s\n",
+			     c->unread);
+	else
+		rd_print_null(&p, "not_compared", NULL);
+	if (!c->n)
+		rd_print_text(&p, "no mismatch found in what both snapshots "
+				  "show\n");
+	rd_print_close(&p);
+	return rd_print_end(&p);
 }
 
 int cmd_diff(struct rd_cli *cli, int argc, char **argv)
 {
 	const char *dev_a = NULL, *dev_b = NULL;
 	uint64_t port_a = 0, port_b = 0;
+	bool json = false;
 	const struct cli_opt opts[] = {
 		CLI_TEXT("device-a", 0, &dev_a),
 		CLI_TEXT("device-b", 0, &dev_b),
 		CLI_U64("port-a", 0, &port_a, 1, 255),
 		CLI_U64("port-b", 0, &port_b, 1, 255),
+		CLI_FLAG("json", 0, &json),
 		CLI_END,
 	};
 	struct rd_snapshot sa = { 0 }, sb = { 0 };
@@ -92,24 +174,11 @@ int cmd_diff(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "diff: out of memory");
 		goto out;
 	}
-	print_side("A", argv[r], &a);
-	print_side("B", argv[r + 1], &b);
-	if (c.gid_a >= 0 && c.gid_b >= 0)
-		printf("GID: use -x %" PRId64 " on A (%s) and -x %" PRId64
-		       " on B (%s): their IPv4 RoCE v2 GIDs\n",
-		       c.gid_a, c.addr_a, c.gid_b, c.addr_b);
-	else
-		printf("GID: no IPv4 RoCE v2 GID on %s: no GID pair works for "
-		       "RoCE v2 over IPv4\n",
-		       c.gid_a < 0 && c.gid_b < 0 ? "A or B" :
-		       c.gid_a < 0 ? "A" : "B");
-	for (size_t i = 0; i < c.n; i++)
-		printf("%s differs: A %s, B %s\n  %s\n", c.items[i].what,
-		       c.items[i].a, c.items[i].b, c.items[i].breaks);
-	if (c.unread[0])
-		printf("not compared (not in both snapshots): %s\n", c.unread);
-	if (!c.n)
-		printf("no mismatch found in what both snapshots show\n");
+	if (print_result(argv[r], argv[r + 1], &a, &b, &c, json) < 0) {
+		cli_error(cli, "diff: cannot write the result");
+		rd_compare_free(&c);
+		goto out;
+	}
 	rc = c.n ? EXIT_DIFFER : EXIT_SAME;
 	rd_compare_free(&c);
 out:

@@ -45,8 +45,9 @@ static void perf_usage(FILE *f, bool lat)
 		"  -i, --ib-port N       port (default 1)\n"
 		"  -x, --gid-index N     GID index (default: chosen as "
 		"perftest does)\n"
-		"  -p, --port N          TCP port of the out-of-band channel "
-		"(18515)\n"
+		"  -p, --port N          TCP port of the out-of-band channel, "
+		"with -R the\n"
+		"                        rdma_cm port (18515)\n"
 		"  -s, --size BYTES      message size (default %s)\n"
 		"  -a, --all             every size from 2 B to 8 MiB\n"
 		"  -n, --iters N         iterations (default %s)\n"
@@ -56,7 +57,21 @@ static void perf_usage(FILE *f, bool lat)
 		"  -I, --inline_size N   largest message sent inline\n"
 		"  -Q, --cq-mod N        one completion every N work requests\n"
 		"  -u, --qp-timeout N    RC ack timeout exponent (default "
-		"14)\n",
+		"14)\n"
+		"  -S, --sl N            service level 0..15 (default 0)\n"
+		"      --tclass N        traffic class in the GRH 0..255 "
+		"(default 0)\n"
+		"  -R, --rdma_cm         connect the QPs through rdma_cm, as "
+		"perftest's -R:\n"
+		"                        the other end must use -R too\n"
+		"  -T, --tos N           with -R: the QPs' ToS 0..255 "
+		"(default: rdma_cm's,\n"
+		"                        default_roce_tos in configfs)\n"
+		"  -F, --CPU-freq        accepted for perftest's command "
+		"lines; rdmadiag times\n"
+		"                        with the monotonic clock, so there "
+		"is no CPU\n"
+		"                        frequency check to skip\n",
 		lat ? "lat" : "bw", lat ? "send" : "write", lat ? "lat" : "bw",
 		lat ? "send | write" : "write | read | send",
 		lat ? "send" : "write", lat ? "2" : "65536",
@@ -68,6 +83,8 @@ static void perf_usage(FILE *f, bool lat)
 			   "  -r, --rx-depth N      receives posted per QP, "
 			   "send (512)\n"
 			   "  -b, --bidirectional   both directions at once\n"
+			   "      --report-both     with -b: each direction's "
+			   "figures as well\n"
 			   "      --report_gbits    Gb/s (10^9 bit/s) instead "
 			   "of MB/s (2^20 B/s)\n");
 	else
@@ -92,8 +109,21 @@ static void perf_usage(FILE *f, bool lat)
 		   "the largest)\n"
 		   "                        is below P %% of the rate this path "
 		   "can reach\n"
-		   "exit status: 0 done, 1 test failed, 2 bad usage, 130 "
+		   "exit status: 0 done, 1 test failed, below --expect-percent "
+		   "or bad usage\n"
+		   "(as perftest), 130 "
 		   "interrupted\n");
+}
+
+/*
+ * An unknown option: getopt has named it; one more line, as perftest
+ * prints, and where the options are listed instead of all of them.
+ */
+static void perf_usage_short(FILE *f, bool lat)
+{
+	fprintf(f, " Invalid Command or flag: 'rdmadiag %s --help' lists "
+		   "the options\n",
+		lat ? "lat" : "bw");
 }
 
 static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
@@ -128,14 +158,21 @@ static int parse_mtu(struct rd_cli *cli, const char *arg, void *dst)
 	return 0;
 }
 
+/* cli_parse: stdout for --help, stderr after an unknown option. */
 static void bw_usage(FILE *f)
 {
-	perf_usage(f, false);
+	if (f == stderr)
+		perf_usage_short(f, false);
+	else
+		perf_usage(f, false);
 }
 
 static void lat_usage(FILE *f)
 {
-	perf_usage(f, true);
+	if (f == stderr)
+		perf_usage_short(f, true);
+	else
+		perf_usage(f, true);
 }
 
 /* ---- checks before the test, counters around it ---- */
@@ -168,6 +205,18 @@ static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
 		fprintf(f, "%sListening on %s port %u (--bind)\n",
 			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
 			o->port);
+		fflush(f);
+		return;
+	}
+	if (o->rdma_cm) {
+		/* rdma_cm reaches a device only through its address. */
+		if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
+					   sizeof(why)) == 0)
+			o->bind_addr = buf;
+		fprintf(f, "%sListening through rdma_cm on %s port %u%s%s\n",
+			text ? " " : "rdmadiag: ",
+			o->bind_addr ? buf : "every IPv4 address", o->port,
+			o->bind_addr ? ", " : "", o->bind_addr ? why : "");
 		fflush(f);
 		return;
 	}
@@ -251,6 +300,32 @@ static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
 			 active, max);
 }
 
+/*
+ * -R failed: rdma_cm picked the GID by this host's default RoCE mode,
+ * which the peer's must match; say which it is (configfs, when set up).
+ */
+static void cm_mode_note(const struct rd_snapshot *s, const struct perf_opts *o,
+			 char *err, size_t len)
+{
+	const struct rd_host *h = &s->host;
+	size_t n = strlen(err);
+
+	for (size_t i = 0; o->dev && i < h->n_cm_ports; i++) {
+		const struct rd_cm_port *cm = &h->cm_ports[i];
+
+		if (cm->device && strcmp(cm->device, o->dev) == 0 &&
+		    cm->port.ok && cm->port.v == o->ib_port &&
+		    cm->default_roce_mode && n < len) {
+			snprintf(err + n, len - n,
+				 " (this host's rdma_cm default RoCE mode on "
+				 "%s port %u: %s; the peer's must be the same)",
+				 o->dev, o->ib_port,
+				 rd_esc_tmp(cm->default_roce_mode));
+			return;
+		}
+	}
+}
+
 /* ---- perftest-looking text ---- */
 
 static void print_keys(const struct perf_session *s, const char *side,
@@ -302,9 +377,16 @@ static void print_header(const struct perf_session *s, const char *warn)
 		printf(" Max inline data : %u[B]\n", s->a.max_inline);
 	else
 		printf(" Outstand reads  : %u\n", s->a.mine[0].out_reads);
-	printf(" rdma_cm QPs\t : OFF\n");
+	printf(" rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
 	printf(" Data ex. method : %s\n",
-	       s->loopback ? "loopback (in process)" : "Ethernet");
+	       s->loopback ? "loopback (in process)"
+	       : o->rdma_cm ? "rdma_cm"
+			    : "Ethernet");
+	if (o->sl || o->tclass)
+		printf(" SL              : %u\t\tTraffic class  : %u\n", o->sl,
+		       o->tclass);
+	if (o->tos >= 0)
+		printf(" ToS             : %d\n", o->tos);
 	if (s->gid_why[0])
 		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
 	if (warn && warn[0])
@@ -336,6 +418,30 @@ static void print_bw_line(const struct perf_opts *o,
 	       perf_bw_unit(r->peak_bps, 1, o->gbits),
 	       perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
 	fflush(stdout);
+}
+
+/* --report-both with -b: after the sum, each side's own figures. */
+static void print_bw_parts(const struct perf_opts *o,
+			   const struct perf_bw_result *r)
+{
+	static const char *const title[2] = { "Local", "Remote" };
+
+	if (!o->report_both || !r->has_parts || o->all_sizes)
+		return;
+	for (int k = 0; k < 2; k++) {
+		const struct perf_bw_part *p = k ? &r->theirs : &r->mine;
+		struct perf_bw_result one = *r;
+
+		one.peak_bps = p->peak_bps;
+		one.avg_bps = p->avg_bps;
+		one.msg_rate_mpps = p->msg_rate_mpps;
+		printf(RESULT_LINE "\n %s results: \n" RESULT_LINE, title[k]);
+		printf(" #bytes     #iterations    BW peak[%s]    BW "
+		       "average[%s]   MsgRate[Mpps]\n",
+		       o->gbits ? "Gb/sec" : "MB/sec",
+		       o->gbits ? "Gb/sec" : "MB/sec");
+		print_bw_line(o, &one);
+	}
 }
 
 static void print_lat_line(const struct perf_lat_result *r)
@@ -472,6 +578,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {
+		if (o->rdma_cm && have0)
+			cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
 		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;
@@ -521,6 +629,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 				nbw++;
 				if (!o->json && !o->quiet) {
 					print_bw_line(o, &bw[k]);
+					print_bw_parts(o, &bw[k]);
 					perf_reach_text(stdout, &s, bw[k].avg_bps);
 				}
 			}
@@ -589,7 +698,9 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		.timeout_ms = 5000,
 		.progress_fd = -1,
 		.interval_ms = 1000,
+		.tos = -1,
 	};
+	bool cpu_freq = false;
 	bool have_size, have_iters, have_cqmod;
 	unsigned port, qp_timeout, cq_mod = 0;
 	bool loopback = false, no_counters = false;
@@ -618,6 +729,12 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		CLI_UINT("rx-depth", lat ? 0 : 'r', &o.rx_depth, 1, 16384),
 		CLI_FLAG("bidirectional", lat ? 0 : 'b', &o.bidir),
 		CLI_FLAG("report_gbits", 0, &o.gbits),
+		CLI_FLAG("report-both", 0, &o.report_both),
+		CLI_UINT("sl", 'S', &o.sl, 0, 15),
+		CLI_UINT("tclass", 0, &o.tclass, 0, 255),
+		CLI_FLAG("rdma_cm", 'R', &o.rdma_cm),
+		CLI_INT("tos", 'T', &o.tos, 0, 255),
+		CLI_FLAG("CPU-freq", 'F', &cpu_freq),
 		CLI_FLAG("report-histogram", 'H', &o.histogram),
 		CLI_FLAG("loopback", 0, &loopback),
 		CLI_TEXT("bind", 0, &o.bind_addr),
@@ -635,7 +752,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	r = cli_parse(cli, lat ? "lat" : "bw", opts, lat ? lat_usage : bw_usage,
 		      argc, argv);
 	if (r < 0)
-		return r == CLI_HELP ? 0 : 2;
+		return r == CLI_HELP ? 0 : 1;
 	optind = r;
 	o.port = (uint16_t)port;
 	o.qp_timeout = (uint8_t)qp_timeout;
@@ -648,45 +765,55 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		o.host = argv[optind++];
 	if (optind < argc) {
 		cli_error(cli, "unexpected argument \"%s\"", argv[optind]);
-		return 2;
+		return 1;
 	}
 	if (loopback && o.host) {
 		cli_error(cli, "--loopback needs no HOST");
-		return 2;
+		return 1;
 	}
 	o.role = loopback ? PERF_LOOPBACK : o.host ? PERF_CLIENT : PERF_SERVER;
+	(void)cpu_freq; /* nothing to skip: see --help */
+	if (o.tos >= 0 && !o.rdma_cm) {
+		cli_error(cli, "-T sets the ToS of rdma_cm's QPs and needs -R; "
+			       "--tclass sets the traffic class without it");
+		return 1;
+	}
+	if (o.rdma_cm && loopback) {
+		cli_error(cli, "-R connects to a peer: --loopback has none");
+		return 1;
+	}
 	if (o.progress_fd >= 0 && fcntl(o.progress_fd, F_GETFD) < 0) {
 		cli_error(cli, "--progress-fd %d is not an open descriptor",
 			  o.progress_fd);
-		return 2;
+		return 1;
 	}
 	if (lat && o.expect_percent) {
 		cli_error(cli, "--expect-percent judges bandwidth; lat has no "
 			       "rate to compare");
-		return 2;
+		return 1;
 	}
 	if (o.all_sizes && o.duration) {
 		cli_error(cli, "-a and -D cannot be combined");
-		return 2;
+		return 1;
 	}
 	if (o.all_sizes && have_size) {
 		cli_error(cli, "-a and -s cannot be combined");
-		return 2;
+		return 1;
 	}
 	if (lat && o.duration && !loopback) {
 		cli_error(cli, "-D is supported for lat only with --loopback; "
 			       "use -n against a peer");
-		return 2;
+		return 1;
 	}
 	if (!have_size)
 		o.size = lat ? 2 : 65536;
 	if (o.size > PERF_MAX_SIZE && !o.all_sizes) {
 		cli_error(cli, "-s: at most %u bytes", PERF_MAX_SIZE);
-		return 2;
+		return 1;
 	}
 	if (lat && o.op == PERF_OP_WRITE && o.size < 1) {
 		cli_error(cli, "-s: at least 1 byte");
-		return 2;
+		return 1;
 	}
 	if (!have_iters)
 		o.iters = (!lat && o.op == PERF_OP_WRITE) ? 5000 : 1000;

@@ -498,6 +498,11 @@ int perf_bw_run(struct perf_session *s, uint64_t size,
 			if (r < 0)
 				goto out;
 			/* perftest reports the sum of both directions. */
+			res->has_parts = true;
+			res->mine = (struct perf_bw_part){ res->peak_bps,
+				res->avg_bps, res->msg_rate_mpps };
+			res->theirs = (struct perf_bw_part){ theirs.peak_bps,
+				theirs.avg_bps, theirs.msg_rate_mpps };
 			res->peak_bps += theirs.peak_bps;
 			res->avg_bps += theirs.avg_bps;
 			res->msg_rate_mpps += theirs.msg_rate_mpps;

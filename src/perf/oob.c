@@ -216,25 +216,11 @@ bad:
 		    shown(buf, len, text, sizeof(text)));
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(p, &v, 4);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
-}
-
 void perf_oob_sysdata_encode(uint32_t cycle_buffer, uint32_t cache_line,
 			     uint8_t *buf)
 {
-	put_be32(buf, cycle_buffer);
-	put_be32(buf + 4, cache_line);
+	perf_oob_put_be32(buf, cycle_buffer);
+	perf_oob_put_be32(buf + 4, cache_line);
 }
 
 static bool pow2_in(uint32_t v, uint32_t lo, uint32_t hi)
@@ -252,8 +238,8 @@ int perf_oob_sysdata_decode(const uint8_t *buf, size_t len,
 		return fail(err, errlen,
 			    "system data is %zu bytes, expected %d", len,
 			    PERF_OOB_SYSDATA_LEN);
-	cb = get_be32(buf);
-	cl = get_be32(buf + 4);
+	cb = perf_oob_get_be32(buf);
+	cl = perf_oob_get_be32(buf + 4);
 	/* Both sides size their buffers from the larger value. */
 	if (!pow2_in(cb, 512, 1u << 24))
 		return fail(err, errlen,
@@ -664,6 +650,14 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 	int64_t deadline = now_ms() + timeout_ms;
 	size_t got = 0;
 
+	if (o->carrier) {
+		int r = o->carrier->read(o->carrier_ctx, buf, len, timeout_ms,
+					 what);
+
+		if (r < 0)
+			oob_err(o, "%s", o->carrier->err(o->carrier_ctx));
+		return r;
+	}
 	while (got < len) {
 		struct pollfd p = { .fd = o->fd, .events = POLLIN };
 		int64_t left = deadline - now_ms();
@@ -718,6 +712,13 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 {
 	size_t put = 0;
 
+	if (o->carrier) {
+		int r = o->carrier->write(o->carrier_ctx, buf, len, what);
+
+		if (r < 0)
+			oob_err(o, "%s", o->carrier->err(o->carrier_ctx));
+		return r;
+	}
 	/* perftest reads each message with one read(): send it whole. */
 	while (put < len) {
 		ssize_t n = send(o->fd, (const char *)buf + put, len - put,
@@ -758,6 +759,8 @@ bool perf_oob_peer_gone(struct perf_oob *o)
 {
 	struct pollfd p = { .fd = o->fd, .events = POLLRDHUP };
 
+	if (o->carrier)
+		return o->carrier->peer_gone(o->carrier_ctx);
 	if (o->fd < 0)
 		return false;
 	if (poll(&p, 1, 0) <= 0)

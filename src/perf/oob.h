@@ -7,10 +7,12 @@
 #ifndef RD_PERF_OOB_H
 #define RD_PERF_OOB_H
 
+#include <endian.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PERF_OOB_PORT 18515
 #define PERF_OOB_VERSION_LEN 16
@@ -46,6 +48,21 @@ struct perf_oob_report {
 	double msg_rate;
 };
 
+/* perftest's binary integers are big-endian. */
+static inline void perf_oob_put_be32(uint8_t *p, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(p, &v, 4);
+}
+
+static inline uint32_t perf_oob_get_be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return be32toh(v);
+}
+
 /* Encoders return the number of bytes written, or -ENOSPC / -ERANGE. */
 int perf_oob_keys_encode(const struct perf_oob_keys *k, bool with_gid,
 			 char *buf, size_t len);
@@ -77,6 +94,19 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 				 struct perf_oob_report *r, char *err,
 				 size_t errlen);
 
+/*
+ * Another carrier for the same messages (perftest's -R sends them on an
+ * rdma_cm QP): when set, read, write and peer_gone go through it. err
+ * returns the carrier's last error text.
+ */
+struct perf_oob_carrier {
+	int (*read)(void *ctx, void *buf, size_t len, int timeout_ms,
+		    const char *what);
+	int (*write)(void *ctx, const void *buf, size_t len, const char *what);
+	bool (*peer_gone)(void *ctx);
+	const char *(*err)(void *ctx);
+};
+
 /* A connected OOB channel. */
 struct perf_oob {
 	int fd;
@@ -84,6 +114,9 @@ struct perf_oob {
 	int timeout_ms;		     /* per message */
 	volatile sig_atomic_t *stop; /* set by SIGINT: give up waiting */
 	char peer[32];		     /* server: "a.b.c.d:port" of the client */
+	/* -R: messages on rdma_cm, no socket */
+	const struct perf_oob_carrier *carrier;
+	void *carrier_ctx;
 	char err[256];
 };
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/rate.h"
+#include "perf/cm.h"
 #include "perf/oob.h"
 #include "perf/stats.h"
 #include "perf/verbs.h"
@@ -54,6 +55,11 @@ struct perf_opts {
 	bool quiet;    /* no perftest-style text */
 	bool counters; /* show the port's counter changes */
 	unsigned expect_percent; /* bw: below this % of reachable: exit 1 */
+	bool rdma_cm;	  /* -R: connect the QPs through librdmacm */
+	int tos;	  /* -T: rdma_cm's ToS for the QPs, -1: its default */
+	unsigned tclass;  /* --tclass: GRH traffic class */
+	unsigned sl;	  /* -S: service level */
+	bool report_both; /* --report-both: -b's two directions apart */
 };
 
 struct perf_session {
@@ -64,6 +70,7 @@ struct perf_session {
 	bool loopback;
 	bool have_a, have_b;
 	struct perf_oob oob;
+	struct perf_cm cm; /* -R */
 	bool with_gid;
 	enum ibv_mtu mtu;
 	uint32_t cycle_buffer, cache_line;
@@ -96,6 +103,12 @@ struct perf_bw_result {
 	double peak_bps, avg_bps; /* bytes per second */
 	double msg_rate_mpps;
 	bool remote; /* figures from the peer's report */
+	/* -b against a peer: this side's and the peer's figures, which
+	 * the ones above add up. */
+	bool has_parts;
+	struct perf_bw_part {
+		double peak_bps, avg_bps, msg_rate_mpps;
+	} mine, theirs;
 };
 
 struct perf_lat_result {

@@ -108,6 +108,21 @@ static int xchg_keys(struct perf_session *s, unsigned i,
 	char derr[200];
 	int r;
 
+	if (s->o->rdma_cm) {
+		uint8_t bout[PERF_CM_KEYS_LEN], bin[PERF_CM_KEYS_LEN];
+
+		perf_cm_keys_encode(&s->a.mine[i], bout, sizeof(bout));
+		r = perf_oob_xchg(&s->oob, bout, bin, sizeof(bin), timeout_ms,
+				  what);
+		if (r < 0)
+			return perf_err(s, r, "%s", s->oob.err);
+		r = perf_cm_keys_decode(bin, sizeof(bin), into, derr,
+					sizeof(derr));
+		if (r < 0)
+			return perf_err(s, r, "bad %s from the peer: %s", what,
+					derr);
+		return 0;
+	}
 	r = perf_oob_keys_encode(&s->a.mine[i], s->with_gid, out, sizeof(out));
 	if (r < 0)
 		return perf_err(s, r, "cannot encode the keys of QP %u", i);
@@ -177,6 +192,55 @@ static int negotiate(struct perf_session *s, int *mtu)
 	return 0;
 }
 
+/*
+ * perftest -R: a synchronisation, every QP connected by rdma_cm, another
+ * one. rdma_cm chose the GID and the path MTU: take them from QP 0.
+ */
+static int cm_connect_qps(struct perf_session *s, unsigned out_reads)
+{
+	const struct perf_opts *o = s->o;
+	struct perf_oob_keys tmp;
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr ia;
+	struct ibv_gid_entry ge;
+	int r;
+
+	r = xchg_keys(s, 0, &tmp, "the synchronisation before rdma_cm",
+		      o->timeout_ms);
+	if (r < 0)
+		return r;
+	r = perf_cm_connect_qps(&s->cm, &s->a, o->tos,
+				o->op == PERF_OP_READ ? out_reads : 0,
+				o->timeout_ms);
+	if (r < 0)
+		return perf_err(s, r, "%s", s->cm.err);
+	r = xchg_keys(s, 0, &tmp, "the synchronisation after rdma_cm",
+		      o->timeout_ms);
+	if (r < 0)
+		return r;
+	if (ibv_query_qp(s->a.qp[0], &qa, IBV_QP_PATH_MTU | IBV_QP_AV, &ia))
+		return 0; /* the header then shows what was negotiated */
+	s->mtu = qa.path_mtu;
+	if (!qa.ah_attr.is_global)
+		return 0;
+	if (perf_dev_set_gid(&s->dev, qa.ah_attr.grh.sgid_index, s->err,
+			     sizeof(s->err)) < 0)
+		return 0;
+	for (unsigned i = 0; i < o->nqp; i++)
+		memcpy(s->a.mine[i].gid, s->dev.gid.raw, 16);
+	snprintf(s->gid_why, sizeof(s->gid_why),
+		 "GID index %d (%s) chosen by rdma_cm from the address and "
+		 "its default RoCE mode",
+		 s->dev.gid_index,
+		 ibv_query_gid_ex(s->dev.ctx, s->dev.port,
+				  (uint32_t)s->dev.gid_index, &ge, 0) != 0
+			 ? "type unknown"
+		 : ge.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2"
+		 : ge.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1"
+						       : "IB");
+	return 0;
+}
+
 int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		      volatile sig_atomic_t *stop)
 {
@@ -198,7 +262,12 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		s->cycle_buffer = 4096;
 	s->cache_line = 64;
 
-	r = perf_dev_open(&s->dev, o->dev, o->ib_port, s->err, sizeof(s->err));
+	if (o->rdma_cm)
+		r = perf_dev_open_cm(&s->dev, o->dev, o->ib_port, s->err,
+				     sizeof(s->err));
+	else
+		r = perf_dev_open(&s->dev, o->dev, o->ib_port, s->err,
+				  sizeof(s->err));
 	if (r < 0)
 		return r;
 	if (o->gid_index >= 0) {
@@ -208,7 +277,7 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			goto fail;
 		snprintf(s->gid_why, sizeof(s->gid_why),
 			 "GID index %d given with -x", o->gid_index);
-	} else if (s->dev.roce) {
+	} else if (s->dev.roce && !o->rdma_cm) {
 		r = choose_gid(s);
 		if (r < 0)
 			goto fail;
@@ -236,7 +305,26 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			mtu = want;
 	}
 
-	if (!s->loopback) {
+	if (!s->loopback && o->rdma_cm) {
+		/* perftest -R: no socket, its messages on an rdma_cm QP. */
+		perf_cm_init(&s->cm, stop);
+		s->cm.timeout_ms = o->timeout_ms;
+		perf_cm_carry_oob(&s->cm, &s->oob);
+		s->oob.client = o->role == PERF_CLIENT;
+		if (o->role == PERF_CLIENT)
+			r = perf_cm_connect(&s->cm, s->dev.ctx, s->dev.pd,
+					    o->host, o->port, o->timeout_ms);
+		else
+			r = perf_cm_accept(&s->cm, s->dev.ctx, s->dev.pd,
+					   o->bind_addr, o->port);
+		if (r < 0) {
+			perf_err(s, r, "%s", s->cm.err);
+			goto fail;
+		}
+		r = negotiate(s, &mtu);
+		if (r < 0)
+			goto fail;
+	} else if (!s->loopback) {
 		if (o->role == PERF_CLIENT)
 			r = perf_oob_connect(&s->oob, o->host, o->port,
 					     o->timeout_ms);
@@ -259,6 +347,9 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 	cfg.tx_depth = o->lat ? o->cq_mod + 1 : o->tx_depth;
 	cfg.rx_depth = o->op == PERF_OP_SEND ? o->rx_depth : 1;
 	cfg.inline_size = o->inline_size < 0 ? 0 : (unsigned)o->inline_size;
+	cfg.cm = o->rdma_cm && !s->loopback;
+	cfg.sl = (uint8_t)o->sl;
+	cfg.traffic_class = (uint8_t)o->tclass;
 	if (o->op == PERF_OP_READ) {
 		int m = s->dev.attr.max_qp_rd_atom;
 
@@ -279,6 +370,11 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			s->b.peer[i] = s->a.mine[i];
 		}
 	} else {
+		if (cfg.cm) {
+			r = cm_connect_qps(s, cfg.out_reads);
+			if (r < 0)
+				goto fail;
+		}
 		/* ib_write_lat sends QP 0's keys once more up front. */
 		pre = o->nqp + (write_lat ? 1 : 0);
 		for (unsigned k = 0; k < pre; k++) {
@@ -291,7 +387,7 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		}
 	}
 
-	for (unsigned i = 0; i < o->nqp; i++) {
+	for (unsigned i = 0; i < o->nqp && !cfg.cm; i++) {
 		bool send_side = o->lat || o->bidir || o->role != PERF_SERVER;
 
 		r = perf_end_connect(&s->a, i, s->mtu, send_side, o->qp_timeout,
@@ -345,6 +441,8 @@ int perf_session_goodbye(struct perf_session *s)
 	r = perf_session_barrier(s, s->o->timeout_ms);
 	if (r < 0)
 		return r;
+	if (s->o->rdma_cm)
+		return 0; /* perftest -R ends on the barrier */
 	r = perf_oob_write(&s->oob, PERF_OOB_DONE, sizeof(PERF_OOB_DONE),
 			   "the goodbye");
 	if (r < 0)
@@ -359,9 +457,12 @@ void perf_session_close(struct perf_session *s)
 {
 	if (s->have_b)
 		perf_end_destroy(&s->b);
-	if (s->have_a)
+	if (s->have_a) {
+		perf_cm_close_qps(&s->cm, &s->a);
 		perf_end_destroy(&s->a);
+	}
 	s->have_a = s->have_b = false;
+	perf_cm_close(&s->cm);
 	perf_dev_close(&s->dev);
 	perf_oob_close(&s->oob);
 }

@@ -4,6 +4,7 @@
 #include "perf/verbs.h"
 
 #include <errno.h>
+#include <rdma/rdma_cma.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,9 @@ int perf_mtu_enum(unsigned bytes)
 			return m;
 	return -EINVAL;
 }
+
+static int dev_setup(struct perf_dev *d, unsigned port, char *err,
+		     size_t errlen);
 
 int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		  char *err, size_t errlen)
@@ -79,6 +83,50 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 			d->name, strerror(-r));
 		goto out_list;
 	}
+	ibv_free_device_list(list);
+	return dev_setup(d, port, err, errlen);
+out_list:
+	ibv_free_device_list(list);
+	return r;
+}
+
+int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
+		     char *err, size_t errlen)
+{
+	struct ibv_context **list;
+	int n = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->gid_index = -1;
+	list = rdma_get_devices(&n);
+	if (!list) {
+		set_err(err, errlen,
+			"rdma_cm lists no RDMA device: %s (are rdma_ucm and "
+			"ib_uverbs loaded?)",
+			strerror(errno ? errno : ENODEV));
+		return -ENODEV;
+	}
+	for (int i = 0; i < n && !d->ctx; i++)
+		if (!name ||
+		    strcmp(ibv_get_device_name(list[i]->device), name) == 0)
+			d->ctx = list[i];
+	rdma_free_devices(list);
+	if (!d->ctx) {
+		set_err(err, errlen, "rdma_cm has no RDMA device named %s",
+			name ? name : "(any)");
+		return -ENODEV;
+	}
+	d->cm_ctx = true;
+	snprintf(d->name, sizeof(d->name), "%s",
+		 ibv_get_device_name(d->ctx->device));
+	return dev_setup(d, port, err, errlen);
+}
+
+static int dev_setup(struct perf_dev *d, unsigned port, char *err,
+		     size_t errlen)
+{
+	int r;
+
 	if ((r = ibv_query_device(d->ctx, &d->attr)) != 0) {
 		set_err(err, errlen, "ibv_query_device(%s): %s", d->name,
 			strerror(r));
@@ -105,13 +153,11 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		set_err(err, errlen, "ibv_alloc_pd: %s", strerror(-r));
 		goto out_close;
 	}
-	ibv_free_device_list(list);
 	return 0;
 out_close:
-	ibv_close_device(d->ctx);
+	if (!d->cm_ctx)
+		ibv_close_device(d->ctx);
 	d->ctx = NULL;
-out_list:
-	ibv_free_device_list(list);
 	return r;
 }
 
@@ -120,7 +166,7 @@ void perf_dev_close(struct perf_dev *d)
 	if (d->pd)
 		ibv_dealloc_pd(d->pd);
 	d->pd = NULL;
-	if (d->ctx)
+	if (d->ctx && !d->cm_ctx)
 		ibv_close_device(d->ctx);
 	d->ctx = NULL;
 }
@@ -170,6 +216,80 @@ static uint32_t random_psn(void)
 		v ^= v >> 15;
 	}
 	return v & 0xffffff;
+}
+
+/* QP i of e, on id when given (rdma_cm then moves it to INIT), its keys. */
+static int create_qp(struct perf_end *e, unsigned i, struct rdma_cm_id *id,
+		     char *err, size_t errlen)
+{
+	struct perf_dev *d = e->dev;
+	struct ibv_qp_init_attr ia = {
+		.send_cq = e->scq,
+		.recv_cq = e->rcq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = e->tx_depth,
+			 .max_recv_wr = e->rx_depth,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
+			 .max_inline_data = e->max_inline },
+	};
+	int r;
+
+	for (int tries = 0; tries < 2; tries++) {
+		if (id)
+			e->qp[i] = rdma_create_qp(id, d->pd, &ia) == 0 ? id->qp
+								       : NULL;
+		else
+			e->qp[i] = ibv_create_qp(d->pd, &ia);
+		if (e->qp[i] || !e->max_inline)
+			break;
+		/* The device cannot inline that much: do without. */
+		e->max_inline = 0;
+		ia.cap.max_inline_data = 0;
+	}
+	if (!e->qp[i]) {
+		r = errno ? -errno : -ENOMEM;
+		set_err(err, errlen,
+			"%s(RC, send %u, recv %u): %s (device max_qp_wr %d)",
+			id ? "rdma_create_qp" : "ibv_create_qp", e->tx_depth,
+			e->rx_depth, strerror(-r), d->attr.max_qp_wr);
+		return r;
+	}
+	e->mine[i] = (struct perf_oob_keys){
+		.lid = d->port_attr.lid,
+		.out_reads = e->out_reads,
+		.qpn = e->qp[i]->qp_num,
+		.psn = random_psn(),
+		.rkey = e->mr->rkey,
+		.vaddr = (uintptr_t)perf_end_remote(e, i),
+	};
+	if (d->gid_index >= 0)
+		memcpy(e->mine[i].gid, d->gid.raw, 16);
+	return 0;
+}
+
+int perf_end_create_cm_qp(struct perf_end *e, unsigned i,
+			  struct rdma_cm_id *id, char *err, size_t errlen)
+{
+	int r;
+
+	if (i >= e->nqp || !e->cm_id || e->qp[i]) {
+		set_err(err, errlen, "QP %u cannot be made on rdma_cm", i);
+		return -EINVAL;
+	}
+	r = create_qp(e, i, id, err, errlen);
+	if (r == 0)
+		e->cm_id[i] = id;
+	return r;
+}
+
+void perf_end_destroy_cm_qp(struct perf_end *e, unsigned i)
+{
+	if (i < e->nqp && e->cm_id && e->cm_id[i]) {
+		rdma_destroy_qp(e->cm_id[i]);
+		e->cm_id[i] = NULL;
+		e->qp[i] = NULL;
+	}
 }
 
 int perf_end_create(struct perf_dev *d, struct perf_end *e,
@@ -227,17 +347,22 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		goto out_scq;
 	}
 	e->max_inline = cfg->inline_size;
+	e->tx_depth = cfg->tx_depth;
+	e->rx_depth = cfg->rx_depth;
+	e->out_reads = cfg->out_reads ? cfg->out_reads : 1;
+	e->sl = cfg->sl;
+	e->traffic_class = cfg->traffic_class;
+	e->nqp = cfg->nqp;
+	if (cfg->cm) {
+		e->cm_id = calloc(cfg->nqp, sizeof(*e->cm_id));
+		if (!e->cm_id) {
+			set_err(err, errlen, "out of memory");
+			r = -ENOMEM;
+			goto out_qps;
+		}
+		return 0;
+	}
 	for (i = 0; i < cfg->nqp; i++) {
-		struct ibv_qp_init_attr ia = {
-			.send_cq = e->scq,
-			.recv_cq = e->rcq,
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = cfg->tx_depth,
-				 .max_recv_wr = cfg->rx_depth,
-				 .max_send_sge = 1,
-				 .max_recv_sge = 1,
-				 .max_inline_data = e->max_inline },
-		};
 		struct ibv_qp_attr qa = {
 			.qp_state = IBV_QPS_INIT,
 			.pkey_index = 0,
@@ -245,23 +370,9 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 			.qp_access_flags = access,
 		};
 
-		e->qp[i] = ibv_create_qp(d->pd, &ia);
-		if (!e->qp[i] && e->max_inline) {
-			/* The device cannot inline that much: do without. */
-			e->max_inline = 0;
-			ia.cap.max_inline_data = 0;
-			e->qp[i] = ibv_create_qp(d->pd, &ia);
-		}
-		if (!e->qp[i]) {
-			r = errno ? -errno : -ENOMEM;
-			set_err(err, errlen,
-				"ibv_create_qp(RC, send %u, recv "
-				"%u): %s (device max_qp_wr %d)",
-				cfg->tx_depth, cfg->rx_depth, strerror(-r),
-				d->attr.max_qp_wr);
+		r = create_qp(e, i, NULL, err, errlen);
+		if (r < 0)
 			goto out_qps;
-		}
-		e->nqp = i + 1;
 		r = ibv_modify_qp(e->qp[i], &qa,
 				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
@@ -273,16 +384,6 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 			r = -r;
 			goto out_qps;
 		}
-		e->mine[i] = (struct perf_oob_keys){
-			.lid = d->port_attr.lid,
-			.out_reads = cfg->out_reads ? cfg->out_reads : 1,
-			.qpn = e->qp[i]->qp_num,
-			.psn = random_psn(),
-			.rkey = e->mr->rkey,
-			.vaddr = (uintptr_t)perf_end_remote(e, i),
-		};
-		if (d->gid_index >= 0)
-			memcpy(e->mine[i].gid, d->gid.raw, 16);
 	}
 	return 0;
 out_qps:
@@ -290,6 +391,7 @@ out_qps:
 		if (e->qp[i])
 			ibv_destroy_qp(e->qp[i]);
 	e->nqp = 0;
+	free(e->cm_id);
 	ibv_destroy_cq(e->rcq);
 out_scq:
 	ibv_destroy_cq(e->scq);
@@ -310,6 +412,8 @@ void perf_end_destroy(struct perf_end *e)
 	if (!e->dev)
 		return;
 	for (unsigned i = e->nqp; i-- > 0;)
+		perf_end_destroy_cm_qp(e, i);
+	for (unsigned i = e->nqp; i-- > 0;)
 		if (e->qp[i] && ibv_destroy_qp(e->qp[i]))
 			fprintf(stderr,
 				"rdmadiag: warning: destroying QP %#x "
@@ -325,6 +429,7 @@ void perf_end_destroy(struct perf_end *e)
 	free(e->qp);
 	free(e->mine);
 	free(e->peer);
+	free(e->cm_id);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -342,7 +447,7 @@ static int to_rtr(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 							: e->mine[i].out_reads),
 		.min_rnr_timer = 12,
 		.ah_attr = { .dlid = (uint16_t)p->lid,
-			     .sl = 0,
+			     .sl = e->sl,
 			     .port_num = e->dev->port },
 	};
 
@@ -351,6 +456,7 @@ static int to_rtr(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		memcpy(a.ah_attr.grh.dgid.raw, p->gid, 16);
 		a.ah_attr.grh.sgid_index = (uint8_t)sgid_index;
 		a.ah_attr.grh.hop_limit = 0xff;
+		a.ah_attr.grh.traffic_class = e->traffic_class;
 	}
 	return ibv_modify_qp(e->qp[i], &a,
 			     IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |

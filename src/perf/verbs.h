@@ -20,6 +20,7 @@ struct perf_dev {
 	int gid_index; /* -1: no GRH (InfiniBand without -x) */
 	union ibv_gid gid;
 	char name[IBV_SYSFS_NAME_MAX];
+	bool cm_ctx; /* ctx is librdmacm's: not ours to close */
 };
 
 /* One side of a test: n RC QPs sharing a send CQ, a receive CQ and an MR.
@@ -33,7 +34,10 @@ struct perf_end {
 	uint8_t *buf;
 	size_t slot;
 	unsigned max_inline;
+	unsigned tx_depth, rx_depth, out_reads;
+	uint8_t sl, traffic_class; /* of the address vector */
 	struct perf_oob_keys *mine, *peer;
+	struct rdma_cm_id **cm_id; /* QP i made on cm_id[i], else NULL */
 };
 
 struct perf_end_cfg {
@@ -43,10 +47,18 @@ struct perf_end_cfg {
 	unsigned rx_depth;
 	unsigned inline_size;
 	unsigned out_reads; /* advertised; 0 for tests without READ */
+	uint8_t sl, traffic_class;
+	bool cm;	    /* QPs come later, one per rdma_cm id */
 };
+
+struct rdma_cm_id;
 
 int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 		  char *err, size_t errlen);
+/* The same on librdmacm's context of the device, for -R: rdma_cm ids
+ * resolved to it share that context, so QPs on them can use d->pd. */
+int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
+		     char *err, size_t errlen);
 void perf_dev_close(struct perf_dev *d);
 /* Query and cache the GID at index (sets d->gid_index). */
 int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen);
@@ -54,6 +66,11 @@ int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen);
 int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		    const struct perf_end_cfg *cfg, char *err, size_t errlen);
 void perf_end_destroy(struct perf_end *e);
+/* cfg.cm: QP i on id, which connects it (INIT..RTS); its keys filled. */
+int perf_end_create_cm_qp(struct perf_end *e, unsigned i,
+			  struct rdma_cm_id *id, char *err, size_t errlen);
+/* Undo perf_end_create_cm_qp (perf_end_destroy does it for every one). */
+void perf_end_destroy_cm_qp(struct perf_end *e, unsigned i);
 
 static inline uint8_t *perf_end_local(const struct perf_end *e, unsigned i)
 {

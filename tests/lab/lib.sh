@@ -137,6 +137,14 @@ lab_port_listening() {
 	[ -n "$(ss -Hltn "sport = :$1")" ]
 }
 
+# lab_cm_listening PORT: an rdma_cm id listens on PORT (perftest -R opens
+# no TCP socket); lab_pair_serve uses it when LAB_PAIR_CM is set.
+lab_cm_listening() {
+	local ids
+	ids=$(rdma -j resource show cm_id 2> /dev/null) || return 1
+	[[ $ids =~ \"state\":\"LISTEN\"[^}]*\"src-addr\":\"[^\"]*:$1\" ]]
+}
+
 # lab_perftest NAME TOOL [ARGS...]: run a perftest TOOL (ib_write_bw,
 # ib_send_lat, ...) in loopback on one port: server and client both on
 # $LAB_RXE with the IPv4 RoCE v2 GID (index 1), out of band over 127.0.0.1.
@@ -294,7 +302,9 @@ lab_pair_serve() {
 	shift
 	"$@" > "$LAB_OUT/$name.server" 2>&1 &
 	pid=$!
-	lab_wait 30 "$name server on port ${LAB_PAIR_PORT:-18515}" lab_port_listening "${LAB_PAIR_PORT:-18515}"
+	local listening=lab_port_listening
+	[ -z "${LAB_PAIR_CM:-}" ] || listening=lab_cm_listening
+	lab_wait 30 "$name server on port ${LAB_PAIR_PORT:-18515}" "$listening" "${LAB_PAIR_PORT:-18515}"
 	lab_barrier "$name"
 	timeout 120 tail --pid="$pid" -f /dev/null || kill -9 "$pid" 2> /dev/null || true
 	wait "$pid" || rc=$?
