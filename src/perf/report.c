@@ -169,7 +169,8 @@ static void lat_every_sample(struct rd_printer *p,
 	rd_print_double(p, "t_p9999_all", NULL, st->p9999);
 	rd_print_double(p, "t_avg_all", NULL, st->avg_all);
 	rd_print_double(p, "t_stdev_all", NULL, st->stdev_all);
-	rd_print_bool(p, "capped", NULL, r->capped);
+	if (r->capped)
+		rd_print_bool(p, "capped", NULL, true);
 	if (perf_lat_hist(r->samples, r->nsamples, 20, &h) < 0)
 		return;
 	rd_print_open_object(p, "histogram");
