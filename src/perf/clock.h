@@ -65,7 +65,8 @@ int perf_clock_start(struct perf_clock *c, bool cycles);
 /*
  * A checkpoint now; *now: seconds since the first. 0, -ENOMEM, or -ERANGE
  * when the counter went back or ran more than 5 % off its average rate
- * since the start over a stretch of at least 50 ms.
+ * since the start over a stretch of at least 50 ms. A pair read across a
+ * preemption of more than 0.5 ms is not kept.
  */
 int perf_clock_checkpoint(struct perf_clock *c, double *now);
 /* True when ticks is a checkpoint interval past the last checkpoint. */

@@ -26,6 +26,7 @@ struct lat {
 	bool time_up; /* -D: t_end passed */
 	struct perf_clock clk;
 	uint64_t tk0; /* clk's first checkpoint */
+	uint64_t yield_ticks; /* a wait this long yields the CPU */
 	double *t; /* post times of the initiator, ticks since tk0 */
 	size_t nt, cap;
 	bool capped; /* -D ended at PERF_LAT_MAX_SAMPLES */
@@ -146,24 +147,39 @@ static int stamp(struct lat *l, uint64_t tk)
 	return 0;
 }
 
+/* A busy wait: its turns, and the ticks when it began to look long. */
+struct spin {
+	unsigned n;
+	uint64_t since;
+};
+
 /*
- * One turn of a busy wait. Soft-RoCE moves packets in kernel threads: when
- * no reply comes at once, let them (and a peer sharing the CPU) run instead
- * of spinning out the tick; now and then look at the clock and the peer.
+ * One turn of a busy wait. A reply that is late may be waiting for the CPU
+ * this loop holds: Soft-RoCE moves packets in kernel threads, and the peer
+ * may share the CPU. So after about 50 us without one, yield the CPU every
+ * 64 turns; a prompt reply never pays for a system call. Every 4096 turns,
+ * look at the clock and the peer.
  */
-static int spin_pause(struct lat *l, unsigned *spins)
+static int spin_pause(struct lat *l, struct spin *sp)
 {
-	if (++*spins % 256 == 0)
+	uint64_t tk;
+
+	if (++sp->n % 64 != 0)
+		return 0;
+	tk = perf_clock_ticks(&l->clk);
+	if (sp->n == 64)
+		sp->since = tk;
+	else if (tk - sp->since >= l->yield_ticks)
 		sched_yield();
-	if (*spins % 4096 == 0)
-		return housekeeping(l, perf_clock_ticks(&l->clk));
+	if (sp->n % 4096 == 0)
+		return housekeeping(l, tk);
 	return 0;
 }
 
 static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 {
 	struct ibv_wc wc;
-	unsigned spins = 0;
+	struct spin sp = { 0, 0 };
 	int r;
 
 	for (;;) {
@@ -174,7 +190,7 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 					n);
 		if (n == 1)
 			break;
-		r = spin_pause(l, &spins);
+		r = spin_pause(l, &sp);
 		if (r < 0)
 			return r;
 	}
@@ -191,10 +207,10 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 
 static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
 {
-	unsigned spins = 0;
+	struct spin sp = { 0, 0 };
 
 	while (*p != v) {
-		int r = spin_pause(l, &spins);
+		int r = spin_pause(l, &sp);
 
 		if (r < 0)
 			return r;
@@ -385,6 +401,7 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 		goto out;
 	}
 	l.tk0 = l.clk.cp[0].ticks;
+	l.yield_ticks = l.clk.check_ticks / 2000; /* 50 us */
 	if (send) {
 		uint64_t n = o->rx_depth;
 

@@ -6,16 +6,16 @@
 
 #include "perf/clock.h"
 
-/* A fake pair of clocks: mono advances 1 ms per read; ticks follow it at
- * `hz`, changed mid-way by the tests. */
-static double fake_s;
+/* A fake pair of clocks: mono advances fake_step per read; ticks follow it
+ * at `hz`, changed mid-way by the tests. */
+static double fake_s, fake_step;
 static double fake_hz;
 static uint64_t fake_ticks_at;
 static double fake_ticks_since;
 
 static double fake_mono(void)
 {
-	fake_s += 0.001;
+	fake_s += fake_step;
 	return fake_s;
 }
 
@@ -28,6 +28,7 @@ static uint64_t fake_ticks(void)
 static void fake_reset(double hz)
 {
 	fake_s = 100;
+	fake_step = 0.0001;
 	fake_hz = hz;
 	fake_ticks_at = 1ull << 40;
 	fake_ticks_since = 100;
@@ -129,6 +130,29 @@ static void test_backwards_refused(void **state)
 	perf_clock_free(&c);
 }
 
+/* Reads 2 ms apart (a preemption each time): the pair is not kept, and
+ * now comes from the checkpoints before. */
+static void test_loose_pair_skipped(void **state)
+{
+	struct perf_clock c = fake_clock();
+	size_t n;
+	double now;
+
+	(void)state;
+	fake_reset(1e9);
+	assert_int_equal(perf_clock_start(&c, false), 0);
+	n = c.n;
+	fake_s += 0.1;
+	fake_step = 0.002;
+	assert_int_equal(perf_clock_checkpoint(&c, &now), 0);
+	assert_int_equal(c.n, n);
+	assert_true(now > 0.1 && now < 0.12);
+	fake_step = 0.0001;
+	assert_int_equal(perf_clock_checkpoint(&c, &now), 0);
+	assert_int_equal(c.n, n + 1);
+	perf_clock_free(&c);
+}
+
 static void test_stuck_refused(void **state)
 {
 	struct perf_clock c = fake_clock();
@@ -168,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_rate_change_interpolated),
 		cmocka_unit_test(test_uneven_refused),
 		cmocka_unit_test(test_backwards_refused),
+		cmocka_unit_test(test_loose_pair_skipped),
 		cmocka_unit_test(test_stuck_refused),
 		cmocka_unit_test(test_real),
 	};
