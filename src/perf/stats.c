@@ -93,7 +93,7 @@ int perf_lat_hist(const double *sorted, size_t n, size_t max_bins,
 	memset(h, 0, sizeof(*h));
 	if (n == 0 || max_bins == 0 || max_bins > PERF_LAT_HIST_MAX)
 		return -EINVAL;
-	hi = rank(sorted, n, 0.999);
+	hi = rank(sorted, n, 0.99);
 	h->total = n;
 	h->max = sorted[n - 1];
 	/* Bins on round edges: the print shows 2 decimals, so no bin is

@@ -39,9 +39,10 @@ int perf_lat_stats(double *usec, size_t n, struct perf_lat_stats *st);
 /*
  * A histogram for people: up to PERF_LAT_HIST_MAX bins of one round width
  * (1, 2 or 5 times a power of ten usec) from the minimum to the
- * nearest-rank p99.9, so a few huge outliers do not squeeze every other
- * sample into one bin; the samples above the last bin are counted in
- * `over`, and reach up to the true maximum.
+ * nearest-rank p99 (of a few hundred samples p99.9 is the maximum), so a
+ * few huge outliers do not squeeze every other sample into one bin; the
+ * samples above the last bin are counted in `over`, and reach up to the
+ * true maximum.
  */
 struct perf_lat_hist {
 	double lo, width; /* usec: bin b holds [lo + b w, lo + (b + 1) w) */
