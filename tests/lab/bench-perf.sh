@@ -7,7 +7,7 @@
 # PERF_BENCH_BW_ITERS (300) and PERF_BENCH_LAT_ITERS (3000) reach the guest.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-export LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+export LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 # The guest sees only what the scenario file says: a copy of the boot
 # script, under the same name, with the settings in front.
 tmp=$(mktemp -d)
