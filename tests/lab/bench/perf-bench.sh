@@ -81,16 +81,20 @@ lat_rd() {
 
 has() { [[ " $TESTS " == *" $1 "* ]]; }
 
-# ratio TEST K COLUMN: this pair's rdmadiag/perftest ratio of COLUMN, added
-# to TEST-ratios; the two figures in rd and pt.
+# ratio NAME K COLUMN: pair K's rdmadiag/perftest ratio of COLUMN of the
+# NAME test (lat-min: of lat), added to NAME-ratios; the figures in rd, pt.
 ratio() {
-	pt=$(col "$LAB_OUT/pair$2.$1.pt" "$3") rd=$(col "$LAB_OUT/pair$2.$1.rd" "$3")
-	[ -n "$rd" ] && [ -n "$pt" ] || lab_fail "pair $2: no $1 result line"
+	local t=${1%-min}
+	pt=$(col "$LAB_OUT/pair$2.$t.pt" "$3") rd=$(col "$LAB_OUT/pair$2.$t.rd" "$3")
+	if [ -z "$rd" ] || [ -z "$pt" ]; then
+		lab_fail "pair $2: no $t result line"
+	fi
 	awk -v a="$rd" -v b="$pt" 'BEGIN { printf "%.4f\n", a / b }' >> "$LAB_OUT/$1-ratios"
 }
 
 : > "$LAB_OUT/bw-ratios"
 : > "$LAB_OUT/lat-ratios"
+: > "$LAB_OUT/lat-min-ratios"
 for k in $(seq 1 "$PAIRS"); do
 	d=$LAB_OUT/pair$k
 	if [ $((k % 2)) -eq 1 ]; then
@@ -108,6 +112,9 @@ for k in $(seq 1 "$PAIRS"); do
 	if has lat; then
 		ratio lat "$k" 5
 		lab_log "pair $k: t_typical usec rdmadiag $rd, ib_send_lat $pt"
+		# t_min: the floor, the figure least moved by a loaded host.
+		ratio lat-min "$k" 3
+		lab_log "pair $k: t_min usec rdmadiag $rd, ib_send_lat $pt"
 	fi
 done
 summary=
@@ -118,7 +125,9 @@ if has bw; then
 fi
 if has lat; then
 	lat=$(median < "$LAB_OUT/lat-ratios")
-	summary="$summary lat_ratio_median=$lat"
+	lmin=$(median < "$LAB_OUT/lat-min-ratios")
+	summary="$summary lat_ratio_median=$lat lat_min_ratio_median=$lmin"
 	lab_log "median t_typical ratio of $PAIRS pairs, $N_LAT iterations (rdmadiag / ib_send_lat, target <= 1.00): $lat"
+	lab_log "median t_min ratio of $PAIRS pairs: $lmin"
 fi
 echo "${summary# }" > "$LAB_OUT/summary"
