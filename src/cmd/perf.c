@@ -68,10 +68,11 @@ static void perf_usage(FILE *f, bool lat)
 		"(default: rdma_cm's,\n"
 		"                        default_roce_tos in configfs)\n"
 		"  -F, --CPU-freq        accepted for perftest's command "
-		"lines; rdmadiag times\n"
-		"                        with the monotonic clock, so there "
-		"is no CPU\n"
-		"                        frequency check to skip\n",
+		"lines; rdmadiag measures\n"
+		"                        its clock against the monotonic clock "
+		"during the\n"
+		"                        test, so there is no CPU frequency "
+		"check to skip\n",
 		lat ? "lat" : "bw", lat ? "send" : "write", lat ? "lat" : "bw",
 		lat ? "send | write" : "write | read | send",
 		lat ? "send" : "write", lat ? "2" : "65536",
@@ -88,8 +89,10 @@ static void perf_usage(FILE *f, bool lat)
 			   "      --report_gbits    Gb/s (10^9 bit/s) instead "
 			   "of MB/s (2^20 B/s)\n");
 	else
-		fprintf(f, "  -H, --report-histogram  print a histogram of the "
-			   "samples\n");
+		fprintf(f, "  -H, --report-histogram  print every sample, "
+			   "sorted, as perftest does\n"
+			   "      --histogram       print a histogram of the "
+			   "samples (usec, counts)\n");
 	fprintf(f, "      --loopback        both ends on this port, no peer "
 		   "needed\n"
 		   "      --bind ADDR       server: listen on this IPv4 "
@@ -348,6 +351,13 @@ static void print_keys(const struct perf_session *s, const char *side,
 	}
 }
 
+static void print_lat_columns(void)
+{
+	printf(" #bytes #iterations    t_min[usec]    t_max[usec]  "
+	       "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
+	       "percentile[usec]   99.9%% percentile[usec] \n");
+}
+
 static void print_header(const struct perf_session *s, const char *warn)
 {
 	const struct perf_opts *o = s->o;
@@ -398,9 +408,7 @@ static void print_header(const struct perf_session *s, const char *warn)
 		print_keys(s, "remote", &s->a.peer[i]);
 	printf(RESULT_LINE);
 	if (o->lat)
-		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  "
-		       "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
-		       "percentile[usec]   99.9%% percentile[usec] \n");
+		print_lat_columns();
 	else
 		printf(" #bytes     #iterations    BW peak[%s]    BW "
 		       "average[%s]   MsgRate[Mpps]\n",
@@ -456,22 +464,76 @@ static void print_lat_line(const struct perf_lat_result *r)
 	fflush(stdout);
 }
 
+/* -H: the samples perftest's figures come from, sorted, then the
+ * column heads again, as ib_*_lat -H prints them. */
+static void print_sorted_samples(const struct perf_lat_result *r)
+{
+	printf("#, usec\n");
+	for (size_t i = 0; i < r->st.kept; i++)
+		printf("%zu, %g\n", i + 1, r->samples[i]);
+	printf(RESULT_LINE);
+	print_lat_columns();
+}
+
+static void print_bar(size_t count, size_t most)
+{
+	size_t bar = most ? (count * 40 + most - 1) / most : 0;
+
+	for (size_t k = 0; k < bar; k++)
+		putchar('#');
+	putchar('\n');
+}
+
+/* --histogram: counts per bin of round width, the tail in one more row. */
 static void print_histogram(const struct perf_lat_result *r)
 {
-	size_t bins[20];
-	double w = (r->st.max - r->st.min) / 20;
+	struct perf_lat_hist h;
+	size_t most = 0;
 
-	perf_lat_histogram(r->samples, r->nsamples, bins, 20);
-	printf(" Histogram of %zu samples (usec):\n", r->nsamples);
-	for (int b = 0; b < 20; b++) {
-		size_t bar = r->nsamples ? bins[b] * 50 / r->nsamples : 0;
-
-		printf("  %10.2f .. %-10.2f %8zu ", r->st.min + w * b,
-		       r->st.min + w * (b + 1), bins[b]);
-		for (size_t k = 0; k < bar; k++)
-			putchar('#');
-		putchar('\n');
+	if (perf_lat_hist(r->samples, r->nsamples, 20, &h) < 0)
+		return;
+	for (size_t b = 0; b < h.nbins; b++)
+		most = h.counts[b] > most ? h.counts[b] : most;
+	most = h.over > most ? h.over : most;
+	printf(" Histogram of %zu samples of %llu B (usec: count):\n", h.total,
+	       (unsigned long long)r->size);
+	for (size_t b = 0; b < h.nbins; b++) {
+		printf("  %10.2f .. %-10.2f %8zu ", h.lo + h.width * (double)b,
+		       h.lo + h.width * (double)(b + 1), h.counts[b]);
+		print_bar(h.counts[b], most);
 	}
+	if (h.over) {
+		printf("  %10.2f .. %-10.2f %8zu ",
+		       h.lo + h.width * (double)h.nbins, h.max, h.over);
+		print_bar(h.over, most);
+	}
+}
+
+/* What perftest's columns leave out, after them (so their lines stay
+ * together for scripts), and --histogram. */
+static void print_every_sample(const struct perf_opts *o,
+			       const struct perf_lat_result *lat, size_t nlat)
+{
+	for (size_t k = 0; k < nlat; k++) {
+		const struct perf_lat_stats *st = &lat[k].st;
+
+		if (k == 0)
+			printf(" Over every sample (the columns above leave "
+			       "out the largest %zu, as perftest does):\n",
+			       st->n - st->kept);
+		printf(" %llu B: %zu samples, t_max %.2f usec, 99.99%% "
+		       "percentile %.2f usec, t_avg %.2f usec, t_stdev %.2f "
+		       "usec\n",
+		       (unsigned long long)lat[k].size, st->n, st->max_all,
+		       st->p9999, st->avg_all, st->stdev_all);
+		if (lat[k].capped)
+			printf(" %llu B: stopped at %zu samples, the most "
+			       "kept for one size\n",
+			       (unsigned long long)lat[k].size, st->n);
+	}
+	if (o->hist_bins)
+		for (size_t k = 0; k < nlat; k++)
+			print_histogram(&lat[k]);
 }
 
 static void emit_result(const struct perf_session *s,
@@ -618,9 +680,9 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 					goto fail;
 				nlat++;
 				if (!o->json && !o->quiet) {
-					print_lat_line(&lat[k]);
 					if (o->histogram)
-						print_histogram(&lat[k]);
+						print_sorted_samples(&lat[k]);
+					print_lat_line(&lat[k]);
 				}
 			} else {
 				r = perf_bw_run(&s, sizes[k], &bw[k]);
@@ -643,8 +705,11 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 		r = 0; /* ib_write_lat just closes */
 	if (r < 0)
 		goto fail;
-	if (!o->json && !o->quiet)
+	if (!o->json && !o->quiet) {
 		printf(RESULT_LINE);
+		if (nlat)
+			print_every_sample(o, lat, nlat);
+	}
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
@@ -736,6 +801,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		CLI_INT("tos", 'T', &o.tos, 0, 255),
 		CLI_FLAG("CPU-freq", 'F', &cpu_freq),
 		CLI_FLAG("report-histogram", 'H', &o.histogram),
+		CLI_FLAG("histogram", 0, &o.hist_bins),
 		CLI_FLAG("loopback", 0, &loopback),
 		CLI_TEXT("bind", 0, &o.bind_addr),
 		CLI_INT("timeout", 0, &o.timeout_ms, 100, 3600000),
@@ -817,6 +883,11 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	}
 	if (!have_iters)
 		o.iters = (!lat && o.op == PERF_OP_WRITE) ? 5000 : 1000;
+	if (lat && !o.duration && o.iters > PERF_LAT_MAX_SAMPLES) {
+		cli_error(cli, "-n: at most %u: every sample is kept (8 bytes "
+			       "each)", PERF_LAT_MAX_SAMPLES);
+		return 2;
+	}
 	if (o.inline_size < 0)
 		o.inline_size = lat ? (o.op == PERF_OP_WRITE ? 220 : 236) : 0;
 	if (o.op == PERF_OP_READ)

@@ -163,6 +163,40 @@ static void keep_fields(struct json_object *o, struct con_test_result *r)
 	}
 }
 
+/* A latency result's histogram (see perf_result_json); partial or
+ * malformed ones are dropped whole. */
+static void keep_hist(struct json_object *res, struct con_test_result *r)
+{
+	struct json_object *h, *counts, *c;
+	double lo, width, over, max, v;
+	size_t n;
+
+	r->n_hist = 0;
+	if (!json_object_object_get_ex(res, "histogram", &h) ||
+	    !json_object_is_type(h, json_type_object) ||
+	    !json_object_object_get_ex(h, "counts", &counts) ||
+	    !json_object_is_type(counts, json_type_array) ||
+	    !num(h, "lo", &lo) || !num(h, "width", &width) ||
+	    !num(h, "over", &over) || !num(h, "max", &max) || width <= 0 ||
+	    over < 0)
+		return;
+	n = json_object_array_length(counts);
+	if (n == 0 || n > CON_TEST_HIST_MAX)
+		return;
+	for (size_t b = 0; b < n; b++) {
+		c = json_object_array_get_idx(counts, b);
+		if (!json_object_is_type(c, json_type_int) ||
+		    (v = (double)json_object_get_int64(c)) < 0)
+			return;
+		r->hist[b] = (uint64_t)v;
+	}
+	r->hist_lo = lo;
+	r->hist_width = width;
+	r->hist_max = max;
+	r->hist_over = (uint64_t)over;
+	r->n_hist = n;
+}
+
 static void keep_text(char *dst, size_t size, struct json_object *o)
 {
 	const char *s = o ? json_object_get_string(o) : NULL;
@@ -204,8 +238,10 @@ void con_test_feed_line(struct con_test_run *t, char *line)
 			if (!json_object_is_type(last, json_type_object))
 				last = NULL;
 		}
-		if (last)
+		if (last) {
 			keep_fields(last, &t->cur);
+			keep_hist(last, &t->cur);
+		}
 		if (last && (t->lat ? lat_figure(last, &v)
 				    : num(last, "bw_avg_gbps", &v)))
 			snprintf(t->cur.figure, sizeof(t->cur.figure),

@@ -38,7 +38,8 @@ struct con_test_params {
 	uint64_t port;
 };
 
-#define CON_TEST_FIELDS_MAX 24
+#define CON_TEST_FIELDS_MAX 32
+#define CON_TEST_HIST_MAX 32
 #define CON_TEST_GRAPH_MAX 600
 #define CON_TEST_RESULTS_MAX 16
 
@@ -49,6 +50,12 @@ struct con_test_result {
 	char status[24]; /* done / aborted / failed */
 	char fields[CON_TEST_FIELDS_MAX][2][48];
 	size_t n_fields;
+	/* Latency: the result's histogram; bin b holds samples from
+	 * hist_lo + b hist_width (usec), hist_over those above the last bin,
+	 * up to hist_max. n_hist 0: none. */
+	double hist_lo, hist_width, hist_max;
+	uint64_t hist[CON_TEST_HIST_MAX], hist_over;
+	size_t n_hist;
 };
 
 struct con_test_run {

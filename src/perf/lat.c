@@ -3,10 +3,14 @@
  * Latency engine: SEND or RDMA WRITE ping-pong on one RC QP. A sample is
  * half the time between two consecutive posts of the initiating side, as
  * perftest measures it; statistics are computed on every sample in floating
- * point.
+ * point. Every post time is kept (at most PERF_LAT_MAX_SAMPLES + 1 of them,
+ * allocated and touched before the clock starts), then turned into the
+ * samples in place.
  */
 #include "config.h"
 #include "perf/perf.h"
+
+#include "perf/clock.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -18,29 +22,65 @@ struct lat {
 	const struct perf_opts *o;
 	uint64_t size;
 	uint64_t iters; /* 0 with -D */
-	double t_end;
-	double *t; /* post times of the initiator */
+	double t_end; /* seconds on clk */
+	bool time_up; /* -D: t_end passed */
+	struct perf_clock clk;
+	uint64_t tk0; /* clk's first checkpoint */
+	uint64_t yield_ticks; /* a wait this long yields the CPU */
+	double *t; /* post times of the initiator, ticks since tk0 */
 	size_t nt, cap;
-	double last_check, last_prog, last_event, t_start;
+	bool capped; /* -D ended at PERF_LAT_MAX_SAMPLES */
+	double last_prog, last_event; /* seconds on clk */
 	uint64_t events, events_seen; /* completions, for stall checks */
 	size_t prog_from;
 };
 
-static bool more(const struct lat *l, uint64_t n, double now)
+static bool more(struct lat *l, uint64_t n)
 {
-	return l->iters ? n < l->iters : now < l->t_end;
+	if (l->iters)
+		return n < l->iters;
+	if (l->nt >= PERF_LAT_MAX_SAMPLES) {
+		l->capped = true;
+		return false;
+	}
+	return !l->time_up;
 }
 
-/* Called while spinning: Ctrl-C, a dead peer, a stall, progress lines. */
-static int housekeeping(struct lat *l, double now)
+/* Seconds on the clock of the post time t[k]. */
+static double post_time(const struct lat *l, size_t k)
 {
-	double stall = l->o->timeout_ms / 1000.0 * 2;
+	return perf_clock_seconds(&l->clk, l->tk0 + (uint64_t)l->t[k]);
+}
 
+static int clock_failed(struct lat *l, int r)
+{
+	if (r == -ERANGE)
+		return perf_err(l->s, r,
+				"the CPU's cycle counter did not keep pace "
+				"with the system clock during the test, so "
+				"its samples cannot be trusted");
+	return perf_err(l->s, r, "out of memory");
+}
+
+/*
+ * Called while spinning, with the ticks just read: about every 0.1 s a
+ * clock checkpoint, then Ctrl-C, a dead peer, a stall, the end of -D and
+ * progress lines.
+ */
+static int housekeeping(struct lat *l, uint64_t tk)
+{
+	double stall = l->o->timeout_ms / 1000.0 * 2, now;
+	int r;
+
+	if (!perf_clock_due(&l->clk, tk))
+		return 0;
+	r = perf_clock_checkpoint(&l->clk, &now);
+	if (r < 0)
+		return clock_failed(l, r);
 	if (stall < 10)
 		stall = 10;
-	if (now - l->last_check < 0.1)
-		return 0;
-	l->last_check = now;
+	if (now >= l->t_end)
+		l->time_up = true;
 	if (l->events != l->events_seen) {
 		l->events_seen = l->events;
 		l->last_event = now;
@@ -60,10 +100,11 @@ static int housekeeping(struct lat *l, double now)
 
 		if (iv) {
 			for (size_t k = 0; k < ni; k++)
-				iv[k] = (l->t[from + k] - l->t[from + k - 1]) *
+				iv[k] = (post_time(l, from + k) -
+					 post_time(l, from + k - 1)) *
 					1e6 / 2;
-			perf_progress_lat(l->o, now - l->t_start, l->size,
-					  l->nt - 1, iv, ni);
+			perf_progress_lat(l->o, now, l->size, l->nt - 1, iv,
+					  ni);
 			free(iv);
 		}
 		l->prog_from = l->nt;
@@ -72,39 +113,73 @@ static int housekeeping(struct lat *l, double now)
 	return 0;
 }
 
-static int stamp(struct lat *l, double now)
+/* Room for n post times, touched now so no page fault lands in a sample. */
+static int reserve(struct lat *l, size_t n)
 {
-	if (l->nt == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4096;
-		double *nv = realloc(l->t, nc * sizeof(*nv));
+	double *nv;
 
-		if (!nv)
-			return perf_err(l->s, -ENOMEM, "out of memory");
-		l->t = nv;
-		l->cap = nc;
-	}
-	l->t[l->nt++] = now;
+	if (n <= l->cap)
+		return 0;
+	nv = realloc(l->t, n * sizeof(*nv));
+	if (!nv)
+		return perf_err(l->s, -ENOMEM,
+				"out of memory for %zu latency samples (%zu "
+				"MiB)",
+				n, n * sizeof(*nv) >> 20);
+	memset(nv + l->cap, 0, (n - l->cap) * sizeof(*nv));
+	l->t = nv;
+	l->cap = n;
 	return 0;
 }
 
-/*
- * One turn of a busy wait. Soft-RoCE moves packets in kernel threads: when
- * no reply comes at once, let them (and a peer sharing the CPU) run instead
- * of spinning out the tick; now and then look at the clock and the peer.
- */
-static int spin_pause(struct lat *l, unsigned *spins)
+static int stamp(struct lat *l, uint64_t tk)
 {
-	if (++*spins % 256 == 0)
+	if (l->nt == l->cap) {
+		size_t n = l->cap * 2;
+		int r = reserve(l, n < PERF_LAT_MAX_SAMPLES + 1
+					   ? n
+					   : PERF_LAT_MAX_SAMPLES + 1);
+
+		if (r < 0)
+			return r;
+	}
+	l->t[l->nt++] = (double)(tk - l->tk0);
+	return 0;
+}
+
+/* A busy wait: its turns, and the ticks when it began to look long. */
+struct spin {
+	unsigned n;
+	uint64_t since;
+};
+
+/*
+ * One turn of a busy wait. A reply that is late may be waiting for the CPU
+ * this loop holds: Soft-RoCE moves packets in kernel threads, and the peer
+ * may share the CPU. So after about 50 us without one, yield the CPU every
+ * 64 turns; a prompt reply never pays for a system call. Every 4096 turns,
+ * look at the clock and the peer.
+ */
+static int spin_pause(struct lat *l, struct spin *sp)
+{
+	uint64_t tk;
+
+	if (++sp->n % 64 != 0)
+		return 0;
+	tk = perf_clock_ticks(&l->clk);
+	if (sp->n == 64)
+		sp->since = tk;
+	else if (tk - sp->since >= l->yield_ticks)
 		sched_yield();
-	if (*spins % 4096 == 0)
-		return housekeeping(l, perf_now());
+	if (sp->n % 4096 == 0)
+		return housekeeping(l, tk);
 	return 0;
 }
 
 static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 {
 	struct ibv_wc wc;
-	unsigned spins = 0;
+	struct spin sp = { 0, 0 };
 	int r;
 
 	for (;;) {
@@ -115,7 +190,7 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 					n);
 		if (n == 1)
 			break;
-		r = spin_pause(l, &spins);
+		r = spin_pause(l, &sp);
 		if (r < 0)
 			return r;
 	}
@@ -132,10 +207,10 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 
 static int wait_byte(struct lat *l, volatile uint8_t *p, uint8_t v)
 {
-	unsigned spins = 0;
+	struct spin sp = { 0, 0 };
 
 	while (*p != v) {
-		int r = spin_pause(l, &spins);
+		int r = spin_pause(l, &sp);
 
 		if (r < 0)
 			return r;
@@ -214,14 +289,13 @@ static int run_remote(struct lat *l)
 	bool write = l->o->op == PERF_OP_WRITE;
 	volatile uint8_t *pb = last_byte(e, true, l->size);
 	volatile uint8_t *sb = last_byte(e, false, l->size);
-	uint64_t scnt = 0, rcnt = 0;
-	double now = perf_now();
+	uint64_t scnt = 0, rcnt = 0, tk;
 	int r;
 
 	/* SEND: the client starts; WRITE: the server starts (as perftest). */
 	bool starter = write ? !client : client;
 
-	while (more(l, scnt, now) || (l->iters && rcnt < l->iters)) {
+	while (more(l, scnt) || (l->iters && rcnt < l->iters)) {
 		if ((l->iters ? rcnt < l->iters : true) &&
 		    !(scnt == 0 && starter)) {
 			rcnt++;
@@ -230,13 +304,12 @@ static int run_remote(struct lat *l)
 			if (r < 0)
 				return r;
 		}
-		/* One clock read per round trip: with a slow clocksource
-		 * (HPET under emulation) each read adds to the latency. */
-		now = perf_now();
-		if (!l->iters && now >= l->t_end)
+		/* One clock read per round trip, a cheap one. */
+		tk = perf_clock_ticks(&l->clk);
+		if (!more(l, scnt) && !l->iters)
 			break;
-		if (more(l, scnt, now)) {
-			r = stamp(l, now);
+		if (more(l, scnt)) {
+			r = stamp(l, tk);
 			if (r < 0)
 				return r;
 			scnt++;
@@ -246,7 +319,7 @@ static int run_remote(struct lat *l)
 			if (r < 0)
 				return r;
 		}
-		r = housekeeping(l, now);
+		r = housekeeping(l, tk);
 		if (r < 0)
 			return r;
 	}
@@ -257,13 +330,12 @@ static int run_loopback(struct lat *l)
 {
 	struct perf_end *a = &l->s->a, *b = &l->s->b;
 	bool write = l->o->op == PERF_OP_WRITE;
-	double now = perf_now();
-	uint64_t n = 0;
+	uint64_t n = 0, tk = perf_clock_ticks(&l->clk);
 	int r;
 
-	while (more(l, n, now)) {
+	while (more(l, n)) {
 		n++;
-		r = stamp(l, now);
+		r = stamp(l, tk);
 		if (r < 0)
 			return r;
 		if (write) {
@@ -290,13 +362,13 @@ static int run_loopback(struct lat *l)
 		}
 		if (r < 0)
 			return r;
-		now = perf_now();
-		r = housekeeping(l, now);
+		tk = perf_clock_ticks(&l->clk);
+		r = housekeeping(l, tk);
 		if (r < 0)
 			return r;
 	}
 	/* The end of the last round trip closes the last sample. */
-	return stamp(l, now);
+	return stamp(l, tk);
 }
 
 int perf_lat_run(struct perf_session *s, uint64_t size,
@@ -309,6 +381,27 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 
 	memset(res, 0, sizeof(*res));
 	l.iters = o->duration ? 0 : o->iters;
+	if (l.iters > PERF_LAT_MAX_SAMPLES) {
+		r = perf_err(s, -E2BIG,
+			     "%llu iterations: every sample is kept, and at "
+			     "most %u of them fit in the memory set aside",
+			     (unsigned long long)l.iters,
+			     PERF_LAT_MAX_SAMPLES);
+		goto out;
+	}
+	/* One post time per iteration, one more to close the last sample;
+	 * -D grows from 64 Ki. */
+	r = reserve(&l, l.iters ? (size_t)l.iters + 1 : 65536);
+	if (r < 0)
+		goto out;
+	/* Before the barrier: its first 2 ms are no one's sample. */
+	r = perf_clock_start(&l.clk, true);
+	if (r < 0) {
+		r = clock_failed(&l, r);
+		goto out;
+	}
+	l.tk0 = l.clk.cp[0].ticks;
+	l.yield_ticks = l.clk.check_ticks / 2000; /* 50 us */
 	if (send) {
 		uint64_t n = o->rx_depth;
 
@@ -328,11 +421,26 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 				goto out;
 		}
 	}
-	l.t_start = l.last_check = l.last_prog = l.last_event = perf_now();
-	l.t_end = l.t_start + o->duration;
+	r = perf_clock_checkpoint(&l.clk, &l.last_event);
+	if (r < 0) {
+		r = clock_failed(&l, r);
+		goto out;
+	}
+	l.last_prog = l.last_event;
+	l.t_end = l.last_event + o->duration;
 	r = s->loopback ? run_loopback(&l) : run_remote(&l);
 	if (r < 0)
 		goto out;
+	/* The last checkpoint follows every post time. */
+	if (l.nt > 0) {
+		double end;
+
+		r = perf_clock_checkpoint(&l.clk, &end);
+		if (r < 0) {
+			r = clock_failed(&l, r);
+			goto out;
+		}
+	}
 	if (l.nt < 2) {
 		r = perf_err(l.s, -ENODATA,
 			     "no complete round trip to measure");
@@ -340,16 +448,16 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 	}
 	res->size = size;
 	res->iters = s->loopback ? l.nt - 1 : l.nt;
+	res->capped = l.capped;
 	res->nsamples = l.nt - 1;
-	res->samples = malloc(res->nsamples * sizeof(double));
-	if (!res->samples) {
-		r = perf_err(l.s, -ENOMEM, "out of memory");
-		goto out;
-	}
+	/* In place: sample k needs post times k and k + 1 only. */
 	for (size_t k = 0; k < res->nsamples; k++)
-		res->samples[k] = (l.t[k + 1] - l.t[k]) * 1e6 / 2;
+		l.t[k] = (post_time(&l, k + 1) - post_time(&l, k)) * 1e6 / 2;
+	res->samples = l.t;
+	l.t = NULL;
 	r = perf_lat_stats(res->samples, res->nsamples, &res->st);
 out:
+	perf_clock_free(&l.clk);
 	free(l.t);
 	return r;
 }

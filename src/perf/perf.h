@@ -51,7 +51,8 @@ struct perf_opts {
 	bool json;
 	int progress_fd; /* -1: none */
 	unsigned interval_ms;
-	bool histogram;
+	bool histogram; /* -H: every sample, sorted, as perftest */
+	bool hist_bins; /* --histogram: counts per bin */
 	bool quiet;    /* no perftest-style text */
 	bool counters; /* show the port's counter changes */
 	unsigned expect_percent; /* bw: below this % of reachable: exit 1 */
@@ -117,6 +118,7 @@ struct perf_lat_result {
 	struct perf_lat_stats st;
 	double *samples; /* sorted usec, owned */
 	size_t nsamples;
+	bool capped; /* -D stopped at PERF_LAT_MAX_SAMPLES samples */
 };
 
 /* Progress lines on o->progress_fd, one JSON object per line. */

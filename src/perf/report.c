@@ -105,7 +105,7 @@ void perf_progress_lat(const struct perf_opts *o, double t, uint64_t size,
 	rd_print_double(&p, "t_typical", NULL, st.median);
 	rd_print_double(&p, "t_avg", NULL, st.avg);
 	rd_print_double(&p, "t_p99", NULL, st.p99);
-	rd_print_double(&p, "t_max", NULL, st.max);
+	rd_print_double(&p, "t_max", NULL, st.max_all);
 	emit_doc(o, &p, &buf, &len, m);
 }
 
@@ -261,6 +261,35 @@ static void reach_json(struct rd_printer *p, const struct perf_session *s)
 	rd_print_close(p);
 }
 
+/* Beside perftest's figures: every sample's, and a histogram. */
+static void lat_every_sample(struct rd_printer *p,
+			     const struct perf_lat_result *r)
+{
+	const struct perf_lat_stats *st = &r->st;
+	struct perf_lat_hist h;
+
+	rd_print_u64(p, "samples_kept", NULL, st->kept);
+	rd_print_double(p, "t_max_all", NULL, st->max_all);
+	rd_print_double(p, "t_p9999_all", NULL, st->p9999);
+	rd_print_double(p, "t_avg_all", NULL, st->avg_all);
+	rd_print_double(p, "t_stdev_all", NULL, st->stdev_all);
+	if (r->capped)
+		rd_print_bool(p, "capped", NULL, true);
+	if (perf_lat_hist(r->samples, r->nsamples, 20, &h) < 0)
+		return;
+	rd_print_open_object(p, "histogram");
+	rd_print_str(p, "unit", NULL, "usec");
+	rd_print_double(p, "lo", NULL, h.lo);
+	rd_print_double(p, "width", NULL, h.width);
+	rd_print_open_array(p, "counts");
+	for (size_t b = 0; b < h.nbins; b++)
+		rd_print_u64(p, NULL, NULL, h.counts[b]);
+	rd_print_close(p);
+	rd_print_u64(p, "over", NULL, h.over);
+	rd_print_double(p, "max", NULL, h.max);
+	rd_print_close(p);
+}
+
 void perf_result_json(FILE *f, const struct perf_session *s,
 			const struct perf_bw_result *bw, size_t nbw,
 			const struct perf_lat_result *lat, size_t nlat,
@@ -336,6 +365,7 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 		rd_print_double(&p, "t_stdev", NULL, st->stdev);
 		rd_print_double(&p, "t_p99", NULL, st->p99);
 		rd_print_double(&p, "t_p999", NULL, st->p999);
+		lat_every_sample(&p, &lat[i]);
 		rd_print_close(&p);
 	}
 	rd_print_close(&p);

@@ -322,6 +322,46 @@ static void draw_graph(const struct con_test_run *tr, const struct rd_rect *r,
 	}
 }
 
+/*
+ * The last latency result's histogram: one row per bin (neighbours merged
+ * to fit the rows), its range in usec, count and bar; the tail above the
+ * last bin in one more row.
+ */
+static void draw_hist(const struct con_test_result *t, const struct rd_rect *r)
+{
+	int rows = r->h - 1 - (t->hist_over > 0);
+	size_t per, most = t->hist_over;
+	uint64_t merged[CON_TEST_HIST_MAX];
+	size_t nm = 0;
+	int bw = r->w - 32;
+
+	w_printf(r, 0, 0, W_HEAD, "last run: latency histogram (usec: samples)");
+	if (rows < 1 || bw < 4)
+		return;
+	per = (t->n_hist + (size_t)rows - 1) / (size_t)rows;
+	for (size_t b = 0; b < t->n_hist; b += per, nm++) {
+		merged[nm] = 0;
+		for (size_t k = b; k < b + per && k < t->n_hist; k++)
+			merged[nm] += t->hist[k];
+		most = merged[nm] > most ? merged[nm] : most;
+	}
+	for (size_t i = 0; i <= nm; i++) {
+		double lo = t->hist_lo + t->hist_width * (double)(i * per);
+		double hi = i < nm ? lo + t->hist_width * (double)per
+				   : t->hist_max;
+		uint64_t n = i < nm ? merged[i] : t->hist_over;
+		int len = most ? (int)((n * (uint64_t)bw + most - 1) / most) : 0;
+
+		if (i == nm && !n)
+			break;
+		w_printf(r, 1 + (int)i, 0, W_NORMAL, "%9.2f-%-9.2f %10llu ",
+			 lo, hi, (unsigned long long)n);
+		for (int k = 0; k < len; k++)
+			w_print(r, 1 + (int)i, 31 + k, i < nm ? W_GOOD : W_WARN,
+				w_utf8() ? "\u2588" : "#");
+	}
+}
+
 static void draw_results(const struct con_test_run *tr, const struct rd_rect *r,
 			 int row)
 {
@@ -443,6 +483,8 @@ static void tests_draw(struct ui *ui)
 	int gh = r->h / 2;
 	struct rd_rect graph = { r->y, r->x, gh, r->w };
 	struct rd_rect lower = { r->y + gh, r->x, r->h - gh, r->w };
+	const struct con_test_result *last =
+		tr->n_results ? &tr->results[tr->n_results - 1] : NULL;
 
 	if (fs.form) {
 		const struct rd_rect *side = ui_pane(ui, RD_PANE_SIDE);
@@ -457,6 +499,10 @@ static void tests_draw(struct ui *ui)
 		draw_form(ui, &f);
 		if (f.y + f.h > side->y && side->y > r->y)
 			return;
+	} else if (!con_test_running(tr) && last && last->lat &&
+		   last->n_hist) {
+		draw_hist(last, &graph);
+		draw_results(tr, &lower, 0);
 	} else if (con_test_running(tr) || tr->n_graph) {
 		draw_graph(tr, &graph, reach_gbps(ui, tr));
 		draw_results(tr, &lower, 0);
@@ -464,7 +510,8 @@ static void tests_draw(struct ui *ui)
 		draw_results(tr, r, 0);
 		draw_last_fields(tr, r, (int)tr->n_results + 3);
 	}
-	if (!fs.form && !con_test_running(tr) && tr->n_graph)
+	if (!fs.form && !con_test_running(tr) &&
+	    (tr->n_graph || (last && last->n_hist)))
 		draw_last_fields(tr, &lower, (int)tr->n_results + 2);
 	draw_moving(ui, ui_pane(ui, RD_PANE_SIDE));
 }

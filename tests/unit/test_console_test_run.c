@@ -134,6 +134,44 @@ static void test_lines(void **unused)
 	assert_string_equal(t.last_err, "[1,2]");
 }
 
+/* A latency result's histogram reaches the result; a broken one does not. */
+static void test_lat_histogram(void **unused)
+{
+	struct con_test_run t;
+	char ok[] = "{\"type\":\"result\",\"test\":\"lat\",\"results\":"
+		    "[{\"size\":2,\"t_typical\":14.5,\"histogram\":"
+		    "{\"unit\":\"usec\",\"lo\":12,\"width\":0.5,"
+		    "\"counts\":[3,40,7],\"over\":2,\"max\":812.5}}]}";
+	char neg[] = "{\"type\":\"result\",\"results\":[{\"histogram\":"
+		     "{\"lo\":12,\"width\":0.5,\"counts\":[3,-1],"
+		     "\"over\":0,\"max\":13}}]}";
+	char nowidth[] = "{\"type\":\"result\",\"results\":[{\"histogram\":"
+			 "{\"lo\":12,\"width\":0,\"counts\":[3],"
+			 "\"over\":0,\"max\":13}}]}";
+	char text[] = "{\"type\":\"result\",\"results\":[{\"histogram\":"
+		      "{\"lo\":12,\"width\":1,\"counts\":[\"3\"],"
+		      "\"over\":0,\"max\":13}}]}";
+
+	(void)unused;
+	con_test_init(&t, NULL);
+	t.lat = true;
+	con_test_feed_line(&t, ok);
+	assert_string_equal(t.cur.figure, "14.50 us");
+	assert_int_equal(t.cur.n_hist, 3);
+	assert_true(t.cur.hist_lo == 12 && t.cur.hist_width == 0.5);
+	assert_int_equal(t.cur.hist[1], 40);
+	assert_int_equal(t.cur.hist_over, 2);
+	assert_true(t.cur.hist_max == 812.5);
+	con_test_feed_line(&t, neg);
+	assert_int_equal(t.cur.n_hist, 0);
+	con_test_feed_line(&t, ok);
+	con_test_feed_line(&t, nowidth);
+	assert_int_equal(t.cur.n_hist, 0);
+	con_test_feed_line(&t, ok);
+	con_test_feed_line(&t, text);
+	assert_int_equal(t.cur.n_hist, 0);
+}
+
 static char dir[] = "/tmp/rdmadiag-test-run-XXXXXX";
 
 /* A stand-in for rdmadiag: script text run as "self". */
@@ -254,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_argv_refuses_bad_settings),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_lat_histogram),
 		cmocka_unit_test(test_child_done),
 		cmocka_unit_test(test_child_failed),
 		cmocka_unit_test(test_child_stopped),

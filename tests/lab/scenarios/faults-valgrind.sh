@@ -80,15 +80,18 @@ while [ $((SECONDS - t0)) -lt 20 ]; do
 done
 printf '%s\n' "$SCREEN" > "$LAB_OUT/console-valgrind-screen.txt"
 
-# Pause refreshing and let the probe in flight finish, so q meets an idle
-# worker: what is left open then is a leak, not a probe interrupted (q
-# during a probe gives the worker up after 0.3 s and exits at once, which
-# the soak scenario exercises; under memcheck on TCG a probe takes
-# seconds, so without the pause this check would race it).
-tm send-keys -t c Space
-sleep 2
-lab_wait 60 "the console to finish its last probe" not_probing
-sleep 10
+# Slow refreshing to once a minute (`-`, 1 s doubled six times) and let
+# the probe in flight finish, so q meets an idle worker: what is left open
+# then is a leak, not a probe interrupted (q during a probe gives the
+# worker up after 0.3 s and exits at once, which the soak scenario
+# exercises; under memcheck on TCG a probe takes seconds, so without this
+# the check would race it).
+for _ in 1 2 3 4 5 6; do
+	tm send-keys -t c -
+	sleep 0.5
+done
+lab_wait 30 "the console to refresh every 64 s" screen_has "refresh every 64 s"
+sleep 15
 lab_wait 60 "no probe running before q" not_probing
 tm send-keys -t c q
 # The leak check at exit takes a while under TCG.

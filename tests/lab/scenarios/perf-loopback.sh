@@ -59,6 +59,14 @@ done
 assert_json "$LAB_OUT/lat.json" '.results[0].samples' 300
 assert_json_true "$LAB_OUT/lat.json" '.results[0] | .t_min <= .t_typical and .t_typical <= .t_p99 and .t_p99 <= .t_max' \
 	"t_min <= t_typical <= p99 <= t_max"
+assert_json_true "$LAB_OUT/lat.json" '.results[0] | .samples_kept == 298 and .t_max <= .t_max_all and .t_p9999_all <= .t_max_all and ([.histogram.counts[]] | add) + .histogram.over == 300' \
+	"perftest's figures from 298 samples, the true max, a histogram of all 300"
+"$RDMADIAG" lat --loopback -d rxe0 -n 300 -H --histogram > "$LAB_OUT/lat-hist.txt" 2>&1 ||
+	lab_fail "lat -H --histogram: $(tail -n 3 "$LAB_OUT/lat-hist.txt")"
+[ "$(grep -cE '^[0-9]+, [0-9.e+-]+$' "$LAB_OUT/lat-hist.txt")" -eq 298 ] ||
+	lab_fail "lat -H: not 298 sorted samples"
+[ "$(awk '/^ Histogram of 300 samples/ { h = 1; next } h && $2 == ".." { n += $4 } END { print n }' "$LAB_OUT/lat-hist.txt")" -eq 300 ] ||
+	lab_fail "lat --histogram: the counts do not add up to 300"
 # -a over a few sizes would take long under TCG: 2 B .. 8 MiB once, 5 iterations.
 "$RDMADIAG" lat --loopback -d rxe0 -a -n 5 --json > "$LAB_OUT/lat-all.json" || lab_fail "lat -a failed"
 assert_json "$LAB_OUT/lat-all.json" '.results | length' 23 "-a: 2 B .. 8 MiB"
