@@ -205,7 +205,8 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	w_printf(&in, row++, 0, pcie_degraded(pci) ? W_WARN : W_NORMAL,
 		 "PCI %s  PCIe %s  NUMA %s  node GUID %s", ui_str(d->pci_bdf),
 		 pcie, numa, guid);
-	reach_line(ui, &in, row++, d, p);
+	if (p)
+		reach_line(ui, &in, row++, d, p);
 	if (nd) {
 		const char *ip = "-";
 
