@@ -117,8 +117,10 @@ static int parse_tsv(const char *name, const char *text,
 		r = -EINVAL;
 	}
 out:
-	/* A quoted value may have been cut mid-character by the buffer. */
-	rd_utf8_trim_cut(err);
+	/* A quoted value may have been cut mid-character by the buffer;
+	 * on success err was never written. */
+	if (r < 0 && errlen)
+		rd_utf8_trim_cut(err);
 	free(copy);
 	return r;
 }
