@@ -404,10 +404,8 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "check", opts, check_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "check", opts, check_usage, argc, argv,
+			    EXIT_RUN_ERROR);
 	if (optind < argc) {
 		cli_error(cli, "check: unexpected argument \"%s\"", argv[optind]);
 		return EXIT_RUN_ERROR;
@@ -493,19 +491,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	switch (rd_results_worst(&res)) {
-	case RD_FAIL:
-		rc = 2;
-		break;
-	case RD_WARN:
-		rc = 1;
-		break;
-	case RD_UNKNOWN:
-		rc = strict ? 1 : 0;
-		break;
-	default:
-		rc = 0;
-	}
+	rc = cli_verdict_status(rd_results_worst(&res), strict);
 	if (nhc) {
 		char line[RD_NHC_LINE_MAX + 1];
 

@@ -302,10 +302,8 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "env", opts, env_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "env", opts, env_usage, argc, argv,
+			    EXIT_RUN_ERROR);
 	what = optind < argc ? argv[optind] : "";
 	if (optind + 1 != argc || (strcmp(what, "nccl") && strcmp(what, "ucx") &&
 				   strcmp(what, "mpi"))) {

@@ -133,10 +133,8 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	};
 
 	/* Options may follow the text; "--" ends them for text starting "-". */
-	r = cli_parse(cli, "explain", opts, explain_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "explain", opts, explain_usage, argc, argv,
+			    EXIT_RUN_ERROR);
 	if (load_tables(cli, &wc, &m) < 0)
 		return EXIT_RUN_ERROR;
 	if (optind == argc && isatty(STDIN_FILENO)) {

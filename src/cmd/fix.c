@@ -204,10 +204,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "fix", opts, fix_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : FIX_USAGE;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "fix", opts, fix_usage, argc, argv, FIX_USAGE);
 	journal_opt = journal != NULL;
 	if (!journal)
 		journal = rd_journal_default_path();
@@ -370,10 +367,8 @@ int cmd_undo(struct rd_cli *cli, int argc, char **argv)
 	};
 	int r;
 
-	r = cli_parse(cli, "undo", opts, undo_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : FIX_USAGE;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "undo", opts, undo_usage, argc, argv,
+			    FIX_USAGE);
 	if (optind < argc)
 		entry = argv[optind++];
 	if (optind < argc) {
