@@ -391,8 +391,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	const struct cli_opt opts[] = {
 		CLI_FLAG("json", 0, &json),
 		CLI_FLAG("nhc", 0, &nhc),
-		CLI_TEXT("device", 0, &o.device),
-		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TARGET(&o.device, &o.port),
 		CLI_TEXT("only", 0, &o.only_area),
 		CLI_FLAG("strict", 0, &strict),
 		CLI_SECONDS("window", 0, &window, 0, 3600),

@@ -55,6 +55,9 @@ struct cli_opt {
 	{ name, key, CLI_KIND_REAL, p, lo, hi, "seconds", NULL }
 #define CLI_CALL(name, key, p, fn) \
 	{ name, key, CLI_KIND_CALL, p, 0, 0, NULL, fn }
+/* --device NAME and --port N (1..255), the target of a command. */
+#define CLI_TARGET(device, port) \
+	CLI_TEXT("device", 0, device), CLI_U64("port", 0, port, 1, 255)
 #define CLI_END { NULL, 0, CLI_KIND_FLAG, NULL, 0, 0, NULL, NULL }
 
 enum { CLI_HELP = -1, CLI_BAD = -2 };

@@ -295,8 +295,7 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 	int r, wrong = 0;
 
 	const struct cli_opt opts[] = {
-		CLI_TEXT("device", 0, &dev),
-		CLI_U64("port", 0, &port, 1, 255),
+		CLI_TARGET(&dev, &port),
 		CLI_TEXT("load", 0, &load),
 		CLI_FLAG("check", 0, &check),
 		CLI_END,

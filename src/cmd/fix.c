@@ -193,8 +193,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 			rd_roots_init(&cli->roots);
 		}
 	const struct cli_opt opts[] = {
-		CLI_TEXT("device", 0, &o.device),
-		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TARGET(&o.device, &o.port),
 		CLI_FLAG("yes", 'y', &yes),
 		CLI_TEXT("journal", 0, &journal),
 		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
