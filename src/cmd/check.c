@@ -391,8 +391,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	const struct cli_opt opts[] = {
 		CLI_FLAG("json", 0, &json),
 		CLI_FLAG("nhc", 0, &nhc),
-		CLI_TEXT("device", 0, &o.device),
-		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TARGET(&o.device, &o.port),
 		CLI_TEXT("only", 0, &o.only_area),
 		CLI_FLAG("strict", 0, &strict),
 		CLI_SECONDS("window", 0, &window, 0, 3600),
@@ -404,10 +403,8 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "check", opts, check_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "check", opts, check_usage, argc, argv,
+			    EXIT_RUN_ERROR);
 	if (optind < argc) {
 		cli_error(cli, "check: unexpected argument \"%s\"", argv[optind]);
 		return EXIT_RUN_ERROR;
@@ -493,19 +490,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	switch (rd_results_worst(&res)) {
-	case RD_FAIL:
-		rc = 2;
-		break;
-	case RD_WARN:
-		rc = 1;
-		break;
-	case RD_UNKNOWN:
-		rc = strict ? 1 : 0;
-		break;
-	default:
-		rc = 0;
-	}
+	rc = cli_verdict_status(rd_results_worst(&res), strict);
 	if (nhc) {
 		char line[RD_NHC_LINE_MAX + 1];
 

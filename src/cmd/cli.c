@@ -182,6 +182,20 @@ int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 	return r < 0 ? r : optind;
 }
 
+int cli_verdict_status(enum rd_verdict worst, bool strict)
+{
+	switch (worst) {
+	case RD_FAIL:
+		return 2;
+	case RD_WARN:
+		return 1;
+	case RD_UNKNOWN:
+		return strict ? 1 : 0;
+	default:
+		return 0;
+	}
+}
+
 bool cli_use_color(FILE *f)
 {
 	const char *term = getenv("TERM");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/roots.h"
+#include "diag/diag.h"
 
 struct rd_cli {
 	struct rd_roots roots;
@@ -54,6 +55,9 @@ struct cli_opt {
 	{ name, key, CLI_KIND_REAL, p, lo, hi, "seconds", NULL }
 #define CLI_CALL(name, key, p, fn) \
 	{ name, key, CLI_KIND_CALL, p, 0, 0, NULL, fn }
+/* --device NAME and --port N (1..255), the target of a command. */
+#define CLI_TARGET(device, port) \
+	CLI_TEXT("device", 0, device), CLI_U64("port", 0, port, 1, 255)
 #define CLI_END { NULL, 0, CLI_KIND_FLAG, NULL, 0, 0, NULL, NULL }
 
 enum { CLI_HELP = -1, CLI_BAD = -2 };
@@ -68,6 +72,20 @@ int cli_parse(struct rd_cli *cli, const char *cmd, const struct cli_opt *opts,
 	      void (*usage)(FILE *f), int argc, char **argv);
 
 /*
+ * cli_parse() at the top of a command: -h/--help returns 0 from the
+ * calling command, a bad option returns bad; otherwise optind is set to
+ * the first operand.
+ */
+#define CLI_PARSE_OR_RETURN(cli, cmd, opts, usage, argc, argv, bad)          \
+	do {                                                                 \
+		int cli_r_ = cli_parse((cli), (cmd), (opts), (usage), (argc), \
+				       (argv));                               \
+		if (cli_r_ < 0)                                              \
+			return cli_r_ == CLI_HELP ? 0 : (bad);               \
+		optind = cli_r_;                                             \
+	} while (0)
+
+/*
  * Number options: the whole argument must be the number (decimal, or hex
  * with 0x; seconds may have a fraction) within lo..hi. 0, or -1 with the
  * reason printed ("-p: "x" is not a number in 1..65535").
@@ -76,6 +94,10 @@ int cli_number(const struct rd_cli *cli, const char *opt, const char *arg,
 	       uint64_t lo, uint64_t hi, uint64_t *out);
 int cli_seconds(const struct rd_cli *cli, const char *opt, const char *arg,
 		double lo, double hi, double *out);
+
+/* The exit status for the worst verdict: 2 for FAIL, 1 for WARN (and for
+ * UNKNOWN when strict), 0 otherwise. */
+int cli_verdict_status(enum rd_verdict worst, bool strict);
 
 /* Colour on stdout: a TTY, NO_COLOR unset, TERM not dumb. */
 bool cli_use_color(FILE *f);

@@ -83,10 +83,8 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	con_args = (struct con_args){ .interval = 1.0,
 				       .no_color = nc && *nc,
 				       .within = CON_FIXUP_CONFIRM_DEFAULT };
-	r = cli_parse(cli, NULL, cmd_console_opts, console_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : 2;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, NULL, cmd_console_opts, console_usage, argc,
+			    argv, 2);
 	o.interval = con_args.interval;
 	o.replay_path = con_args.replay;
 	con_fixup_set_confirm_within((unsigned)con_args.within);
@@ -176,10 +174,7 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 	FILE *f;
 	int r;
 
-	r = cli_parse(cli, "capture", opts, capture_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : 2;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "capture", opts, capture_usage, argc, argv, 2);
 	r = 0;
 	if (!out || optind < argc) {
 		capture_usage(stderr);

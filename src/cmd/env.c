@@ -295,17 +295,14 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 	int r, wrong = 0;
 
 	const struct cli_opt opts[] = {
-		CLI_TEXT("device", 0, &dev),
-		CLI_U64("port", 0, &port, 1, 255),
+		CLI_TARGET(&dev, &port),
 		CLI_TEXT("load", 0, &load),
 		CLI_FLAG("check", 0, &check),
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "env", opts, env_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "env", opts, env_usage, argc, argv,
+			    EXIT_RUN_ERROR);
 	what = optind < argc ? argv[optind] : "";
 	if (optind + 1 != argc || (strcmp(what, "nccl") && strcmp(what, "ucx") &&
 				   strcmp(what, "mpi"))) {

@@ -81,63 +81,76 @@ static int load_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
 	return 0;
 }
 
-/* Take the evidence, run the checks; false (and *why) when it cannot. */
-static bool gather(struct rd_cli *cli, const char *load, double window,
-		   struct rd_snapshot *s, struct rd_history *h,
-		   struct rd_results *res, struct rd_explain_evidence *ev,
-		   char *label, size_t len)
+/* What an explanation is made of: the tables, the parsed text, and this
+ * host's evidence (a snapshot, its history, the checks' results). */
+struct explain_job {
+	const struct rd_wc_status_table *wc;
+	const struct rd_mlx5_table *m;
+	struct rd_explain_input in;
+	struct rd_explain_evidence ev;
+	struct rd_snapshot s;
+	struct rd_history h;
+	struct rd_results res;
+	char label[1024];
+	bool have; /* s holds a snapshot */
+};
+
+static void job_free(struct explain_job *j)
+{
+	rd_results_free(&j->res);
+	if (j->have)
+		rd_snapshot_free(&j->s);
+	rd_history_free(&j->h);
+}
+
+/* Take the evidence into j and run the checks; j->have false, no
+ * evidence and the reason in j->label when it cannot. */
+static void gather(struct rd_cli *cli, const char *load, double window,
+		   struct explain_job *j)
 {
 	struct rd_diag_opts o;
 	int r;
 
-	r = cli_check_evidence(cli, load, &window, s, h, label, len);
+	r = cli_check_evidence(cli, load, &window, &j->s, &j->h, j->label,
+			       sizeof(j->label));
+	j->have = r >= 0;
 	if (r < 0) {
-		snprintf(label, len, "no snapshot could be taken: %s",
-			 strerror(-r));
-		return false;
+		snprintf(j->label, sizeof(j->label),
+			 "no snapshot could be taken: %s", strerror(-r));
+		j->ev = (struct rd_explain_evidence){ 0 };
+		return;
 	}
 	rd_diag_opts_init(&o);
 	o.counter_window = window > 0 ? window + 1.0 : 0;
-	if (rd_diag_run(s, window > 0 ? h : NULL, &o, res) < 0)
-		rd_results_free(res);
-	ev->s = s;
-	ev->h = window > 0 ? h : NULL;
-	ev->window = window > 0 ? window + 1.0 : 0;
-	ev->shown = window;
-	ev->results = res;
-	return true;
+	if (rd_diag_run(&j->s, window > 0 ? &j->h : NULL, &o, &j->res) < 0)
+		rd_results_free(&j->res);
+	j->ev.s = &j->s;
+	j->ev.h = window > 0 ? &j->h : NULL;
+	j->ev.window = window > 0 ? window + 1.0 : 0;
+	j->ev.shown = window;
+	j->ev.results = &j->res;
 }
 
 int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 {
-	const struct rd_wc_status_table *wc;
-	const struct rd_mlx5_table *m;
-	struct rd_explain_input in;
-	struct rd_explain_evidence ev = { 0 };
-	struct rd_snapshot s = { 0 };
-	struct rd_history h;
-	struct rd_results res = { 0 };
+	struct explain_job j = { 0 };
+	char *text;
 	const char *load = NULL, *device = NULL;
 	double window = 2.0;
 	uint64_t port = 0;
-	char label[1024], *text;
-	bool have;
 	int r, known;
 
 	const struct cli_opt opts[] = {
 		CLI_TEXT("load", 0, &load),
 		CLI_SECONDS("window", 0, &window, 0, 3600),
-		CLI_TEXT("device", 0, &device),
-		CLI_U64("port", 0, &port, 1, 255),
+		CLI_TARGET(&device, &port),
 		CLI_END,
 	};
 
 	/* Options may follow the text; "--" ends them for text starting "-". */
-	r = cli_parse(cli, "explain", opts, explain_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : EXIT_RUN_ERROR;
-	optind = r;
-	if (load_tables(cli, &wc, &m) < 0)
+	CLI_PARSE_OR_RETURN(cli, "explain", opts, explain_usage, argc, argv,
+			    EXIT_RUN_ERROR);
+	if (load_tables(cli, &j.wc, &j.m) < 0)
 		return EXIT_RUN_ERROR;
 	if (optind == argc && isatty(STDIN_FILENO)) {
 		cli_error(cli, "explain: give the error text, or pipe it in");
@@ -149,51 +162,48 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "explain: out of memory");
 		return EXIT_RUN_ERROR;
 	}
-	known = rd_explain_parse(text, wc, m, &in);
+	known = rd_explain_parse(text, j.wc, j.m, &j.in);
 	free(text);
 	if (known < 0) {
 		cli_error(cli, "explain: out of memory");
 		return EXIT_RUN_ERROR;
 	}
-	if (in.truncated)
+	if (j.in.truncated)
 		fprintf(stderr, "rdmadiag: explain: only the first %d bytes were read\n",
 			RD_EXPLAIN_INPUT_MAX);
-	printf("Recognised: %s\n", in.recognised[0] ? in.recognised : "nothing");
+	printf("Recognised: %s\n",
+	       j.in.recognised[0] ? j.in.recognised : "nothing");
 	if (!known) {
-		if (in.status >= 0)
+		if (j.in.status >= 0)
 			printf("Status %d is not an ibv_wc_status value (they run 0 to %zu).\n",
-			       in.status, wc->n ? (size_t)wc->v[wc->n - 1].value : 0);
+			       j.in.status,
+			       j.wc->n ? (size_t)j.wc->v[j.wc->n - 1].value : 0);
 		else
 			printf("Unknown: no completion status found in the text.\n");
-		if (in.vendor_err >= 0 || in.syndrome >= 0)
-			rd_explain_write_meaning(stdout, &in, wc, m);
+		if (j.in.vendor_err >= 0 || j.in.syndrome >= 0)
+			rd_explain_write_meaning(stdout, &j.in, j.wc, j.m);
 		return EXIT_UNKNOWN;
 	}
-	rd_history_init(&h);
-	have = gather(cli, load, window, &s, &h, &res, &ev, label, sizeof(label));
-	if (!have)
-		ev = (struct rd_explain_evidence){ 0 };
-	ev.device = device ? device : in.device[0] ? in.device : NULL;
-	ev.port = port ? (unsigned)port : in.port;
+	rd_history_init(&j.h);
+	gather(cli, load, window, &j);
+	j.ev.device = device ? device : j.in.device[0] ? j.in.device : NULL;
+	j.ev.port = port ? (unsigned)port : j.in.port;
 	/* A device the text names that this host does not have: look at all. */
-	if (have && !device && ev.device) {
+	if (j.have && !device && j.ev.device) {
 		bool found = false;
 
-		for (size_t i = 0; i < s.n_devices && !found; i++)
-			found = s.devices[i].name &&
-				strcmp(s.devices[i].name, ev.device) == 0;
+		for (size_t i = 0; i < j.s.n_devices && !found; i++)
+			found = j.s.devices[i].name &&
+				strcmp(j.s.devices[i].name, j.ev.device) == 0;
 		if (!found) {
 			printf("Note: %s is not a device %s; every device's evidence is used.\n",
-			       rd_esc_tmp(ev.device), label);
-			ev.device = NULL;
-			ev.port = 0;
+			       rd_esc_tmp(j.ev.device), j.label);
+			j.ev.device = NULL;
+			j.ev.port = 0;
 		}
 	}
-	r = rd_explain_write(stdout, &in, wc, m, &ev, label);
-	rd_results_free(&res);
-	if (have)
-		rd_snapshot_free(&s);
-	rd_history_free(&h);
+	r = rd_explain_write(stdout, &j.in, j.wc, j.m, &j.ev, j.label);
+	job_free(&j);
 	if (r < 0) {
 		cli_error(cli, "explain: out of memory");
 		return EXIT_RUN_ERROR;
@@ -208,51 +218,41 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 			    const struct rd_snapshot *s0,
 			    const struct rd_snapshot *s1)
 {
-	const struct rd_wc_status_table *wc;
-	const struct rd_mlx5_table *m;
-	struct rd_explain_input in;
-	struct rd_explain_evidence ev = { 0 };
-	struct rd_snapshot s = { 0 };
-	struct rd_history h;
-	struct rd_results res = { 0 };
+	struct explain_job j = { 0 };
 	struct rd_diag_opts o;
-	char label[1024];
-	bool have = false;
 
 	if (!err || !strstr(err, "completion error") ||
-	    load_tables(cli, &wc, &m) < 0 || rd_explain_parse(err, wc, m, &in) != 1)
+	    load_tables(cli, &j.wc, &j.m) < 0 ||
+	    rd_explain_parse(err, j.wc, j.m, &j.in) != 1)
 		return;
 	/* Vendor codes are mlx5's; another provider's mean something else. */
 	if (!device || strncmp(device, "mlx5_", 5) != 0)
-		in.vendor_err = -1;
-	rd_history_init(&h);
+		j.in.vendor_err = -1;
+	rd_history_init(&j.h);
 	if (s0 && s1 && s0->monotonic_ns.ok && s1->monotonic_ns.ok &&
 	    s1->monotonic_ns.v > s0->monotonic_ns.v &&
-	    rd_history_add(&h, s0) == 0 && rd_history_add(&h, s1) == 0) {
+	    rd_history_add(&j.h, s0) == 0 && rd_history_add(&j.h, s1) == 0) {
 		/* The counters before and after the test: what rose during it. */
 		double span = (double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
 
 		rd_diag_opts_init(&o);
 		o.counter_window = span + 0.001;
-		if (rd_diag_run(s1, &h, &o, &res) < 0)
-			rd_results_free(&res);
-		ev = (struct rd_explain_evidence){ .s = s1, .h = &h,
-						   .window = span + 0.001,
-						   .shown = span,
-						   .results = &res };
-		snprintf(label, sizeof(label), "of this host during the test");
+		if (rd_diag_run(s1, &j.h, &o, &j.res) < 0)
+			rd_results_free(&j.res);
+		j.ev = (struct rd_explain_evidence){ .s = s1,
+						     .h = &j.h,
+						     .window = span + 0.001,
+						     .shown = span,
+						     .results = &j.res };
+		snprintf(j.label, sizeof(j.label),
+			 "of this host during the test");
 	} else {
-		have = gather(cli, NULL, 0, &s, &h, &res, &ev, label, sizeof(label));
-		if (!have)
-			ev = (struct rd_explain_evidence){ 0 };
+		gather(cli, NULL, 0, &j);
 	}
-	ev.device = device;
-	ev.port = port;
+	j.ev.device = device;
+	j.ev.port = port;
 	fputc('\n', f);
-	if (rd_explain_write(f, &in, wc, m, &ev, label) < 0)
+	if (rd_explain_write(f, &j.in, j.wc, j.m, &j.ev, j.label) < 0)
 		fprintf(f, "(out of memory while ranking the causes)\n");
-	rd_results_free(&res);
-	if (have)
-		rd_snapshot_free(&s);
-	rd_history_free(&h);
+	job_free(&j);
 }

@@ -410,10 +410,7 @@ int cmd_export(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "export", opts, export_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : 2;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "export", opts, export_usage, argc, argv, 2);
 	if (compat) {
 		if (strcmp(compat, "node_exporter") != 0) {
 			cli_error(cli, "export: --compat knows only node_exporter, not \"%s\"",

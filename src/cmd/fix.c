@@ -193,8 +193,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 			rd_roots_init(&cli->roots);
 		}
 	const struct cli_opt opts[] = {
-		CLI_TEXT("device", 0, &o.device),
-		CLI_U64("port", 0, &o.port, 1, 255),
+		CLI_TARGET(&o.device, &o.port),
 		CLI_FLAG("yes", 'y', &yes),
 		CLI_TEXT("journal", 0, &journal),
 		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
@@ -204,10 +203,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "fix", opts, fix_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : FIX_USAGE;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "fix", opts, fix_usage, argc, argv, FIX_USAGE);
 	journal_opt = journal != NULL;
 	if (!journal)
 		journal = rd_journal_default_path();
@@ -370,10 +366,8 @@ int cmd_undo(struct rd_cli *cli, int argc, char **argv)
 	};
 	int r;
 
-	r = cli_parse(cli, "undo", opts, undo_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : FIX_USAGE;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "undo", opts, undo_usage, argc, argv,
+			    FIX_USAGE);
 	if (optind < argc)
 		entry = argv[optind++];
 	if (optind < argc) {

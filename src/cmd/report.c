@@ -12,6 +12,13 @@
 #include "core/escape.h"
 #include "fleet/fleet.h"
 
+/* A host's verdict is a check verdict's number. */
+_Static_assert((int)RD_FLEET_PASS == (int)RD_PASS &&
+		       (int)RD_FLEET_UNKNOWN == (int)RD_UNKNOWN &&
+		       (int)RD_FLEET_WARN == (int)RD_WARN &&
+		       (int)RD_FLEET_FAIL == (int)RD_FAIL,
+	       "fleet verdicts follow enum rd_verdict");
+
 enum { REPORT_RUN_ERROR = 3 };
 
 static void report_usage(FILE *f)
@@ -60,10 +67,8 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 
-	r = cli_parse(cli, "report", opts, report_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : REPORT_RUN_ERROR;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "report", opts, report_usage, argc, argv,
+			    REPORT_RUN_ERROR);
 	if (optind < argc)
 		in = argv[optind++];
 	if (optind < argc) {
@@ -130,16 +135,7 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 	}
 	r = json ? rd_fleet_print_json(&f, stdout)
 		 : rd_fleet_print_text(&f, stdout, all ? 0 : 40);
-	switch (rd_fleet_worst(&f)) {
-	case RD_FLEET_FAIL:
-		rc = 2;
-		break;
-	case RD_FLEET_WARN:
-		rc = 1;
-		break;
-	default:
-		rc = 0;
-	}
+	rc = cli_verdict_status((enum rd_verdict)rd_fleet_worst(&f), false);
 	for (size_t i = 0; i < f.n_hosts && rc == 0; i++)
 		if (f.hosts[i].state != RD_FLEET_ANSWERED)
 			rc = 1;

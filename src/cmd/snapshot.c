@@ -118,10 +118,8 @@ int cmd_snapshot(struct rd_cli *cli, int argc, char **argv)
 	};
 	int r;
 
-	r = cli_parse(cli, "snapshot", opts, snapshot_usage, argc, argv);
-	if (r < 0)
-		return r == CLI_HELP ? 0 : 2;
-	optind = r;
+	CLI_PARSE_OR_RETURN(cli, "snapshot", opts, snapshot_usage, argc, argv,
+			    2);
 	if (optind < argc) {
 		cli_error(cli, "snapshot: unexpected argument \"%s\"", argv[optind]);
 		return 2;

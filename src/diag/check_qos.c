@@ -84,16 +84,13 @@ static void qos_evidence(struct diag_ctx *x, struct rd_result *r,
 
 static const char *ll_name(enum rd_qos_lossless l)
 {
-	switch (l) {
-	case RD_QOS_BY_PFC:
-		return "lossless (PFC)";
-	case RD_QOS_BY_PAUSE:
-		return "lossless (global pause)";
-	case RD_QOS_LOSSY:
-		return "lossy";
-	default:
-		return "not known";
-	}
+	static const char *const names[] = {
+		[RD_QOS_LOSSY] = "lossy",
+		[RD_QOS_BY_PFC] = "lossless (PFC)",
+		[RD_QOS_BY_PAUSE] = "lossless (global pause)",
+	};
+
+	return (unsigned)l < RD_QOS_LL_UNKNOWN ? names[l] : "not known";
 }
 
 static void pfc_fix(struct diag_ctx *x, struct rd_result *r, const char *nd,

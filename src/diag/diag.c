@@ -187,14 +187,7 @@ void diag_ev(struct diag_ctx *x, struct rd_result *r, const char *what,
 	va_end(ap);
 	w = strdup(what);
 	src = source_path(x, r, source ? source : "");
-	if (!value || !w || !src) {
-		free(value);
-		free(w);
-		free(src);
-		oom(x);
-		return;
-	}
-	e = RD_PUSH(r->evidence, r->n_evidence);
+	e = value && w && src ? RD_PUSH(r->evidence, r->n_evidence) : NULL;
 	if (!e) {
 		free(value);
 		free(w);
@@ -471,18 +464,17 @@ const char *rd_layer_title(enum rd_layer l)
 	return (unsigned)l < RD_LAYER_COUNT ? layers[l].title : "?";
 }
 
+const char *rd_verdict_pick(enum rd_verdict v, const char *const by[4])
+{
+	return (unsigned)v < 4 ? by[v] : by[RD_UNKNOWN];
+}
+
 static const char *verdict_sgr(enum rd_verdict v)
 {
-	switch (v) {
-	case RD_PASS:
-		return "\033[32m";
-	case RD_WARN:
-		return "\033[33m";
-	case RD_FAIL:
-		return "\033[1;31m";
-	default:
-		return "\033[36m";
-	}
+	static const char *const sgr[] = { "\033[32m", "\033[36m",
+					   "\033[33m", "\033[1;31m" };
+
+	return rd_verdict_pick(v, sgr);
 }
 
 /*

@@ -142,6 +142,9 @@ void rd_results_free(struct rd_results *r);
 void rd_results_sort(struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
+/* by[v] of four strings in verdict order (PASS, UNKNOWN, WARN, FAIL);
+ * the UNKNOWN one for a value out of range. */
+const char *rd_verdict_pick(enum rd_verdict v, const char *const by[4]);
 /*
  * Why a result has no fix-up, in one line: what the person does instead
  * is its next step; this says why rdmadiag does not make the change.

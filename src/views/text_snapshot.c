@@ -20,19 +20,27 @@ static const char *na(const char *s)
 	return s && *s ? rd_esc_tmp(s) : "-";
 }
 
-static const char *state_color(const struct rd_port *p)
+enum rd_verdict view_port_state_verdict(const struct rd_port *p)
 {
 	if (!p->state_num.ok)
-		return C_YELLOW;
+		return RD_UNKNOWN;
 	switch (p->state_num.v) {
 	case 4:
 	case 5:
-		return C_GREEN;
+		return RD_PASS;
 	case 1:
-		return C_RED;
+		return RD_FAIL;
 	default:
-		return C_YELLOW;
+		return RD_WARN;
 	}
+}
+
+static const char *state_color(const struct rd_port *p)
+{
+	static const char *const colors[] = { C_GREEN, C_YELLOW, C_YELLOW,
+					      C_RED };
+
+	return rd_verdict_pick(view_port_state_verdict(p), colors);
 }
 
 static void cell(FILE *f, const char *text, int width, const char *color)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "views/text_snapshot.h"
 #include "views/tty.h"
 
 /* How long q waits for a probe to end before leaving it behind. */
@@ -48,31 +49,14 @@ const char *ui_str(const char *s)
 
 enum w_style ui_verdict_style(enum rd_verdict v)
 {
-	switch (v) {
-	case RD_PASS:
-		return W_GOOD;
-	case RD_FAIL:
-		return W_BAD;
-	case RD_WARN:
-		return W_WARN;
-	default:
-		return W_DIM;
-	}
+	static const enum w_style styles[] = { W_GOOD, W_DIM, W_WARN, W_BAD };
+
+	return (unsigned)v < 4 ? styles[v] : W_DIM;
 }
 
 enum w_style ui_state_style(const struct rd_port *p)
 {
-	if (!p->state_num.ok)
-		return W_DIM;
-	switch (p->state_num.v) {
-	case 4:
-	case 5:
-		return W_GOOD;
-	case 1:
-		return W_BAD;
-	default:
-		return W_WARN;
-	}
+	return ui_verdict_style(view_port_state_verdict(p));
 }
 
 void ui_dialog_open(struct ui *ui, const char *title, const char *choices,

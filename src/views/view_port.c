@@ -32,17 +32,16 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 {
 	for (; f->kind != RD_F_END; f++) {
 		const char *p = (const char *)obj + f->off;
-		char key[96], val[200];
-		enum w_style st = W_NORMAL;
+		char key[96], val[200] = "";
+		bool ok = true; /* false: not read, shown dim as N/A */
 
 		snprintf(key, sizeof(key), "%s%s", prefix, f->key);
 		switch (f->kind) {
 		case RD_F_STR: {
 			const char *s = *(char *const *)p;
 
-			snprintf(val, sizeof(val), "%s", s ? s : "N/A");
-			if (!s)
-				st = W_DIM;
+			ok = s != NULL;
+			snprintf(val, sizeof(val), "%s", ok ? s : "");
 			break;
 		}
 		case RD_F_PU64:
@@ -54,44 +53,34 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 		case RD_F_GUID: {
 			const struct rd_ou64 *u = (const void *)p;
 
-			if (!u->ok) {
-				snprintf(val, sizeof(val), "N/A");
-				st = W_DIM;
-			} else if (f->kind == RD_F_HEX) {
+			ok = u->ok;
+			if (f->kind == RD_F_HEX)
 				snprintf(val, sizeof(val), "0x%" PRIx64, u->v);
-			} else if (f->kind == RD_F_GUID) {
+			else if (f->kind == RD_F_GUID)
 				rd_format_guid(u->v, val, sizeof(val));
-			} else {
+			else
 				snprintf(val, sizeof(val), "%" PRIu64, u->v);
-			}
 			break;
 		}
 		case RD_F_S64: {
-			const struct rd_os64 *s = (const void *)p;
+			const struct rd_os64 *v = (const void *)p;
 
-			if (s->ok)
-				snprintf(val, sizeof(val), "%" PRId64, s->v);
-			else
-				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			ok = v->ok;
+			snprintf(val, sizeof(val), "%" PRId64, v->v);
 			break;
 		}
 		case RD_F_DBL: {
 			const struct rd_odbl *d = (const void *)p;
 
-			if (d->ok)
-				snprintf(val, sizeof(val), "%g", d->v);
-			else
-				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			ok = d->ok;
+			snprintf(val, sizeof(val), "%g", d->v);
 			break;
 		}
 		case RD_F_BOOL: {
 			const struct rd_obool *b = (const void *)p;
 
-			if (b->ok)
-				snprintf(val, sizeof(val), "%s",
-					 b->v ? "yes" : "no");
-			else
-				snprintf(val, sizeof(val), "N/A"), st = W_DIM;
+			ok = b->ok;
+			snprintf(val, sizeof(val), "%s", b->v ? "yes" : "no");
 			break;
 		}
 		case RD_F_STRUCT: {
@@ -104,7 +93,8 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 		default:
 			continue;
 		}
-		w_lines_add(l, st, "  %-28s %s", key, val);
+		w_lines_add(l, ok ? W_NORMAL : W_DIM, "  %-28s %s", key,
+			    ok ? val : "N/A");
 	}
 }
 
@@ -140,16 +130,9 @@ static void gid_table(struct w_lines *l, const struct rd_port *p)
 
 static const char *mark(enum rd_verdict v)
 {
-	switch (v) {
-	case RD_PASS:
-		return "ok  ";
-	case RD_FAIL:
-		return "FAIL";
-	case RD_WARN:
-		return "WARN";
-	default:
-		return " ?  ";
-	}
+	static const char *const marks[] = { "ok  ", " ?  ", "WARN", "FAIL" };
+
+	return rd_verdict_pick(v, marks);
 }
 
 /* "    next step: ..." wrapped to the page, continued under its text. */

@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,27 @@ static struct {
 };
 
 static int form_key(struct ui *ui, int ch);
+
+/* The fields typed as text, where they are in the settings; all but the
+ * host take digits only. */
+#define TEXT_FIELD(m)                         \
+	{ offsetof(struct con_test_params, m), \
+	  sizeof(((struct con_test_params *)NULL)->m) }
+static const struct {
+	size_t off, size;
+} text_fields[F_N] = {
+	[F_HOST] = TEXT_FIELD(host),
+	[F_SIZE] = TEXT_FIELD(size),
+	[F_DURATION] = TEXT_FIELD(duration),
+	[F_GID] = TEXT_FIELD(gid),
+	[F_QPS] = TEXT_FIELD(qps),
+};
+#undef TEXT_FIELD
+
+static bool is_text_field(int f)
+{
+	return f >= 0 && f < F_N && text_fields[f].size;
+}
 
 /* Why no test can run from here, or NULL when one can. */
 static const char *no_test_reason(const struct ui *ui)
@@ -165,36 +187,21 @@ static int form_key(struct ui *ui, int ch)
 					   CON_TEST_OPS;
 		}
 		break;
-	case F_HOST:
-		if (!step || ch == ' ')
-			text_edit(fs.p->host, sizeof(fs.p->host), ch, false);
-		break;
-	case F_SIZE:
-		if (!step)
-			text_edit(fs.p->size, sizeof(fs.p->size), ch, true);
-		break;
 	case F_ALL:
 		if (step)
 			fs.p->all_sizes = !fs.p->all_sizes;
-		break;
-	case F_DURATION:
-		if (!step)
-			text_edit(fs.p->duration, sizeof(fs.p->duration), ch,
-				  true);
-		break;
-	case F_GID:
-		if (!step)
-			text_edit(fs.p->gid, sizeof(fs.p->gid), ch, true);
-		break;
-	case F_QPS:
-		if (!step && !fs.p->lat)
-			text_edit(fs.p->qps, sizeof(fs.p->qps), ch, true);
 		break;
 	case F_BIDIR:
 		if (step && !fs.p->lat)
 			fs.p->bidir = !fs.p->bidir;
 		break;
 	default:
+		/* a space is text only in a host name */
+		if (is_text_field(fs.field) && !(fs.field == F_QPS && fs.p->lat) &&
+		    (!step || (fs.field == F_HOST && ch == ' ')))
+			text_edit((char *)fs.p + text_fields[fs.field].off,
+				  text_fields[fs.field].size, ch,
+				  fs.field != F_HOST);
 		break;
 	}
 	return UI_REDO_DRAW;
@@ -228,8 +235,7 @@ static void draw_form(struct ui *ui, const struct rd_rect *r)
 		 ui->st.sel_port);
 	for (int i = 0; i < F_N; i++) {
 		bool cur = (int)fs.field == i;
-		bool text = i == F_HOST || i == F_SIZE || i == F_DURATION ||
-			    i == F_GID || i == F_QPS;
+		bool text = is_text_field(i);
 
 		if (i == F_HOST && p->mode != CON_TEST_CLIENT) {
 			w_printf(&in, 1 + i, 0, cur ? W_SEL : W_DIM,

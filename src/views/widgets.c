@@ -580,84 +580,65 @@ static void fmt_count(double v, const char *unit, char *buf, size_t size)
 		 unit);
 }
 
+/* How a counter of each unit reads: the total, and the rate per second
+ * (data as bits per second); data with SI prefixes, the rest as counts.
+ * Percent and index values are printed as they are and have no rate. */
+static const struct counter_unit {
+	double scale, rate_scale;
+	const char *unit, *rate_unit;
+	bool prefixed;
+} counter_units[RD_UNIT_COUNT] = {
+	[RD_UNIT_EVENTS] = { 1.0, 1.0, "", "/s", false },
+	[RD_UNIT_PACKETS] = { 1.0, 1.0, "pkt", "pkt/s", false },
+	[RD_UNIT_BYTES] = { 1.0, 8.0, "B", "b/s", true },
+	[RD_UNIT_WORDS] = { 4.0, 32.0, "B", "b/s", true },
+	[RD_UNIT_BITS] = { 1.0, 1.0, "bit", "b/s", true },
+	[RD_UNIT_US] = { 1.0, 1.0, "us", "us/s", false },
+	[RD_UNIT_NS] = { 1.0, 1.0, "ns", "ns/s", false },
+	[RD_UNIT_TICKS] = { 1.0, 1.0, "ticks", "ticks/s", false },
+	[RD_UNIT_SECONDS] = { 1.0, 1.0, "s", "s/s", false },
+};
+
+static void fmt_unit(bool prefixed, double v, const char *unit, char *buf,
+		     size_t size)
+{
+	if (prefixed)
+		fmt_prefixed(v, unit, buf, size);
+	else
+		fmt_count(v, unit, buf, size);
+}
+
+static const struct counter_unit *counter_unit(enum rd_counter_unit u)
+{
+	return (unsigned)u < RD_UNIT_COUNT && counter_units[u].unit ?
+		       &counter_units[u] :
+		       &counter_units[RD_UNIT_EVENTS];
+}
+
 void w_fmt_counter_total(enum rd_counter_unit u, uint64_t v, char *buf,
 			 size_t size)
 {
-	double x = (double)v;
+	const struct counter_unit *cu = counter_unit(u);
 
-	switch (u) {
-	case RD_UNIT_WORDS:
-		fmt_prefixed(x * 4.0, "B", buf, size);
-		break;
-	case RD_UNIT_BYTES:
-		fmt_prefixed(x, "B", buf, size);
-		break;
-	case RD_UNIT_BITS:
-		fmt_prefixed(x, "bit", buf, size);
-		break;
-	case RD_UNIT_PACKETS:
-		fmt_count(x, "pkt", buf, size);
-		break;
-	case RD_UNIT_US:
-		fmt_count(x, "us", buf, size);
-		break;
-	case RD_UNIT_NS:
-		fmt_count(x, "ns", buf, size);
-		break;
-	case RD_UNIT_TICKS:
-		fmt_count(x, "ticks", buf, size);
-		break;
-	case RD_UNIT_SECONDS:
-		fmt_count(x, "s", buf, size);
-		break;
-	case RD_UNIT_PERCENT:
+	if (u == RD_UNIT_PERCENT)
 		snprintf(buf, size, "%" PRIu64 " %%", v);
-		break;
-	case RD_UNIT_INDEX:
+	else if (u == RD_UNIT_INDEX)
 		snprintf(buf, size, "%" PRIu64, v);
-		break;
-	default:
-		fmt_count(x, "", buf, size);
-		break;
-	}
+	else
+		fmt_unit(cu->prefixed, (double)v * cu->scale, cu->unit, buf,
+			 size);
 }
 
 void w_fmt_counter_rate(enum rd_counter_unit u, double per_s, char *buf,
 			size_t size)
 {
-	if (!isfinite(per_s) || u == RD_UNIT_PERCENT || u == RD_UNIT_INDEX) {
+	const struct counter_unit *cu = counter_unit(u);
+
+	if (!isfinite(per_s) || u == RD_UNIT_PERCENT || u == RD_UNIT_INDEX)
 		snprintf(buf, size, "-");
-		return;
-	}
-	switch (u) {
-	case RD_UNIT_WORDS:
-		fmt_prefixed(per_s * 32.0, "b/s", buf, size);
-		break;
-	case RD_UNIT_BYTES:
-		fmt_prefixed(per_s * 8.0, "b/s", buf, size);
-		break;
-	case RD_UNIT_BITS:
-		fmt_prefixed(per_s, "b/s", buf, size);
-		break;
-	case RD_UNIT_PACKETS:
-		fmt_count(per_s, "pkt/s", buf, size);
-		break;
-	case RD_UNIT_US:
-		fmt_count(per_s, "us/s", buf, size);
-		break;
-	case RD_UNIT_NS:
-		fmt_count(per_s, "ns/s", buf, size);
-		break;
-	case RD_UNIT_TICKS:
-		fmt_count(per_s, "ticks/s", buf, size);
-		break;
-	case RD_UNIT_SECONDS:
-		fmt_count(per_s, "s/s", buf, size);
-		break;
-	default:
-		fmt_count(per_s, "/s", buf, size);
-		break;
-	}
+	else
+		fmt_unit(cu->prefixed, per_s * cu->rate_scale, cu->rate_unit,
+			 buf, size);
 }
 
 void w_fmt_ou64(struct rd_ou64 v, char *buf, size_t size)

@@ -142,11 +142,24 @@ static void test_bad_values(void **state)
 	assert_int_equal(o.port, 0);	/* nothing stored from a bad value */
 }
 
+/* The exit status follows the worst verdict; UNKNOWN counts only when strict. */
+static void test_verdict_status(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_verdict_status(RD_PASS, true), 0);
+	assert_int_equal(cli_verdict_status(RD_UNKNOWN, false), 0);
+	assert_int_equal(cli_verdict_status(RD_UNKNOWN, true), 1);
+	assert_int_equal(cli_verdict_status(RD_WARN, false), 1);
+	assert_int_equal(cli_verdict_status(RD_FAIL, false), 2);
+	assert_int_equal(cli_verdict_status(RD_FAIL, true), 2);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_values_stored),
 	cmocka_unit_test(test_common_options),
 	cmocka_unit_test(test_help_and_unknown),
 	cmocka_unit_test(test_bad_values),
+	cmocka_unit_test(test_verdict_status),
 };
 
 int main(void)

@@ -527,9 +527,23 @@ static void test_layer_order(void **state)
 	assert_string_equal(rd_layer_title((enum rd_layer)99), "?");
 }
 
+/* One string per verdict; a value out of range reads as UNKNOWN. */
+static void test_verdict_pick(void **state)
+{
+	static const char *const by[] = { "p", "u", "w", "f" };
+
+	(void)state;
+	assert_string_equal(rd_verdict_pick(RD_PASS, by), "p");
+	assert_string_equal(rd_verdict_pick(RD_UNKNOWN, by), "u");
+	assert_string_equal(rd_verdict_pick(RD_WARN, by), "w");
+	assert_string_equal(rd_verdict_pick(RD_FAIL, by), "f");
+	assert_string_equal(rd_verdict_pick((enum rd_verdict)7, by), "u");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_pick),
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_hugepages),
 		cmocka_unit_test(test_pfc),

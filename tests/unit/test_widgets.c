@@ -236,6 +236,10 @@ static void test_fmt_counter_units(void **state)
 		{ RD_UNIT_PERCENT, 37, 1, "37 %", "-" },
 		{ RD_UNIT_INDEX, 12, 0, "12", "-" },
 		{ RD_UNIT_TICKS, 10, 2, "10 ticks", "2 ticks/s" },
+		{ RD_UNIT_NS, 250, 4, "250 ns", "4 ns/s" },
+		{ RD_UNIT_SECONDS, 3, 0.5, "3 s", "0.5 s/s" },
+		/* a unit this build does not know reads as plain events */
+		{ (enum rd_counter_unit)RD_UNIT_COUNT, 7, 2, "7", "2/s" },
 	};
 	char b[64];
 
