@@ -688,12 +688,13 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		if (r <= 0)
 			continue;
 		n = recv(o->fd, (char *)buf + got, len - got, 0);
-		if (n == 0) {
+		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
+			/* A reset is a close that left our data unread. */
 			oob_err(o,
 				"peer closed the connection %s %s (%zu of "
-				"%zu bytes)",
+				"%zu bytes%s)",
 				got ? "in the middle of" : "before sending",
-				what, got, len);
+				what, got, len, n ? ", reset" : "");
 			return -ECONNRESET;
 		}
 		if (n < 0) {

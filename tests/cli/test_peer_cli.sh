@@ -44,8 +44,21 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", '"$port"')); s.listen(1); s.settimeout(10)
 open("'"$tmp/fake.ready"'", "w").write("listening")
 c, _ = s.accept(); c.recv(16)
+def recv_all(n):
+    got = b""
+    while len(got) < n:
+        more = c.recv(n - len(got))
+        if not more:
+            break
+        got += more
+    return got
 def frame(b, n=None):
-    c.sendall(b"rdmadiag-peer/1" + bytes(1)); c.recv(70000)
+    # The client'"'"'s whole frame is read first: a socket closed with
+    # unread data is reset, which would race the answer below.
+    c.sendall(b"rdmadiag-peer/1" + bytes(1))
+    head = recv_all(4)
+    if len(head) == 4:
+        recv_all(struct.unpack(">I", head)[0])
     c.sendall(struct.pack(">I", len(b) if n is None else n) + b)
 '"$1"'
 time.sleep(0.2)
