@@ -644,8 +644,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	}
 	if (o->role == PERF_SERVER)
 		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
-	if (peer_port && have0)
-		rd_peer_precheck_run(&pc, &s0, o->dev, o->ib_port, o->host,
+	if (peer_port)
+		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
 				     (uint16_t)peer_port, o->timeout_ms,
 				     o->json || o->quiet ? stderr : stdout);
 

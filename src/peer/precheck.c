@@ -26,6 +26,12 @@ int rd_peer_precheck_run(struct rd_peer_precheck *pc,
 	int r;
 
 	memset(pc, 0, sizeof(*pc));
+	if (!s) {
+		snprintf(pc->err, sizeof(pc->err),
+			 "this host's ports could not be read");
+		r = -ENODEV;
+		goto done;
+	}
 	r = rd_cmp_pick(s, dev, ib_port, &side, err, sizeof(err));
 	if (r < 0) {
 		snprintf(pc->err, sizeof(pc->err), "%s", err);

@@ -24,7 +24,8 @@ struct rd_peer_precheck {
 };
 
 /*
- * Compare this host's port (dev, ib_port in s) with the one described by
+ * Compare this host's port (dev, ib_port in s; s NULL: it could not be
+ * read, which is said) with the one described by
  * rdmadiag peer on host:port, within timeout_ms; print the list to out
  * (NULL: print nothing). A failure is not fatal to the test: pc->err says
  * why and is printed as one line. 0, or -errno.

@@ -257,6 +257,10 @@ static void test_no_such_device(void **state)
 	assert_false(pc.ran);
 	assert_non_null(strstr(pc.err, "mlx5_0"));
 	rd_peer_precheck_free(&pc);
+	assert_true(rd_peer_precheck_run(&pc, NULL, NULL, 0, "127.0.0.1", 1,
+					 500, NULL) < 0);
+	assert_false(pc.ran);
+	assert_string_equal(pc.err, "this host's ports could not be read");
 }
 
 int main(void)
