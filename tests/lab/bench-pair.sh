@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rdmadiag bw/lat against ib_write_bw/ib_send_lat across the lab's two
-# guests (the boot scripts are tests/lab/bench/pair-bench-{a,b}.sh: a
+# guests (the boot scripts are tests/lab/bench/pair-bench-{a,b}.sh after
+# pair-bench-common.sh: a
 # benchmark, so not among the scenarios make check-lab runs); prints each
 # pair's figures and the median ratios.  PAIR_BENCH_PAIRS (5),
 # PAIR_BENCH_BW_ITERS (300) and PAIR_BENCH_LAT_ITERS (1000) reach both
@@ -17,7 +18,7 @@ for side in a b; do
 		for v in PAIR_BENCH_PAIRS PAIR_BENCH_BW_ITERS PAIR_BENCH_LAT_ITERS; do
 			[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 		done
-		cat "$here/bench/pair-bench-$side.sh"
+		cat "$here/bench/pair-bench-common.sh" "$here/bench/pair-bench-$side.sh"
 	} > "$tmp/pair-bench/$side.sh"
 done
 chmod -R a+rX "$tmp"

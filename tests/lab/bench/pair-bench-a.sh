@@ -6,21 +6,9 @@
 # server of both tools with the same options; PAIRS pairs in alternating
 # order; the median ratios of the pairs where both tools gave a figure.
 # TCG is slow and noisy: the figures compare the two tools, not hardware.
-# Run it with tests/lab/bench-pair.sh.
+# Run it with tests/lab/bench-pair.sh, which puts pair-bench-common.sh
+# (the setup and the CMD table) in front.
 
-lab_pair_setup
-lab_require_rdmadiag
-command -v ib_write_bw > /dev/null || lab_skip "perftest is not installed"
-N_BW=${PAIR_BENCH_BW_ITERS:-300}
-N_LAT=${PAIR_BENCH_LAT_ITERS:-1000}
-PAIRS=${PAIR_BENCH_PAIRS:-5}
-
-declare -A CMD=(
-	[bw.pt]="ib_write_bw -d $LAB_RXE -x $LAB_GID -s 65536 -n $N_BW"
-	[bw.rd]="$RDMADIAG bw -d $LAB_RXE -x $LAB_GID -s 65536 -n $N_BW --no-counters"
-	[lat.pt]="ib_send_lat -d $LAB_RXE -x $LAB_GID -s 2 -n $N_LAT"
-	[lat.rd]="$RDMADIAG lat -d $LAB_RXE -x $LAB_GID -s 2 -n $N_LAT"
-)
 # figure FILE COLUMN: that column of the result line under '#bytes', if
 # it is a finite number.
 figure() {
