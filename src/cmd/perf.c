@@ -15,6 +15,7 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
+#include "peer/precheck.h"
 #include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
@@ -112,6 +113,11 @@ static void perf_usage(FILE *f, bool lat)
 		   "the largest)\n"
 		   "                        is below P %% of the rate this path "
 		   "can reach\n"
+		   "      --peer-port N     client: before the test, compare "
+		   "both ports with\n"
+		   "                        'rdmadiag peer --listen -p N' on "
+		   "HOST and list\n"
+		   "                        the mismatches\n"
 		   "exit status: 0 done, 1 test failed, below --expect-percent "
 		   "or bad usage\n"
 		   "(as perftest), 130 "
@@ -596,8 +602,9 @@ static int expect_check(struct rd_cli *cli, const struct perf_session *s,
 
 /* ---- the command ---- */
 
-static int run(struct rd_cli *cli, struct perf_opts *o)
+static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 {
+	struct rd_peer_precheck pc = { .ran = false };
 	struct perf_session s;
 	struct rd_snapshot s0, s1;
 	bool have0 = false, have1 = false;
@@ -637,12 +644,18 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	}
 	if (o->role == PERF_SERVER)
 		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
+	if (peer_port)
+		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
+				     (uint16_t)peer_port, o->timeout_ms,
+				     o->json || o->quiet ? stderr : stdout);
 
 	r = perf_session_open(&s, o, &perf_stop);
 	if (r < 0) {
 		if (o->rdma_cm && have0)
 			cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
+		rd_peer_precheck_explain(&pc, s.peer_version || o->rdma_cm,
+					 stderr);
 		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;
 		goto out_snap;
@@ -720,6 +733,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o)
 	goto out;
 fail:
 	cli_error(cli, "%s", s.err);
+	rd_peer_precheck_explain(&pc, true, stderr);
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
@@ -739,6 +753,7 @@ out:
 	if (have1)
 		rd_snapshot_free(&s1);
 out_snap:
+	rd_peer_precheck_free(&pc);
 	if (have0)
 		rd_snapshot_free(&s0);
 	if (o->dev == devname)
@@ -767,7 +782,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	};
 	bool cpu_freq = false;
 	bool have_size, have_iters, have_cqmod;
-	unsigned port, qp_timeout, cq_mod = 0;
+	unsigned port, qp_timeout, cq_mod = 0, peer_port = 0;
 	bool loopback = false, no_counters = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sigaction old_int, old_term, old_pipe;
@@ -810,6 +825,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		CLI_UINT("interval", 0, &o.interval_ms, 50, 3600000),
 		CLI_FLAG("no-counters", 0, &no_counters),
 		CLI_UINT("expect-percent", 0, &o.expect_percent, 1, 100),
+		CLI_UINT("peer-port", 0, &peer_port, 1, 65535),
 		CLI_END,
 	};
 
@@ -910,7 +926,12 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	sigaction(SIGPIPE, &ign, &old_pipe);
 	perf_stop = 0;
 	o.counters = !no_counters;
-	rc = run(cli, &o);
+	if (peer_port && o.role != PERF_CLIENT) {
+		cli_error(cli, "--peer-port: only the client (with HOST) "
+			       "checks its peer");
+		return 1;
+	}
+	rc = run(cli, &o, peer_port);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);

@@ -167,8 +167,9 @@ void chrome_bar(struct ui *ui)
 	if (!ui->view->actions || x + 4 >= r->w)
 		return;
 	x += w_print(r, 0, x + 1, W_BAR, "|") + 1;
+	/* Whole labels only: one that does not fit is left out. */
 	for (const struct ui_action *a = ui->view->actions; a->keys; a++)
-		if (a->label)
+		if (a->label && x + (int)strlen(a->label) + 1 <= r->w)
 			x += w_printf(r, 0, x, W_BAR, " %s ", a->label);
 }
 

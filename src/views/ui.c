@@ -430,8 +430,8 @@ static int loop(struct ui *ui)
 	int redo = UI_REDO_LAYOUT | UI_REDO_DRAW;
 
 	for (;;) {
-		struct pollfd fds[4];
-		nfds_t nfds = 3;
+		struct pollfd fds[5];
+		nfds_t nfds = 3, peer_slot;
 		int timeout = -1, ch;
 		double busy;
 
@@ -460,6 +460,12 @@ static int loop(struct ui *ui)
 			fds[nfds++] =
 				(struct pollfd){ .fd = con_test_fd(&ui->test),
 						 .events = POLLIN };
+		peer_slot = nfds;
+		if (rd_peer_child_fd(&ui->peer) >= 0)
+			fds[nfds++] = (struct pollfd){
+				.fd = rd_peer_child_fd(&ui->peer),
+				.events = POLLIN
+			};
 		/* Wake up to clear an expired message, to count a slow
 		 * probe's seconds in the title, and to escalate a test abort.
 		 */
@@ -471,7 +477,8 @@ static int loop(struct ui *ui)
 		busy = con_worker_busy_since(ui->worker);
 		if (busy > 0 && (timeout < 0 || timeout > 500))
 			timeout = 500;
-		if (con_test_running(&ui->test) &&
+		if ((con_test_running(&ui->test) ||
+		     rd_peer_child_running(&ui->peer)) &&
 		    (timeout < 0 || timeout > 250))
 			timeout = 250;
 		/* the keep-this-change countdown */
@@ -496,10 +503,16 @@ static int loop(struct ui *ui)
 		}
 		if (fds[2].revents & POLLIN)
 			redo |= take_updates(ui);
-		if (nfds == 4 && fds[3].revents) {
+		if (peer_slot > 3 && fds[3].revents) {
 			con_test_readable(&ui->test);
 			redo |= UI_REDO_DRAW;
 		}
+		if (nfds > peer_slot && fds[peer_slot].revents) {
+			rd_peer_child_readable(&ui->peer);
+			redo |= UI_REDO_DRAW;
+		}
+		if (rd_peer_child_running(&ui->peer))
+			redo |= UI_REDO_DRAW;
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			redo |= UI_REDO_QUIT;
 		if (fds[0].revents & POLLIN)
@@ -523,6 +536,7 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	ui->o = *o;
 	con_state_init(&ui->st, o->source, o->interval);
 	con_test_init(&ui->test, o->self_exe);
+	rd_peer_child_init(&ui->peer);
 	ui->root = geteuid() == 0;
 	ui->view = ui->back = &view_overview_screen;
 	if (o->source == CON_LIVE)
@@ -546,6 +560,8 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	if (r == 0)
 		r = loop(ui);
 	con_test_cleanup(&ui->test);
+	rd_peer_child_stop(&ui->peer);
+	free(ui->peer.out);
 	tty_stop();
 out:
 	/* A thread stuck in a probe keeps what it owns; the caller exits. */

@@ -17,6 +17,7 @@
 #include "console/test_run.h"
 #include "console/worker.h"
 #include "core/roots.h"
+#include "peer/child.h"
 #include "views/layout.h"
 #include "views/widgets.h"
 
@@ -96,6 +97,7 @@ extern const struct ui_screen view_qos_screen;
 extern const struct ui_screen view_checklist_screen;
 extern const struct ui_screen view_tests_screen;
 extern const struct ui_screen view_explain_screen;
+extern const struct ui_screen view_peer_screen;
 extern const struct ui_screen view_help_screen;
 
 /* The registry, in tab order, and the keys every screen answers. */
@@ -136,6 +138,7 @@ struct ui {
 	struct con_state st;
 	struct con_worker *worker;
 	struct con_test_run test;
+	struct rd_peer_child peer; /* the Peer screen's exchange */
 	bool root;
 	/* screen */
 	const struct ui_screen *view, *back;

@@ -41,4 +41,4 @@ EXTRA_DIST += \
 	tests/lab/run \
 	tests/lab/vm.sh \
 	tests/lab/scenarios \
-	tests/lab/bench tests/lab/bench-perf.sh
+	tests/lab/bench tests/lab/bench-perf.sh tests/lab/bench-pair.sh

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `rdmadiag peer HOST --json` as a child of the console: see child.h. */
+#include "config.h"
+
+#include "peer/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "core/escape.h"
+#include "perf/oob.h"
+
+void rd_peer_child_init(struct rd_peer_child *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	c->fd = -1;
+}
+
+/* HOST or HOST:PORT: a name or IPv4 address, a port 1..65535. */
+static int split_target(const char *target, char *host, size_t hostlen,
+			char *port, size_t portlen)
+{
+	const char *colon = strchr(target, ':');
+	size_t n = colon ? (size_t)(colon - target) : strlen(target);
+	char *end;
+	unsigned long p = PERF_OOB_PORT;
+
+	if (!n || n >= hostlen)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		char ch = target[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' ||
+		      ch == '_'))
+			return -EINVAL;
+	}
+	if (target[0] == '-')
+		return -EINVAL;
+	if (colon) {
+		errno = 0;
+		p = strtoul(colon + 1, &end, 10);
+		if (errno || end == colon + 1 || *end || !p || p > 65535)
+			return -EINVAL;
+	}
+	snprintf(host, hostlen, "%.*s", (int)n, target);
+	snprintf(port, portlen, "%lu", p);
+	return 0;
+}
+
+int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
+			const struct rd_roots *roots, const char *target,
+			const char *dev, unsigned port, unsigned timeout_s)
+{
+	char host[64], pstr[8], ibport[8], tstr[16];
+	const char *argv[16];
+	size_t n = 0;
+	int pfd[2], null;
+	pid_t pid;
+
+	rd_peer_child_stop(c);
+	free(c->out);
+	rd_peer_child_init(c);
+	rd_esc(c->target, sizeof(c->target), target);
+	if (split_target(target, host, sizeof(host), pstr, sizeof(pstr)) < 0) {
+		snprintf(c->err, sizeof(c->err),
+			 "\"%s\" is not HOST or HOST:PORT (a name or IPv4 "
+			 "address, a port 1 to 65535)", c->target);
+		return -EINVAL;
+	}
+	snprintf(ibport, sizeof(ibport), "%u", port);
+	snprintf(tstr, sizeof(tstr), "%u", timeout_s ? timeout_s : 1);
+	argv[n++] = "rdmadiag";
+	argv[n++] = "peer";
+	argv[n++] = host;
+	argv[n++] = "-p";
+	argv[n++] = pstr;
+	argv[n++] = "--json";
+	argv[n++] = "--no-matrix";
+	argv[n++] = "--timeout";
+	argv[n++] = tstr;
+	if (dev && dev[0] != '-') {
+		argv[n++] = "-d";
+		argv[n++] = dev;
+		if (port) {
+			argv[n++] = "-i";
+			argv[n++] = ibport;
+		}
+	}
+	argv[n] = NULL;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(c->err, sizeof(c->err), "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		snprintf(c->err, sizeof(c->err), "fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		/* The host the console reads is the one compared. */
+		if (roots && roots->redirected) {
+			setenv("RDMADIAG_SYSFS_ROOT", roots->sysfs, 1);
+			setenv("RDMADIAG_PROC_ROOT", roots->proc, 1);
+			setenv("RDMADIAG_DEV_ROOT", roots->dev, 1);
+			setenv("RDMADIAG_ETC_ROOT", roots->etc, 1);
+		}
+		execv(self_exe ? self_exe : "/proc/self/exe",
+		      (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+	c->pid = pid;
+	c->fd = pfd[0];
+	return 0;
+}
+
+bool rd_peer_child_running(const struct rd_peer_child *c)
+{
+	return c->pid > 0;
+}
+
+int rd_peer_child_fd(const struct rd_peer_child *c)
+{
+	return c->fd;
+}
+
+static void finish(struct rd_peer_child *c, int status)
+{
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+
+	close(c->fd);
+	c->fd = -1;
+	c->pid = -1;
+	if (c->out)
+		c->out[c->len] = '\0';
+	rd_peer_child_parse(c, c->out ? c->out : "", code);
+}
+
+void rd_peer_child_readable(struct rd_peer_child *c)
+{
+	char buf[4096];
+	ssize_t n;
+	int status;
+
+	if (c->fd < 0)
+		return;
+	for (;;) {
+		n = read(c->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return; /* EAGAIN: more later */
+		if (n == 0)
+			break;
+		if (c->len + (size_t)n > RD_PEER_CHILD_OUT_MAX) {
+			c->truncated = true;
+			n = (ssize_t)(RD_PEER_CHILD_OUT_MAX - c->len);
+		}
+		if (n > 0) {
+			char *p = realloc(c->out, c->len + (size_t)n + 1);
+
+			if (!p) {
+				c->truncated = true;
+				continue;
+			}
+			c->out = p;
+			memcpy(c->out + c->len, buf, (size_t)n);
+			c->len += (size_t)n;
+		}
+	}
+	if (waitpid(c->pid, &status, 0) != c->pid)
+		status = 0x7f00;
+	finish(c, status);
+}
+
+static const char *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool jint(struct json_object *o, const char *key, int64_t *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+static void side_text(struct json_object *o, char *buf, size_t len)
+{
+	const char *host = jget(o, "host"), *dev = jget(o, "device");
+	const char *nd = jget(o, "netdev"), *addr = jget(o, "address");
+	int64_t port = 0;
+
+	jint(o, "port", &port);
+	snprintf(buf, len, "%s%s%s%s%s port %lld%s%s",
+		 addr ? rd_esc_tmp(addr) : "", addr ? ", " : "",
+		 host ? rd_esc_tmp(host) : "", host ? " " : "",
+		 dev ? rd_esc_tmp(dev) : "?", (long long)port,
+		 nd ? " on " : "", nd ? rd_esc_tmp(nd) : "");
+}
+
+/* The last non-empty line of text, escaped: the child's error. */
+static void last_line(const char *text, char *buf, size_t len)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(end - start), start);
+		rd_esc(buf, len, line);
+	}
+}
+
+void rd_peer_child_parse(struct rd_peer_child *c, const char *out,
+			 int exit_status)
+{
+	struct rd_peer_child_result *r = &c->res;
+	struct json_object *j, *here, *peer, *arr, *v;
+	const char *json = out;
+	int64_t ga = -1, gb = -1;
+
+	memset(r, 0, sizeof(*r));
+	c->done = true;
+	c->ok = false;
+	while (*json && *json != '{') {
+		json = strchr(json, '\n');
+		json = json ? json + 1 : "";
+	}
+	if (exit_status > 1 || !*json) {
+		last_line(out, c->err, sizeof(c->err));
+		if (!c->err[0])
+			snprintf(c->err, sizeof(c->err),
+				 "rdmadiag peer exited %d with no message",
+				 exit_status);
+		return;
+	}
+	j = json_tokener_parse(json);
+	if (!j || !json_object_is_type(j, json_type_object)) {
+		snprintf(c->err, sizeof(c->err),
+			 "rdmadiag peer printed no readable answer%s",
+			 c->truncated ? " (over 128 KiB)" : "");
+		json_object_put(j);
+		return;
+	}
+	if (!json_object_object_get_ex(j, "here", &here) ||
+	    !json_object_object_get_ex(j, "peer", &peer)) {
+		snprintf(c->err, sizeof(c->err),
+			 "rdmadiag peer's answer names no ports");
+		json_object_put(j);
+		return;
+	}
+	side_text(here, r->here, sizeof(r->here));
+	side_text(peer, r->peer, sizeof(r->peer));
+	jint(here, "gid_index", &ga);
+	jint(peer, "gid_index", &gb);
+	if (ga >= 0 && gb >= 0) {
+		char a[64], b[64];
+
+		rd_esc(a, sizeof(a), jget(here, "gid_ipv4"));
+		rd_esc(b, sizeof(b), jget(peer, "gid_ipv4"));
+		snprintf(r->gid, sizeof(r->gid),
+			 "IPv4 RoCE v2: -x %lld here (%s), -x %lld on the peer "
+			 "(%s)",
+			 (long long)ga, a, (long long)gb, b);
+	} else {
+		snprintf(r->gid, sizeof(r->gid),
+			 "no IPv4 RoCE v2 GID %s: no GID pair works for RoCE "
+			 "v2 over IPv4",
+			 ga < 0 && gb < 0 ? "on either host" :
+			 ga < 0		  ? "here" :
+					    "on the peer");
+	}
+	if (json_object_object_get_ex(j, "mismatches", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		r->n_total = json_object_array_length(arr);
+		for (size_t i = 0;
+		     i < r->n_total && r->n_items < RD_PEER_CHILD_ITEMS; i++) {
+			struct rd_peer_child_item *it = &r->items[r->n_items];
+
+			v = json_object_array_get_idx(arr, i);
+			if (!jget(v, "what"))
+				continue;
+			rd_esc(it->what, sizeof(it->what), jget(v, "what"));
+			rd_esc(it->here, sizeof(it->here), jget(v, "here"));
+			rd_esc(it->peer, sizeof(it->peer), jget(v, "peer"));
+			rd_esc(it->breaks, sizeof(it->breaks), jget(v, "breaks"));
+			r->n_items++;
+		}
+	}
+	rd_esc(r->not_compared, sizeof(r->not_compared),
+	       jget(j, "not_compared"));
+	c->ok = true;
+	json_object_put(j);
+}
+
+void rd_peer_child_stop(struct rd_peer_child *c)
+{
+	int status;
+
+	if (c->pid <= 0)
+		return;
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, &status, 0);
+	c->pid = -1;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->done = true;
+	c->ok = false;
+	snprintf(c->err, sizeof(c->err), "stopped");
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `rdmadiag peer HOST --json --no-matrix` run as a child of the console,
+ * so a slow or silent peer never blocks the keyboard: the loop polls
+ * rd_peer_child_fd(), feeds what is readable, and once the child has
+ * exited its JSON becomes the mismatch list and the GID pair. What the
+ * child prints came from another host: it is bounded, parsed with limits
+ * and escaped again before it is kept.
+ */
+#ifndef RD_PEER_CHILD_H
+#define RD_PEER_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/roots.h"
+
+#define RD_PEER_CHILD_OUT_MAX (128u * 1024)
+#define RD_PEER_CHILD_ITEMS 32
+
+struct rd_peer_child_item {
+	char what[48], here[160], peer[160], breaks[320];
+};
+
+struct rd_peer_child_result {
+	char here[200], peer[240]; /* "host rxe0 port 1 on eth0" */
+	char gid[200];		   /* the GID pair, or why there is none */
+	struct rd_peer_child_item items[RD_PEER_CHILD_ITEMS];
+	size_t n_items, n_total;
+	char not_compared[256];
+};
+
+struct rd_peer_child {
+	pid_t pid;
+	int fd;
+	char *out;
+	size_t len;
+	bool truncated;
+	char target[128];	/* HOST[:PORT] as asked, escaped */
+	/* after the child ended */
+	bool done, ok;
+	char err[300];
+	struct rd_peer_child_result res;
+};
+
+void rd_peer_child_init(struct rd_peer_child *c);
+/*
+ * Ask HOST[:PORT] (target as typed) with self_exe (NULL: /proc/self/exe),
+ * comparing dev/port of this host (dev NULL: the default) as read through
+ * roots (NULL or not redirected: the real ones), each message waiting at
+ * most timeout_s. 0, or -errno with c->err set.
+ */
+int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
+			const struct rd_roots *roots, const char *target,
+			const char *dev, unsigned port, unsigned timeout_s);
+bool rd_peer_child_running(const struct rd_peer_child *c);
+int rd_peer_child_fd(const struct rd_peer_child *c);
+/* Read what is there; when the child has closed its output, reap it and
+ * fill done/ok/err/res. */
+void rd_peer_child_readable(struct rd_peer_child *c);
+/* Parse a finished child's output (also used by the unit test). */
+void rd_peer_child_parse(struct rd_peer_child *c, const char *out,
+			 int exit_status);
+void rd_peer_child_stop(struct rd_peer_child *c);
+
+#endif

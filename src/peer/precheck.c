@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The peer check before a test: see precheck.h. */
+#include "config.h"
+
+#include "peer/precheck.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/escape.h"
+#include "peer/session.h"
+
+/* At most this many mismatches are named in a failure's explanation. */
+#define EXPLAIN_MAX 4
+
+int rd_peer_precheck_run(struct rd_peer_precheck *pc,
+			 const struct rd_snapshot *s, const char *dev,
+			 unsigned ib_port, const char *host, uint16_t port,
+			 int timeout_ms, FILE *out)
+{
+	struct perf_oob o = { .fd = -1 };
+	struct rd_peer_summary mine, theirs;
+	struct rd_cmp_side side;
+	char err[512];
+	int r;
+
+	memset(pc, 0, sizeof(*pc));
+	if (!s) {
+		snprintf(pc->err, sizeof(pc->err),
+			 "this host's ports could not be read");
+		r = -ENODEV;
+		goto done;
+	}
+	r = rd_cmp_pick(s, dev, ib_port, &side, err, sizeof(err));
+	if (r < 0) {
+		snprintf(pc->err, sizeof(pc->err), "%s", err);
+		goto done;
+	}
+	r = rd_peer_summary_make(&side, &mine);
+	if (r < 0) {
+		snprintf(pc->err, sizeof(pc->err), "out of memory");
+		goto done;
+	}
+	o.timeout_ms = timeout_ms;
+	r = rd_peer_client(&o, host, port, timeout_ms, &mine, &theirs, err,
+			   sizeof(err));
+	perf_oob_close(&o);
+	if (r < 0) {
+		snprintf(pc->err, sizeof(pc->err), "%s", err);
+		rd_peer_summary_free(&mine);
+		goto done;
+	}
+	r = rd_compare(&mine.side, &theirs.side, &pc->c);
+	rd_peer_summary_free(&mine);
+	rd_peer_summary_free(&theirs);
+	if (r < 0) {
+		snprintf(pc->err, sizeof(pc->err), "out of memory");
+		goto done;
+	}
+	pc->ran = true;
+done:
+	if (!out)
+		return pc->ran ? 0 : (r < 0 ? r : -EIO);
+	if (!pc->ran) {
+		fprintf(out, "peer check: %s:%u: %s; the test runs without it\n",
+			rd_esc_tmp(host), (unsigned)port, pc->err);
+		fflush(out);
+		return r < 0 ? r : -EIO;
+	}
+	fprintf(out, "peer check with rdmadiag peer on %s:%u: ",
+		rd_esc_tmp(host), (unsigned)port);
+	if (!pc->c.n)
+		fprintf(out, "no mismatch found\n");
+	else
+		fprintf(out, "%zu mismatch%s\n", pc->c.n,
+			pc->c.n == 1 ? "" : "es");
+	for (size_t i = 0; i < pc->c.n; i++)
+		fprintf(out, "  %s: here %s, peer %s\n    breaks: %s\n",
+			pc->c.items[i].what, pc->c.items[i].a, pc->c.items[i].b,
+			pc->c.items[i].breaks);
+	if (pc->c.gid_a >= 0 && pc->c.gid_b >= 0)
+		fprintf(out, "  GID: -x %" PRId64 " here (%s), -x %" PRId64
+			     " on the peer (%s)\n",
+			pc->c.gid_a, pc->c.addr_a, pc->c.gid_b, pc->c.addr_b);
+	else
+		fprintf(out, "  GID: no IPv4 RoCE v2 GID %s\n",
+			pc->c.gid_a < 0 && pc->c.gid_b < 0 ? "on either host" :
+			pc->c.gid_a < 0 ? "here" : "on the peer");
+	fflush(out);
+	return 0;
+}
+
+void rd_peer_precheck_explain(const struct rd_peer_precheck *pc, bool rdma,
+			      FILE *out)
+{
+	if (!pc->ran) {
+		if (pc->err[0])
+			fprintf(out, "peer check: not made (%s), so no mismatch "
+				     "of the two ports is known\n", pc->err);
+		return;
+	}
+	if (!rdma) {
+		fprintf(out, "peer check: the test failed before its RDMA "
+			     "part, on the TCP exchange, so %s\n",
+			pc->c.n ? "the mismatches listed before the test do "
+				  "not explain it" :
+				  "no port setting explains it");
+		return;
+	}
+	if (!pc->c.n && pc->c.gid_a >= 0 && pc->c.gid_b >= 0) {
+		fprintf(out, "peer check: no mismatch between the two ports "
+			     "was found that explains this\n");
+		return;
+	}
+	if (pc->c.gid_a < 0 || pc->c.gid_b < 0)
+		fprintf(out, "peer check: this can be explained: no IPv4 RoCE "
+			     "v2 GID %s\n",
+			pc->c.gid_a < 0 && pc->c.gid_b < 0 ? "on either host" :
+			pc->c.gid_a < 0 ? "here" : "on the peer");
+	for (size_t i = 0; i < pc->c.n && i < EXPLAIN_MAX; i++)
+		fprintf(out, "peer check: this can be explained by the %s "
+			     "mismatch (here %s, peer %s): %s\n",
+			pc->c.items[i].what, pc->c.items[i].a, pc->c.items[i].b,
+			pc->c.items[i].breaks);
+	if (pc->c.n > EXPLAIN_MAX)
+		fprintf(out, "peer check: and %zu more mismatches, listed "
+			     "before the test\n", pc->c.n - EXPLAIN_MAX);
+}
+
+void rd_peer_precheck_free(struct rd_peer_precheck *pc)
+{
+	if (pc->ran)
+		rd_compare_free(&pc->c);
+	pc->ran = false;
+}

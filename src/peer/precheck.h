@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The peer check before a bw/lat test: a short `peer` exchange with
+ * `rdmadiag peer --listen` on the test's server host (its own TCP port,
+ * so the test's perftest exchange is never touched), the mismatch list
+ * printed before the test, and, when the test fails, the mismatches that
+ * can explain it, or the fact that none was found.
+ */
+#ifndef RD_PEER_PRECHECK_H
+#define RD_PEER_PRECHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/snapshot.h"
+#include "diag/compare.h"
+
+struct rd_peer_precheck {
+	bool ran;		/* the exchange succeeded: c is filled */
+	struct rd_compare c;
+	char err[512];		/* why it did not run, escaped */
+};
+
+/*
+ * Compare this host's port (dev, ib_port in s; s NULL: it could not be
+ * read, which is said) with the one described by
+ * rdmadiag peer on host:port, within timeout_ms; print the list to out
+ * (NULL: print nothing). A failure is not fatal to the test: pc->err says
+ * why and is printed as one line. 0, or -errno.
+ */
+int rd_peer_precheck_run(struct rd_peer_precheck *pc,
+			 const struct rd_snapshot *s, const char *dev,
+			 unsigned ib_port, const char *host, uint16_t port,
+			 int timeout_ms, FILE *out);
+
+/*
+ * After a failed test: what the check found that can explain it. rdma:
+ * the test got past its TCP exchange (or connects through rdma_cm), so
+ * the ports' settings can be the reason.
+ */
+void rd_peer_precheck_explain(const struct rd_peer_precheck *pc, bool rdma,
+			      FILE *out);
+
+void rd_peer_precheck_free(struct rd_peer_precheck *pc);
+
+#endif

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Peer: a prompt for HOST[:PORT] where 'rdmadiag peer --listen' runs; the
+ * exchange runs as a child process (src/peer/child.h) the loop polls, so
+ * the keys stay live; then both ports, the GID pair to use and every
+ * mismatch with both values and what it breaks.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "peer/child.h"
+#include "views/ui.h"
+
+/* Each message of the exchange waits at most this long. */
+#define PEER_TIMEOUT_S 5
+
+static struct {
+	bool prompting, asked_once;
+	char editing[128];
+	double started;
+	struct w_lines page;
+	size_t top;
+} pv;
+
+static void ask(struct ui *ui)
+{
+	const struct rd_device *d = ui_sel_device(ui);
+	const struct rd_port *p = ui_sel_port(ui);
+
+	pv.top = 0;
+	pv.started = ui_now();
+	if (ui->o.source != CON_LIVE) {
+		ui_msg(ui, W_WARN, "peer: a recording or the demo is not a host "
+				   "to compare; run 'rdmadiag peer HOST' on it");
+		return;
+	}
+	if (rd_peer_child_start(&ui->peer, ui->o.self_exe, ui->o.roots,
+				pv.editing,
+				d ? d->name : NULL, p ? (unsigned)p->port : 0,
+				PEER_TIMEOUT_S) < 0)
+		ui_msg(ui, W_WARN, "peer: %s", ui->peer.err);
+}
+
+static int prompt_key(struct ui *ui, int ch)
+{
+	size_t len = strlen(pv.editing);
+
+	if (ch == UI_KEY_ESC) {
+		pv.prompting = false;
+		ui->modal = NULL;
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		pv.prompting = false;
+		ui->modal = NULL;
+		if (len)
+			ask(ui);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (len)
+			pv.editing[len - 1] = '\0';
+	} else if (ch == UI_KEY_CTRL('U')) {
+		pv.editing[0] = '\0';
+	} else if (ch > 32 && ch < 127 && len + 1 < sizeof(pv.editing)) {
+		pv.editing[len] = (char)ch;
+		pv.editing[len + 1] = '\0';
+	}
+	return UI_REDO_DRAW;
+}
+
+static void open_prompt(struct ui *ui)
+{
+	pv.prompting = true;
+	pv.asked_once = true;
+	ui->modal = prompt_key;
+}
+
+/* text wrapped to width, its first line after lead, the rest indented. */
+static void add_wrapped(enum w_style s, const char *lead, const char *text,
+			int width)
+{
+	char wrapped[8][256];
+	int room = width - 4 - (int)strlen(lead);
+	size_t k = w_wrap(text, room > 20 ? room : 20, wrapped, 8);
+
+	for (size_t j = 0; j < k; j++)
+		w_lines_add(&pv.page, s, "%s%s", j ? "    " : lead,
+			    wrapped[j]);
+}
+
+static void result_lines(const struct rd_peer_child *c, int width)
+{
+	const struct rd_peer_child_result *r = &c->res;
+
+	add_wrapped(W_NORMAL, "here: ", r->here, width);
+	add_wrapped(W_NORMAL, "peer: ", r->peer, width);
+	add_wrapped(W_HEAD, "GID: ", r->gid, width);
+	w_lines_add(&pv.page, W_NORMAL, " ");
+	if (!r->n_total)
+		w_lines_add(&pv.page, W_GOOD, "no mismatch found");
+	else
+		w_lines_add(&pv.page, W_WARN, "%zu mismatch%s", r->n_total,
+			    r->n_total == 1 ? "" : "es");
+	for (size_t i = 0; i < r->n_items; i++) {
+		const struct rd_peer_child_item *it = &r->items[i];
+		char line[512];
+
+		snprintf(line, sizeof(line), "here %s, peer %s", it->here,
+			 it->peer);
+		w_lines_add(&pv.page, W_HEAD, "%s:", it->what);
+		add_wrapped(W_NORMAL, "  ", line, width);
+		add_wrapped(W_NORMAL, "  breaks: ", it->breaks, width);
+	}
+	if (r->n_total > r->n_items)
+		w_lines_add(&pv.page, W_DIM, "(%zu more not shown)",
+			    r->n_total - r->n_items);
+	if (r->not_compared[0])
+		add_wrapped(W_DIM, "not compared (unknown on one host): ",
+			    r->not_compared, width);
+}
+
+static void error_lines(const struct rd_peer_child *c, int width)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%s: %s", c->target, c->err);
+	add_wrapped(W_WARN, "", line, width);
+}
+
+static void peer_draw(struct ui *ui)
+{
+	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
+	struct rd_rect body = { r->y + 2, r->x, r->h - 2, r->w };
+	const struct rd_peer_child *c = &ui->peer;
+
+	/* The first visit opens the prompt: that is what the screen is for. */
+	if (!pv.asked_once && !ui->modal && !ui->dialog.open)
+		open_prompt(ui);
+	if (pv.prompting) {
+		w_printf(r, 0, 0, W_HEAD, "peer HOST[:PORT]: %s_", pv.editing);
+		w_printf(r, 1, 0, W_DIM,
+			 "where 'rdmadiag peer --listen' runs; Enter asks, "
+			 "Esc cancels, Ctrl-U clears");
+	} else {
+		w_printf(r, 0, 0, W_HEAD, "Peer: %s",
+			 c->target[0] ? c->target : "(nobody asked yet)");
+		w_printf(r, 1, 0, W_DIM,
+			 "Enter or / asks another host; the port compared is "
+			 "the one selected (< >)");
+	}
+	w_lines_reset(&pv.page);
+	if (rd_peer_child_running(c))
+		w_lines_add(&pv.page, W_NORMAL,
+			    "asking %s ... %.0f s (each message waits at most "
+			    "%d s; Esc stops)",
+			    c->target, ui_now() - pv.started, PEER_TIMEOUT_S);
+	else if (c->done && !c->ok)
+		error_lines(c, r->w > 24 ? r->w : 24);
+	else if (c->done)
+		result_lines(c, r->w > 24 ? r->w : 24);
+	else
+		w_lines_add(&pv.page, W_DIM,
+			    "Type the host where 'rdmadiag peer --listen' runs "
+			    "(TCP port 18515 unless HOST:PORT says otherwise).");
+	w_lines_draw(&pv.page, &body, &pv.top);
+}
+
+static int peer_prompt(struct ui *ui, int ch)
+{
+	(void)ch;
+	open_prompt(ui);
+	return UI_REDO_DRAW;
+}
+
+static int peer_scroll(struct ui *ui, int ch)
+{
+	w_lines_key(ch, &pv.top, ui_pane(ui, RD_PANE_MAIN)->h - 2);
+	return UI_REDO_DRAW;
+}
+
+static int peer_back(struct ui *ui, int ch)
+{
+	(void)ch;
+	if (rd_peer_child_running(&ui->peer)) {
+		rd_peer_child_stop(&ui->peer);
+		return UI_REDO_DRAW;
+	}
+	return ui_go(ui, ui->back);
+}
+
+static const struct ui_action peer_actions[] = {
+	{ "Enter /", peer_prompt, "/ host", "ask another host" },
+	{ "Up Down PgUp PgDn Home End", peer_scroll, "Up/Down scroll",
+	  "scroll the mismatch list" },
+	{ "Esc", peer_back, "Esc back",
+	  "stop the exchange, or back to the screen before" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char peer_help[] =
+	"A prompt for HOST[:PORT] where 'rdmadiag peer --listen' runs; the "
+	"selected port is compared with that host's, as 'rdmadiag peer' does, "
+	"in a child process: both ports, the GID index to use on each side "
+	"(-x), and every mismatch with both values and what it breaks.";
+UI_SCREEN(view_peer_screen, "Peer", "Peer", 9, 'P', RD_LAYOUT_FULL, peer_draw,
+	  peer_actions, peer_help);
