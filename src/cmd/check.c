@@ -74,6 +74,7 @@ static int collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
 	struct timespec t0, t;
 	uint64_t tick = 0, first_ns = 0;
 	bool have_first = false;
+	double span = 0;
 	int r;
 
 	if (!cache)
@@ -90,10 +91,8 @@ static int collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
 		if (s->monotonic_ns.ok && !have_first) {
 			first_ns = s->monotonic_ns.v;
 			have_first = true;
-		} else if (s->monotonic_ns.ok &&
-			   s->monotonic_ns.v > first_ns &&
-			   (double)(s->monotonic_ns.v - first_ns) / 1e9 > *window) {
-			*window = (double)(s->monotonic_ns.v - first_ns) / 1e9;
+		} else if (s->monotonic_ns.ok && s->monotonic_ns.v > first_ns) {
+			span = (double)(s->monotonic_ns.v - first_ns) / 1e9;
 		}
 		/*
 		 * The window starts when the first reading is in: a first
@@ -113,6 +112,8 @@ static int collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
 	}
 	if (r < 0)
 		rd_snapshot_free(s);
+	else if (span > *window)
+		*window = span;	/* after the loop: it must not move its end */
 	rd_probe_cache_free(cache);
 	return r;
 }
