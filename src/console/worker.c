@@ -455,6 +455,8 @@ double con_worker_busy_since(struct con_worker *w)
 
 struct con_worker *con_worker_abandoned;
 
+#define CON_WORKER_TEARDOWN_WAIT 10.0 /* seconds */
+
 int con_worker_stop(struct con_worker *w, double timeout)
 {
 	struct con_update *u;
@@ -466,9 +468,17 @@ int con_worker_stop(struct con_worker *w, double timeout)
 		return 0;
 	pthread_mutex_lock(&w->mu);
 	w->box.quit = true;
+	/*
+	 * A probe stuck in a kernel wait is not waited for past timeout. A
+	 * worker between probes only has its own teardown left (closing the
+	 * probes' descriptors, freeing the history), which nothing in the
+	 * kernel can hold up but which a slow host (or valgrind) can stretch
+	 * past a short timeout: it gets a longer one.
+	 */
+	if (w->box.busy_since <= 0 && timeout < CON_WORKER_TEARDOWN_WAIT)
+		timeout = CON_WORKER_TEARDOWN_WAIT;
 	pthread_mutex_unlock(&w->mu);
 	poke(w);
-	/* A probe stuck in a kernel wait is not waited for past timeout. */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	secs = (double)ts.tv_nsec / 1e9 + (timeout > 0 ? timeout : 0);
 	ts.tv_sec += (time_t)secs;

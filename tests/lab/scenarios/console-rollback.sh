@@ -37,6 +37,12 @@ apply_mtu_fix() {
 	tm send-keys -t c k
 	wait_screen "Checks" 5 "checks-$1"
 	wait_screen "RoCE MTU" 15 "checks-$1"
+	# k opens the most important finding on the whole screen; which one
+	# depends on the results of the moment (after a revert, the reading
+	# from before it may still be the latest). Back to the list and walk
+	# it from the top to port.mtu.
+	tm send-keys -t c Escape
+	sleep 0.5
 	tm send-keys -t c Home
 	while ! screen | grep -qF "# ip link set dev veth0 mtu "; do
 		[ $i -lt 60 ] || {
