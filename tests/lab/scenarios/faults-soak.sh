@@ -9,7 +9,6 @@
 # the console still answers keys, quits cleanly and leaves no process.
 
 lab_require_rdmadiag
-command -v tmux > /dev/null || lab_skip "tmux not installed on the host"
 command -v python3 > /dev/null || lab_skip "python3 not installed on the host"
 lab_net_up
 lab_rxe_add
@@ -22,13 +21,7 @@ SOAK_SECS=${SOAK_SECS:-60}
 # for the same CPUs.  Quiet host: median 1.7 s, slowest 3.1 s.
 FOLLOW_LIMIT_MS=${FOLLOW_LIMIT_MS:-8000}
 
-mkdir -p /tmp/tmux-lab && chmod 700 /tmp/tmux-lab
-[ -e /dev/ptmx ] || lab_skip "no pseudo-terminals in the guest"
-if ! grep -q devpts /proc/mounts; then
-	mkdir -p /dev/pts
-	mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts 2> /dev/null ||
-		lab_skip "cannot mount devpts for tmux"
-fi
+lab_tmux_ready
 tm() { TMUX_TMPDIR=/tmp/tmux-lab tmux -L soak "$@"; }
 
 # The pane runs a shell that records how the console ended.

@@ -8,18 +8,11 @@
 
 lab_require_rdmadiag
 command -v valgrind > /dev/null || lab_skip "valgrind not installed on the host"
-command -v tmux > /dev/null || lab_skip "tmux not installed on the host"
 lab_net_up
 lab_rxe_add
 lab_wait_port rxe0 ACTIVE
 
-mkdir -p /tmp/tmux-lab && chmod 700 /tmp/tmux-lab
-[ -e /dev/ptmx ] || lab_skip "no pseudo-terminals in the guest"
-if ! grep -q devpts /proc/mounts; then
-	mkdir -p /dev/pts
-	mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts 2> /dev/null ||
-		lab_skip "cannot mount devpts for tmux"
-fi
+lab_tmux_ready
 tm() { TMUX_TMPDIR=/tmp/tmux-lab tmux -L vg "$@"; }
 
 VG_LOG=$LAB_OUT/console-valgrind.log
