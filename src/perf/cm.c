@@ -315,6 +315,7 @@ static void control_free(struct perf_cm *c)
 	c->cq = NULL;
 	c->mr = NULL;
 	c->buf = NULL;
+	c->recv_held = false;
 	if (c->id)
 		rdma_destroy_id(c->id);
 	c->id = NULL;
@@ -471,6 +472,12 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 			}
 			if (recv == ((wc->opcode & IBV_WC_RECV) != 0))
 				return 0;
+			/* The peer's reply can overtake the ACK of our
+			 * send: keep it for the read that follows. */
+			if (!recv) {
+				c->recv_len = wc->byte_len;
+				c->recv_held = true;
+			}
 			continue;
 		}
 		if (c->stop && *c->stop) {
@@ -505,9 +512,14 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 		cm_err(c, "no rdma_cm control connection");
 		return -ENOTCONN;
 	}
-	r = control_wait(c, true, timeout_ms, what, &wc);
-	if (r < 0)
-		return r;
+	if (c->recv_held) {
+		wc.byte_len = c->recv_len;
+		c->recv_held = false;
+	} else {
+		r = control_wait(c, true, timeout_ms, what, &wc);
+		if (r < 0)
+			return r;
+	}
 	if (wc.byte_len != len) {
 		cm_err(c, "peer sent %u bytes as %s, expected %zu (is it "
 			  "running the same test, with -R?)",

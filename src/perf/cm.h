@@ -41,6 +41,10 @@ struct perf_cm {
 	uint8_t *buf;	/* receive slot, then send slot */
 	bool client;
 	bool gone;	/* the peer disconnected */
+	/* A receive that completed while a send was awaited: the peer's
+	 * next message, already in the receive slot. */
+	bool recv_held;
+	uint32_t recv_len;
 	struct sockaddr_in addr; /* the server's (client) or bound address */
 	struct rdma_event_channel *dch; /* the data QPs' connections */
 	volatile sig_atomic_t *stop;
