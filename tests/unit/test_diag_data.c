@@ -103,7 +103,7 @@ static const struct {
 	S(CALIBRATION_FAILURE), S(POWER_BUDGET_EXCEEDED), S(OVERHEAT),
 	S(MODULE),
 #undef S
-	/* Newer than the installed headers may be: the kernels of 2026. */
+	/* Added to the UAPI in 2026: older installed headers lack them. */
 	LX(11, 0, ETHTOOL_LINK_EXT_STATE_OTP_SPEED_VIOLATION),
 	LX(12, 0, ETHTOOL_LINK_EXT_STATE_BMC_REQUEST_DOWN),
 #define U(st, x) LX(ETHTOOL_LINK_EXT_STATE_##st, \
