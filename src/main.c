@@ -24,7 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "lat", cmd_lat,
 	  "verbs latency test, perftest-compatible (ib_send_lat & co)" },
 	{ "check", cmd_check,
-	  "run the guided checklist: verdicts with evidence (text or --json)" },
+	  "run the checklist: verdicts with evidence (text or --json)" },
 	{ "diff", cmd_diff,
 	  "compare the RDMA port of two hosts' snapshots (A.json B.json)" },
 	{ "peer", cmd_peer,

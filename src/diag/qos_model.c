@@ -208,9 +208,16 @@ static void derive_dscp(const struct rd_netdev *n, struct rd_qos_model *m)
 			m->candidates = (uint8_t)(1u << prio);
 			return;
 		}
-		add(m->chain, sizeof(m->chain), " -> not in the APP table");
+		/*
+		 * Not in the table: mlx5 gives a DSCP without an entry priority
+		 * 0 (deleting an entry resets it to 0), and so does a NIC with
+		 * no default priority set. Not certain enough for a fix-up.
+		 */
+		add(m->chain, sizeof(m->chain),
+		    " -> not in the APP table -> priority 0 (a DSCP without an entry)");
+		mapped |= 1u;
 		snprintf(m->why, sizeof(m->why),
-			 "DSCP %d has no DSCP APP entry, so its priority is not visible",
+			 "DSCP %d has no DSCP APP entry: the NIC receives it on its default priority (0 on mlx5); applications that set their own traffic class may use the mapped priorities",
 			 m->dscp);
 	} else {
 		add(m->chain, sizeof(m->chain),

@@ -83,6 +83,50 @@ printf '{"oops"\n' >>"$tmp/cut.jsonl"
 msg=$("$bin" check --load "$tmp/cut.jsonl" 2>&1)
 [ $? -eq 3 ] && grep -q 'frame 4' <<<"$msg" && ok "broken last frame: refused" || bad "broken frame: $msg"
 
+# A correct fabric that is not the default: trust DSCP, rdma_cm ToS 106
+# (DSCP 26) mapped to priority 5, PFC and ECN on 5. No false FAIL, no
+# fix-up; the same host with PFC moved to 3 gets the fix-up for 5, never 3;
+# global pause instead of PFC is lossless (WARN, never "lossy"); trust pcp
+# with untagged RoCE protects nothing on 3.
+jq_snap '(.netdevs[] | select(.name == "eth2")) |= (
+	.dcb += {supported: true, pfc_en: "0x20", trust: "dscp",
+		trust_source: "/sys/class/net/eth2/qos/trust",
+		apps: [{selector: 5, protocol: 26, priority: 5}]} |
+	.ethtool += {rx_pause: false, tx_pause: false} |
+	.ecn.roce_np_enable = {prio0: 0, prio1: 0, prio2: 0, prio3: 0, prio4: 0,
+		prio5: 1, prio6: 0, prio7: 0} |
+	.ecn.roce_rp_enable = .ecn.roce_np_enable) |
+	.host.rdma_cm = [{device: "mlx5_0", port: 1, default_roce_mode: "RoCE v2",
+		default_roce_tos: 106}]' "$snap" >"$tmp/dscp5.json"
+qos() {	# qos FILE: "check verdict cause fix" per qos result of mlx5_0
+	"$bin" check --json --load "$1" --only qos --device mlx5_0 2>&1 |
+		jq -r '.[] | "\(.check) \(.verdict) \(.cause) \(.fix.command // "-")"' 2>&1 |
+		sort
+}
+got=$(qos "$tmp/dscp5.json")
+if [ "$got" = "$(printf 'qos.ecn PASS ok -\nqos.pfc PASS ok -')" ] && "$bin" check -v --load "$tmp/dscp5.json" --only qos.pfc |
+	grep -q 'rdma_cm ToS 106 -> DSCP 26 -> APP table -> priority 5'; then
+	ok "DSCP 26 -> priority 5 with PFC and ECN on 5: PASS, chain shown"
+else
+	bad "DSCP 26 -> priority 5: $got"
+fi
+jq_snap '(.netdevs[] | select(.name == "eth2") | .dcb.pfc_en) = "0x08"' \
+	"$tmp/dscp5.json" >"$tmp/pfc3.json"
+got=$(qos "$tmp/pfc3.json" | grep qos.pfc)
+[ "$got" = "qos.pfc FAIL pfc_wrong_prio dcb pfc set dev eth2 prio-pfc 5:on" ] &&
+	ok "PFC on 3, RoCE on 5: the fix-up is for 5" || bad "PFC on 3: $got"
+jq_snap '(.netdevs[] | select(.name == "eth2")) |= (.dcb.pfc_en = "0x00" |
+	.ethtool += {rx_pause: true, tx_pause: true})' "$tmp/dscp5.json" >"$tmp/pause.json"
+got=$(qos "$tmp/pause.json" | grep qos.pfc)
+sum=$("$bin" check --json --load "$tmp/pause.json" --only qos.pfc --device mlx5_0 | jq -r '.[0].summary')
+[ "$got" = "qos.pfc WARN global_pause -" ] && ! grep -q lossy <<<"$sum" &&
+	ok "global pause, PFC off: WARN, not lossy" || bad "global pause: $got / $sum"
+jq_snap '(.netdevs[] | select(.name == "eth2") | .dcb) |= (.pfc_en = "0x08" |
+	.trust = "pcp" | .apps = [])' "$tmp/dscp5.json" >"$tmp/pcp.json"
+got=$(qos "$tmp/pcp.json" | grep qos.pfc)
+[ "$got" = "qos.pfc FAIL pcp_untagged -" ] &&
+	ok "trust pcp, untagged, PFC on 3: FAIL" || bad "trust pcp untagged: $got"
+
 # Under --root the device nodes are read from ROOT/dev: a missing uverbs
 # node of the fixture host is a FAIL, not UNKNOWN.
 out=$("$bin" check --json --root "$fix/cx6dx-roce-port-down" --only user.uverbs 2>&1)

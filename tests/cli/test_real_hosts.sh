@@ -59,6 +59,15 @@ for dir in "$fix"/real-*/; do
 		fail=$((fail + 1))
 		continue
 	fi
+	# A transcribed key the program does not know would be lost silently.
+	if [ -f "$dir/snapshot.json" ]; then
+		unknown=$("$bin" check --window 0 -v "${forms[@]}" 2>&1 >/dev/null |
+			grep 'unknown key')
+		if [ -n "$unknown" ]; then
+			echo "FAIL $name: snapshot.json has keys the program ignores: $unknown"
+			fail=$((fail + 1))
+		fi
+	fi
 	out=$("$bin" check --json --window 0 "${forms[@]}" 2>&1)
 	rc=$?
 	# 0-2 are verdicts; 3 means the check could not run at all.
