@@ -759,3 +759,14 @@ bool w_lines_key(int ch, size_t *top, int h)
 		return false;
 	}
 }
+
+void w_page_draw(struct w_page *p, const struct rd_rect *r)
+{
+	p->h = r->h;
+	w_lines_draw(&p->lines, r, &p->top);
+}
+
+bool w_page_key(struct w_page *p, int ch)
+{
+	return w_lines_key(ch, &p->top, p->h);
+}

@@ -388,6 +388,45 @@ static void test_lines_position_row(void **state)
 	fclose(in);
 }
 
+/* A page's keys move it by the height it was last drawn at. */
+static void test_page_keys_follow_drawn_height(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct rd_rect r = { 0, 0, 6, 40 };
+	struct w_page pg = { 0 };
+	SCREEN *scr;
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	w_init(false, true);
+	for (int i = 0; i < 30; i++)
+		w_lines_add(&pg.lines, W_NORMAL, "line %d", i);
+	w_page_draw(&pg, &r);
+	assert_int_equal(pg.h, 6);
+	assert_true(w_page_key(&pg, KEY_NPAGE));
+	assert_int_equal(pg.top, 5);
+	assert_true(w_page_key(&pg, KEY_UP));
+	assert_int_equal(pg.top, 4);
+	/* Drawn smaller, a page is smaller. */
+	r.h = 3;
+	w_page_draw(&pg, &r);
+	assert_true(w_page_key(&pg, KEY_NPAGE));
+	assert_int_equal(pg.top, 6);
+	/* End is clamped by the next draw to the last full page. */
+	assert_true(w_page_key(&pg, KEY_END));
+	w_page_draw(&pg, &r);
+	assert_int_equal(pg.top, 28);
+	assert_false(w_page_key(&pg, 'x'));
+	w_lines_free(&pg.lines);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 /* --ascii and non-UTF-8 locales: boxes of plain ASCII. */
 static void test_box_ascii(void **state)
 {
@@ -432,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_fit_ascii),
 		cmocka_unit_test(test_columns_fit),
 		cmocka_unit_test(test_lines_position_row),
+		cmocka_unit_test(test_page_keys_follow_drawn_height),
 		cmocka_unit_test(test_box_ascii),
 	};
 
