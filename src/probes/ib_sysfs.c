@@ -810,14 +810,9 @@ static struct dev_cache *dev_cache_get(struct ib_sysfs_cache *c,
 		dc->dirfd = -1;
 		return dc->name ? dc : NULL;
 	}
-	dc = RD_PUSH(c->devs, c->n_devs);
+	dc = RD_PUSH_NAMED(c->devs, c->n_devs, name, name);
 	if (!dc)
 		return NULL;
-	dc->name = strdup(name);
-	if (!dc->name) {
-		c->n_devs--;
-		return NULL;
-	}
 	dc->st_dev = st->st_dev;
 	dc->st_ino = st->st_ino;
 	dc->dirfd = -1;
