@@ -107,32 +107,15 @@ static void explain_now(struct ui *ui)
 
 static int prompt_key(struct ui *ui, int ch)
 {
-	size_t len = strlen(ex.editing);
+	enum w_edit_result e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
 
-	if (ch == UI_KEY_ESC) {
-		ex.prompting = false;
-		ui->modal = NULL;
-	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		ex.prompting = false;
-		ui->modal = NULL;
-		if (len) {
-			snprintf(ex.asked, sizeof(ex.asked), "%s", ex.editing);
-			explain_now(ui);
-		}
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		/* Whole UTF-8 characters: drop continuation bytes too. */
-		while (len && ((unsigned char)ex.editing[len - 1] & 0xc0) == 0x80)
-			len--;
-		if (len)
-			len--;
-		ex.editing[len] = '\0';
-	} else if (ch == UI_KEY_CTRL('U')) {
-		ex.editing[0] = '\0';
-	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256) ||
-		    ch == '\t') && len + 1 < sizeof(ex.editing)) {
-		/* Pasted text arrives as keys; a tab becomes a blank. */
-		ex.editing[len] = ch == '\t' ? ' ' : (char)ch;
-		ex.editing[len + 1] = '\0';
+	if (e == W_EDIT_TYPED)
+		return UI_REDO_DRAW;
+	ex.prompting = false;
+	ui->modal = NULL;
+	if (e == W_EDIT_DONE && ex.editing[0]) {
+		snprintf(ex.asked, sizeof(ex.asked), "%s", ex.editing);
+		explain_now(ui);
 	}
 	return UI_REDO_DRAW;
 }

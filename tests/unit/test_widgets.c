@@ -428,6 +428,38 @@ static void test_page_keys_follow_drawn_height(void **state)
 	term_close(&t);
 }
 
+/* A typed line: whole UTF-8 characters are erased, it never overflows. */
+static void test_edit_key(void **state)
+{
+	char buf[6] = "";
+
+	(void)state;
+	assert_int_equal(w_edit_key(buf, sizeof(buf), 'a'), W_EDIT_TYPED);
+	assert_int_equal(w_edit_key(buf, sizeof(buf), '\t'), W_EDIT_TYPED);
+	assert_string_equal(buf, "a ");
+	/* "é" is two bytes; one Backspace takes both. */
+	w_edit_key(buf, sizeof(buf), 0xc3);
+	w_edit_key(buf, sizeof(buf), 0xa9);
+	assert_string_equal(buf, "a \xc3\xa9");
+	w_edit_key(buf, sizeof(buf), KEY_BACKSPACE);
+	assert_string_equal(buf, "a ");
+	/* Full: 5 bytes and the terminator; more keys are dropped. */
+	for (int i = 0; i < 10; i++)
+		w_edit_key(buf, sizeof(buf), 'x');
+	assert_string_equal(buf, "a xxx");
+	/* DEL erases as Backspace does; Ctrl-A adds nothing. */
+	w_edit_key(buf, sizeof(buf), 127);
+	w_edit_key(buf, sizeof(buf), 1);
+	assert_string_equal(buf, "a xx");
+	assert_int_equal(w_edit_key(buf, sizeof(buf), '\r'), W_EDIT_DONE);
+	assert_int_equal(w_edit_key(buf, sizeof(buf), 27), W_EDIT_CANCEL);
+	assert_string_equal(buf, "a xx");
+	w_edit_key(buf, sizeof(buf), 'U' & 0x1f);
+	assert_string_equal(buf, "");
+	w_edit_key(buf, sizeof(buf), 8);
+	assert_string_equal(buf, "");
+}
+
 /* --ascii and non-UTF-8 locales: boxes of plain ASCII. */
 static void test_box_ascii(void **state)
 {
@@ -465,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_columns_fit),
 		cmocka_unit_test(test_lines_position_row),
 		cmocka_unit_test(test_page_keys_follow_drawn_height),
+		cmocka_unit_test(test_edit_key),
 		cmocka_unit_test(test_box_ascii),
 	};
 
