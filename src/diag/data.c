@@ -354,21 +354,17 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 	return alone;
 }
 
-/* The strings a row owns, for rd_model_free_array. */
-static const struct rd_field link_ext_fields[] = {
-	RD_FLD_STR(struct rd_link_ext, uapi_name, "uapi_name"),
-	RD_FLD_STR(struct rd_link_ext, summary, "summary"),
-	RD_FLD_STR(struct rd_link_ext, next_step, "next_step"),
-	RD_FLD_END
-};
-
 /* A comma list of cause ids, "-" = none: stored as "" then. */
-static int cause_list(const char *s, char **out)
+static int cause_list(const char *s, char **out, char *why, size_t wl)
 {
-	if (strcmp(s, "-") == 0)
+	if (strcmp(s, "-") == 0) {
 		s = "";
-	else if (!*s || strspn(s, "abcdefghijklmnopqrstuvwxyz_,") != strlen(s))
+	} else if (!*s ||
+		   strspn(s, "abcdefghijklmnopqrstuvwxyz_,") != strlen(s)) {
+		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
+			 s);
 		return -EINVAL;
+	}
 	*out = strdup(s);
 	return *out ? 0 : -ENOMEM;
 }
@@ -378,7 +374,6 @@ static int wc_status_row(void *tp, char **col, char *why, size_t wl)
 	struct rd_wc_status_table *t = tp;
 	struct rd_wc_status *e;
 	unsigned v;
-	int r;
 
 	if (small_uint(col[0], 255, &v) < 0) {
 		snprintf(why, wl, "value \"%s\" is not a number 0-255", col[0]);
@@ -401,11 +396,7 @@ static int wc_status_row(void *tp, char **col, char *why, size_t wl)
 	e->meaning = strdup(col[3]);
 	if (!e->name || !e->str || !e->meaning)
 		return -ENOMEM;
-	r = cause_list(col[4], &e->causes);
-	if (r == -EINVAL)
-		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
-			 col[4]);
-	return r;
+	return cause_list(col[4], &e->causes, why, wl);
 }
 
 const struct rd_wc_status *
@@ -416,14 +407,6 @@ rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value)
 			return &t->v[i];
 	return NULL;
 }
-
-static const struct rd_field wc_status_fields[] = {
-	RD_FLD_STR(struct rd_wc_status, name, "name"),
-	RD_FLD_STR(struct rd_wc_status, str, "str"),
-	RD_FLD_STR(struct rd_wc_status, meaning, "meaning"),
-	RD_FLD_STR(struct rd_wc_status, causes, "causes"),
-	RD_FLD_END
-};
 
 /* "0x15": two hex digits at most, as the CQE fields are bytes. */
 static int hex_byte(const char *s, unsigned *out)
@@ -444,7 +427,6 @@ static int mlx5_row(void *tp, char **col, char *why, size_t wl)
 	struct rd_mlx5_code *e;
 	bool vendor = strcmp(col[0], "vendor") == 0;
 	unsigned v, st = 0;
-	int r;
 
 	if (!vendor && strcmp(col[0], "syndrome") != 0) {
 		snprintf(why, wl, "kind \"%s\" is not syndrome or vendor", col[0]);
@@ -476,11 +458,7 @@ static int mlx5_row(void *tp, char **col, char *why, size_t wl)
 	e->meaning = strdup(col[4]);
 	if (!e->name || !e->meaning)
 		return -ENOMEM;
-	r = cause_list(col[5], &e->causes);
-	if (r == -EINVAL)
-		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
-			 col[5]);
-	return r;
+	return cause_list(col[5], &e->causes, why, wl);
 }
 
 const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
@@ -491,13 +469,6 @@ const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 			return &t->v[i];
 	return NULL;
 }
-
-static const struct rd_field mlx5_fields[] = {
-	RD_FLD_STR(struct rd_mlx5_code, name, "name"),
-	RD_FLD_STR(struct rd_mlx5_code, meaning, "meaning"),
-	RD_FLD_STR(struct rd_mlx5_code, causes, "causes"),
-	RD_FLD_END
-};
 
 static const struct rd_counter_info *
 counter_info_scan(const struct rd_counter_table *t,
@@ -669,20 +640,6 @@ static int load_with(const char *path, void *t, int (*parse)(const char *,
 	return r;
 }
 
-static const struct rd_field counter_fields[] = {
-	RD_FLD_STR(struct rd_counter_info, name, "name"),
-	RD_FLD_STR(struct rd_counter_info, meaning, "meaning"),
-	RD_FLD_STR(struct rd_counter_info, hint, "hint"),
-	RD_FLD_END
-};
-
-static const struct rd_field fw_fields[] = {
-	RD_FLD_STR(struct rd_fw_min, family, "family"),
-	RD_FLD_STR(struct rd_fw_min, min_fw, "min_fw"),
-	RD_FLD_STR(struct rd_fw_min, why, "why"),
-	RD_FLD_END
-};
-
 /*
  * One kind of table: its header, row parser, the strings a row owns, and
  * what it does after parsing and after freeing its rows.
@@ -735,29 +692,47 @@ static void counter_table_freed(void *t)
 enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5 };
 
 #define HEADER(...) (const char *const[]){ __VA_ARGS__ }
+/* The strings a row owns (member names), for rd_model_free_array. */
+#define OWNS(T, m) RD_FLD_STR(T, m, #m)
+#define STRINGS(...) (const struct rd_field[]){ __VA_ARGS__, RD_FLD_END }
 
 /* Each table's header (the first line, exactly), row parser and strings. */
 static const struct tsv_kind tsv_kinds[] = {
 	[TSV_COUNTER] = { HEADER("name", "source", "unit", "meaning",
 				 "bad_when_rising", "warn_rate", "fail_rate",
 				 "hint"),
-			  8, counter_row, counter_fields,
+			  8, counter_row,
+			  STRINGS(OWNS(struct rd_counter_info, name),
+				  OWNS(struct rd_counter_info, meaning),
+				  OWNS(struct rd_counter_info, hint)),
 			  sizeof(struct rd_counter_info), counter_table_parsed,
 			  counter_table_freed },
-	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"),
-		     4, fw_row, fw_fields, sizeof(struct rd_fw_min), NULL,
-		     NULL },
+	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"), 4, fw_row,
+		     STRINGS(OWNS(struct rd_fw_min, family),
+			     OWNS(struct rd_fw_min, min_fw),
+			     OWNS(struct rd_fw_min, why)),
+		     sizeof(struct rd_fw_min), NULL, NULL },
 	[TSV_LINK_EXT] = { HEADER("state", "substate", "uapi_name", "summary",
 				  "next_step"),
-			   5, link_ext_row, link_ext_fields,
+			   5, link_ext_row,
+			   STRINGS(OWNS(struct rd_link_ext, uapi_name),
+				   OWNS(struct rd_link_ext, summary),
+				   OWNS(struct rd_link_ext, next_step)),
 			   sizeof(struct rd_link_ext), NULL, NULL },
 	[TSV_WC_STATUS] = { HEADER("value", "name", "str", "meaning", "causes"),
-			    5, wc_status_row, wc_status_fields,
+			    5, wc_status_row,
+			    STRINGS(OWNS(struct rd_wc_status, name),
+				    OWNS(struct rd_wc_status, str),
+				    OWNS(struct rd_wc_status, meaning),
+				    OWNS(struct rd_wc_status, causes)),
 			    sizeof(struct rd_wc_status), NULL, NULL },
 	[TSV_MLX5] = { HEADER("kind", "value", "name", "wc_status", "meaning",
 			      "causes"),
-		       6, mlx5_row, mlx5_fields, sizeof(struct rd_mlx5_code),
-		       NULL, NULL },
+		       6, mlx5_row,
+		       STRINGS(OWNS(struct rd_mlx5_code, name),
+			       OWNS(struct rd_mlx5_code, meaning),
+			       OWNS(struct rd_mlx5_code, causes)),
+		       sizeof(struct rd_mlx5_code), NULL, NULL },
 };
 
 /*

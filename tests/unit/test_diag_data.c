@@ -434,6 +434,41 @@ static void test_bad_firmware(void **state)
 	rd_fw_table_free(&t);
 }
 
+/* A causes column that is not "-" or ids is refused with its text, in
+ * both tables that have one; "-" is stored as no causes. */
+static void test_bad_causes(void **state)
+{
+	static const char wc_head[] = "value\tname\tstr\tmeaning\tcauses\n";
+	static const char mlx5_head[] =
+		"kind\tvalue\tname\twc_status\tmeaning\tcauses\n";
+	struct rd_wc_status_table w;
+	struct rd_mlx5_table m;
+	char text[256], err[256];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", wc_head,
+		 "5\tIBV_WC_X\tx\tmeaning\tMtu!\n");
+	assert_int_equal(rd_wc_status_tsv_parse("w.tsv", text, &w, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "w.tsv:2"));
+	assert_non_null(strstr(err, "causes \"Mtu!\""));
+	snprintf(text, sizeof(text), "%s%s", mlx5_head,
+		 "syndrome\t0x01\tX\t1\tmeaning\t\n");
+	assert_int_equal(rd_mlx5_tsv_parse("m.tsv", text, &m, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "causes \"\""));
+	snprintf(text, sizeof(text), "%s%s", wc_head,
+		 "5\tIBV_WC_X\tx\tmeaning\t-\n");
+	assert_int_equal(rd_wc_status_tsv_parse("w.tsv", text, &w, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.v[0].causes, "");
+	rd_wc_status_table_free(&w);
+}
+
 static void test_missing_file(void **state)
 {
 	struct rd_counter_table t;
@@ -477,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
+		cmocka_unit_test(test_bad_causes),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_helpers),
 	};
