@@ -287,10 +287,9 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	char buf[ATTR_BUF];
 	uint64_t v;
 
+	/* Read afresh: nothing of the last reading stays. */
 	rd_model_free(rd_device_fields, d);
-	d->node_type_num.ok = false;
-	d->node_guid.ok = false;
-	d->sys_image_guid.ok = false;
+	*d = (struct rd_device){ 0 };
 
 	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
 			  sizeof(buf), false) == 0) {
@@ -487,7 +486,7 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	uint64_t v;
 
 	rd_model_free(rd_port_fields, p);
-	p->pkey0.ok = false;
+	*p = (struct rd_port){ 0 };
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
