@@ -5,8 +5,3 @@ src_librdmadiag_a_SOURCES += \
 	src/cmd/console.c src/cmd/perf.c src/cmd/report.c \
 	src/cmd/explain.c src/cmd/env.c src/cmd/export.c \
 	src/cmd/diff.c src/cmd/peer.c
-
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_cli
-TESTS += tests/unit/test_cli
-endif

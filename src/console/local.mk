@@ -8,10 +8,3 @@ src_librdmadiag_a_SOURCES += \
 	src/console/test_run.c src/console/test_run.h \
 	src/console/fixup.c src/console/fixup.h \
 	src/console/capture.c src/console/capture.h
-
-if HAVE_CMOCKA
-CONSOLE_TESTS = tests/unit/test_console_state tests/unit/test_console_worker \
-	tests/unit/test_console_test_run tests/unit/test_console_fixup
-check_PROGRAMS += $(CONSOLE_TESTS)
-TESTS += $(CONSOLE_TESTS)
-endif

@@ -80,14 +80,9 @@ static struct rd_series *series_for(struct rd_history *h, const char *key)
 	if ((h->n + 1) * 2 > h->index_size &&
 	    reindex(h, h->index_size ? h->index_size * 2 : 256) < 0)
 		return NULL;
-	s = RD_PUSH(h->v, h->n);
+	s = RD_PUSH_NAMED(h->v, h->n, key, key);
 	if (!s)
 		return NULL;
-	s->key = strdup(key);
-	if (!s->key) {
-		h->n--;
-		return NULL;
-	}
 	size_t i = hash_str(key) & (h->index_size - 1);
 
 	while (h->index[i] != EMPTY)

@@ -31,6 +31,23 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size)
 	return base + count * elem_size;
 }
 
+void *rd_array_push_named(void **items, size_t *n, size_t elem_size,
+			  size_t name_off, const char *name)
+{
+	char *e = rd_array_push(items, n, elem_size);
+	char *copy;
+
+	if (!e)
+		return NULL;
+	copy = strdup(name);
+	if (!copy) {
+		(*n)--;
+		return NULL;
+	}
+	memcpy(e + name_off, &copy, sizeof(copy));
+	return e;
+}
+
 int rd_buf_reserve(void **buf, size_t *cap, size_t need, size_t first)
 {
 	size_t c = *cap ? *cap : first;

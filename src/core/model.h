@@ -126,6 +126,17 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size);
 	((__typeof__(arr))rd_array_push((void **)&(arr), &(n), sizeof(*(arr))))
 
 /*
+ * The same, with the string member at name_off set to a copy of name.
+ * NULL when out of memory (array unchanged).
+ */
+void *rd_array_push_named(void **items, size_t *n, size_t elem_size,
+			  size_t name_off, const char *name);
+#define RD_PUSH_NAMED(arr, n, member, name)                                  \
+	((__typeof__(arr))rd_array_push_named(                               \
+		(void **)&(arr), &(n), sizeof(*(arr)),                       \
+		offsetof(__typeof__(*(arr)), member), (name)))
+
+/*
  * Room for need bytes in the buffer *buf of capacity *cap, which doubles
  * (from first when empty) until need fits. 0, or -ENOMEM with the buffer
  * unchanged.

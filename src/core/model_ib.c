@@ -23,7 +23,7 @@ static const struct rd_field verbs_port_fields[] = {
 	RD_FLD_END
 };
 
-static const struct rd_field port_fields[] = {
+const struct rd_field rd_port_fields[] = {
 	RD_FLD_PU64(struct rd_port, port, "port"),
 	RD_FLD_STR(struct rd_port, state, "state"),
 	RD_FLD_U64(struct rd_port, state_num, "state_num"),
@@ -90,7 +90,7 @@ const struct rd_field rd_device_fields[] = {
 	RD_FLD_STR(struct rd_device, uverbs_dev, "uverbs_dev"),
 	RD_FLD_STRUCT(struct rd_device, verbs, verbs_dev_fields, "verbs"),
 	RD_FLD_ARRAY(struct rd_device, ports, n_ports, struct rd_port,
-		     port_fields, "ports"),
+		     rd_port_fields, "ports"),
 	RD_FLD_END
 };
 

@@ -94,6 +94,7 @@ struct rd_device {
 };
 
 extern const struct rd_field rd_device_fields[];
+extern const struct rd_field rd_port_fields[];
 
 /* Names for the numeric state codes; "UNKNOWN" outside the table. */
 const char *rd_port_state_name(uint64_t state);

@@ -52,15 +52,76 @@ static bool blank_or_comment(const char *l)
 	return *l == '\0' || *l == '#';
 }
 
+/* A text member of a row and the column it is copied from (-1: the
+ * row parser sets it). */
+struct tsv_text {
+	size_t off;
+	int col;
+};
+#define TSV_TEXT_END (-2)
+
 /*
- * Walk the lines of text, calling row() for each data line with its
- * columns. The first data line is the header and must equal header[].
+ * One kind of table: its header, the row parser (it checks a line's
+ * columns against the table so far and fills the values it computes into
+ * a zeroed row), the row's text members, and what it does after parsing
+ * and after freeing its rows.
+ */
+struct tsv_kind {
+	const char *const *header;
+	int ncols;
+	int (*row)(const void *t, void *row, char **col, char *why,
+		   size_t wl);
+	const struct tsv_text *texts;
+	size_t row_size;
+	void (*parsed)(void *t);
+	void (*freed)(void *t);
+};
+
+static void row_free(const struct tsv_kind *k, char *row)
+{
+	for (const struct tsv_text *x = k->texts; x->col != TSV_TEXT_END; x++)
+		free(*(char **)(row + x->off));
+}
+
+/* A checked line appended to (*v, *n) with copies of its text columns. */
+static int add_row(const struct tsv_kind *k, void *t, void **v, size_t *n,
+		   char **col, char *why, size_t wl)
+{
+	char *row = calloc(1, k->row_size), *e;
+	int r;
+
+	if (!row)
+		return -ENOMEM;
+	r = k->row(t, row, col, why, wl);
+	for (const struct tsv_text *x = k->texts;
+	     r == 0 && x->col != TSV_TEXT_END; x++) {
+		if (x->col < 0)
+			continue;
+		*(char **)(row + x->off) = strdup(col[x->col]);
+		if (!*(char **)(row + x->off))
+			r = -ENOMEM;
+	}
+	e = r == 0 ? rd_array_push(v, n, k->row_size) : NULL;
+	if (e)
+		memcpy(e, row, k->row_size);
+	else
+		row_free(k, row);
+	free(row);
+	return e ? 0 : r < 0 ? r : -ENOMEM;
+}
+
+/*
+ * Walk the lines of text, appending a row for each data line to (*v, *n)
+ * of the table t. The first data line is the header and must equal the
+ * kind's header.
  */
 static int parse_tsv(const char *name, const char *text,
-		     const char *const *header, int ncols,
-		     int (*row)(void *t, char **col, char *why, size_t wl),
-		     void *t, char *err, size_t errlen)
+		     const struct tsv_kind *k, void *t, void **v, size_t *n,
+		     char *err, size_t errlen)
 {
+	const char *const *header = k->header;
+	int ncols = k->ncols;
+
 	char *copy = strdup(text), *line;
 	unsigned long lineno = 0;
 	bool seen_header = false;
@@ -72,7 +133,7 @@ static int parse_tsv(const char *name, const char *text,
 	for (char *p = copy; (line = strsep(&p, "\n")) != NULL;) {
 		char *col[MAX_COLS], why[160] = "";
 		size_t len = strlen(line);
-		int n;
+		int got;
 
 		lineno++;
 		if (len && line[len - 1] == '\r')
@@ -84,11 +145,11 @@ static int parse_tsv(const char *name, const char *text,
 			r = -EINVAL;
 			break;
 		}
-		n = split_tabs(line, col, MAX_COLS);
-		if (n != ncols) {
+		got = split_tabs(line, col, MAX_COLS);
+		if (got != ncols) {
 			snprintf(err, errlen,
 				 "%s:%lu: %d tab-separated columns, expected %d",
-				 name, lineno, n < 0 ? MAX_COLS + 1 : n, ncols);
+				 name, lineno, got < 0 ? MAX_COLS + 1 : got, ncols);
 			r = -EINVAL;
 			break;
 		}
@@ -105,7 +166,7 @@ static int parse_tsv(const char *name, const char *text,
 			seen_header = true;
 			continue;
 		}
-		r = row(t, col, why, sizeof(why));
+		r = add_row(k, t, v, n, col, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "%s:%lu: %s", name, lineno,
 				 r == -ENOMEM ? "out of memory" : why);
@@ -168,10 +229,10 @@ enum rd_counter_unit rd_counter_unit_of(const struct rd_counter_table *t,
 	return ci ? ci->unit : RD_UNIT_EVENTS;
 }
 
-static int counter_row(void *tp, char **col, char *why, size_t wl)
+static int counter_row(const void *tp, void *rp, char **col, char *why,
+		       size_t wl)
 {
-	struct rd_counter_table *t = tp;
-	struct rd_counter_info *ci;
+	struct rd_counter_info *ci = rp;
 	bool bad;
 	double warn, fail;
 	int group, unit;
@@ -217,19 +278,11 @@ static int counter_row(void *tp, char **col, char *why, size_t wl)
 		snprintf(why, wl, "fail_rate below warn_rate");
 		return -EINVAL;
 	}
-	ci = RD_PUSH(t->v, t->n);
-	if (!ci)
-		return -ENOMEM;
 	ci->bad_when_rising = bad;
 	ci->warn_rate = warn;
 	ci->fail_rate = fail;
-	ci->name = strdup(col[0]);
 	ci->group = (enum rd_counter_group)group;
 	ci->unit = (enum rd_counter_unit)unit;
-	ci->meaning = strdup(col[3]);
-	ci->hint = strdup(col[7]);
-	if (!ci->name || !ci->meaning || !ci->hint)
-		return -ENOMEM;
 	return 0;
 }
 
@@ -248,11 +301,10 @@ static int parse_id(const char *s, size_t len, uint64_t *out)
 	return rd_parse_u64(buf, 16, out);
 }
 
-static int fw_row(void *tp, char **col, char *why, size_t wl)
+static int fw_row(const void *tp, void *rp, char **col, char *why, size_t wl)
 {
-	struct rd_fw_table *t = tp;
 	const char *colon = strchr(col[0], ':');
-	struct rd_fw_min *m;
+	struct rd_fw_min *m = rp;
 	uint64_t ven, dev;
 	int dots = 0;
 
@@ -274,16 +326,8 @@ static int fw_row(void *tp, char **col, char *why, size_t wl)
 			 col[2]);
 		return -EINVAL;
 	}
-	m = RD_PUSH(t->v, t->n);
-	if (!m)
-		return -ENOMEM;
 	m->vendor = ven;
 	m->device = dev;
-	m->family = strdup(col[1]);
-	m->min_fw = strdup(col[2]);
-	m->why = strdup(col[3]);
-	if (!m->family || !m->min_fw || !m->why)
-		return -ENOMEM;
 	return 0;
 }
 
@@ -299,11 +343,12 @@ static int small_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
-static int link_ext_row(void *tp, char **col, char *why, size_t wl)
+static int link_ext_row(const void *tp, void *rp, char **col, char *why,
+			size_t wl)
 {
-	struct rd_link_ext_table *t = tp;
+	const struct rd_link_ext_table *t = tp;
 	const struct rd_link_ext *dup;
-	struct rd_link_ext *e;
+	struct rd_link_ext *e = rp;
 	unsigned state, sub = 0;
 
 	if (small_uint(col[0], 255, &state) < 0) {
@@ -325,16 +370,8 @@ static int link_ext_row(void *tp, char **col, char *why, size_t wl)
 			 col[1]);
 		return -EINVAL;
 	}
-	e = RD_PUSH(t->v, t->n);
-	if (!e)
-		return -ENOMEM;
 	e->state = state;
 	e->substate = sub ? (int)sub : -1;
-	e->uapi_name = strdup(col[2]);
-	e->summary = strdup(col[3]);
-	e->next_step = strdup(col[4]);
-	if (!e->uapi_name || !e->summary || !e->next_step)
-		return -ENOMEM;
 	return 0;
 }
 
@@ -354,31 +391,27 @@ const struct rd_link_ext *rd_link_ext_find(const struct rd_link_ext_table *t,
 	return alone;
 }
 
-/* The strings a row owns, for rd_model_free_array. */
-static const struct rd_field link_ext_fields[] = {
-	RD_FLD_STR(struct rd_link_ext, uapi_name, "uapi_name"),
-	RD_FLD_STR(struct rd_link_ext, summary, "summary"),
-	RD_FLD_STR(struct rd_link_ext, next_step, "next_step"),
-	RD_FLD_END
-};
-
 /* A comma list of cause ids, "-" = none: stored as "" then. */
-static int cause_list(const char *s, char **out)
+static int cause_list(const char *s, char **out, char *why, size_t wl)
 {
-	if (strcmp(s, "-") == 0)
+	if (strcmp(s, "-") == 0) {
 		s = "";
-	else if (!*s || strspn(s, "abcdefghijklmnopqrstuvwxyz_,") != strlen(s))
+	} else if (!*s ||
+		   strspn(s, "abcdefghijklmnopqrstuvwxyz_,") != strlen(s)) {
+		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
+			 s);
 		return -EINVAL;
+	}
 	*out = strdup(s);
 	return *out ? 0 : -ENOMEM;
 }
 
-static int wc_status_row(void *tp, char **col, char *why, size_t wl)
+static int wc_status_row(const void *tp, void *rp, char **col, char *why,
+			 size_t wl)
 {
-	struct rd_wc_status_table *t = tp;
-	struct rd_wc_status *e;
+	const struct rd_wc_status_table *t = tp;
+	struct rd_wc_status *e = rp;
 	unsigned v;
-	int r;
 
 	if (small_uint(col[0], 255, &v) < 0) {
 		snprintf(why, wl, "value \"%s\" is not a number 0-255", col[0]);
@@ -392,20 +425,8 @@ static int wc_status_row(void *tp, char **col, char *why, size_t wl)
 		snprintf(why, wl, "value %u listed twice", v);
 		return -EINVAL;
 	}
-	e = RD_PUSH(t->v, t->n);
-	if (!e)
-		return -ENOMEM;
 	e->value = v;
-	e->name = strdup(col[1]);
-	e->str = strdup(col[2]);
-	e->meaning = strdup(col[3]);
-	if (!e->name || !e->str || !e->meaning)
-		return -ENOMEM;
-	r = cause_list(col[4], &e->causes);
-	if (r == -EINVAL)
-		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
-			 col[4]);
-	return r;
+	return cause_list(col[4], &e->causes, why, wl);
 }
 
 const struct rd_wc_status *
@@ -416,14 +437,6 @@ rd_wc_status_find(const struct rd_wc_status_table *t, unsigned value)
 			return &t->v[i];
 	return NULL;
 }
-
-static const struct rd_field wc_status_fields[] = {
-	RD_FLD_STR(struct rd_wc_status, name, "name"),
-	RD_FLD_STR(struct rd_wc_status, str, "str"),
-	RD_FLD_STR(struct rd_wc_status, meaning, "meaning"),
-	RD_FLD_STR(struct rd_wc_status, causes, "causes"),
-	RD_FLD_END
-};
 
 /* "0x15": two hex digits at most, as the CQE fields are bytes. */
 static int hex_byte(const char *s, unsigned *out)
@@ -438,13 +451,12 @@ static int hex_byte(const char *s, unsigned *out)
 	return 0;
 }
 
-static int mlx5_row(void *tp, char **col, char *why, size_t wl)
+static int mlx5_row(const void *tp, void *rp, char **col, char *why, size_t wl)
 {
-	struct rd_mlx5_table *t = tp;
-	struct rd_mlx5_code *e;
+	const struct rd_mlx5_table *t = tp;
+	struct rd_mlx5_code *e = rp;
 	bool vendor = strcmp(col[0], "vendor") == 0;
 	unsigned v, st = 0;
-	int r;
 
 	if (!vendor && strcmp(col[0], "syndrome") != 0) {
 		snprintf(why, wl, "kind \"%s\" is not syndrome or vendor", col[0]);
@@ -466,21 +478,10 @@ static int mlx5_row(void *tp, char **col, char *why, size_t wl)
 		snprintf(why, wl, "%s %s listed twice", col[0], col[1]);
 		return -EINVAL;
 	}
-	e = RD_PUSH(t->v, t->n);
-	if (!e)
-		return -ENOMEM;
 	e->vendor = vendor;
 	e->value = v;
 	e->wc_status = strcmp(col[3], "-") == 0 ? -1 : (int)st;
-	e->name = strdup(col[2]);
-	e->meaning = strdup(col[4]);
-	if (!e->name || !e->meaning)
-		return -ENOMEM;
-	r = cause_list(col[5], &e->causes);
-	if (r == -EINVAL)
-		snprintf(why, wl, "causes \"%s\" is not - or a comma list of ids",
-			 col[5]);
-	return r;
+	return cause_list(col[5], &e->causes, why, wl);
 }
 
 const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
@@ -491,13 +492,6 @@ const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 			return &t->v[i];
 	return NULL;
 }
-
-static const struct rd_field mlx5_fields[] = {
-	RD_FLD_STR(struct rd_mlx5_code, name, "name"),
-	RD_FLD_STR(struct rd_mlx5_code, meaning, "meaning"),
-	RD_FLD_STR(struct rd_mlx5_code, causes, "causes"),
-	RD_FLD_END
-};
 
 static const struct rd_counter_info *
 counter_info_scan(const struct rd_counter_table *t,
@@ -669,37 +663,13 @@ static int load_with(const char *path, void *t, int (*parse)(const char *,
 	return r;
 }
 
-static const struct rd_field counter_fields[] = {
-	RD_FLD_STR(struct rd_counter_info, name, "name"),
-	RD_FLD_STR(struct rd_counter_info, meaning, "meaning"),
-	RD_FLD_STR(struct rd_counter_info, hint, "hint"),
-	RD_FLD_END
-};
-
-static const struct rd_field fw_fields[] = {
-	RD_FLD_STR(struct rd_fw_min, family, "family"),
-	RD_FLD_STR(struct rd_fw_min, min_fw, "min_fw"),
-	RD_FLD_STR(struct rd_fw_min, why, "why"),
-	RD_FLD_END
-};
-
-/*
- * One kind of table: its header, row parser, the strings a row owns, and
- * what it does after parsing and after freeing its rows.
- */
-struct tsv_kind {
-	const char *const *header;
-	int ncols;
-	int (*row)(void *t, char **col, char *why, size_t wl);
-	const struct rd_field *strings;
-	size_t row_size;
-	void (*parsed)(void *t);
-	void (*freed)(void *t);
-};
-
 static void tsv_free(const struct tsv_kind *k, void *t, void **v, size_t *n)
 {
-	rd_model_free_array(k->strings, v, n, k->row_size);
+	for (size_t i = 0; i < *n; i++)
+		row_free(k, (char *)*v + i * k->row_size);
+	free(*v);
+	*v = NULL;
+	*n = 0;
 	if (k->freed)
 		k->freed(t);
 }
@@ -709,8 +679,7 @@ static int tsv_parse(const struct tsv_kind *k, const char *name,
 		     const char *text, void *t, void **v, size_t *n, char *err,
 		     size_t errlen)
 {
-	int r = parse_tsv(name, text, k->header, k->ncols, k->row, t, err,
-			  errlen);
+	int r = parse_tsv(name, text, k, t, v, n, err, errlen);
 
 	if (r < 0)
 		tsv_free(k, t, v, n);
@@ -735,29 +704,48 @@ static void counter_table_freed(void *t)
 enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5 };
 
 #define HEADER(...) (const char *const[]){ __VA_ARGS__ }
+/* A row's text members, each with the column it is copied from. */
+#define TEXT(T, m, col) { offsetof(T, m), (col) }
+#define TEXTS(...) (const struct tsv_text[]){ __VA_ARGS__, { 0, TSV_TEXT_END } }
 
-/* Each table's header (the first line, exactly), row parser and strings. */
+/* Each table's header (the first line, exactly), row parser and texts. */
 static const struct tsv_kind tsv_kinds[] = {
 	[TSV_COUNTER] = { HEADER("name", "source", "unit", "meaning",
 				 "bad_when_rising", "warn_rate", "fail_rate",
 				 "hint"),
-			  8, counter_row, counter_fields,
+			  8, counter_row,
+			  TEXTS(TEXT(struct rd_counter_info, name, 0),
+				TEXT(struct rd_counter_info, meaning, 3),
+				TEXT(struct rd_counter_info, hint, 7)),
 			  sizeof(struct rd_counter_info), counter_table_parsed,
 			  counter_table_freed },
-	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"),
-		     4, fw_row, fw_fields, sizeof(struct rd_fw_min), NULL,
-		     NULL },
+	[TSV_FW] = { HEADER("pci_id", "family", "min_fw", "why"), 4, fw_row,
+		     TEXTS(TEXT(struct rd_fw_min, family, 1),
+			   TEXT(struct rd_fw_min, min_fw, 2),
+			   TEXT(struct rd_fw_min, why, 3)),
+		     sizeof(struct rd_fw_min), NULL, NULL },
 	[TSV_LINK_EXT] = { HEADER("state", "substate", "uapi_name", "summary",
 				  "next_step"),
-			   5, link_ext_row, link_ext_fields,
+			   5, link_ext_row,
+			   TEXTS(TEXT(struct rd_link_ext, uapi_name, 2),
+				 TEXT(struct rd_link_ext, summary, 3),
+				 TEXT(struct rd_link_ext, next_step, 4)),
 			   sizeof(struct rd_link_ext), NULL, NULL },
+	/* causes: set by the row parser ("-" is stored as ""). */
 	[TSV_WC_STATUS] = { HEADER("value", "name", "str", "meaning", "causes"),
-			    5, wc_status_row, wc_status_fields,
+			    5, wc_status_row,
+			    TEXTS(TEXT(struct rd_wc_status, name, 1),
+				  TEXT(struct rd_wc_status, str, 2),
+				  TEXT(struct rd_wc_status, meaning, 3),
+				  TEXT(struct rd_wc_status, causes, -1)),
 			    sizeof(struct rd_wc_status), NULL, NULL },
 	[TSV_MLX5] = { HEADER("kind", "value", "name", "wc_status", "meaning",
 			      "causes"),
-		       6, mlx5_row, mlx5_fields, sizeof(struct rd_mlx5_code),
-		       NULL, NULL },
+		       6, mlx5_row,
+		       TEXTS(TEXT(struct rd_mlx5_code, name, 2),
+			     TEXT(struct rd_mlx5_code, meaning, 4),
+			     TEXT(struct rd_mlx5_code, causes, -1)),
+		       sizeof(struct rd_mlx5_code), NULL, NULL },
 };
 
 /*

@@ -9,13 +9,3 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/qos_model.c src/diag/qos_model.h \
 	src/diag/explain.c src/diag/explain.h \
 	src/diag/compare.c src/diag/compare.h
-
-if HAVE_CMOCKA
-DIAG_TESTS = tests/unit/test_diag_port tests/unit/test_diag_checks \
-	tests/unit/test_diag_data tests/unit/test_diag_golden \
-	tests/unit/test_qos_model tests/unit/test_counters_tsv \
-	tests/unit/test_explain \
-	tests/unit/test_compare tests/unit/test_check_pcie
-check_PROGRAMS += $(DIAG_TESTS)
-TESTS += $(DIAG_TESTS)
-endif

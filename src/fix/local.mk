@@ -7,10 +7,3 @@ src_librdmadiag_a_SOURCES += \
 	src/fix/fix_rxe.c src/fix/fix_module.c src/fix/fix_sysctl.c \
 	src/fix/fix_pfc.c \
 	src/fix/journal.c src/fix/journal.h
-
-if HAVE_CMOCKA
-FIX_TESTS = tests/unit/test_journal tests/unit/test_fix
-check_PROGRAMS += $(FIX_TESTS)
-TESTS += $(FIX_TESTS) tests/unit/test_fix_nonroot.sh
-EXTRA_DIST += tests/unit/test_fix_nonroot.sh tests/unit/test_fix_mock.h
-endif

@@ -4,12 +4,6 @@ src_librdmadiag_a_SOURCES += \
 	src/fleet/fleet.h src/fleet/fleet.c src/fleet/nodeset.c \
 	src/fleet/print.c src/fleet/nhc.h src/fleet/nhc.c
 
-if HAVE_CMOCKA
-FLEET_TESTS = tests/unit/test_fleet tests/unit/test_nhc
-check_PROGRAMS += $(FLEET_TESTS)
-TESTS += $(FLEET_TESTS)
-endif
-
 # Health-check plugin configurations: Slurm NHC, node-problem-detector.
 EXTRA_DIST += contrib/nhc/rdmadiag.nhc \
 	contrib/node-problem-detector/rdmadiag-plugin-monitor.json \

@@ -10,11 +10,3 @@ src_librdmadiag_a_SOURCES += \
 	src/perf/cm.c src/perf/cm.h \
 	src/perf/perf.h src/perf/session.c \
 	src/perf/bw.c src/perf/lat.c src/perf/report.c
-if HAVE_CMOCKA
-PERF_UNIT_TESTS = tests/unit/test_perf_oob tests/unit/test_perf_stats \
-	tests/unit/test_perf_clock \
-	tests/unit/test_perf_gid tests/unit/test_perf_report \
-	tests/unit/test_perf_bind tests/unit/test_perf_cm
-check_PROGRAMS += $(PERF_UNIT_TESTS)
-TESTS += $(PERF_UNIT_TESTS)
-endif

@@ -133,16 +133,11 @@ static struct rd_netdev *netdev_entry(struct rd_snapshot *s, const char *name,
 	if (nd)
 		return nd;
 	/* The netlink probe did not run (fixtures) or did not see it. */
-	nd = RD_PUSH(s->netdevs, s->n_netdevs);
+	nd = RD_PUSH_NAMED(s->netdevs, s->n_netdevs, name, name);
 	if (!nd)
 		return NULL;
-	nd->name = rd_strdup(name);
 	nd->rdma_device = rd_strdup(rdma);
 	nd->rdma_port = rd_u64(port);
-	if (!nd->name) {
-		s->n_netdevs--;
-		return NULL;
-	}
 	return nd;
 }
 

@@ -64,7 +64,8 @@ struct port_cache {
 	struct attr_fd *hw;
 	size_t n_hw;
 	bool hw_scanned;
-	/* Slow-changing port data, refreshed every RD_GID_EVERY ticks. */
+	/* Slow-changing port data, refreshed every RD_GID_EVERY ticks; the
+	 * rest of the port stays empty, so it is freed as a whole port. */
 	struct rd_port slow;
 	bool slow_ok;
 	uint64_t slow_tick;
@@ -75,7 +76,7 @@ struct dev_cache {
 	dev_t st_dev;
 	ino_t st_ino;
 	int dirfd;
-	struct rd_device stat;	/* static fields; ports unused */
+	struct rd_device stat;	/* static fields only: freed as a device */
 	bool stat_ok;
 	uint64_t stat_tick;
 	struct port_cache *ports;
@@ -86,26 +87,6 @@ struct dev_cache {
 struct ib_sysfs_cache {
 	struct dev_cache *devs;
 	size_t n_devs;
-};
-
-/* Device fields read once and copied into each snapshot. */
-static const struct rd_field static_dev_fields[] = {
-	RD_FLD_STR(struct rd_device, node_type, "node_type"),
-	RD_FLD_STR(struct rd_device, fw_ver, "fw_ver"),
-	RD_FLD_STR(struct rd_device, hca_type, "hca_type"),
-	RD_FLD_STR(struct rd_device, board_id, "board_id"),
-	RD_FLD_STR(struct rd_device, node_desc, "node_desc"),
-	RD_FLD_STR(struct rd_device, driver, "driver"),
-	RD_FLD_STR(struct rd_device, pci_bdf, "pci"),
-	RD_FLD_STR(struct rd_device, uverbs, "uverbs"),
-	RD_FLD_STR(struct rd_device, uverbs_dev, "uverbs_dev"),
-	RD_FLD_END
-};
-
-static const struct rd_field slow_port_fields[] = {
-	RD_FLD_STR(struct rd_port, link_layer, "link_layer"),
-	RD_FLD_STR(struct rd_port, netdev, "netdev"),
-	RD_FLD_END
 };
 
 /* ---- small helpers ---- */
@@ -128,17 +109,6 @@ static void attr_fds_free(struct attr_fd **v, size_t *n)
 	*n = 0;
 }
 
-static void gids_free(struct rd_gid **g, size_t *n)
-{
-	for (size_t i = 0; i < *n; i++) {
-		free((*g)[i].type);
-		free((*g)[i].netdev);
-	}
-	free(*g);
-	*g = NULL;
-	*n = 0;
-}
-
 static void port_cache_clear(struct port_cache *pc)
 {
 	close_fd(&pc->dirfd);
@@ -146,8 +116,7 @@ static void port_cache_clear(struct port_cache *pc)
 		close_fd(&pc->fd[i]);
 	attr_fds_free(&pc->ctr, &pc->n_ctr);
 	attr_fds_free(&pc->hw, &pc->n_hw);
-	rd_model_free(slow_port_fields, &pc->slow);
-	gids_free(&pc->slow.gids, &pc->slow.n_gids);
+	rd_model_free(rd_port_fields, &pc->slow);
 	pc->slow_ok = false;
 }
 
@@ -159,7 +128,7 @@ static void dev_cache_clear(struct dev_cache *dc)
 	dc->ports = NULL;
 	dc->n_ports = 0;
 	close_fd(&dc->dirfd);
-	rd_model_free(static_dev_fields, &dc->stat);
+	rd_model_free(rd_device_fields, &dc->stat);
 	free(dc->name);
 	dc->name = NULL;
 }
@@ -318,10 +287,9 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	char buf[ATTR_BUF];
 	uint64_t v;
 
-	rd_model_free(static_dev_fields, d);
-	d->node_type_num.ok = false;
-	d->node_guid.ok = false;
-	d->sys_image_guid.ok = false;
+	/* Read afresh: nothing of the last reading stays. */
+	rd_model_free(rd_device_fields, d);
+	*d = (struct rd_device){ 0 };
 
 	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
 			  sizeof(buf), false) == 0) {
@@ -517,9 +485,8 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	char buf[ATTR_BUF];
 	uint64_t v;
 
-	rd_model_free(slow_port_fields, p);
-	gids_free(&p->gids, &p->n_gids);
-	p->pkey0.ok = false;
+	rd_model_free(rd_port_fields, p);
+	*p = (struct rd_port){ 0 };
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
@@ -810,14 +777,9 @@ static struct dev_cache *dev_cache_get(struct ib_sysfs_cache *c,
 		dc->dirfd = -1;
 		return dc->name ? dc : NULL;
 	}
-	dc = RD_PUSH(c->devs, c->n_devs);
+	dc = RD_PUSH_NAMED(c->devs, c->n_devs, name, name);
 	if (!dc)
 		return NULL;
-	dc->name = strdup(name);
-	if (!dc->name) {
-		c->n_devs--;
-		return NULL;
-	}
 	dc->st_dev = st->st_dev;
 	dc->st_ino = st->st_ino;
 	dc->dirfd = -1;

@@ -11,11 +11,3 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/kmod.h src/probes/host.c src/probes/host.h \
 	src/probes/ecn.c src/probes/ecn.h src/probes/verbs.c \
 	src/probes/verbs.h
-if HAVE_CMOCKA
-PROBE_TESTS = tests/unit/test_pci tests/unit/test_kmod tests/unit/test_host \
-	tests/unit/test_ecn tests/unit/test_verbs tests/unit/test_probe_read \
-	tests/unit/test_rdma_nl tests/unit/test_netdev tests/unit/test_ethtool \
-	tests/unit/test_dcb
-check_PROGRAMS += $(PROBE_TESTS)
-TESTS += $(PROBE_TESTS)
-endif

@@ -13,15 +13,6 @@ src_librdmadiag_a_SOURCES += \
 	src/views/rollback.c \
 	src/views/text_snapshot.c src/views/text_snapshot.h
 
-if HAVE_CMOCKA
-VIEWS_TESTS = tests/unit/test_layout tests/unit/test_recording \
-	tests/unit/test_widgets
-# The registry's keys against the man page (data/rdmadiag.8).
-VIEWS_TESTS += tests/unit/test_screens
-check_PROGRAMS += $(VIEWS_TESTS)
-TESTS += $(VIEWS_TESTS)
-endif
-
 # The demo recording is made by this program; a test checks the shipped
 # file is exactly what it makes.
 check_PROGRAMS += tests/tui/demo-gen

@@ -302,6 +302,19 @@ static int act_demo(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
+int ui_page_scroll(struct ui *ui, int ch)
+{
+	if (!ui->view->page)
+		return UI_UNHANDLED;
+	w_page_key(ui->view->page, ch);
+	return UI_REDO_DRAW;
+}
+
+int ui_back(struct ui *ui, int ch)
+{
+	return ui_go(ui, ui->back);
+}
+
 const struct ui_action ui_global_actions[] = {
 	{ "h", act_help, NULL, "help, as F1 and ?" },
 	{ "b", act_bw, NULL,

@@ -74,13 +74,14 @@ struct ui_screen {
 	enum rd_layout_kind layout;
 	const struct ui_action *actions; /* ends with { NULL } */
 	void (*draw)(struct ui *ui);
-	const char *help; /* what the screen shows, for the help screen */
+	const char *help;    /* what the screen shows, for the help screen */
+	struct w_page *page; /* a screen that is one page: what scrolls */
 };
 
 /* Declares a screen in one statement; the long help text is a static
- * string above it. */
-#define UI_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_, actions_, \
-		  help_)                                                       \
+ * string above it. A page screen names the page its scroll keys move. */
+#define UI_PAGE_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
+		       actions_, help_, page_)                                 \
 	const struct ui_screen id = { .name = (name_),                         \
 				      .brief = (brief_),                       \
 				      .fkey = (fkey_),                         \
@@ -88,7 +89,26 @@ struct ui_screen {
 				      .layout = (layout_),                     \
 				      .draw = (draw_),                         \
 				      .actions = (actions_),                   \
-				      .help = (help_) }
+				      .help = (help_),                         \
+				      .page = (page_) }
+#define UI_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_, actions_, \
+		  help_)                                                       \
+	UI_PAGE_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
+		       actions_, help_, NULL)
+
+/* Actions any screen's table may hold: scroll the screen's page, go back
+ * to the screen before. */
+int ui_page_scroll(struct ui *ui, int ch);
+int ui_back(struct ui *ui, int ch);
+#define UI_ACTION_SCROLL(label_, help_)                                        \
+	{                                                                      \
+		"Up Down PgUp PgDn Home End", ui_page_scroll, (label_),        \
+			(help_)                                                \
+	}
+#define UI_ACTION_BACK                                                         \
+	{                                                                      \
+		"Esc", ui_back, "Esc back", "back to the screen before"        \
+	}
 
 extern const struct ui_screen view_overview_screen;
 extern const struct ui_screen view_port_screen;

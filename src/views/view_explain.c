@@ -25,8 +25,7 @@ static struct {
 	char editing[1024];
 	char asked[1024];
 	char *text;	/* the explanation, lines separated by '\n' */
-	struct w_lines page;
-	size_t top;
+	struct w_page page;
 } ex;
 
 /* Seconds of counter history held, at most EXPLAIN_WINDOW; 0 if < 2. */
@@ -59,7 +58,7 @@ static void explain_now(struct ui *ui)
 
 	free(ex.text);
 	ex.text = NULL;
-	ex.top = 0;
+	ex.page.top = 0;
 	f = open_memstream(&ex.text, &len);
 	if (!f)
 		return;
@@ -108,32 +107,15 @@ static void explain_now(struct ui *ui)
 
 static int prompt_key(struct ui *ui, int ch)
 {
-	size_t len = strlen(ex.editing);
+	enum w_edit_result e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
 
-	if (ch == UI_KEY_ESC) {
-		ex.prompting = false;
-		ui->modal = NULL;
-	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		ex.prompting = false;
-		ui->modal = NULL;
-		if (len) {
-			snprintf(ex.asked, sizeof(ex.asked), "%s", ex.editing);
-			explain_now(ui);
-		}
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		/* Whole UTF-8 characters: drop continuation bytes too. */
-		while (len && ((unsigned char)ex.editing[len - 1] & 0xc0) == 0x80)
-			len--;
-		if (len)
-			len--;
-		ex.editing[len] = '\0';
-	} else if (ch == UI_KEY_CTRL('U')) {
-		ex.editing[0] = '\0';
-	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256) ||
-		    ch == '\t') && len + 1 < sizeof(ex.editing)) {
-		/* Pasted text arrives as keys; a tab becomes a blank. */
-		ex.editing[len] = ch == '\t' ? ' ' : (char)ch;
-		ex.editing[len + 1] = '\0';
+	if (e == W_EDIT_TYPED)
+		return UI_REDO_DRAW;
+	ex.prompting = false;
+	ui->modal = NULL;
+	if (e == W_EDIT_DONE && ex.editing[0]) {
+		snprintf(ex.asked, sizeof(ex.asked), "%s", ex.editing);
+		explain_now(ui);
 	}
 	return UI_REDO_DRAW;
 }
@@ -173,9 +155,9 @@ static void explain_draw(struct ui *ui)
 			 "Enter or / pastes another line; the ranking uses "
 			 "the reading at the time it was asked");
 	}
-	w_lines_reset(&ex.page);
+	w_lines_reset(&ex.page.lines);
 	if (!ex.text) {
-		w_lines_add(&ex.page, W_DIM,
+		w_lines_add(&ex.page.lines, W_DIM,
 			    "Paste what a job printed: \"IBV_WC_RETRY_EXC_ERR\", "
 			    "\"Failed status 12: wr_id 0 syndrom 0x81\", a NCCL "
 			    "or UCX error line, an mlx5 vendor error.");
@@ -187,9 +169,9 @@ static void explain_draw(struct ui *ui)
 			snprintf(line, sizeof(line), "%.*s", (int)n, p);
 			k = w_wrap(line, width, wrapped, 16);
 			if (!k)
-				w_lines_add(&ex.page, W_NORMAL, " ");
+				w_lines_add(&ex.page.lines, W_NORMAL, " ");
 			for (size_t i = 0; i < k; i++)
-				w_lines_add(&ex.page,
+				w_lines_add(&ex.page.lines,
 					    i == 0 && line[0] != ' ' ?
 						    W_HEAD : W_NORMAL,
 					    "%s%s", i ? "    " : "", wrapped[i]);
@@ -198,7 +180,7 @@ static void explain_draw(struct ui *ui)
 				p++;
 		}
 	}
-	w_lines_draw(&ex.page, &body, &ex.top);
+	w_page_draw(&ex.page, &body);
 }
 
 static int explain_prompt(struct ui *ui, int ch)
@@ -208,24 +190,11 @@ static int explain_prompt(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
-static int explain_scroll(struct ui *ui, int ch)
-{
-	w_lines_key(ch, &ex.top, ui_pane(ui, RD_PANE_MAIN)->h - 2);
-	return UI_REDO_DRAW;
-}
-
-static int explain_back(struct ui *ui, int ch)
-{
-	(void)ch;
-	return ui_go(ui, ui->back);
-}
-
 static const struct ui_action explain_actions[] = {
 	{ "Enter /", explain_prompt, "/ paste",
 	  "paste an error line to explain" },
-	{ "Up Down PgUp PgDn Home End", explain_scroll, "Up/Down scroll",
-	  "scroll the explanation" },
-	{ "Esc", explain_back, "Esc back", "back to the screen before" },
+	UI_ACTION_SCROLL("Up/Down scroll", "scroll the explanation"),
+	UI_ACTION_BACK,
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -236,5 +205,5 @@ static const char explain_help[] =
 	"ranked by this console's last reading: counters that rose in the "
 	"last minute, port state and the checks' verdicts, each with its "
 	"evidence and next step; as 'rdmadiag explain' prints them.";
-UI_SCREEN(view_explain_screen, "Explain", "Expl", 8, 'e', RD_LAYOUT_FULL,
-	  explain_draw, explain_actions, explain_help);
+UI_PAGE_SCREEN(view_explain_screen, "Explain", "Expl", 8, 'e', RD_LAYOUT_FULL,
+	       explain_draw, explain_actions, explain_help, &ex.page);

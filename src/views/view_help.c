@@ -7,13 +7,12 @@
 
 #include "views/ui.h"
 
-static struct w_lines page;
-static size_t top;
+static struct w_page page;
 
 /* Lines as wide as the page, within what a page line holds. */
 static int wrap_width(int w)
 {
-	int most = (int)sizeof(page.text[0]) - 40;
+	int most = (int)sizeof(page.lines.text[0]) - 40;
 
 	return w < 20 ? 20 : w > most ? most : w;
 }
@@ -28,7 +27,7 @@ static void add_actions(const struct ui_action *acts, int width)
 		size_t nl = w_wrap(a->help, w, wrapped, 8);
 
 		for (size_t i = 0; i < nl; i++)
-			w_lines_add(&page, W_NORMAL, "  %-28s %s",
+			w_lines_add(&page.lines, W_NORMAL, "  %-28s %s",
 				    i ? "" : a->keys, wrapped[i]);
 	}
 }
@@ -38,55 +37,43 @@ static void help_draw(struct ui *ui)
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
 	char wrapped[16][256];
 
-	w_lines_reset(&page);
-	w_lines_add(&page, W_HEAD, "Keys on every screen");
+	w_lines_reset(&page.lines);
+	w_lines_add(&page.lines, W_HEAD, "Keys on every screen");
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
 
-		w_lines_add(&page, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
+		w_lines_add(&page.lines, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
 			    sc->letter, sc->name);
 	}
 	add_actions(ui_global_actions, r->w);
-	w_lines_add(&page, W_NORMAL, " ");
+	w_lines_add(&page.lines, W_NORMAL, " ");
 	for (size_t v = 0; v < ui_n_screens; v++) {
 		const struct ui_screen *sc = ui_screens[v];
 		size_t nl;
 
-		w_lines_add(&page, W_HEAD, "F%d %c  %s", sc->fkey, sc->letter,
-			    sc->name);
+		w_lines_add(&page.lines, W_HEAD, "F%d %c  %s", sc->fkey,
+			    sc->letter, sc->name);
 		nl = w_wrap(sc->help, wrap_width(r->w - 4), wrapped, 16);
 		for (size_t i = 0; i < nl; i++)
-			w_lines_add(&page, W_NORMAL, "  %s", wrapped[i]);
+			w_lines_add(&page.lines, W_NORMAL, "  %s", wrapped[i]);
 		add_actions(sc->actions, r->w);
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 	}
-	w_lines_add(&page, W_HEAD, "Colours");
-	w_lines_add(&page, W_GOOD, "  green: ACTIVE, PASS");
-	w_lines_add(&page, W_WARN, "  yellow/bold: INIT, WARN");
-	w_lines_add(&page, W_BAD,
+	w_lines_add(&page.lines, W_HEAD, "Colours");
+	w_lines_add(&page.lines, W_GOOD, "  green: ACTIVE, PASS");
+	w_lines_add(&page.lines, W_WARN, "  yellow/bold: INIT, WARN");
+	w_lines_add(&page.lines, W_BAD,
 		    "  red/underlined: DOWN, FAIL, a rising error counter");
-	w_lines_add(&page, W_DIM, "  dim: not available (N/A), UNKNOWN");
-	w_lines_add(&page, W_NORMAL,
+	w_lines_add(&page.lines, W_DIM, "  dim: not available (N/A), UNKNOWN");
+	w_lines_add(&page.lines, W_NORMAL,
 		    "  NO_COLOR or a monochrome terminal switch to bold, "
 		    "underline and reverse.");
-	w_lines_draw(&page, r, &top);
-}
-
-static int help_scroll(struct ui *ui, int ch)
-{
-	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
-	return UI_REDO_DRAW;
-}
-
-static int help_back(struct ui *ui, int ch)
-{
-	return ui_go(ui, ui->back);
+	w_page_draw(&page, r);
 }
 
 static const struct ui_action help_actions[] = {
-	{ "Up Down PgUp PgDn Home End", help_scroll, "Up/Down scroll",
-	  "scroll this page" },
-	{ "Esc", help_back, "Esc back", "back to the screen before" },
+	UI_ACTION_SCROLL("Up/Down scroll", "scroll this page"),
+	UI_ACTION_BACK,
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -96,5 +83,5 @@ static const char help_page_help[] =
 	"'rdmadiag capture', --demo plays the recorded demo host. "
 	"Without root the console is read-only: fix-ups are shown "
 	"with the command to run and the reason they are disabled.";
-UI_SCREEN(view_help_screen, "Help", "Help", 1, '?', RD_LAYOUT_FULL, help_draw,
-	  help_actions, help_page_help);
+UI_PAGE_SCREEN(view_help_screen, "Help", "Help", 1, '?', RD_LAYOUT_FULL,
+	       help_draw, help_actions, help_page_help, &page);

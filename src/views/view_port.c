@@ -14,8 +14,7 @@
 #include "core/attr.h"
 #include "views/ui.h"
 
-static struct w_lines page;
-static size_t top;
+static struct w_page page;
 
 static const struct rd_field *sub_table(const struct rd_field *f,
 					const char *key)
@@ -210,72 +209,66 @@ static void port_draw(struct ui *ui)
 	const struct rd_netdev *nd;
 	const struct rd_field *pf = sub_table(rd_device_fields, "ports");
 
-	w_lines_reset(&page);
+	w_lines_reset(&page.lines);
 	if (!d) {
 		w_print(r, 0, 1, W_DIM, "No port selected: no RDMA devices.");
 		return;
 	}
 	if (!p) {
 		/* A device whose ports could not be read: what is known. */
-		w_lines_add(&page, W_HEAD,
+		w_lines_add(&page.lines, W_HEAD,
 			    "%s: no port could be read   (< > other port)",
 			    ui_str(d->name));
-		w_lines_add(&page, W_NORMAL, " ");
-		verdicts(ui, &page, d, NULL, r->w);
-		w_lines_add(&page, W_NORMAL, " ");
-		w_lines_add(&page, W_HEAD, "Device %s", ui_str(d->name));
-		fields(&page, rd_device_fields, d, "");
-		w_lines_draw(&page, r, &top);
+		w_lines_add(&page.lines, W_NORMAL, " ");
+		verdicts(ui, &page.lines, d, NULL, r->w);
+		w_lines_add(&page.lines, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_HEAD, "Device %s", ui_str(d->name));
+		fields(&page.lines, rd_device_fields, d, "");
+		w_page_draw(&page, r);
 		return;
 	}
-	w_lines_add(&page, W_HEAD, "%s port %" PRIu64 "   (< > other port)",
+	w_lines_add(&page.lines, W_HEAD, "%s port %" PRIu64 "   (< > other port)",
 		    ui_str(d->name), p->port);
-	w_lines_add(&page, ui_state_style(p), "  state %s / %s",
+	w_lines_add(&page.lines, ui_state_style(p), "  state %s / %s",
 		    p->state ? p->state : "N/A",
 		    p->phys_state ? p->phys_state : "N/A");
-	w_lines_add(&page, W_NORMAL, " ");
+	w_lines_add(&page.lines, W_NORMAL, " ");
 	/* A port that is not ACTIVE: why, and what to do, come first. */
 	if (p->state_num.ok && p->state_num.v != 4 && p->state_num.v != 5) {
-		verdicts(ui, &page, d, p, r->w);
-		w_lines_add(&page, W_NORMAL, " ");
-		gid_table(&page, p);
+		verdicts(ui, &page.lines, d, p, r->w);
+		w_lines_add(&page.lines, W_NORMAL, " ");
+		gid_table(&page.lines, p);
 	} else {
-		gid_table(&page, p);
-		w_lines_add(&page, W_NORMAL, " ");
-		verdicts(ui, &page, d, p, r->w);
+		gid_table(&page.lines, p);
+		w_lines_add(&page.lines, W_NORMAL, " ");
+		verdicts(ui, &page.lines, d, p, r->w);
 	}
-	w_lines_add(&page, W_NORMAL, " ");
-	w_lines_add(&page, W_HEAD, "Port attributes");
+	w_lines_add(&page.lines, W_NORMAL, " ");
+	w_lines_add(&page.lines, W_HEAD, "Port attributes");
 	if (pf)
-		fields(&page, pf, p, "");
-	w_lines_add(&page, W_NORMAL, " ");
-	w_lines_add(&page, W_HEAD, "Device %s", ui_str(d->name));
-	fields(&page, rd_device_fields, d, "");
+		fields(&page.lines, pf, p, "");
+	w_lines_add(&page.lines, W_NORMAL, " ");
+	w_lines_add(&page.lines, W_HEAD, "Device %s", ui_str(d->name));
+	fields(&page.lines, rd_device_fields, d, "");
 	nd = ui_port_netdev(ui, p);
 	if (nd) {
-		w_lines_add(&page, W_NORMAL, " ");
-		w_lines_add(&page, W_HEAD, "Netdev %s", ui_str(nd->name));
-		fields(&page, rd_netdev_fields, nd, "");
+		w_lines_add(&page.lines, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_HEAD, "Netdev %s", ui_str(nd->name));
+		fields(&page.lines, rd_netdev_fields, nd, "");
 		for (size_t i = 0; i < nd->n_addrs; i++)
-			w_lines_add(&page, W_NORMAL,
+			w_lines_add(&page.lines, W_NORMAL,
 				    "  %-28s %s/%" PRIu64 " %s",
 				    ui_str(nd->addrs[i].family),
 				    ui_str(nd->addrs[i].address),
 				    nd->addrs[i].prefixlen.v,
 				    ui_str(nd->addrs[i].scope));
 	}
-	w_lines_draw(&page, r, &top);
-}
-
-static int port_scroll(struct ui *ui, int ch)
-{
-	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
-	return UI_REDO_DRAW;
+	w_page_draw(&page, r);
 }
 
 static const struct ui_action port_actions[] = {
-	{ "Up Down PgUp PgDn Home End", port_scroll,
-	  "Up/Down/PgUp/PgDn scroll  < > port", "scroll the page" },
+	UI_ACTION_SCROLL("Up/Down/PgUp/PgDn scroll  < > port",
+			 "scroll the page"),
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -287,5 +280,5 @@ static const char port_help[] =
 	"path the port-down check walked with its next step and fix-up "
 	"(first when the port is not ACTIVE), and every verdict about "
 	"the port.";
-UI_SCREEN(view_port_screen, "Port", "Port", 3, 'p', RD_LAYOUT_FULL, port_draw,
-	  port_actions, port_help);
+UI_PAGE_SCREEN(view_port_screen, "Port", "Port", 3, 'p', RD_LAYOUT_FULL,
+	       port_draw, port_actions, port_help, &page);

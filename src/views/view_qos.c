@@ -16,8 +16,7 @@
 #include "diag/qos_model.h"
 #include "views/ui.h"
 
-static struct w_lines page;
-static size_t top;
+static struct w_page page;
 
 static const char *tsa_name(uint64_t tsa)
 {
@@ -73,18 +72,18 @@ static void roce_prio(const struct rd_qos_model *m)
 {
 	char list[32];
 
-	w_lines_add(&page, W_HEAD, "Priority RoCE uses");
+	w_lines_add(&page.lines, W_HEAD, "Priority RoCE uses");
 	if (m->chain[0])
-		w_lines_add(&page, W_NORMAL, "  %s", rd_esc_tmp(m->chain));
+		w_lines_add(&page.lines, W_NORMAL, "  %s", rd_esc_tmp(m->chain));
 	if (m->ambiguous || m->prio < 0) {
 		rd_qos_prio_list(m->candidates, list, sizeof(list));
-		w_lines_add(&page, W_WARN, "  %s: %s",
+		w_lines_add(&page.lines, W_WARN, "  %s: %s",
 			    m->ambiguous ? "not one priority (candidates marked ?)" :
 					   "not known",
 			    rd_esc_tmp(m->why[0] ? m->why : "no mapping to judge"));
 	}
 	if (m->pause_known)
-		w_lines_add(&page, W_NORMAL,
+		w_lines_add(&page.lines, W_NORMAL,
 			    "  global pause (IEEE 802.3x) rx+tx: %s",
 			    m->pause_on ? "on (with PFC off: lossless for all traffic of the port)" :
 					  "off");
@@ -99,16 +98,16 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd,
 
 	w_fmt_ou64(dcb->pfc_cap, cap, sizeof(cap));
 	w_fmt_ou64(dcb->pfc_delay, delay, sizeof(delay));
-	w_lines_add(&page, W_HEAD, "PFC (priority flow control)");
+	w_lines_add(&page.lines, W_HEAD, "PFC (priority flow control)");
 	if (dcb->pfc_en.ok)
-		w_lines_add(&page, W_NORMAL,
+		w_lines_add(&page.lines, W_NORMAL,
 			    "  enabled mask 0x%02" PRIx64 "   capability %s   "
 			    "delay %s",
 			    dcb->pfc_en.v, cap, delay);
 	/* Two per-second rates, then two totals since the driver started. */
-	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-4s %21s  %27s", "", "", "",
+	w_lines_add(&page.lines, W_HEAD, "  %-5s %-5s %-4s %21s  %27s", "", "", "",
 		    "PAUSE RATE (ethtool)", "TOTAL SINCE START (dcbnl)");
-	w_lines_add(&page, W_HEAD, "  %-5s %-5s %-4s %10s %10s  %13s %13s",
+	w_lines_add(&page.lines, W_HEAD, "  %-5s %-5s %-4s %10s %10s  %13s %13s",
 		    "PRIO", "RoCE", "PFC", "rx/s", "tx/s", "requests",
 		    "indications");
 	for (int i = 0; i < 8; i++) {
@@ -124,7 +123,7 @@ static void pfc(struct ui *ui, const struct rd_netdev *nd,
 			snprintf(req, sizeof(req), "%" PRIu64, v);
 		if (prio_value(&dcb->pfc_indications, "prio", i, &v))
 			snprintf(ind, sizeof(ind), "%" PRIu64, v);
-		w_lines_add(&page, on ? W_GOOD : W_NORMAL,
+		w_lines_add(&page.lines, on ? W_GOOD : W_NORMAL,
 			    "  %-5d %-5s %-4s %10s %10s  %13s %13s", i,
 			    m->prio == i ? "yes" :
 			    (m->candidates >> i) & 1 ? "?" : "",
@@ -140,15 +139,15 @@ static void ets(const struct rd_netdev *nd)
 	const struct rd_dcb *dcb = &nd->dcb;
 
 	w_lines_add(
-		&page, W_HEAD, "ETS (traffic classes)%s",
+		&page.lines, W_HEAD, "ETS (traffic classes)%s",
 		dcb->ets_willing.ok
 			? (dcb->ets_willing.v ? "   willing" : "   not willing")
 			: "");
 	if (!dcb->ets_tc_bw.n && !dcb->ets_prio_tc.n) {
-		w_lines_add(&page, W_DIM, "  no ETS configuration read");
+		w_lines_add(&page.lines, W_DIM, "  no ETS configuration read");
 		return;
 	}
-	w_lines_add(&page, W_HEAD, "  %-4s %-8s %-6s %s", "TC", "TSA", "BW%",
+	w_lines_add(&page.lines, W_HEAD, "  %-4s %-8s %-6s %s", "TC", "TSA", "BW%",
 		    "PRIORITIES");
 	for (int tc = 0; tc < 8; tc++) {
 		uint64_t bw = 0, tsa = 0, m;
@@ -168,7 +167,7 @@ static void ets(const struct rd_netdev *nd)
 			continue;
 		if (has_bw)
 			snprintf(bwt, sizeof(bwt), "%" PRIu64, bw);
-		w_lines_add(&page, W_NORMAL, "  %-4d %-8s %-6s %s", tc,
+		w_lines_add(&page.lines, W_NORMAL, "  %-4d %-8s %-6s %s", tc,
 			    has_tsa ? tsa_name(tsa) : "-", bwt,
 			    len ? prios : "-");
 	}
@@ -179,8 +178,8 @@ static void trust_dscp(const struct rd_netdev *nd)
 	const struct rd_dcb *dcb = &nd->dcb;
 	int shown = 0;
 
-	w_lines_add(&page, W_HEAD, "Trust and DSCP map");
-	w_lines_add(&page, dcb->trust ? W_NORMAL : W_DIM, "  trust %s%s%s%s",
+	w_lines_add(&page.lines, W_HEAD, "Trust and DSCP map");
+	w_lines_add(&page.lines, dcb->trust ? W_NORMAL : W_DIM, "  trust %s%s%s%s",
 		    rd_esc_tmp(dcb->trust ? dcb->trust : "N/A"),
 		    dcb->trust_source ? " (from " : "",
 		    dcb->trust_source ? rd_esc_tmp(dcb->trust_source) : "",
@@ -192,11 +191,11 @@ static void trust_dscp(const struct rd_netdev *nd)
 		rd_qos_dscps_of(nd, prio, dscps, sizeof(dscps));
 		if (!dscps[0])
 			continue;
-		w_lines_add(&page, W_NORMAL, "  prio %d  DSCP %s", prio, dscps);
+		w_lines_add(&page.lines, W_NORMAL, "  prio %d  DSCP %s", prio, dscps);
 		shown++;
 	}
 	if (!shown)
-		w_lines_add(&page, W_DIM,
+		w_lines_add(&page.lines, W_DIM,
 			    "  no DSCP entries in the DCB app table");
 }
 
@@ -208,26 +207,26 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 					   "np_ecn_marked_roce_packets" };
 	const struct rd_ecn *e = &nd->ecn;
 
-	w_lines_add(&page, W_HEAD, "ECN for RoCE (DCQCN)");
+	w_lines_add(&page.lines, W_HEAD, "ECN for RoCE (DCQCN)");
 	if (!e->present.ok || !e->present.v) {
-		w_lines_add(&page, W_DIM,
+		w_lines_add(&page.lines, W_DIM,
 			    "  %s/ecn not present (the inbox mlx5 driver does "
 			    "not expose it; the CNP counters below still tell)",
 			    ui_str(nd->name));
 	} else {
-		w_lines_add(&page, W_HEAD, "  %-5s %-10s %-10s", "PRIO",
+		w_lines_add(&page.lines, W_HEAD, "  %-5s %-10s %-10s", "PRIO",
 			    "NP(recv)", "RP(send)");
 		for (int i = 0; i < 8; i++) {
 			uint64_t np = 0, rp = 0;
 			bool hn = prio_value(&e->np_enable, "prio", i, &np);
 			bool hr = prio_value(&e->rp_enable, "prio", i, &rp);
 
-			w_lines_add(&page, W_NORMAL, "  %-5d %-10s %-10s", i,
+			w_lines_add(&page.lines, W_NORMAL, "  %-5d %-10s %-10s", i,
 				    hn ? (np ? "on" : "off") : "N/A",
 				    hr ? (rp ? "on" : "off") : "N/A");
 		}
 	}
-	w_lines_add(&page, W_HEAD, "  %-28s %14s %10s", "CNP COUNTER", "VALUE",
+	w_lines_add(&page.lines, W_HEAD, "  %-28s %14s %10s", "CNP COUNTER", "VALUE",
 		    "RATE/s");
 	for (size_t i = 0; i < sizeof(cnp) / sizeof(cnp[0]); i++) {
 		const struct rd_counter *c =
@@ -241,7 +240,7 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 			snprintf(v, sizeof(v), "%" PRIu64, c->value.v);
 		if (rd_series_rate(s, ui->st.interval * 2.5, &rate))
 			w_fmt_si(rate, r, sizeof(r));
-		w_lines_add(&page, c ? W_NORMAL : W_DIM, "  %-28s %14s %10s",
+		w_lines_add(&page.lines, c ? W_NORMAL : W_DIM, "  %-28s %14s %10s",
 			    cnp[i], v, r);
 	}
 }
@@ -253,7 +252,7 @@ static void qos_draw(struct ui *ui)
 	const struct rd_port *p = ui_sel_port(ui);
 	const struct rd_netdev *nd = ui_port_netdev(ui, p);
 
-	w_lines_reset(&page);
+	w_lines_reset(&page.lines);
 	if (!d || !p) {
 		w_print(r, 0, 1, W_DIM,
 			d ? "No port of this device could be read: no QoS to "
@@ -261,17 +260,17 @@ static void qos_draw(struct ui *ui)
 			  : "No port selected: no RDMA devices.");
 		return;
 	}
-	w_lines_add(&page, W_HEAD, "QoS of %s port %" PRIu64 " (netdev %s)",
+	w_lines_add(&page.lines, W_HEAD, "QoS of %s port %" PRIu64 " (netdev %s)",
 		    ui_str(d->name), p->port, ui_str(p->netdev));
 	if (!nd) {
-		w_lines_add(&page, W_DIM,
+		w_lines_add(&page.lines, W_DIM,
 			    p->link_layer && strcmp(p->link_layer,
 						    "InfiniBand") == 0
 				    ? "  InfiniBand port: QoS is set by the "
 				      "subnet manager (SL/VL), not DCB."
 				    : "  No netdev behind this port: nothing "
 				      "to show.");
-		w_lines_draw(&page, r, &top);
+		w_page_draw(&page, r);
 		return;
 	}
 	for (size_t i = 0; ui->st.have_results && i < ui->st.results.n; i++) {
@@ -280,14 +279,14 @@ static void qos_draw(struct ui *ui)
 		if (!res->check_id || strncmp(res->check_id, "qos.", 4) ||
 		    !res->netdev || strcmp(res->netdev, nd->name))
 			continue;
-		w_lines_add(&page, ui_verdict_style(res->verdict), "  %-7s %s",
+		w_lines_add(&page.lines, ui_verdict_style(res->verdict), "  %-7s %s",
 			    rd_verdict_name(res->verdict),
 			    ui_str(res->summary));
 	}
-	w_lines_add(&page, W_NORMAL, " ");
+	w_lines_add(&page.lines, W_NORMAL, " ");
 	if (!nd->dcb.supported.ok) {
 		/* Not read is not "not supported": say which it is. */
-		w_lines_add(&page, W_WARN, "  DCB state not read: %s.",
+		w_lines_add(&page.lines, W_WARN, "  DCB state not read: %s.",
 			    rd_esc_tmp(nd->dcb.reason
 					       ? nd->dcb.reason
 					       : ui->o.roots &&
@@ -295,47 +294,40 @@ static void qos_draw(struct ui *ui)
 					       ? "a tree of files has no dcbnl "
 						 "to ask"
 					       : "no dcbnl answer"));
-		w_lines_add(&page, W_DIM,
+		w_lines_add(&page.lines, W_DIM,
 			    "  PFC, ETS and trust are not known, which does not "
 			    "mean unsupported.");
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 	} else if (!nd->dcb.supported.v) {
 		w_lines_add(
-			&page, W_WARN,
+			&page.lines, W_WARN,
 			"  This driver exposes no DCB (dcbnl): PFC, ETS and "
 			"trust cannot be read here%s%s.",
 			nd->dcb.reason ? ": " : "",
 			nd->dcb.reason ? rd_esc_tmp(nd->dcb.reason) : "");
-		w_lines_add(&page, W_DIM,
+		w_lines_add(&page.lines, W_DIM,
 			    "  Soft-RoCE and virtual NICs have none; lossless "
 			    "RoCE then depends on the switch and the peer.");
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 	} else {
 		struct rd_qos_model m;
 
 		rd_qos_derive(&ui->st.snap, d, p, nd, &m);
 		roce_prio(&m);
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 		pfc(ui, nd, &m);
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 		ets(nd);
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 		trust_dscp(nd);
-		w_lines_add(&page, W_NORMAL, " ");
+		w_lines_add(&page.lines, W_NORMAL, " ");
 	}
 	ecn(ui, d, p, nd);
-	w_lines_draw(&page, r, &top);
-}
-
-static int qos_scroll(struct ui *ui, int ch)
-{
-	w_lines_key(ch, &top, ui_pane(ui, RD_PANE_MAIN)->h);
-	return UI_REDO_DRAW;
+	w_page_draw(&page, r);
 }
 
 static const struct ui_action qos_actions[] = {
-	{ "Up Down PgUp PgDn Home End", qos_scroll, "Up/Down scroll  < > port",
-	  "scroll the page" },
+	UI_ACTION_SCROLL("Up/Down scroll  < > port", "scroll the page"),
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -350,5 +342,5 @@ static const char qos_help[] =
 	"congestion notification (CNP) counters. When the driver has "
 	"no DCB support the screen says so instead of guessing, and "
 	"when DCB simply was not read it says that.";
-UI_SCREEN(view_qos_screen, "QoS", "QoS", 5, 'd', RD_LAYOUT_FULL, qos_draw,
-	  qos_actions, qos_help);
+UI_PAGE_SCREEN(view_qos_screen, "QoS", "QoS", 5, 'd', RD_LAYOUT_FULL, qos_draw,
+	       qos_actions, qos_help, &page);

@@ -759,3 +759,38 @@ bool w_lines_key(int ch, size_t *top, int h)
 		return false;
 	}
 }
+
+void w_page_draw(struct w_page *p, const struct rd_rect *r)
+{
+	p->h = r->h;
+	w_lines_draw(&p->lines, r, &p->top);
+}
+
+bool w_page_key(struct w_page *p, int ch)
+{
+	return w_lines_key(ch, &p->top, p->h);
+}
+
+enum w_edit_result w_edit_key(char *buf, size_t size, int ch)
+{
+	size_t len = strlen(buf);
+
+	if (ch == 27)
+		return W_EDIT_CANCEL;
+	if (ch == '\r' || ch == '\n' || ch == KEY_ENTER)
+		return W_EDIT_DONE;
+	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		while (len && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+			len--;
+		if (len)
+			len--;
+		buf[len] = '\0';
+	} else if (ch == ('U' & 0x1f)) {
+		buf[0] = '\0';
+	} else if (((ch >= 32 && ch < 127) || (ch >= 128 && ch < 256) ||
+		    ch == '\t') && len + 1 < size) {
+		buf[len] = ch == '\t' ? ' ' : (char)ch;
+		buf[len + 1] = '\0';
+	}
+	return W_EDIT_TYPED;
+}

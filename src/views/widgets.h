@@ -145,4 +145,24 @@ void w_lines_draw(const struct w_lines *l, const struct rd_rect *r,
 void w_lines_free(struct w_lines *l);
 /* Scroll keys for a page of h lines; true when the key was one. */
 bool w_lines_key(int ch, size_t *top, int h);
+
+/* What one key did to a line being typed. */
+enum w_edit_result { W_EDIT_TYPED, W_EDIT_DONE, W_EDIT_CANCEL };
+/*
+ * One key to the line typed into buf (size bytes): Enter ends it, Esc
+ * cancels it, Backspace drops the last character (a whole UTF-8 one),
+ * Ctrl-U clears it, and other bytes of text are added while they fit
+ * (pasted text arrives as keys; a tab becomes a blank).
+ */
+enum w_edit_result w_edit_key(char *buf, size_t size, int ch);
+
+/* A page that scrolls by the keys: its lines, the first one shown and the
+ * height it was last drawn at (what PgUp and PgDn move by). */
+struct w_page {
+	struct w_lines lines;
+	size_t top;
+	int h;
+};
+void w_page_draw(struct w_page *p, const struct rd_rect *r);
+bool w_page_key(struct w_page *p, int ch);
 #endif

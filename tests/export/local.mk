@@ -9,15 +9,3 @@ TESTS += $(EXPORT_TESTS)
 EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh tests/export/alerts-test.yml \
 	tests/export/lab-export-live.sh \
 	contrib/systemd contrib/prometheus contrib/grafana
-if HAVE_CMOCKA
-EXPORT_UNIT_TESTS = tests/unit/test_prom tests/unit/test_export_metrics
-check_PROGRAMS += $(EXPORT_UNIT_TESTS)
-TESTS += $(EXPORT_UNIT_TESTS)
-tests_unit_test_prom_SOURCES = tests/unit/test_prom.c tests/unit/unit.h
-tests_unit_test_prom_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_prom_LDADD = $(UNIT_LDADD)
-tests_unit_test_export_metrics_SOURCES = tests/unit/test_export_metrics.c \
-	tests/unit/unit.h tests/unit/diag_snap.h
-tests_unit_test_export_metrics_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_export_metrics_LDADD = $(UNIT_LDADD)
-endif

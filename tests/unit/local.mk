@@ -1,13 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Unit tests: one cmocka program per module, tests/unit/test_<module>.c.
+# Unit tests: one cmocka program per module, tests/unit/test_<module>.c,
+# each built from its own file and linked with the library and cmocka.
+# Grouped by the room of src/ they test.
 if HAVE_CMOCKA
-UNIT_TESTS = tests/unit/test_attr tests/unit/test_json tests/unit/test_ib_sysfs \
-	tests/unit/test_probe_cache tests/unit/test_escape
-UNIT_TESTS += tests/unit/test_print tests/unit/test_rate tests/unit/test_model
+UNIT_TESTS = \
+	tests/unit/test_attr tests/unit/test_json tests/unit/test_escape \
+	tests/unit/test_print tests/unit/test_rate tests/unit/test_model \
+	tests/unit/test_recording \
+	tests/unit/test_ib_sysfs tests/unit/test_probe_cache tests/unit/test_pci \
+	tests/unit/test_kmod tests/unit/test_host tests/unit/test_ecn \
+	tests/unit/test_verbs tests/unit/test_probe_read tests/unit/test_rdma_nl \
+	tests/unit/test_netdev tests/unit/test_ethtool tests/unit/test_dcb \
+	tests/unit/test_cli \
+	tests/unit/test_diag_port tests/unit/test_diag_checks \
+	tests/unit/test_diag_data tests/unit/test_diag_golden \
+	tests/unit/test_qos_model tests/unit/test_counters_tsv \
+	tests/unit/test_explain tests/unit/test_compare tests/unit/test_check_pcie \
+	tests/unit/test_journal tests/unit/test_fix \
+	tests/unit/test_perf_oob tests/unit/test_perf_stats \
+	tests/unit/test_perf_clock tests/unit/test_perf_gid \
+	tests/unit/test_perf_report tests/unit/test_perf_bind \
+	tests/unit/test_perf_cm \
+	tests/unit/test_fleet tests/unit/test_nhc \
+	tests/unit/test_console_state tests/unit/test_console_worker \
+	tests/unit/test_console_test_run tests/unit/test_console_fixup \
+	tests/unit/test_layout tests/unit/test_widgets tests/unit/test_screens \
+	tests/unit/test_prom tests/unit/test_export_metrics \
+	tests/unit/test_peer_summary tests/unit/test_peer_wire \
+	tests/unit/test_peer_matrix tests/unit/test_peer_precheck \
+	tests/unit/test_peer_child
 check_PROGRAMS += $(UNIT_TESTS)
-TESTS += $(UNIT_TESTS)
+# test_screens holds the registry's keys against the man page
+# (data/rdmadiag.8); test_fix_nonroot.sh runs the fix-ups as a user.
+TESTS += $(UNIT_TESTS) tests/unit/test_fix_nonroot.sh
 EXTRA_DIST += tests/unit/unit.h tests/unit/diag_snap.h tests/unit/nl_build.h \
-	tests/unit/probe_unit.h
+	tests/unit/probe_unit.h tests/unit/test_fix_mock.h \
+	tests/unit/test_fix_nonroot.sh
 else
 check-local: unit-tests-skipped
 unit-tests-skipped:

@@ -437,6 +437,48 @@ static void test_bad_firmware(void **state)
 	rd_fw_table_free(&t);
 }
 
+/* A causes column that is not "-" or ids is refused with its text, in
+ * both tables that have one; "-" is stored as no causes. */
+static void test_bad_causes(void **state)
+{
+#define WC_HEAD "value\tname\tstr\tmeaning\tcauses\n"
+#define MLX5_HEAD "kind\tvalue\tname\twc_status\tmeaning\tcauses\n"
+	static const struct {
+		bool mlx5;
+		const char *text, *want;
+	} bad[] = {
+		{ false, WC_HEAD "5\tIBV_WC_X\tx\tmeaning\tMtu!\n",
+		  "t.tsv:2: causes \"Mtu!\"" },
+		{ false, WC_HEAD "5\tIBV_WC_X\tx\tmeaning\ta b\n",
+		  "causes \"a b\"" },
+		{ true, MLX5_HEAD "syndrome\t0x01\tX\t1\tmeaning\t\n",
+		  "t.tsv:2: causes \"\"" },
+	};
+	struct rd_wc_status_table w;
+	struct rd_mlx5_table m;
+	char err[256];
+	int r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = bad[i].mlx5 ? rd_mlx5_tsv_parse("t.tsv", bad[i].text, &m,
+						    err, sizeof(err))
+				: rd_wc_status_tsv_parse("t.tsv", bad[i].text,
+							 &w, err, sizeof(err));
+		assert_int_equal(r, -EINVAL);
+		assert_non_null(strstr(err, bad[i].want));
+	}
+	assert_int_equal(rd_wc_status_tsv_parse(
+				 "t.tsv", WC_HEAD "5\tIBV_WC_X\tx\tmeaning\t-\n",
+				 &w, err, sizeof(err)),
+			 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.v[0].causes, "");
+	rd_wc_status_table_free(&w);
+#undef WC_HEAD
+#undef MLX5_HEAD
+}
+
 static void test_missing_file(void **state)
 {
 	struct rd_counter_table t;
@@ -480,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_bad_counters),
 		cmocka_unit_test(test_bad_firmware),
+		cmocka_unit_test(test_bad_causes),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_helpers),
 	};

@@ -52,11 +52,41 @@ static void test_array_push(void **state)
 	free(v);
 }
 
+static void test_array_push_named(void **state)
+{
+	struct named {
+		int before;
+		char *name;
+		int after;
+	} *v = NULL;
+	size_t n = 0;
+	char word[16];
+
+	(void)state;
+	for (int i = 0; i < 9; i++) {
+		struct named *e;
+
+		snprintf(word, sizeof(word), "entry%d", i);
+		e = RD_PUSH_NAMED(v, n, name, word);
+		assert_non_null(e);
+		assert_ptr_not_equal(e->name, word); /* a copy */
+		assert_int_equal(e->before, 0);
+		assert_int_equal(e->after, 0);
+	}
+	assert_int_equal(n, 9);
+	assert_string_equal(v[0].name, "entry0");
+	assert_string_equal(v[8].name, "entry8");
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_reserve),
 		cmocka_unit_test(test_array_push),
+		cmocka_unit_test(test_array_push_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,31 @@
 
 #include "views/widgets.h"
 
+/* A curses screen over /dev/null for the tests that draw. */
+struct test_term {
+	FILE *out, *in;
+	SCREEN *scr;
+};
+
+static void term_open(struct test_term *t, bool ascii)
+{
+	t->out = fopen("/dev/null", "w");
+	t->in = fopen("/dev/null", "r");
+	assert_non_null(t->out);
+	assert_non_null(t->in);
+	t->scr = newterm("xterm", t->out, t->in);
+	assert_non_null(t->scr);
+	w_init(false, ascii);
+}
+
+static void term_close(struct test_term *t)
+{
+	endwin();
+	delscreen(t->scr);
+	fclose(t->out);
+	fclose(t->in);
+}
+
 static void test_spark_ascii_levels(void **state)
 {
 	double v[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -189,16 +214,11 @@ static void test_table_keys(void **state)
 /* Text with control bytes reaches the screen as visible escapes. */
 static void test_print_escapes(void **state)
 {
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct test_term t;
 	struct rd_rect r = { 0, 0, 2, 60 };
-	SCREEN *scr;
 	char got[64];
 
-	assert_non_null(out);
-	assert_non_null(in);
-	scr = newterm("xterm", out, in);
-	assert_non_null(scr);
-	w_init(false, false);
+	term_open(&t, false);
 	assert_int_equal(w_print(&r, 0, 0, W_NORMAL,
 				 "a\x1b]0;x\x07"
 				 "b\tc"),
@@ -209,10 +229,7 @@ static void test_print_escapes(void **state)
 	w_print(&r, 1, 0, W_NORMAL, "C:\\dir plain");
 	mvinnstr(1, 0, got, 12);
 	assert_string_equal(got, "C:\\dir plain");
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	fclose(in);
+	term_close(&t);
 }
 
 /* Counter totals and rates carry their unit; words are bytes times 4. */
@@ -343,19 +360,14 @@ static void test_columns_fit(void **state)
 /* A scrolled page's position sits on its own row, under the text. */
 static void test_lines_position_row(void **state)
 {
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct test_term t;
 	struct rd_rect r = { 0, 0, 4, 40 };
 	struct w_lines l = { 0 };
-	SCREEN *scr;
 	size_t top = 0;
 	char got[64];
 
 	(void)state;
-	assert_non_null(out);
-	assert_non_null(in);
-	scr = newterm("xterm", out, in);
-	assert_non_null(scr);
-	w_init(false, true);
+	term_open(&t, true);
 	for (int i = 0; i < 10; i++)
 		w_lines_add(&l, W_NORMAL, "line %d with some words in it", i);
 	w_lines_draw(&l, &r, &top);
@@ -382,35 +394,87 @@ static void test_lines_position_row(void **state)
 	assert_int_equal(strlen(l.text[0]), sizeof(l.text[0]) - 1);
 	assert_string_equal(l.text[0] + sizeof(l.text[0]) - 4, "\u2026");
 	w_lines_free(&l);
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	fclose(in);
+	term_close(&t);
+}
+
+/* A page's keys move it by the height it was last drawn at. */
+static void test_page_keys_follow_drawn_height(void **state)
+{
+	struct test_term t;
+	struct rd_rect r = { 0, 0, 6, 40 };
+	struct w_page pg = { 0 };
+
+	(void)state;
+	term_open(&t, true);
+	for (int i = 0; i < 30; i++)
+		w_lines_add(&pg.lines, W_NORMAL, "line %d", i);
+	w_page_draw(&pg, &r);
+	assert_int_equal(pg.h, 6);
+	assert_true(w_page_key(&pg, KEY_NPAGE));
+	assert_int_equal(pg.top, 5);
+	assert_true(w_page_key(&pg, KEY_UP));
+	assert_int_equal(pg.top, 4);
+	/* Drawn smaller, a page is smaller. */
+	r.h = 3;
+	w_page_draw(&pg, &r);
+	assert_true(w_page_key(&pg, KEY_NPAGE));
+	assert_int_equal(pg.top, 6);
+	/* End is clamped by the next draw to the last full page. */
+	assert_true(w_page_key(&pg, KEY_END));
+	w_page_draw(&pg, &r);
+	assert_int_equal(pg.top, 28);
+	assert_false(w_page_key(&pg, 'x'));
+	w_lines_free(&pg.lines);
+	term_close(&t);
+}
+
+/* A typed line: whole UTF-8 characters are erased, it never overflows. */
+static void test_edit_key(void **state)
+{
+	char buf[6] = "";
+
+	(void)state;
+	assert_int_equal(w_edit_key(buf, sizeof(buf), 'a'), W_EDIT_TYPED);
+	assert_int_equal(w_edit_key(buf, sizeof(buf), '\t'), W_EDIT_TYPED);
+	assert_string_equal(buf, "a ");
+	/* "é" is two bytes; one Backspace takes both. */
+	w_edit_key(buf, sizeof(buf), 0xc3);
+	w_edit_key(buf, sizeof(buf), 0xa9);
+	assert_string_equal(buf, "a \xc3\xa9");
+	w_edit_key(buf, sizeof(buf), KEY_BACKSPACE);
+	assert_string_equal(buf, "a ");
+	/* Full: 5 bytes and the terminator; more keys are dropped. */
+	for (int i = 0; i < 10; i++)
+		w_edit_key(buf, sizeof(buf), 'x');
+	assert_string_equal(buf, "a xxx");
+	/* DEL erases as Backspace does; Ctrl-A adds nothing. */
+	w_edit_key(buf, sizeof(buf), 127);
+	w_edit_key(buf, sizeof(buf), 1);
+	assert_string_equal(buf, "a xx");
+	assert_int_equal(w_edit_key(buf, sizeof(buf), '\r'), W_EDIT_DONE);
+	assert_int_equal(w_edit_key(buf, sizeof(buf), 27), W_EDIT_CANCEL);
+	assert_string_equal(buf, "a xx");
+	w_edit_key(buf, sizeof(buf), 'U' & 0x1f);
+	assert_string_equal(buf, "");
+	w_edit_key(buf, sizeof(buf), 8);
+	assert_string_equal(buf, "");
 }
 
 /* --ascii and non-UTF-8 locales: boxes of plain ASCII. */
 static void test_box_ascii(void **state)
 {
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct test_term t;
 	struct rd_rect r = { 0, 0, 3, 12 };
-	SCREEN *scr;
 
 	(void)state;
-	assert_non_null(out);
-	assert_non_null(in);
-	scr = newterm("xterm", out, in);
-	assert_non_null(scr);
-	w_init(false, false);
+	term_open(&t, false);
 	w_box(&r, NULL);
 	assert_int_equal(mvinch(0, 0) & A_CHARTEXT, '+');
 	assert_int_equal(mvinch(0, 5) & A_CHARTEXT, '-');
 	assert_int_equal(mvinch(1, 0) & A_CHARTEXT, '|');
 	assert_int_equal(mvinch(2, 11) & A_CHARTEXT, '+');
 	assert_int_equal(mvinch(1, 11) & A_ALTCHARSET, 0);
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	fclose(in);
+	term_close(&t);
 }
 
 int main(void)
@@ -432,6 +496,8 @@ int main(void)
 		cmocka_unit_test(test_fit_ascii),
 		cmocka_unit_test(test_columns_fit),
 		cmocka_unit_test(test_lines_position_row),
+		cmocka_unit_test(test_page_keys_follow_drawn_height),
+		cmocka_unit_test(test_edit_key),
 		cmocka_unit_test(test_box_ascii),
 	};
 
