@@ -7,7 +7,6 @@ EXPORT_TESTS = tests/export/test_export_cli.sh tests/export/test_promtool.sh \
 	tests/export/test_contrib.sh tests/export/test_bench.sh
 TESTS += $(EXPORT_TESTS)
 EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh tests/export/alerts-test.yml \
-	tests/export/lab-export-live.sh \
 	contrib/systemd contrib/prometheus contrib/grafana
 if HAVE_CMOCKA
 EXPORT_UNIT_TESTS = tests/unit/test_prom tests/unit/test_export_metrics

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# rdmadiag export on live Soft-RoCE (a lab scenario, run from the build
-# directory with: tests/lab/run ../../tests/export/lab-export-live.sh):
+# rdmadiag export on live Soft-RoCE, a lab scenario (alone, from the build
+# directory: make check-lab LAB_SCENARIOS=export-live):
 # after traffic, the exported hw_counters equal what `rdma statistic`
 # says, promtool accepts the output, /metrics answers over HTTP, and the
 # cost of one scrape is logged. node_exporter's infiniband collector
