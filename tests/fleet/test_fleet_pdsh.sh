@@ -110,6 +110,20 @@ else
 	echo "skip ssh failure (no ssh client)"
 fi
 
+# A host whose command outlives the tool's timeout (-u): pdsh's and clush
+# -b's "command timeout" (clush's behind its progress counter) make it a
+# host that did not answer.
+timeout 30 pdsh -R exec -u 1 -w slow1 sleep 20 > "$tmp/slow" 2>&1
+if command -v clush >/dev/null; then
+	timeout 30 clush -R exec -u 1 -b -w 'slow[2-3]' sleep 20 >> "$tmp/slow" 2>&1
+fi
+cat "$tmp/gathered" "$tmp/slow" > "$tmp/with-slow"
+"$bin" report --json "$tmp/with-slow" > "$tmp/w.json"
+jq -e '[.hosts[] | select(.host | startswith("slow"))] | length > 0 and
+	all(.state == "no_answer" and (.reason | test("timeout")))' "$tmp/w.json" >/dev/null &&
+	ok "command timeout: $(jq -r '[.hosts[] | select(.host | startswith("slow")) | .host] | join(", ")' "$tmp/w.json") did not answer" ||
+	bad "command timeout: $(jq -c '[.hosts[] | [.host, .state, .reason]]' "$tmp/w.json") from $(cat -A "$tmp/slow")"
+
 # dshbak -c (from pdsh) groups the same output as clush -b does, pdsh's
 # own lines under "pdsh@node".
 if command -v dshbak >/dev/null; then
