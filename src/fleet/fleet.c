@@ -722,6 +722,11 @@ int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
 	return r;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		      size_t errlen)
 {
@@ -753,14 +758,8 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		n++;
 	}
 	/* Files in name order, so the report does not depend on readdir. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0;
-		     k--) {
-			char *t = names[k];
-
-			names[k] = names[k - 1];
-			names[k - 1] = t;
-		}
+	if (n > 1)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		int fd = openat(dirfd(d), names[i],
 				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);

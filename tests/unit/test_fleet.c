@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <json-c/json.h>
+#include <time.h>
 
 #include "core/escape.h"
 #include "fleet/fleet.h"
@@ -332,6 +333,39 @@ static int collect(void *arg, const char *name)
 	return 0;
 }
 
+/*
+ * A directory of many hosts is read in name order within a few seconds
+ * (an insertion sort of 40000 names took longer than that on its own).
+ */
+static void test_directory_many(void **state)
+{
+	/* Under valgrind (its preload) the order is checked, not the time. */
+	const char *pre = getenv("LD_PRELOAD");
+	bool slowed = pre && strstr(pre, "vgpreload");
+	const int n = slowed ? 2000 : 40000;
+	char dir[] = "/tmp/test_fleet.XXXXXX", name[32], err[256];
+	struct rd_fleet f;
+	clock_t t0;
+	double cpu;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = n; i-- > 0;) {
+		snprintf(name, sizeof(name), "n%05d.json", (i * 7919) % n);
+		unit_put(dir, name, "[]");
+	}
+	rd_fleet_init(&f);
+	t0 = clock();
+	assert_int_equal(rd_fleet_read_dir(&f, dir, err, sizeof(err)), 0);
+	cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_int_equal(f.n_hosts, (size_t)n);
+	for (size_t i = 1; i < f.n_hosts; i++)
+		assert_true(strcmp(f.hosts[i - 1].name, f.hosts[i].name) < 0);
+	assert_true(slowed || cpu < 5.0);
+	rd_fleet_free(&f);
+	unit_rmtree(dir);
+}
+
 static void test_nodeset(void **state)
 {
 	char buf[512];
@@ -466,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_bad_output),
 		cmocka_unit_test(test_reason_cut_utf8),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_directory_many),
 		cmocka_unit_test(test_nodeset),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),
