@@ -55,6 +55,10 @@ jq -e '[.findings[].verdict] | . as $v | [$v[] | {"FAIL":3,"WARN":2,"UNKNOWN":1}
 	ok "findings ranked worst first" || bad "findings not ranked"
 jq -e '.hosts[] | select(.host == "host1") | (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))' \
 	"$tmp/r.json" >/dev/null && ok "check --json carries the time" || bad "no time"
+# This host: the name the kernel gives (a fixture tree has none: null).
+live=$("$bin" check --json --window 0 2>/dev/null | jq -r '.[0].host')
+[ "$live" = "$(uname -n)" ] && ok "check --json on this host names it: $live" ||
+	bad "check --json on this host: host \"$live\", uname -n $(uname -n)"
 
 "$bin" report "$tmp/gathered" > "$tmp/r.txt"
 grep -q '^  FAIL     user.uverbs        2 hosts: rxe0: /dev/infiniband/uverbs0 is missing$' "$tmp/r.txt" &&
