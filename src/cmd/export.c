@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,10 +29,18 @@
 #include "export/metrics.h"
 #include "probes/probe.h"
 
-/* HTTP limits: a slow or hostile client holds one slot for at most this. */
+/*
+ * HTTP limits. One address holds at most half the slots, so one client
+ * cannot lock the others out; a connection idle for HTTP_TIMEOUT_S is
+ * closed by the library, and one that trickles bytes but completes no
+ * request for HTTP_REQUEST_DEADLINE_S is shut down by the sweep.
+ */
 #define HTTP_MAX_CONNECTIONS 32
+#define HTTP_PER_ADDRESS (HTTP_MAX_CONNECTIONS / 2)
 #define HTTP_TIMEOUT_S 10
+#define HTTP_REQUEST_DEADLINE_S 15.0
 #define HTTP_CONN_MEMORY 16384
+#define HTTP_SLOTS (HTTP_MAX_CONNECTIONS * 2)	/* room to spare */
 /* Scrapes closer together than this are served the same text. */
 #define MIN_PROBE_INTERVAL_S 0.5
 
@@ -48,6 +57,13 @@ struct exporter {
 	size_t len;
 	double made_at;		/* monotonic seconds; 0 = never */
 	pthread_mutex_t lock;
+	/* Open connections: since when each has not completed a request. */
+	struct http_conn {
+		struct MHD_Connection *c;
+		int fd;
+		double since;	/* monotonic seconds; 0 = already shut down */
+	} conns[HTTP_SLOTS];
+	pthread_mutex_t conn_lock;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -285,6 +301,73 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
+/* The library's thread: a connection opened or closed. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **sock,
+			  enum MHD_ConnectionNotificationCode what)
+{
+	struct exporter *ex = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	(void)sock;
+	pthread_mutex_lock(&ex->conn_lock);
+	for (size_t i = 0; i < HTTP_SLOTS; i++) {
+		struct http_conn *k = &ex->conns[i];
+
+		if (what == MHD_CONNECTION_NOTIFY_CLOSED && k->c == c) {
+			k->c = NULL;	/* before the library closes the fd */
+			break;
+		}
+		if (what == MHD_CONNECTION_NOTIFY_STARTED && !k->c) {
+			ci = MHD_get_connection_info(
+				c, MHD_CONNECTION_INFO_CONNECTION_FD);
+			if (!ci)
+				break;
+			k->c = c;
+			k->fd = ci->connect_fd;
+			k->since = mono_s(CLOCK_MONOTONIC);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ex->conn_lock);
+}
+
+/* The library's thread: a request was answered (or given up). */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+			 enum MHD_RequestTerminationCode how)
+{
+	struct exporter *ex = cls;
+
+	(void)req;
+	(void)how;
+	pthread_mutex_lock(&ex->conn_lock);
+	for (size_t i = 0; i < HTTP_SLOTS; i++)
+		if (ex->conns[i].c == c && ex->conns[i].since > 0)
+			ex->conns[i].since = mono_s(CLOCK_MONOTONIC);
+	pthread_mutex_unlock(&ex->conn_lock);
+}
+
+/*
+ * Shut down connections that completed no request for the deadline: the
+ * library then sees the end of the stream and closes them itself. The fd
+ * is still the connection's: the library forgets it here before closing.
+ */
+static void sweep_connections(struct exporter *ex)
+{
+	double now = mono_s(CLOCK_MONOTONIC);
+
+	pthread_mutex_lock(&ex->conn_lock);
+	for (size_t i = 0; i < HTTP_SLOTS; i++) {
+		struct http_conn *k = &ex->conns[i];
+
+		if (k->c && k->since > 0 &&
+		    now - k->since >= HTTP_REQUEST_DEADLINE_S) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->since = 0;
+		}
+	}
+	pthread_mutex_unlock(&ex->conn_lock);
+}
+
 /* "[ADDR:]PORT", "[::1]:PORT"; ADDR defaults to 127.0.0.1. */
 static int parse_listen(const char *arg, struct sockaddr_storage *ss)
 {
@@ -350,7 +433,10 @@ static int run_listen(struct exporter *ex, const char *arg)
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned)HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)HTTP_CONN_MEMORY, MHD_OPTION_END);
+		(size_t)HTTP_CONN_MEMORY, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)HTTP_PER_ADDRESS, MHD_OPTION_NOTIFY_CONNECTION,
+		on_connection, ex, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+		ex, MHD_OPTION_END);
 	if (!d) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		cli_error(ex->cli, "export: cannot listen on %s: %s",
@@ -358,8 +444,15 @@ static int run_listen(struct exporter *ex, const char *arg)
 		return 1;
 	}
 	fprintf(stderr, "rdmadiag: serving /metrics on %s\n", rd_esc_tmp(arg));
-	while (sigwait(&set, &sig) != 0)
-		;
+	for (;;) {
+		static const struct timespec second = { 1, 0 };
+
+		sig = sigtimedwait(&set, NULL, &second);
+		if (sig > 0)
+			break;
+		if (errno == EAGAIN)
+			sweep_connections(ex);
+	}
 	MHD_stop_daemon(d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return 0;
@@ -432,6 +525,7 @@ int cmd_export(struct rd_cli *cli, int argc, char **argv)
 	rd_snapshot_init(&ex.s);
 	rd_history_init(&ex.h);
 	pthread_mutex_init(&ex.lock, NULL);
+	pthread_mutex_init(&ex.conn_lock, NULL);
 	if (load) {
 		/* A saved snapshot, or a recording's last frame. */
 		char err[1024];
@@ -465,5 +559,6 @@ out:
 	rd_history_free(&ex.h);
 	rd_probe_cache_free(ex.cache);
 	pthread_mutex_destroy(&ex.lock);
+	pthread_mutex_destroy(&ex.conn_lock);
 	return ret;
 }

@@ -50,6 +50,7 @@ static void host_free(struct rd_fleet_host *h)
 	free(h->reported);
 	free(h->time);
 	free(h->noise);
+	free(h->said);
 	if (h->tok)
 		json_tokener_free(h->tok);
 }
@@ -428,13 +429,13 @@ static int note_host_msg(void *arg, const char *name)
 		h->exit_code = a->code;
 		return 0;
 	}
-	if (!h->noise) {
+	/* "command timeout", "killed by signal 15", a name not resolved. */
+	if (!h->said) {
 		char *m = esc_cut(a->msg, strlen(a->msg), 200);
 
 		if (!m)
 			return -ENOMEM;
-		free(h->noise);
-		h->noise = m;
+		h->said = m;
 	}
 	return 0;
 }
@@ -504,13 +505,14 @@ static int add_group_host(void *arg, const char *name)
 /* End of a host's output in the middle of its JSON. */
 static void truncated(struct rd_fleet_host *h)
 {
-	char msg[120];
+	char msg[300];
 
 	json_tokener_free(h->tok);
 	h->tok = NULL;
-	snprintf(msg, sizeof(msg),
-		 "truncated: the JSON ends unfinished after %zu lines",
-		 h->lines);
+	rd_snprintf_text(msg, sizeof(msg),
+			 "truncated: the JSON ends unfinished after %zu lines%s%s%s",
+			 h->lines, h->said ? " (" : "", h->said ? h->said : "",
+			 h->said ? ")" : "");
 	set_reason(h, RD_FLEET_MALFORMED, msg);
 	h->done = true;
 }
@@ -563,6 +565,8 @@ static int end_group(struct rd_fleet *f)
 		h->time = first->time ? strdup(first->time) : NULL;
 		if (first->noise && !h->noise)
 			h->noise = strdup(first->noise);
+		if (first->said && !h->said)
+			h->said = strdup(first->said);
 		for (size_t i = 0; i < n_mine && r == 0; i++) {
 			struct rd_fleet_finding *x = &f->findings[mine[i]];
 
@@ -584,6 +588,16 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 
 	if (len && line[len - 1] == '\r')
 		len--;
+	/*
+	 * clush's progress counter ("clush: 0/2\r") on standard error is
+	 * overwritten by what follows it, as a terminal shows it.
+	 */
+	for (size_t i = len; len > 7 && !strncmp(line, "clush: ", 7) && i-- > 0;)
+		if (line[i] == '\r') {
+			line += i + 1;
+			len -= i + 1;
+			break;
+		}
 	if (strncmp(line, "pdsh@", 5) == 0 &&
 	    (colon = memchr(line, ':', len)) && colon + 1 < line + len &&
 	    colon[1] == ' ')
@@ -708,6 +722,11 @@ int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
 	return r;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		      size_t errlen)
 {
@@ -739,14 +758,8 @@ int rd_fleet_read_dir(struct rd_fleet *f, const char *dir, char *err,
 		n++;
 	}
 	/* Files in name order, so the report does not depend on readdir. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0;
-		     k--) {
-			char *t = names[k];
-
-			names[k] = names[k - 1];
-			names[k - 1] = t;
-		}
+	if (n > 1)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		int fd = openat(dirfd(d), names[i],
 				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -865,23 +878,29 @@ void rd_fleet_finish(struct rd_fleet *f)
 			truncated(h);
 		if (h->state != RD_FLEET_NO_OUTPUT)
 			continue;
-		if (h->exit_code >= 0 || h->noise) {
+		if (h->exit_code >= 0 || h->noise || h->said) {
+			/* The host's own words first, else the tool's. */
+			const char *why = h->exit_code >= 0 && h->noise ? h->noise
+					  : h->said		       ? h->said
+									       : h->noise;
+
 			if (h->exit_code >= 0)
 				rd_snprintf_text(msg, sizeof(msg), "exit code %d%s%s",
-					 h->exit_code, h->noise ? ": " : "",
-					 h->noise ? h->noise : "");
+					 h->exit_code, why ? ": " : "",
+					 why ? why : "");
 			else
-				rd_snprintf_text(msg, sizeof(msg), "%s", h->noise);
-			/* Text only, with no exit code: output, but not JSON.
-			 */
+				rd_snprintf_text(msg, sizeof(msg), "%s", why);
 			/*
 			 * check exits 1 and 2 after printing its results; 3
 			 * when it could not run, ssh 255, a shell 126/127.
+			 * Without an exit code, the tool's word on the host
+			 * (a timeout, a signal, a name not resolved) means it
+			 * did not answer; text of its own means output that
+			 * is not JSON.
 			 */
 			set_reason(h,
-				   h->exit_code >= 3 || (h->exit_code < 0 &&
-							 strstr(h->noise,
-								"not resolved"))
+				   h->exit_code >= 3 ||
+						   (h->exit_code < 0 && h->said)
 					   ? RD_FLEET_NO_ANSWER
 					   : RD_FLEET_MALFORMED,
 				   msg);

@@ -48,6 +48,7 @@ struct rd_fleet_host {
 	size_t bytes, lines;
 	bool done;   /* the array was complete (or refused) */
 	char *noise; /* first non-JSON line, escaped */
+	char *said;  /* pdsh's or clush's first word on it (no exit code) */
 };
 
 struct rd_fleet_finding {

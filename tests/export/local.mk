@@ -7,5 +7,4 @@ EXPORT_TESTS = tests/export/test_export_cli.sh tests/export/test_promtool.sh \
 	tests/export/test_contrib.sh tests/export/test_bench.sh
 TESTS += $(EXPORT_TESTS)
 EXTRA_DIST += $(EXPORT_TESTS) tests/export/lib.sh tests/export/alerts-test.yml \
-	tests/export/lab-export-live.sh \
 	contrib/systemd contrib/prometheus contrib/grafana

@@ -33,6 +33,11 @@ expect 1 'cannot take a snapshot' --root "$tmp/no-such-root"
 # A port already taken: a clear error, not a hang.
 if command -v curl >/dev/null; then
 	start_server "$tmp/a.log" /metrics "$bin" export --listen @PORT@ --root "$root"
+	# A port alone listens on loopback, on nothing else.
+	bound=$(ss -Htln "sport = :$port" | awk '{ print $4 }')
+	[ "$bound" = "127.0.0.1:$port" ] ||
+		fail "--listen $port is bound to: $bound"
+	echo "ok: --listen PORT is bound to 127.0.0.1 only"
 	expect 1 'cannot listen on' --listen "127.0.0.1:$port" --root "$root"
 	if [ -f /proc/net/if_inet6 ] && grep -q '^0*1 ' /proc/net/if_inet6; then
 		p6=$(free_port)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rdmadiag export --listen: /metrics over HTTP, and clients that send
-# garbage, never finish their request, or hold every slot do not stall it.
+# garbage, never finish their request, trickle it, or hold every slot do
+# not stall it.
 . "$(dirname "$0")/lib.sh"
 need curl curl
 [ -x "$bin" ] || fail "no rdmadiag binary at $bin"
@@ -77,13 +78,41 @@ timeout 20 cat <&"${hang[0]}" >/dev/null || fail "an unfinished request was kept
 echo "ok: an unfinished request closed by the server after $(($(date +%s) - t0)) s"
 for h in "${hang[@]}"; do exec {h}>&-; done
 
-# Holding more connections than allowed: refused, not queued forever; a
-# scrape works again as soon as they go.
+# A request that trickles a header line every 2 s is never idle long
+# enough for the 10 s timeout: it is cut 15 s after it began.
+exec {t}<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n' >&$t
+t0=$(date +%s)
+(for i in $(seq 20); do
+	sleep 2
+	printf 'X-%s: y\r\n' "$i" >&$t 2>/dev/null || exit 0
+done) &
+trickler=$!
+pids+=("$trickler")
+timeout 25 cat <&$t >/dev/null ||
+	fail "a request trickling a header every 2 s was kept open past 25 s"
+echo "ok: a trickling request closed by the server after $(($(date +%s) - t0)) s"
+kill "$trickler" 2>/dev/null || true
+exec {t}>&-
+
+# One address holding more connections than allowed gets half the slots:
+# a scraper from another address is still answered while they are held,
+# and a scrape from the same address as soon as they go.
 hold=()
 for i in $(seq 40); do
 	exec {h}<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null && hold+=("$h")
 done
 kill -0 "$rd_pid" || fail "exporter died under 40 idle connections"
+t0=$(date +%s%N)
+st=0
+curl -fsS -m 2 --interface 127.0.0.2 -o "$tmp/o.prom" "$url/metrics" 2>"$tmp/o.err" || st=$?
+if [ "$st" = 45 ]; then
+	echo "note: cannot send from 127.0.0.2 here: $(cat "$tmp/o.err")"
+elif [ "$st" != 0 ] || ! grep -q '^rdmadiag_check_status' "$tmp/o.prom"; then
+	fail "another address was locked out by 40 connections from 127.0.0.1: $(cat "$tmp/o.err")"
+else
+	echo "ok: scrape from 127.0.0.2 in $((($(date +%s%N) - t0) / 1000000)) ms while 127.0.0.1 holds 40 connections"
+fi
 for h in "${hold[@]}"; do exec {h}>&-; done
 sleep 0.3
 scrape_within 2 "40 idle connections just closed"

@@ -55,6 +55,10 @@ jq -e '[.findings[].verdict] | . as $v | [$v[] | {"FAIL":3,"WARN":2,"UNKNOWN":1}
 	ok "findings ranked worst first" || bad "findings not ranked"
 jq -e '.hosts[] | select(.host == "host1") | (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))' \
 	"$tmp/r.json" >/dev/null && ok "check --json carries the time" || bad "no time"
+# This host: the name the kernel gives (a fixture tree has none: null).
+live=$("$bin" check --json --window 0 2>/dev/null | jq -r '.[0].host')
+[ "$live" = "$(uname -n)" ] && ok "check --json on this host names it: $live" ||
+	bad "check --json on this host: host \"$live\", uname -n $(uname -n)"
 
 "$bin" report "$tmp/gathered" > "$tmp/r.txt"
 grep -q '^  FAIL     user.uverbs        2 hosts: rxe0: /dev/infiniband/uverbs0 is missing$' "$tmp/r.txt" &&
@@ -109,6 +113,20 @@ if command -v ssh >/dev/null; then
 else
 	echo "skip ssh failure (no ssh client)"
 fi
+
+# A host whose command outlives the tool's timeout (-u): pdsh's and clush
+# -b's "command timeout" (clush's behind its progress counter) make it a
+# host that did not answer.
+timeout 30 pdsh -R exec -u 1 -w slow1 sleep 20 > "$tmp/slow" 2>&1
+if command -v clush >/dev/null; then
+	timeout 30 clush -R exec -u 1 -b -w 'slow[2-3]' sleep 20 >> "$tmp/slow" 2>&1
+fi
+cat "$tmp/gathered" "$tmp/slow" > "$tmp/with-slow"
+"$bin" report --json "$tmp/with-slow" > "$tmp/w.json"
+jq -e '[.hosts[] | select(.host | startswith("slow"))] | length > 0 and
+	all(.state == "no_answer" and (.reason | test("timeout")))' "$tmp/w.json" >/dev/null &&
+	ok "command timeout: $(jq -r '[.hosts[] | select(.host | startswith("slow")) | .host] | join(", ")' "$tmp/w.json") did not answer" ||
+	bad "command timeout: $(jq -c '[.hosts[] | [.host, .state, .reason]]' "$tmp/w.json") from $(cat -A "$tmp/slow")"
 
 # dshbak -c (from pdsh) groups the same output as clush -b does, pdsh's
 # own lines under "pdsh@node".

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <json-c/json.h>
+#include <time.h>
 
 #include "core/escape.h"
 #include "fleet/fleet.h"
@@ -179,6 +180,46 @@ static void test_clush_groups(void **state)
 	rd_fleet_free(&f);
 }
 
+/*
+ * The tools' own words on a host without an exit code: pdsh's timeout and
+ * signal lines, clush -b's behind its progress counter. Such a host did
+ * not answer; one that only printed text of its own is malformed.
+ */
+static void test_tool_words(void **state)
+{
+	struct rd_fleet f;
+	static const char text[] =
+		"pdsh@head: t1: command timeout\n"
+		"sending signal 15 to t1 [rdmadiag] pid 4242\n"
+		"t2: [\n"
+		"t2:   {\n"
+		"pdsh@head: t2: command timeout\n"
+		"pdsh@head: t1: rdmadiag killed by signal 15\n"
+		"pdsh@head: t3: rdmadiag killed by signal 9\n"
+		"t4: bash: some text\n"
+		"clush: 0/2\r           \rclush: 2/2\rclush: k[1-2]: command timeout\n";
+
+	(void)state;
+	rd_fleet_init(&f);
+	feed_text(&f, text);
+	rd_fleet_finish(&f);
+	assert_int_equal(find(&f, "t1")->state, RD_FLEET_NO_ANSWER);
+	assert_string_equal(find(&f, "t1")->reason, "command timeout");
+	assert_int_equal(find(&f, "t2")->state, RD_FLEET_MALFORMED);
+	assert_non_null(strstr(find(&f, "t2")->reason, "truncated"));
+	assert_non_null(strstr(find(&f, "t2")->reason, "(command timeout)"));
+	assert_int_equal(find(&f, "t3")->state, RD_FLEET_NO_ANSWER);
+	assert_string_equal(find(&f, "t3")->reason,
+			    "rdmadiag killed by signal 9");
+	assert_int_equal(find(&f, "t4")->state, RD_FLEET_MALFORMED);
+	assert_int_equal(find(&f, "k1")->state, RD_FLEET_NO_ANSWER);
+	assert_int_equal(find(&f, "k2")->state, RD_FLEET_NO_ANSWER);
+	/* No host is named after the progress counter. */
+	assert_int_equal(f.n_hosts, 6);
+	assert_int_equal(f.stray_lines, 1);
+	rd_fleet_free(&f);
+}
+
 /* A truncated host, a garbage host and a wrong-shape host: the rest stays. */
 /*
  * A long reason quoting a host's output is cut by its buffer: whatever
@@ -290,6 +331,44 @@ static int collect(void *arg, const char *name)
 	strcat(buf, name);
 	strcat(buf, " ");
 	return 0;
+}
+
+/*
+ * A directory of many hosts is read in name order within a few seconds
+ * (an insertion sort of 40000 names took longer than that on its own).
+ */
+static void test_directory_many(void **state)
+{
+	/* Under valgrind (its preload) or ASan: the order, not the time. */
+#ifdef __SANITIZE_ADDRESS__
+	const bool slowed = true;
+#else
+	const char *pre = getenv("LD_PRELOAD");
+	const bool slowed = pre && strstr(pre, "vgpreload");
+#endif
+	const int n = slowed ? 2000 : 40000;
+	char dir[] = "/tmp/test_fleet.XXXXXX", name[32], err[256];
+	struct rd_fleet f;
+	clock_t t0;
+	double cpu;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = n; i-- > 0;) {
+		snprintf(name, sizeof(name), "n%05d.json", (i * 7919) % n);
+		unit_put(dir, name, "[]");
+	}
+	rd_fleet_init(&f);
+	t0 = clock();
+	assert_int_equal(rd_fleet_read_dir(&f, dir, err, sizeof(err)), 0);
+	cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_int_equal(f.n_hosts, (size_t)n);
+	for (size_t i = 1; i < f.n_hosts; i++)
+		assert_true(strcmp(f.hosts[i - 1].name, f.hosts[i].name) < 0);
+	rd_fleet_free(&f);
+	unit_rmtree(dir);
+	print_message("%d files read in %.2f s of CPU\n", n, cpu);
+	assert_true(slowed || cpu < 5.0);
 }
 
 static void test_nodeset(void **state)
@@ -422,9 +501,11 @@ int main(void)
 		cmocka_unit_test(test_pdsh_grouping),
 		cmocka_unit_test(test_pdsh_interleaved),
 		cmocka_unit_test(test_clush_groups),
+		cmocka_unit_test(test_tool_words),
 		cmocka_unit_test(test_bad_output),
 		cmocka_unit_test(test_reason_cut_utf8),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_directory_many),
 		cmocka_unit_test(test_nodeset),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# rdmadiag export on live Soft-RoCE (a lab scenario, run from the build
-# directory with: tests/lab/run ../../tests/export/lab-export-live.sh):
+# rdmadiag export on live Soft-RoCE, a lab scenario (alone, from the build
+# directory: make check-lab LAB_SCENARIOS=export-live):
 # after traffic, the exported hw_counters equal what `rdma statistic`
 # says, promtool accepts the output, /metrics answers over HTTP, and the
 # cost of one scrape is logged. node_exporter's infiniband collector
 # prints nothing here (rxe has no counters/ directory), which is logged.
+# A fixture host is measured in the same guest too.
 
 lab_require_rdmadiag
 lab_net_up
@@ -57,4 +58,10 @@ fi
 "$RDMADIAG" export --bench 20 > "$LAB_OUT/bench.txt" 2>&1 ||
 	lab_fail "export --bench failed: $(tail -n 3 "$LAB_OUT/bench.txt")"
 while read -r line; do lab_log "live rxe: $line"; done < "$LAB_OUT/bench.txt"
+# A fixture host in the same guest: the emulated CPU's factor, to read
+# the live figure against test_bench.sh's figures on the real CPU.
+fx=$LAB_SRCDIR/../fixtures/cx6dx-roce-port-down
+"$RDMADIAG" export --root "$fx" --bench 20 > "$LAB_OUT/bench-fixture.txt" 2>&1 ||
+	lab_fail "export --bench on $fx failed: $(tail -n 3 "$LAB_OUT/bench-fixture.txt")"
+while read -r line; do lab_log "fixture cx6dx-roce-port-down, same guest: $line"; done < "$LAB_OUT/bench-fixture.txt"
 lab_pass
