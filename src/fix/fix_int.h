@@ -127,6 +127,15 @@ int rd_fix_need_word(const struct rd_fix_ops *k, const char *value,
 int rd_fix_target_decimal(const struct rd_fixup *f, const char *before,
 			  char *after, size_t len);
 
+/*
+ * Load module name (and what it depends on) through ctx, never running a
+ * command: a module that modprobe.d gives an install command, or one it
+ * brings in that has one, is refused (-EPERM) with the reason in msg.
+ */
+struct kmod_ctx;
+int rd_fix_module_load(struct kmod_ctx *ctx, const char *name, char *msg,
+		       size_t ml);
+
 /* Live rtnetlink facts about one netdev. */
 struct rd_fix_link {
 	uint32_t ifindex;

@@ -11,6 +11,7 @@
 
 #include "unit.h"
 
+#include <libkmod.h>
 #include <time.h>
 
 #include "cmd/cli.h"
@@ -452,6 +453,48 @@ static void test_real_kinds(void **state)
 			 -EINVAL);
 }
 
+/*
+ * modprobe.d's install commands are run by a shell in place of loading
+ * (and are how a module is blocked): the module fix-up refuses such a
+ * module, or one that brings such a module in, and runs nothing.
+ */
+static void test_module_install_command(void **state)
+{
+	char conf[PATH_MAX], mark[PATH_MAX], moddir[PATH_MAX], text[1024];
+	char msg[512];
+	const char *paths[] = { conf, NULL };
+	struct kmod_ctx *ctx;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/rd.conf", dir);
+	snprintf(mark, sizeof(mark), "%s/ran", dir);
+	snprintf(text, sizeof(text),
+		 "install rd_test_blocked /bin/sh -c 'touch %s'\n"
+		 "alias rd_test_soft mlx5_ib\n"
+		 "softdep mlx5_ib pre: rd_test_blocked\n",
+		 mark);
+	unit_put(dir, "rd.conf", text);
+	ctx = kmod_new(unit_fixture("kmod-moddir/6.1.0-fixture", moddir,
+				    sizeof(moddir)),
+		       paths);
+	assert_non_null(ctx);
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_blocked", msg,
+					    sizeof(msg)),
+			 -EPERM);
+	assert_non_null(strstr(msg, "gives rd_test_blocked an install command"));
+	assert_non_null(strstr(msg, "the command is: modprobe rd_test_blocked"));
+	/* Brought in before the module asked for (softdep): refused too. */
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_soft", msg,
+					    sizeof(msg)),
+			 -EPERM);
+	assert_non_null(strstr(msg, "gives rd_test_blocked an install command"));
+	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_absent", msg,
+					    sizeof(msg)),
+			 -ENOENT);
+	kmod_unref(ctx);
+}
+
 /* ---- the commands: what they print ---- */
 
 /* Run a command with stdout and stderr in a file; its text in out. */
@@ -575,6 +618,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timer, setup, teardown),
 		cmocka_unit_test(test_real_kinds),
+		cmocka_unit_test_setup_teardown(test_module_install_command, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
 	};
