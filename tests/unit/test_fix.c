@@ -606,6 +606,31 @@ static void test_fix_dry_run(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* A fixture with more huge pages than any host: shown, never applied. */
+static void test_fix_dry_run_hugepages(void **state)
+{
+	char root[PATH_MAX];
+	char *argv[] = { "fix", "host.hugepages", "--hugepages", "4000000001",
+			 "--root", root, "--yes", "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/h", dir);
+	assert_int_equal(mkdir(root, 0700), 0);
+	unit_put(root, "proc/meminfo",
+		 "MemTotal:       24731708 kB\n"
+		 "HugePages_Total: 4000000000\n"
+		 "HugePages_Free:        0\n"
+		 "Hugepagesize:       2048 kB\n");
+	unit_put(root, "sys/class/infiniband/.keep", "");
+	unit_put(root, "sys/class/net/.keep", "");
+	assert_int_equal(run_cmd(cmd_fix, argv, out, sizeof(out)), 2);
+	if (!strstr(out, "command: sysctl -w vm.nr_hugepages=8000000001") ||
+	    !strstr(out, "dry run, not applied: the reading comes from redirected roots"))
+		fail_msg("%s", out);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -622,6 +647,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_dry_run_hugepages, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
