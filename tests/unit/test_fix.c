@@ -14,9 +14,13 @@
 #include <libkmod.h>
 #include <time.h>
 
+#include <rdma/rdma_netlink.h>
+
 #include "cmd/cli.h"
 #include "core/escape.h"
 #include "core/roots.h"
+#include "nl_build.h"
+#include "probes/rdma_nl.h"
 #include "test_fix_mock.h"
 
 static char dir[PATH_MAX];
@@ -495,6 +499,59 @@ static void test_module_install_command(void **state)
 	kmod_unref(ctx);
 }
 
+/*
+ * The fix kinds find RDMA devices by index and exact name: a device whose
+ * name holds control bytes (the probes' parser refuses the whole dump
+ * for it) does not stop a fix-up of another device.
+ */
+static void nb_device(struct rd_nl_buf *b, uint32_t idx, const char *name)
+{
+	struct nl_msg *m = nb_msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						   RDMA_NLDEV_CMD_GET),
+				  NLM_F_MULTI, NULL, 0);
+
+	nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
+	nla_put_string(m, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	nb_take(b, m);
+}
+
+static void test_rdma_devices(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct rd_device *devs = NULL;
+	size_t n = 0;
+	uint32_t idx = 0;
+
+	(void)state;
+	nb_device(&b, 1, "rx\x1b[2J\xc2\x9b" "e0");
+	nb_device(&b, 2, "rxe1");
+	nb_done(&b);
+	assert_true(rd_rdma_nl_parse_devices(b.data, b.len, &devs, &n) < 0);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, "rxe1", &devs,
+						   &n, &idx),
+			 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(idx, 2);
+	assert_int_equal(devs[0].index.v, 1);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, "rxe9", &devs,
+						   &n, &idx),
+			 -ENODEV);
+	assert_int_equal(n, 2);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, NULL, &devs,
+						   &n, NULL),
+			 0);
+	rd_rdma_nl_free_devices(devs, n);
+	/* A message cut short is an error, not a shorter list. */
+	assert_true(rd_fix_rdma_parse_devices(b.data, b.len - 12, NULL, &devs,
+					      &n, NULL) < 0);
+	assert_null(devs);
+	assert_int_equal(n, 0);
+	rd_nl_buf_free(&b);
+}
+
 /* ---- the commands: what they print ---- */
 
 /* Run a command with stdout and stderr in a file; its text in out. */
@@ -645,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_real_kinds),
 		cmocka_unit_test_setup_teardown(test_module_install_command, setup,
 						teardown),
+		cmocka_unit_test(test_rdma_devices),
 		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_dry_run_hugepages, setup,
