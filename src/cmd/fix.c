@@ -333,20 +333,8 @@ static int list_journal(struct rd_cli *cli, const char *journal)
 		cli_error(cli, "%s", err);
 		return FIX_NOT_APPLIED;
 	}
-	for (size_t i = 0; i < j.n; i++) {
-		const struct rd_journal_entry *e = &j.v[i];
-
-		printf("%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
-		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
-		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
-		       e->before ? rd_esc_tmp(e->before) : "?",
-		       e->after ? rd_esc_tmp(e->after) : "?",
-		       e->result ? rd_esc_tmp(e->result) :
-				   "no result (interrupted)",
-		       e->undone ? ", undone" : "",
-		       e->confirmed ? ", confirmed" :
-		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
-	}
+	for (size_t i = 0; i < j.n; i++)
+		rd_journal_print_entry(stdout, &j.v[i]);
 	if (!j.n)
 		printf("journal %s is empty\n", rd_esc_tmp(journal));
 	rd_journal_free(&j);

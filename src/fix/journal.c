@@ -805,6 +805,20 @@ int rd_journal_append_confirm(struct rd_journal_file *jf, const char *id,
 	return append_simple(jf, "confirm", id, NULL, NULL, err, errlen);
 }
 
+int rd_journal_print_entry(FILE *f, const struct rd_journal_entry *e)
+{
+	return fprintf(f, "%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
+		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
+		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
+		       e->before ? rd_esc_tmp(e->before) : "?",
+		       e->after ? rd_esc_tmp(e->after) : "?",
+		       e->result ? rd_esc_tmp(e->result) :
+				   "no result (interrupted)",
+		       e->undone ? ", undone" : "",
+		       e->confirmed ? ", confirmed" :
+		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
+}
+
 void rd_journal_new_id(char *buf, size_t len)
 {
 	static unsigned counter;
