@@ -80,7 +80,7 @@ static bool confirm(const struct rd_result *r)
 
 	if (!tty)
 		return false;
-	fprintf(tty, "Apply \"%s\"%s? [y/N] ", r->fix->command,
+	fprintf(tty, "Apply \"%s\"%s? [y/N] ", rd_esc_tmp(r->fix->command),
 		r->fix->undoable ? "" : " (cannot be undone)");
 	fflush(tty);
 	yes = fgets(line, sizeof(line), tty) &&
@@ -163,7 +163,7 @@ static int verify(struct rd_cli *cli, const struct rd_diag_opts *o,
 			break;
 		sleep_ms(500);
 	}
-	printf("re-probe: %s %s\n", rd_verdict_name(v), summary);
+	printf("re-probe: %s %s\n", rd_verdict_name(v), rd_esc_tmp(summary));
 	return v == RD_PASS ? FIX_OK : FIX_NOT_PASS;
 }
 
@@ -229,7 +229,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	id = argv[optind];
 	if (!rd_check_find(id)) {
 		cli_error(cli, "fix: no check \"%s\" (rdmadiag check lists them)",
-			  id);
+			  rd_esc_tmp(id));
 		return FIX_USAGE;
 	}
 	o.only_area = id;
@@ -286,7 +286,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	if (why) {
 		printf("dry run, not applied: %s\n", why);
 		cli_error(cli, "fix: not applied: %s. The command is: %s", why,
-			  pick->fix->command);
+			  rd_esc_tmp(pick->fix->command));
 		rd_results_free(&res);
 		return FIX_NOT_APPLIED;
 	}
@@ -333,20 +333,8 @@ static int list_journal(struct rd_cli *cli, const char *journal)
 		cli_error(cli, "%s", err);
 		return FIX_NOT_APPLIED;
 	}
-	for (size_t i = 0; i < j.n; i++) {
-		const struct rd_journal_entry *e = &j.v[i];
-
-		printf("%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
-		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
-		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
-		       e->before ? rd_esc_tmp(e->before) : "?",
-		       e->after ? rd_esc_tmp(e->after) : "?",
-		       e->result ? rd_esc_tmp(e->result) :
-				   "no result (interrupted)",
-		       e->undone ? ", undone" : "",
-		       e->confirmed ? ", confirmed" :
-		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
-	}
+	for (size_t i = 0; i < j.n; i++)
+		rd_journal_print_entry(stdout, &j.v[i]);
 	if (!j.n)
 		printf("journal %s is empty\n", rd_esc_tmp(journal));
 	rd_journal_free(&j);

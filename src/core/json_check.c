@@ -222,6 +222,13 @@ static int string(struct scan *s, bool key, size_t *off, size_t *len)
 						cp = 0x10000 + ((cp - 0xd800) << 10) +
 						     (lo - 0xdc00);
 				}
+				/*
+				 * json-c turns a lone surrogate into U+FFFD: the
+				 * text would change, and two keys could become one.
+				 */
+				if (cp >= 0xd800 && cp <= 0xdfff)
+					return refuse(s, -EINVAL,
+						      "a string holds a lone UTF-16 surrogate");
 				bn = utf8_put(cp, b);
 			} else {
 				/* The one-letter escapes and what they stand for. */

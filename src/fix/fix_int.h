@@ -127,6 +127,31 @@ int rd_fix_need_word(const struct rd_fix_ops *k, const char *value,
 int rd_fix_target_decimal(const struct rd_fixup *f, const char *before,
 			  char *after, size_t len);
 
+/*
+ * Load module name (and what it depends on) through ctx, never running a
+ * command: a module that modprobe.d gives an install command, or one it
+ * brings in that has one, is refused (-EPERM) with the reason in msg.
+ */
+struct kmod_ctx;
+int rd_fix_module_load(struct kmod_ctx *ctx, const char *name, char *msg,
+		       size_t ml);
+
+/*
+ * Every RDMA device, by index only (ports empty, for
+ * rd_rdma_nl_parse_ports), and the index of the one called name when
+ * name is not NULL (-ENODEV when none is). Unlike the probes' device
+ * parser it takes any name, so one device whose name holds control
+ * bytes does not stop a fix-up of another.
+ */
+struct nl_sock;
+struct rd_device;
+int rd_fix_rdma_devices(struct nl_sock *sk, const char *name,
+			struct rd_device **devs, size_t *n, uint32_t *named);
+/* The same from the bytes of an RDMA_NLDEV_CMD_GET dump. */
+int rd_fix_rdma_parse_devices(const void *bytes, size_t len,
+			      const char *name, struct rd_device **devs,
+			      size_t *n, uint32_t *named);
+
 /* Live rtnetlink facts about one netdev. */
 struct rd_fix_link {
 	uint32_t ifindex;

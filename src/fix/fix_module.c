@@ -62,11 +62,87 @@ static int mod_read(const struct rd_fix_target *t, char *val, size_t len,
 	return 0;
 }
 
+/*
+ * The module, or a module it brings in, that modprobe.d gives an
+ * "install" command (run by a shell in place of loading; often how an
+ * admin blocks a module: "install X /bin/false"): its name in buf.
+ */
+static bool commanded(struct kmod_module *mod, char *buf, size_t len)
+{
+	struct kmod_list *lists[3] = { NULL, NULL, NULL }, *it;
+	bool found = false;
+
+	if (kmod_module_get_install_commands(mod)) {
+		snprintf(buf, len, "%s", kmod_module_get_name(mod));
+		return true;
+	}
+	lists[0] = kmod_module_get_dependencies(mod);
+	kmod_module_get_softdeps(mod, &lists[1], &lists[2]);
+	for (int i = 0; i < 3; i++) {
+		kmod_list_foreach(it, lists[i]) {
+			struct kmod_module *m = kmod_module_get_module(it);
+
+			if (!found && kmod_module_get_install_commands(m)) {
+				snprintf(buf, len, "%s", kmod_module_get_name(m));
+				found = true;
+			}
+			kmod_module_unref(m);
+		}
+		kmod_module_unref_list(lists[i]);
+	}
+	return found;
+}
+
+int rd_fix_module_load(struct kmod_ctx *ctx, const char *name, char *msg,
+		       size_t ml)
+{
+	struct kmod_list *list = NULL, *it;
+	char cmd[128];
+	bool refused = false;
+	int r;
+
+	r = kmod_module_new_from_lookup(ctx, name, &list);
+	if (r == 0 && !list)
+		r = -ENOENT;
+	if (r < 0) {
+		snprintf(msg, ml, "module %s: %s", rd_esc_tmp(name),
+			 strerror(-r));
+		return r;
+	}
+	kmod_list_foreach(it, list) {
+		struct kmod_module *mod = kmod_module_get_module(it);
+
+		if (!refused && (refused = commanded(mod, cmd, sizeof(cmd))))
+			snprintf(msg, ml,
+				 "modprobe.d gives %s an install command; rdmadiag runs no commands and does not override it; the command is: modprobe %s",
+				 rd_esc_tmp(cmd), rd_shquote_tmp(name));
+		kmod_module_unref(mod);
+	}
+	if (refused) {
+		kmod_module_unref_list(list);
+		return -EPERM;
+	}
+	kmod_list_foreach(it, list) {
+		struct kmod_module *mod = kmod_module_get_module(it);
+
+		/* No shell, ever: insert the modules themselves. */
+		r = kmod_module_probe_insert_module(mod, KMOD_PROBE_IGNORE_COMMAND,
+						    NULL, NULL, NULL, NULL);
+		kmod_module_unref(mod);
+		if (r == 0)
+			break;
+	}
+	if (r < 0)
+		snprintf(msg, ml, "loading %s: %s", rd_esc_tmp(name),
+			 strerror(-r));
+	kmod_module_unref_list(list);
+	return r < 0 ? r : 0;
+}
+
 static int mod_apply(const struct rd_fix_target *t, const char *value,
 		     char *msg, size_t ml)
 {
 	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
-	struct kmod_list *list = NULL, *it;
 	int r;
 
 	(void)value;
@@ -75,28 +151,9 @@ static int mod_apply(const struct rd_fix_target *t, const char *value,
 		return -ENOMEM;
 	}
 	kmod_load_resources(ctx);
-	r = kmod_module_new_from_lookup(ctx, t->arg, &list);
-	if (r == 0 && !list)
-		r = -ENOENT;
-	if (r < 0) {
-		snprintf(msg, ml, "module %s: %s", t->arg, strerror(-r));
-		kmod_unref(ctx);
-		return r;
-	}
-	kmod_list_foreach(it, list) {
-		struct kmod_module *mod = kmod_module_get_module(it);
-
-		r = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL,
-						    NULL);
-		kmod_module_unref(mod);
-		if (r == 0)
-			break;
-	}
-	if (r < 0)
-		snprintf(msg, ml, "loading %s: %s", t->arg, strerror(-r));
-	kmod_module_unref_list(list);
+	r = rd_fix_module_load(ctx, t->arg, msg, ml);
 	kmod_unref(ctx);
-	return r < 0 ? r : 0;
+	return r;
 }
 
 const struct rd_fix_ops rd_fix_module_ops = {

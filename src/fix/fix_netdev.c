@@ -220,6 +220,75 @@ int rd_fix_link_set(uint32_t ifindex, uint32_t mtu, int up, char *msg,
 	return r;
 }
 
+static const struct nla_policy dev_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING },
+};
+
+int rd_fix_rdma_parse_devices(const void *bytes, size_t len,
+			      const char *name, struct rd_device **devs,
+			      size_t *n, uint32_t *named)
+{
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	bool found = false;
+	int r;
+
+	*devs = NULL;
+	*n = 0;
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) == 1) {
+		struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
+		struct rd_device *d;
+		uint32_t idx;
+
+		r = 0;
+		if (nlh->nlmsg_type !=
+			    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET) ||
+		    rd_nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX, dev_policy) < 0 ||
+		    !tb[RDMA_NLDEV_ATTR_DEV_INDEX]) {
+			r = -EBADMSG;
+			break;
+		}
+		if (*n >= 1024 || !(d = RD_PUSH(*devs, *n))) {
+			r = *n >= 1024 ? -E2BIG : -ENOMEM;
+			break;
+		}
+		idx = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+		memset(d, 0, sizeof(*d));
+		d->index = rd_u64(idx);
+		/* Compared as bytes: a name nobody can print never matches. */
+		if (name && tb[RDMA_NLDEV_ATTR_DEV_NAME] &&
+		    strcmp(nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]), name) == 0) {
+			*named = idx;
+			found = true;
+		}
+	}
+	rd_nl_iter_end(&it);
+	if (r < 0) {
+		rd_rdma_nl_free_devices(*devs, *n);
+		*devs = NULL;
+		*n = 0;
+		return r;
+	}
+	return name && !found ? -ENODEV : 0;
+}
+
+int rd_fix_rdma_devices(struct nl_sock *sk, const char *name,
+			struct rd_device **devs, size_t *n, uint32_t *named)
+{
+	struct rd_nl_buf b = { 0 };
+	int r = rd_rdma_nl_dump(sk, RDMA_NLDEV_CMD_GET, &b);
+
+	*devs = NULL;
+	*n = 0;
+	if (r == 0)
+		r = rd_fix_rdma_parse_devices(b.data, b.len, name, devs, n,
+					      named);
+	rd_nl_buf_free(&b);
+	return r;
+}
+
 /* Does an RDMA port have this netdev behind it (the kernel's pairing)? */
 static int carries_rdma(const char *name, uint32_t ifindex)
 {
@@ -233,9 +302,7 @@ static int carries_rdma(const char *name, uint32_t ifindex)
 	r = rd_nl_open(NETLINK_RDMA, &sk);
 	if (r < 0)
 		return r;
-	r = rd_rdma_nl_dump(sk, RDMA_NLDEV_CMD_GET, &b);
-	if (r == 0)
-		r = rd_rdma_nl_parse_devices(b.data, b.len, &devs, &n);
+	r = rd_fix_rdma_devices(sk, NULL, &devs, &n, NULL);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		rd_nl_buf_free(&b);
 		r = rd_rdma_nl_port_dump(sk, devs[i].index.v, &b);

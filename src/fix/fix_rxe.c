@@ -52,7 +52,6 @@ static void rxe_command(const struct rd_fix_target *t, const char *value,
 /* The RDMA device index of name, or -ENODEV. */
 static int rdma_index(const char *name, uint32_t *idx, char *msg, size_t ml)
 {
-	struct rd_nl_buf b = { 0 };
 	struct rd_device *devs = NULL;
 	struct nl_sock *sk = NULL;
 	size_t n = 0;
@@ -60,22 +59,10 @@ static int rdma_index(const char *name, uint32_t *idx, char *msg, size_t ml)
 
 	r = rd_nl_open(NETLINK_RDMA, &sk);
 	if (r == 0)
-		r = rd_rdma_nl_dump(sk, RDMA_NLDEV_CMD_GET, &b);
-	if (r == 0)
-		r = rd_rdma_nl_parse_devices(b.data, b.len, &devs, &n);
-	if (r == 0) {
-		r = -ENODEV;
-		for (size_t i = 0; i < n; i++)
-			if (devs[i].name && strcmp(devs[i].name, name) == 0 &&
-			    devs[i].index.ok) {
-				*idx = (uint32_t)devs[i].index.v;
-				r = 0;
-			}
-	} else {
+		r = rd_fix_rdma_devices(sk, name, &devs, &n, idx);
+	if (r < 0 && r != -ENODEV)
 		snprintf(msg, ml, "RDMA netlink: %s", strerror(-r));
-	}
 	rd_rdma_nl_free_devices(devs, n);
-	rd_nl_buf_free(&b);
 	nl_socket_free(sk);
 	return r;
 }

@@ -20,8 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/model.h"
 #include "core/escape.h"
+#include "core/json_check.h"
+#include "core/model.h"
 #include "core/roots.h"
 
 unsigned rd_journal_lock_wait_ms = 10000;
@@ -208,8 +209,12 @@ static int parse_entry(struct rd_journal *j, struct json_object *o,
 		e->ifindex = num >= 1 && num <= 0x7fffffff ? (uint64_t)num : 0;
 	if (r == 0)
 		r = get_num(o, "confirm_by", &e->confirm_by);
-	if (json_object_object_get_ex(o, "undoable", &v) && v)
-		e->undoable = json_object_get_boolean(v);
+	if (r == 0 && json_object_object_get_ex(o, "undoable", &v) && v) {
+		if (json_object_is_type(v, json_type_boolean))
+			e->undoable = json_object_get_boolean(v);
+		else
+			r = -EBADMSG;
+	}
 	r = r ? r : get_str(o, "user", &e->user, false);
 	r = r ? r : get_str(o, "check", &e->check, true);
 	r = r ? r : get_str(o, "device", &e->device, false);
@@ -274,6 +279,15 @@ static int parse_line(struct rd_journal *j, struct json_object *o,
 	return r;
 }
 
+/* One line is one flat object of about twenty members. */
+static const struct rd_json_limits line_limits = {
+	.values = 64,
+	.containers = 1,
+	.depth = 1,
+	.members = 32,
+	.string = 4096,
+};
+
 static int parse_text(struct rd_journal *j, char *text, size_t len,
 		      const char *path, char *err, size_t errlen)
 {
@@ -295,6 +309,7 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 	while ((line = strsep(&p, "\n")) != NULL) {
 		struct json_object *o;
 		const char *why = "not valid JSON";
+		char check_why[300];
 		size_t ll = strlen(line);
 
 		lineno++;
@@ -308,13 +323,22 @@ static int parse_text(struct rd_journal *j, char *text, size_t len,
 			}
 			continue;
 		}
-		json_tokener_reset(tok);
-		o = json_tokener_parse_ex(tok, line, (int)ll);
-		if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-		    json_tokener_get_parse_end(tok) != ll)
+		/* What json-c would take silently: a duplicate key above all. */
+		if (rd_json_check(line, ll, &line_limits, check_why,
+				  sizeof(check_why)) < 0) {
+			why = check_why;
+			o = NULL;
 			r = -EBADMSG;
-		else
-			r = parse_line(j, o, lineno, &why);
+		} else {
+			json_tokener_reset(tok);
+			o = json_tokener_parse_ex(tok, line, (int)ll);
+			if (!o ||
+			    json_tokener_get_error(tok) != json_tokener_success ||
+			    json_tokener_get_parse_end(tok) != ll)
+				r = -EBADMSG;
+			else
+				r = parse_line(j, o, lineno, &why);
+		}
 		json_object_put(o);
 		if (r < 0) {
 			if (r == -ENOMEM)
@@ -779,6 +803,20 @@ int rd_journal_append_confirm(struct rd_journal_file *jf, const char *id,
 			      char *err, size_t errlen)
 {
 	return append_simple(jf, "confirm", id, NULL, NULL, err, errlen);
+}
+
+int rd_journal_print_entry(FILE *f, const struct rd_journal_entry *e)
+{
+	return fprintf(f, "%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
+		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
+		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
+		       e->before ? rd_esc_tmp(e->before) : "?",
+		       e->after ? rd_esc_tmp(e->after) : "?",
+		       e->result ? rd_esc_tmp(e->result) :
+				   "no result (interrupted)",
+		       e->undone ? ", undone" : "",
+		       e->confirmed ? ", confirmed" :
+		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
 }
 
 void rd_journal_new_id(char *buf, size_t len)

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Years of fix-ups fit; anything larger is not our journal. */
 #define RD_JOURNAL_MAX (16u << 20)
@@ -103,6 +104,12 @@ int rd_journal_append_result(struct rd_journal_file *jf, const char *id,
 /* Append a "confirm" line: the change id stays, the timer stands down. */
 int rd_journal_append_confirm(struct rd_journal_file *jf, const char *id,
 			      char *err, size_t errlen);
+
+/*
+ * One line of `undo --list` for e: id, user, check, command, the values
+ * and the outcome, every journal string escaped. Returns what fprintf does.
+ */
+int rd_journal_print_entry(FILE *f, const struct rd_journal_entry *e);
 
 /* A fresh entry id (time, pid, counter). */
 void rd_journal_new_id(char *buf, size_t len);

@@ -6,6 +6,7 @@
  * What reads must write back with the journal's own writers and read
  * again to the same entries: undo trusts what it reads ("before" is the
  * value it restores), so writer and reader must agree on every field.
+ * Every error message and every `undo --list` line is plain text.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "fix/journal.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -74,8 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unlink(out);
 	if (write_file(in, data, size) < 0)
 		return 0;
-	if (rd_journal_read(in, &a, err, sizeof(err)) < 0)
+	if (rd_journal_read(in, &a, err, sizeof(err)) < 0) {
+		fuzz_assert_text(err, strlen(err));
 		return 0;
+	}
+	for (size_t i = 0; i < a.n; i++)
+		FUZZ_CHECK_PRINTED(rd_journal_print_entry(f, &a.v[i]));
 	if (rd_journal_open(out, RD_JOURNAL_WRITE, &jf, err, sizeof(err)) < 0)
 		abort();
 	for (size_t i = 0; i < a.n; i++) {

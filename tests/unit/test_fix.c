@@ -11,11 +11,16 @@
 
 #include "unit.h"
 
+#include <libkmod.h>
 #include <time.h>
+
+#include <rdma/rdma_netlink.h>
 
 #include "cmd/cli.h"
 #include "core/escape.h"
 #include "core/roots.h"
+#include "nl_build.h"
+#include "probes/rdma_nl.h"
 #include "test_fix_mock.h"
 
 static char dir[PATH_MAX];
@@ -452,6 +457,101 @@ static void test_real_kinds(void **state)
 			 -EINVAL);
 }
 
+/*
+ * modprobe.d's install commands are run by a shell in place of loading
+ * (and are how a module is blocked): the module fix-up refuses such a
+ * module, or one that brings such a module in, and runs nothing.
+ */
+static void test_module_install_command(void **state)
+{
+	char conf[PATH_MAX], mark[PATH_MAX], moddir[PATH_MAX], text[1024];
+	char msg[512];
+	const char *paths[] = { conf, NULL };
+	struct kmod_ctx *ctx;
+
+	(void)state;
+	snprintf(conf, sizeof(conf), "%s/rd.conf", dir);
+	snprintf(mark, sizeof(mark), "%s/ran", dir);
+	snprintf(text, sizeof(text),
+		 "install rd_test_blocked /bin/sh -c 'touch %s'\n"
+		 "alias rd_test_soft mlx5_ib\n"
+		 "softdep mlx5_ib pre: rd_test_blocked\n",
+		 mark);
+	unit_put(dir, "rd.conf", text);
+	ctx = kmod_new(unit_fixture("kmod-moddir/6.1.0-fixture", moddir,
+				    sizeof(moddir)),
+		       paths);
+	assert_non_null(ctx);
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_blocked", msg,
+					    sizeof(msg)),
+			 -EPERM);
+	assert_non_null(strstr(msg, "gives rd_test_blocked an install command"));
+	assert_non_null(strstr(msg, "the command is: modprobe rd_test_blocked"));
+	/* Brought in before the module asked for (softdep): refused too. */
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_soft", msg,
+					    sizeof(msg)),
+			 -EPERM);
+	assert_non_null(strstr(msg, "gives rd_test_blocked an install command"));
+	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(rd_fix_module_load(ctx, "rd_test_absent", msg,
+					    sizeof(msg)),
+			 -ENOENT);
+	kmod_unref(ctx);
+}
+
+/*
+ * The fix kinds find RDMA devices by index and exact name: a device whose
+ * name holds control bytes (the probes' parser refuses the whole dump
+ * for it) does not stop a fix-up of another device.
+ */
+static void nb_device(struct rd_nl_buf *b, uint32_t idx, const char *name)
+{
+	struct nl_msg *m = nb_msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						   RDMA_NLDEV_CMD_GET),
+				  NLM_F_MULTI, NULL, 0);
+
+	nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
+	nla_put_string(m, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	nb_take(b, m);
+}
+
+static void test_rdma_devices(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct rd_device *devs = NULL;
+	size_t n = 0;
+	uint32_t idx = 0;
+
+	(void)state;
+	nb_device(&b, 1, "rx\x1b[2J\xc2\x9b" "e0");
+	nb_device(&b, 2, "rxe1");
+	nb_done(&b);
+	assert_true(rd_rdma_nl_parse_devices(b.data, b.len, &devs, &n) < 0);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, "rxe1", &devs,
+						   &n, &idx),
+			 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(idx, 2);
+	assert_int_equal(devs[0].index.v, 1);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, "rxe9", &devs,
+						   &n, &idx),
+			 -ENODEV);
+	assert_int_equal(n, 2);
+	rd_rdma_nl_free_devices(devs, n);
+	assert_int_equal(rd_fix_rdma_parse_devices(b.data, b.len, NULL, &devs,
+						   &n, NULL),
+			 0);
+	rd_rdma_nl_free_devices(devs, n);
+	/* A message cut short is an error, not a shorter list. */
+	assert_true(rd_fix_rdma_parse_devices(b.data, b.len - 12, NULL, &devs,
+					      &n, NULL) < 0);
+	assert_null(devs);
+	assert_int_equal(n, 0);
+	rd_nl_buf_free(&b);
+}
+
 /* ---- the commands: what they print ---- */
 
 /* Run a command with stdout and stderr in a file; its text in out. */
@@ -563,6 +663,31 @@ static void test_fix_dry_run(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* A fixture with more huge pages than any host: shown, never applied. */
+static void test_fix_dry_run_hugepages(void **state)
+{
+	char root[PATH_MAX];
+	char *argv[] = { "fix", "host.hugepages", "--hugepages", "4000000001",
+			 "--root", root, "--yes", "--journal", path, NULL };
+	char out[8192];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/h", dir);
+	assert_int_equal(mkdir(root, 0700), 0);
+	unit_put(root, "proc/meminfo",
+		 "MemTotal:       24731708 kB\n"
+		 "HugePages_Total: 4000000000\n"
+		 "HugePages_Free:        0\n"
+		 "Hugepagesize:       2048 kB\n");
+	unit_put(root, "sys/class/infiniband/.keep", "");
+	unit_put(root, "sys/class/net/.keep", "");
+	assert_int_equal(run_cmd(cmd_fix, argv, out, sizeof(out)), 2);
+	if (!strstr(out, "command: sysctl -w vm.nr_hugepages=8000000001") ||
+	    !strstr(out, "dry run, not applied: the reading comes from redirected roots"))
+		fail_msg("%s", out);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,8 +700,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timer, setup, teardown),
 		cmocka_unit_test(test_real_kinds),
+		cmocka_unit_test_setup_teardown(test_module_install_command, setup,
+						teardown),
+		cmocka_unit_test(test_rdma_devices),
 		cmocka_unit_test_setup_teardown(test_list_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_dry_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_dry_run_hugepages, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

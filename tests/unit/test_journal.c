@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <time.h>
 
+#include "core/escape.h"
 #include "fix/journal.h"
 
 static char dir[PATH_MAX];
@@ -174,6 +175,16 @@ static void test_corrupt(void **state)
 		"\"kind\":\"link_mtu\",\"command\":\"x\"}\n",
 		"{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
 		"\"kind\":\"link_mtu\",\"command\":\"x\",\"time\":\"soon\"}\n",
+		/* json-c would keep the last of two keys */
+		"{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
+		"\"kind\":\"link_mtu\",\"command\":\"x\",\"kind\":\"sysctl\"}\n",
+		/* and read "false" as true */
+		"{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
+		"\"kind\":\"link_mtu\",\"command\":\"x\",\"undoable\":\"false\"}\n",
+		"{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
+		"\"kind\":\"link_mtu\",\"command\":\"x\",\"time\":1e400}\n",
+		"{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
+		"\"kind\":\"link_mtu\",\"command\":\"x\",\"arg\":{\"a\":1}}\n",
 	};
 	struct rd_journal j;
 	char err[256];
@@ -185,8 +196,12 @@ static void test_corrupt(void **state)
 				 -EBADMSG);
 		assert_non_null(strstr(err, ":1"));
 		assert_non_null(strstr(err, "corrupt"));
+		assert_true(rd_text_clean(err, strlen(err)));
 		assert_int_equal(j.n, 0);
 	}
+	put_journal(bad[11]);
+	rd_journal_read(path, &j, err, sizeof(err));
+	assert_non_null(strstr(err, "duplicate key \"kind\""));
 	/* A good line then a bad one: the line number points at it. */
 	put_journal("{\"type\":\"apply\",\"id\":\"a\",\"check\":\"port.mtu\","
 		    "\"kind\":\"link_mtu\",\"command\":\"x\"}\n{oops\n");

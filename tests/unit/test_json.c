@@ -227,6 +227,14 @@ static void test_refused_values(void **state)
 		       -EINVAL, "host: duplicate key \"x\"");
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"rx\\u0000e0\"}]}",
 		       -EINVAL, "devices[0].name: a string holds a NUL character");
+	/* json-c reads a lone surrogate as U+FFFD: two keys would be one. */
+	expect_refused("{\"schema_version\":1,\"host\":{\"a\\ud800\":1,"
+		       "\"a\\udbff\":2}}",
+		       -EINVAL, "host.: a string holds a lone UTF-16 surrogate");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\\udc00y\"}]}",
+		       -EINVAL, "devices[0].name: a string holds a lone UTF-16 surrogate");
+	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\\ud800\\u0041\"}]}",
+		       -EINVAL, "a lone UTF-16 surrogate");
 	expect_refused("{\"schema_version\":1,\"devices\":[{\"name\":\"x\","
 		       "\"ports\":[{\"port\":99999999999}]}]}",
 		       -EINVAL, "devices[0].ports[0].port: 99999999999 is out of range 0..255");

@@ -31,7 +31,18 @@ grep -q "command: ip link set dev veth0 mtu 9000" "$LAB_OUT/root.out" ||
 	lab_fail "the dry run does not show the command"
 fix_refused sysfs-root port.mtu --sysfs-root "$FIXTURE/sys"
 RDMADIAG_SYSFS_ROOT=$FIXTURE/sys fix_refused env-root port.mtu
-fix_refused huge-root host.hugepages --hugepages 4000000000 --root "$FIXTURE"
+# A fixture whose meminfo claims 4000000000 huge pages: its fix-up (more
+# than any host has) is shown, never written to the live sysctl.
+HUGE=$(mktemp -d)
+cp -a "$FIXTURE/." "$HUGE/"
+mkdir -p "$HUGE/proc"
+sed 's/^HugePages_Total:.*/HugePages_Total: 4000000000/' /proc/meminfo > "$HUGE/proc/meminfo"
+fix_refused huge-root host.hugepages --hugepages 4000000001 --root "$HUGE"
+grep -q "^dry run, not applied: the reading comes from redirected roots" "$LAB_OUT/huge-root.out" ||
+	lab_fail "huge-root: no dry run: $(cat "$LAB_OUT/huge-root.out")"
+grep -q "command: sysctl -w vm.nr_hugepages=[0-9]*" "$LAB_OUT/huge-root.out" ||
+	lab_fail "huge-root: the dry run does not show the command"
+rm -rf "$HUGE"
 
 # Live, but more huge pages than the host has memory for.
 fix_refused huge-live host.hugepages --hugepages 4000000000
