@@ -8,7 +8,9 @@
 #include "unit.h"
 
 #include "core/escape.h"
+#include "peer/session.h"
 #include "peer/wire.h"
+#include "perf/oob.h"
 
 static enum rd_peer_hello classify(const char *bytes, size_t n, unsigned *proto,
 				   char *what, size_t len)
@@ -56,6 +58,29 @@ static void test_hello(void **state)
 			 RD_PEER_HELLO_OTHER);
 }
 
+/*
+ * A bw/lat server's first 16 bytes from a client: the peer greeting is
+ * taken aside; perftest's version message, marked or not, and anything
+ * else go to the test's exchange as before.
+ */
+static void test_greeting_claims(void **state)
+{
+	char buf[RD_PEER_HELLO_LEN];
+
+	(void)state;
+	rd_peer_hello_encode(buf);
+	assert_true(rd_peer_greeting_claims(buf, sizeof(buf)));
+	assert_false(rd_peer_greeting_claims(buf, sizeof(buf) - 1));
+	perf_oob_version_encode("6.06", buf, sizeof(buf));
+	assert_false(rd_peer_greeting_claims(buf, sizeof(buf)));
+	perf_oob_version_mark(buf, sizeof(buf), PERF_OOB_MARK_PROTO);
+	assert_false(rd_peer_greeting_claims(buf, sizeof(buf)));
+	memcpy(buf, "rdmadiag-peer/1x", 16);
+	assert_false(rd_peer_greeting_claims(buf, sizeof(buf)));
+	memset(buf, 0, sizeof(buf));
+	assert_false(rd_peer_greeting_claims(buf, sizeof(buf)));
+}
+
 static void test_frame_header(void **state)
 {
 	uint8_t hdr[4];
@@ -78,6 +103,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hello),
+		cmocka_unit_test(test_greeting_claims),
 		cmocka_unit_test(test_frame_header),
 	};
 
