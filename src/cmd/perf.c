@@ -755,9 +755,10 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	r = perf_session_open(&s, o, &perf_stop);
 	if (!peer_port && !ib.done && s.peer_version && !o->rdma_cm)
 		snprintf(pc.err, sizeof(pc.err),
-			 "the peer speaks perftest %u.%02u without rdmadiag's "
-			 "extension", s.peer_version / 100,
-			 s.peer_version % 100);
+			 "the peer's version message (perftest %u.%02u) "
+			 "carries no rdmadiag extension: stock perftest, or "
+			 "an rdmadiag without the in-band check",
+			 s.peer_version / 100, s.peer_version % 100);
 	if (r < 0) {
 		if (o->rdma_cm && have0)
 			cm_mode_note(&s0, o, s.err, sizeof(s.err));
