@@ -369,7 +369,8 @@ static void print_lat_columns(void)
 	       "percentile[usec]   99.9%% percentile[usec] \n");
 }
 
-static void print_header(const struct perf_session *s, const char *warn)
+static void print_header(const struct perf_session *s, const char *warn,
+			 const char *peer_note)
 {
 	const struct perf_opts *o = s->o;
 	bool sender = o->role != PERF_SERVER || o->bidir || o->lat;
@@ -410,6 +411,8 @@ static void print_header(const struct perf_session *s, const char *warn)
 		printf(" ToS             : %d\n", o->tos);
 	if (s->gid_why[0])
 		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
+	if (peer_note && peer_note[0])
+		printf(" Peer check      : %s\n", peer_note);
 	if (warn && warn[0])
 		printf(" Warning         : %s\n", rd_esc_tmp(warn));
 	printf(RESULT_LINE);
@@ -686,6 +689,33 @@ static void inband_serve(struct perf_oob *oob, void *ctx)
 		rd_peer_summary_free(&mine);
 }
 
+/* The header's line on the peer check: its outcome, or why none. */
+static void peer_note(const struct perf_opts *o,
+		      const struct rd_peer_precheck *pc, bool tried, char *buf,
+		      size_t len)
+{
+	buf[0] = '\0';
+	if (o->role == PERF_LOOPBACK)
+		return;
+	if (tried && pc->ran && pc->c.n)
+		snprintf(buf, len, "%zu mismatch%s with the peer's port, "
+				   "listed above",
+			 pc->c.n, pc->c.n == 1 ? "" : "es");
+	else if (tried && pc->ran)
+		snprintf(buf, len, "no mismatch with the peer's port");
+	else if (tried)
+		snprintf(buf, len, "not made: %s", pc->err);
+	else if (o->rdma_cm)
+		snprintf(buf, len,
+			 "not made: with -R the test's messages travel on an "
+			 "rdma_cm QP, %u bytes each, too small for a port "
+			 "summary (--peer-port N asks 'rdmadiag peer --listen' "
+			 "instead)",
+			 (unsigned)PERF_CM_MSG_MAX);
+	else if (pc->err[0])
+		snprintf(buf, len, "not made: %s", pc->err);
+}
+
 /* ---- the command ---- */
 
 static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
@@ -705,7 +735,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	struct perf_lat_result *lat = NULL;
 	size_t nbw = 0, nlat = 0, nsizes = 0;
 	uint64_t sizes[24];
-	char warn[300] = "";
+	char warn[300] = "", note[600] = "";
 	char devname[IBV_SYSFS_NAME_MAX] = "";
 	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
@@ -743,13 +773,6 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
 				     (uint16_t)peer_port, o->timeout_ms,
 				     inband_out(o));
-	else if (o->rdma_cm && o->role == PERF_CLIENT)
-		fprintf(inband_out(o),
-			"peer check: not made: with -R the test's messages "
-			"travel on an rdma_cm QP, %u bytes each, too small for "
-			"a port summary; --peer-port N asks 'rdmadiag peer "
-			"--listen' on the server instead\n",
-			(unsigned)PERF_CM_MSG_MAX);
 	else if (o->role != PERF_LOOPBACK && !o->rdma_cm)
 		o->inband = &inband;
 	r = perf_session_open(&s, o, &perf_stop);
@@ -774,8 +797,11 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	perf_reach_set(&s, have0 ? &s0 : NULL);
 	if (warn[0] && (o->json || o->quiet))
 		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
+	peer_note(o, &pc, peer_port || ib.done, note, sizeof(note));
 	if (!o->json && !o->quiet)
-		print_header(&s, warn);
+		print_header(&s, warn, note);
+	else if (o->rdma_cm && !peer_port && o->role == PERF_CLIENT)
+		fprintf(stderr, "peer check: %s\n", note);
 
 	bw = calloc(nsizes, sizeof(*bw));
 	lat = calloc(nsizes, sizeof(*lat));

@@ -348,6 +348,41 @@ static void test_inband(void **state)
 	done(&pc, out, after);
 }
 
+/*
+ * A client that marked its version message and then announces a frame
+ * over the limit, or sends half a frame and goes silent: the channel is
+ * out of step, so the server's test ends with that reason, in one line.
+ */
+static void hostile_client(const char *bytes, size_t n, const char *want)
+{
+	struct perf_oob so = { .timeout_ms = 300 };
+	struct rd_peer_precheck pc;
+	struct box mine;
+	int sv[2];
+
+	box_init(&mine, 1024, 1500, 1);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], bytes, n), (ssize_t)n);
+	so.fd = sv[1];
+	assert_true(rd_peer_precheck_inband(&pc, &mine.s, "rxe0", 1, &so, false,
+					    "the client 192.0.2.9:4000", 300,
+					    NULL) < 0);
+	assert_false(pc.ran);
+	if (!strstr(so.err, want))
+		fail_msg("\"%s\" does not say \"%s\"", so.err, want);
+	assert_null(strchr(so.err, '\n'));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_inband_hostile(void **state)
+{
+	(void)state;
+	hostile_client("\xff\xff\xff\xff", 4, "more than a frame holds");
+	hostile_client("\0\0\0\x40{\"rdmadiag", 13, "then nothing for 300 ms");
+	hostile_client("", 0, "then nothing for 300 ms");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_no_such_device),
 		cmocka_unit_test(test_inband),
+		cmocka_unit_test(test_inband_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

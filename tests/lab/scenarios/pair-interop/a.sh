@@ -26,7 +26,9 @@ awk -v c="$c" 'BEGIN { exit !(c > 0) }' || lab_fail "rdmadiag bw against ib_writ
 # answers without one: no peer list, the test as before.
 ! grep -q "peer check" "$LAB_OUT/pt-server-bw.client" ||
 	lab_fail "rdmadiag bw printed a peer check against ib_write_bw: $(grep "peer check" "$LAB_OUT/pt-server-bw.client")"
-lab_log "ok: rdmadiag bw printed no peer check against ib_write_bw"
+grep -qE "^ Peer check +: not made: the peer's version message \(perftest [0-9.]+\) carries no rdmadiag extension" "$LAB_OUT/pt-server-bw.client" ||
+	lab_fail "the header does not say why there is no peer check: $(grep -i 'peer' "$LAB_OUT/pt-server-bw.client")"
+lab_log "ok: rdmadiag bw printed no peer check against ib_write_bw, and its header says why"
 lab_pair_put pt-server-bw "$c"
 lab_barrier pt-server-bw.figure
 grep -q "GID index *: *$LAB_GID\b" "$LAB_OUT/pt-server-bw.client" ||

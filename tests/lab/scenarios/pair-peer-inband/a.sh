@@ -39,6 +39,7 @@ out=$LAB_OUT/alike-bw.client
 timeout 90 "$RDMADIAG" bw -d "$LAB_RXE" -n $N "$LAB_PEER_ADDR" > "$out" 2>&1 ||
 	lab_fail "bw after peer exited $?: $(tail -n 4 "$out")"
 before_figures "$out" "peer check with rdmadiag at $LAB_PEER_ADDR:$port, in the test's channel: no mismatch found"
+before_figures "$out" " Peer check      : no mismatch with the peer's port"
 c=$(lab_result_line "$out" | awk '{print $4}')
 awk -v c="$c" 'BEGIN { exit !(c > 0) }' || lab_fail "bw after peer measured '$c'"
 lab_log "ok: bw after peer: $c MB/s"
@@ -48,5 +49,6 @@ out=$LAB_OUT/mtu.client
 before_figures "$out" "peer check with rdmadiag at $LAB_PEER_ADDR:$port, in the test's channel: 2 mismatches"
 before_figures "$out" "  netdev MTU: here 1500 bytes, peer 9000 bytes"
 before_figures "$out" "  active MTU: here 1024 bytes, peer 4096 bytes"
+before_figures "$out" " Peer check      : 2 mismatches with the peer's port, listed above"
 lab_ran_at_mtu "$out" 1024
 lab_barrier finished
