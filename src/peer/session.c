@@ -175,7 +175,9 @@ int rd_peer_client(struct perf_oob *o, const char *host, uint16_t port,
 	if (r == -ECONNREFUSED) {
 		snprintf(err, errlen,
 			 "nothing listens on %s (connection refused): run "
-			 "'rdmadiag peer --listen' there",
+			 "'rdmadiag peer --listen' there (an rdmadiag bw or "
+			 "lat server answers too, while it waits for its "
+			 "test's client)",
 			 who);
 		return r;
 	}
