@@ -633,7 +633,8 @@ static int inband_exchange(struct perf_oob *oob, bool client, void *ctx)
 		snprintf(who, sizeof(who), "%s:%u", rd_esc_tmp(o->host),
 			 (unsigned)o->port);
 	else
-		snprintf(who, sizeof(who), "the client %s", oob->peer);
+		snprintf(who, sizeof(who), "the client%s%s",
+			 oob->peer[0] ? " " : "", oob->peer);
 	ib->done = true;
 	return rd_peer_precheck_inband(ib->pc, ib->snap, o->dev, o->ib_port,
 				       oob, client, who, o->timeout_ms,
@@ -703,16 +704,7 @@ static void peer_note(const struct perf_opts *o,
 			 pc->c.n, pc->c.n == 1 ? "" : "es");
 	else if (tried && pc->ran)
 		snprintf(buf, len, "no mismatch with the peer's port");
-	else if (tried)
-		snprintf(buf, len, "not made: %s", pc->err);
-	else if (o->rdma_cm)
-		snprintf(buf, len,
-			 "not made: with -R the test's messages travel on an "
-			 "rdma_cm QP, %u bytes each, too small for a port "
-			 "summary (--peer-port N asks 'rdmadiag peer --listen' "
-			 "instead)",
-			 (unsigned)PERF_CM_MSG_MAX);
-	else if (pc->err[0])
+	else if (tried || pc->err[0])
 		snprintf(buf, len, "not made: %s", pc->err);
 }
 
@@ -773,10 +765,10 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
 				     (uint16_t)peer_port, o->timeout_ms,
 				     inband_out(o));
-	else if (o->role != PERF_LOOPBACK && !o->rdma_cm)
+	else if (o->role != PERF_LOOPBACK)
 		o->inband = &inband;
 	r = perf_session_open(&s, o, &perf_stop);
-	if (!peer_port && !ib.done && s.peer_version && !o->rdma_cm)
+	if (!peer_port && !ib.done && s.peer_version)
 		snprintf(pc.err, sizeof(pc.err),
 			 "the peer's version message (perftest %u.%02u) "
 			 "carries no rdmadiag extension: stock perftest, or "
@@ -800,8 +792,6 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	peer_note(o, &pc, peer_port || ib.done, note, sizeof(note));
 	if (!o->json && !o->quiet)
 		print_header(&s, warn, note);
-	else if (o->rdma_cm && !peer_port && o->role == PERF_CLIENT)
-		fprintf(stderr, "peer check: %s\n", note);
 
 	bw = calloc(nsizes, sizeof(*bw));
 	lat = calloc(nsizes, sizeof(*lat));

@@ -118,6 +118,7 @@ struct perf_oob_carrier {
 	int (*write)(void *ctx, const void *buf, size_t len, const char *what);
 	bool (*peer_gone)(void *ctx);
 	const char *(*err)(void *ctx);
+	size_t msg_max; /* the longest message it carries, in bytes */
 };
 
 /* A connected OOB channel. */

@@ -145,7 +145,7 @@ static int negotiate(struct perf_session *s, int *mtu)
 	uint32_t cb, cl;
 	int r, rmtu;
 
-	bool ext = o->inband && o->inband->exchange && !o->rdma_cm;
+	bool ext = o->inband && o->inband->exchange;
 
 	perf_oob_version_encode(PERF_OOB_VERSION, vout, sizeof(vout));
 	if (ext && s->oob.client &&

@@ -30,4 +30,10 @@ for want in "in the test's channel: 2 mismatches" \
 	grep -qF "$want" "$out" || lab_fail "the bw server does not say '$want': $(cat "$out")"
 	lab_log "ok: the bw server: $want"
 done
+
+LAB_PAIR_CM=1 lab_pair_serve cm "$RDMADIAG" bw -R --timeout 20000 -d "$LAB_RXE" -n $N
+out=$LAB_OUT/cm.server
+grep -qF "peer check with rdmadiag at the client, in the test's channel: 2 mismatches" "$out" ||
+	lab_fail "the bw -R server's list: $(head -n 8 "$out")"
+lab_log "ok: the bw -R server: 2 mismatches, from rdma_cm's messages"
 lab_barrier finished
