@@ -155,10 +155,12 @@ static int negotiate(struct perf_session *s, int *mtu)
 		r = perf_oob_xchg(&s->oob, vout, vin, sizeof(vin),
 				  o->timeout_ms, "the version string");
 	} else {
-		/* The mark goes back only to a client that sent one. */
+		/* The mark goes back only to a client that sent the same. */
 		r = perf_oob_read(&s->oob, vin, sizeof(vin), o->timeout_ms,
 				  "the version string");
-		if (r == 0 && ext && perf_oob_version_marked(vin, sizeof(vin)))
+		if (r == 0 && ext &&
+		    perf_oob_version_marked(vin, sizeof(vin)) ==
+			    PERF_OOB_MARK_PROTO)
 			perf_oob_version_mark(vout, sizeof(vout),
 					      PERF_OOB_MARK_PROTO);
 		if (r == 0)
