@@ -792,6 +792,8 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	peer_note(o, &pc, peer_port || ib.done, note, sizeof(note));
 	if (!o->json && !o->quiet)
 		print_header(&s, warn, note);
+	else if (note[0] && !peer_port && !ib.done)
+		fprintf(stderr, "peer check: %s\n", note); /* why none */
 
 	bw = calloc(nsizes, sizeof(*bw));
 	lat = calloc(nsizes, sizeof(*lat));
