@@ -15,7 +15,9 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
+#include "peer/matrix.h"
 #include "peer/precheck.h"
+#include "peer/session.h"
 #include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
@@ -117,7 +119,10 @@ static void perf_usage(FILE *f, bool lat)
 		   "both ports with\n"
 		   "                        'rdmadiag peer --listen -p N' on "
 		   "HOST and list\n"
-		   "                        the mismatches\n"
+		   "                        the mismatches (without it, an "
+		   "rdmadiag server\n"
+		   "                        is asked in the test's own "
+		   "channel; not with -R)\n"
 		   "exit status: 0 done, 1 test failed, below --expect-percent "
 		   "or bad usage\n"
 		   "(as perftest), 130 "
@@ -364,7 +369,8 @@ static void print_lat_columns(void)
 	       "percentile[usec]   99.9%% percentile[usec] \n");
 }
 
-static void print_header(const struct perf_session *s, const char *warn)
+static void print_header(const struct perf_session *s, const char *warn,
+			 const char *peer_note)
 {
 	const struct perf_opts *o = s->o;
 	bool sender = o->role != PERF_SERVER || o->bidir || o->lat;
@@ -405,6 +411,8 @@ static void print_header(const struct perf_session *s, const char *warn)
 		printf(" ToS             : %d\n", o->tos);
 	if (s->gid_why[0])
 		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
+	if (peer_note && peer_note[0])
+		printf(" Peer check      : %s\n", peer_note);
 	if (warn && warn[0])
 		printf(" Warning         : %s\n", rd_esc_tmp(warn));
 	printf(RESULT_LINE);
@@ -600,11 +608,118 @@ static int expect_check(struct rd_cli *cli, const struct perf_session *s,
 	return 0;
 }
 
+/* ---- rdmadiag's own messages on the test's port ---- */
+
+struct inband {
+	struct rd_cli *cli;
+	const struct perf_opts *o;
+	const struct rd_snapshot *snap; /* NULL: this host was not read */
+	struct rd_peer_precheck *pc;
+	bool done; /* the list was exchanged in the test's channel */
+};
+
+static FILE *inband_out(const struct perf_opts *o)
+{
+	return o->json || o->quiet ? stderr : stdout;
+}
+
+static int inband_exchange(struct perf_oob *oob, bool client, void *ctx)
+{
+	struct inband *ib = ctx;
+	const struct perf_opts *o = ib->o;
+	char who[300];
+
+	if (client)
+		snprintf(who, sizeof(who), "%s:%u", rd_esc_tmp(o->host),
+			 (unsigned)o->port);
+	else
+		snprintf(who, sizeof(who), "the client%s%s",
+			 oob->peer[0] ? " " : "", oob->peer);
+	ib->done = true;
+	return rd_peer_precheck_inband(ib->pc, ib->snap, o->dev, o->ib_port,
+				       oob, client, who, o->timeout_ms,
+				       inband_out(o));
+}
+
+static bool inband_claims(const char *first, size_t len, void *ctx)
+{
+	(void)ctx;
+	return rd_peer_greeting_claims(first, len);
+}
+
+/* `rdmadiag peer HOST` on the test's port: answered, and the server
+ * waits on for the test's client. */
+static void inband_serve(struct perf_oob *oob, void *ctx)
+{
+	struct inband *ib = ctx;
+	const struct perf_opts *o = ib->o;
+	struct rd_peer_summary mine, theirs;
+	struct rd_cmp_side side;
+	const char *why_not = NULL;
+	char why[512], err[512];
+	FILE *out = inband_out(o);
+	int r;
+
+	if (!ib->snap) {
+		why_not = "this host's ports could not be read";
+	} else if (rd_cmp_pick(ib->snap, o->dev, o->ib_port, &side, why,
+			       sizeof(why)) < 0) {
+		why_not = why;
+	} else if (rd_peer_summary_make(&side, &mine) < 0) {
+		why_not = "out of memory";
+	}
+	r = rd_peer_serve(oob, o->timeout_ms, why_not ? NULL : &mine, why_not,
+			  &theirs, err, sizeof(err));
+	if (r == 0) {
+		if (rd_peer_matrix_serve(oob, why_not ? NULL : o->dev,
+					 o->ib_port, why_not, o->timeout_ms,
+					 err, sizeof(err)) < 0)
+			fprintf(out, "peer check from %s: reachability: %s\n",
+				oob->peer, err);
+		else
+			fprintf(out, "peer check from %s answered; still "
+				     "waiting for the test's client\n",
+				oob->peer);
+		rd_peer_summary_free(&theirs);
+	} else {
+		fprintf(out, "peer check from %s: %s; still waiting for the "
+			     "test's client\n", oob->peer, err);
+	}
+	fflush(out);
+	if (!why_not)
+		rd_peer_summary_free(&mine);
+}
+
+/* The header's line on the peer check: its outcome, or why none. */
+static void peer_note(const struct perf_opts *o,
+		      const struct rd_peer_precheck *pc, bool tried, char *buf,
+		      size_t len)
+{
+	buf[0] = '\0';
+	if (o->role == PERF_LOOPBACK)
+		return;
+	if (tried && pc->ran && pc->c.n)
+		snprintf(buf, len, "%zu mismatch%s with the peer's port, "
+				   "listed above",
+			 pc->c.n, pc->c.n == 1 ? "" : "es");
+	else if (tried && pc->ran)
+		snprintf(buf, len, "no mismatch with the peer's port");
+	else if (tried || pc->err[0])
+		snprintf(buf, len, "not made: %s", pc->err);
+}
+
 /* ---- the command ---- */
 
 static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 {
 	struct rd_peer_precheck pc = { .ran = false };
+	struct inband ib;
+	struct perf_inband inband = {
+		.exchange = inband_exchange,
+		.ctx = &ib,
+		.aside = { .claims = inband_claims, .serve = inband_serve,
+			   .ctx = &ib },
+	};
 	struct perf_session s;
 	struct rd_snapshot s0, s1;
 	bool have0 = false, have1 = false;
@@ -612,7 +727,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	struct perf_lat_result *lat = NULL;
 	size_t nbw = 0, nlat = 0, nsizes = 0;
 	uint64_t sizes[24];
-	char warn[300] = "";
+	char warn[300] = "", note[600] = "";
 	char devname[IBV_SYSFS_NAME_MAX] = "";
 	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
@@ -644,12 +759,21 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	}
 	if (o->role == PERF_SERVER)
 		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
+	ib = (struct inband){ .cli = cli, .o = o, .snap = have0 ? &s0 : NULL,
+			      .pc = &pc };
 	if (peer_port)
 		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
 				     (uint16_t)peer_port, o->timeout_ms,
-				     o->json || o->quiet ? stderr : stdout);
-
+				     inband_out(o));
+	else if (o->role != PERF_LOOPBACK)
+		o->inband = &inband;
 	r = perf_session_open(&s, o, &perf_stop);
+	if (!peer_port && !ib.done && s.peer_version)
+		snprintf(pc.err, sizeof(pc.err),
+			 "the peer's version message (perftest %u.%02u) "
+			 "carries no rdmadiag extension: stock perftest, or "
+			 "an rdmadiag without the in-band check",
+			 s.peer_version / 100, s.peer_version % 100);
 	if (r < 0) {
 		if (o->rdma_cm && have0)
 			cm_mode_note(&s0, o, s.err, sizeof(s.err));
@@ -665,8 +789,11 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	perf_reach_set(&s, have0 ? &s0 : NULL);
 	if (warn[0] && (o->json || o->quiet))
 		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
+	peer_note(o, &pc, peer_port || ib.done, note, sizeof(note));
 	if (!o->json && !o->quiet)
-		print_header(&s, warn);
+		print_header(&s, warn, note);
+	else if (note[0] && !peer_port && !ib.done)
+		fprintf(stderr, "peer check: %s\n", note); /* why none */
 
 	bw = calloc(nsizes, sizeof(*bw));
 	lat = calloc(nsizes, sizeof(*lat));
@@ -758,6 +885,7 @@ out_snap:
 		rd_snapshot_free(&s0);
 	if (o->dev == devname)
 		o->dev = NULL;
+	o->inband = NULL;
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "console/worker.h"
+#include "core/escape.h"
 
 const char *const con_test_mode_names[CON_TEST_MODES] = { "loopback", "client",
 							  "server" };
@@ -204,6 +205,28 @@ static void keep_text(char *dst, size_t size, struct json_object *o)
 	snprintf(dst, size, "%s", s ? s : "");
 }
 
+/*
+ * The child's peer check: a line "peer check..." and the indented lines
+ * of its list under it. true when line was one of them (kept).
+ */
+static bool keep_peer(struct con_test_run *t, const char *line)
+{
+	struct con_test_result *c = &t->cur;
+
+	if (strncmp(line, "peer check", 10) == 0)
+		t->in_peer = true;
+	else if (!t->in_peer || strncmp(line, "  ", 2) != 0)
+		return t->in_peer = false;
+	if (c->n_peer == CON_TEST_PEER_MAX) {
+		c->peer_more++;
+		return true;
+	}
+	rd_esc(c->peer[c->n_peer], sizeof(c->peer[0]), line);
+	rd_utf8_trim_cut(c->peer[c->n_peer]);
+	c->n_peer++;
+	return true;
+}
+
 void con_test_feed_line(struct con_test_run *t, char *line)
 {
 	struct json_object *o, *type;
@@ -216,10 +239,12 @@ void con_test_feed_line(struct con_test_run *t, char *line)
 	if (!o || !json_object_is_type(o, json_type_object) ||
 	    !json_object_object_get_ex(o, "type", &type)) {
 		/* The child's error messages: keep the last one. */
-		snprintf(t->last_err, sizeof(t->last_err), "%s", line);
+		if (!keep_peer(t, line))
+			snprintf(t->last_err, sizeof(t->last_err), "%s", line);
 		json_object_put(o);
 		return;
 	}
+	t->in_peer = false;
 	ty = json_object_get_string(type);
 	if (ty && strcmp(ty, "progress") == 0) {
 		if (t->lat ? lat_figure(o, &v) : num(o, "gbps", &v))
@@ -461,6 +486,7 @@ int con_test_start(struct con_test_run *t, const struct con_test_params *p,
 	t->aborted = false;
 	t->ended = false;
 	t->last_err[0] = '\0';
+	t->in_peer = false;
 	t->started = con_now();
 	memset(&t->cur, 0, sizeof(t->cur));
 	t->cur.lat = p->lat;

@@ -42,6 +42,7 @@ struct con_test_params {
 #define CON_TEST_HIST_MAX 32
 #define CON_TEST_GRAPH_MAX 600
 #define CON_TEST_RESULTS_MAX 16
+#define CON_TEST_PEER_MAX 24 /* lines of the peer check kept */
 
 struct con_test_result {
 	bool lat;
@@ -56,6 +57,10 @@ struct con_test_result {
 	double hist_lo, hist_width, hist_max;
 	uint64_t hist[CON_TEST_HIST_MAX], hist_over;
 	size_t n_hist;
+	/* The peer check the child printed before its figures (and, after a
+	 * failure, what it explains), escaped; peer_more: lines left out. */
+	char peer[CON_TEST_PEER_MAX][160];
+	size_t n_peer, peer_more;
 };
 
 struct con_test_run {
@@ -71,6 +76,7 @@ struct con_test_run {
 	double graph[CON_TEST_GRAPH_MAX]; /* Gb/s or microseconds */
 	size_t n_graph;
 	char last_err[256];
+	bool in_peer; /* the last line was part of the peer check */
 	struct con_test_result cur;
 	struct con_test_result results[CON_TEST_RESULTS_MAX];
 	size_t n_results;

@@ -60,7 +60,8 @@ static int split_target(const char *target, char *host, size_t hostlen,
 
 int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
 			const struct rd_roots *roots, const char *target,
-			const char *dev, unsigned port, unsigned timeout_s)
+			const char *dev, unsigned port, unsigned timeout_s,
+			bool matrix)
 {
 	char host[64], pstr[8], ibport[8], tstr[16];
 	const char *argv[16];
@@ -72,6 +73,7 @@ int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
 	free(c->out);
 	rd_peer_child_init(c);
 	rd_esc(c->target, sizeof(c->target), target);
+	c->matrix = matrix;
 	if (split_target(target, host, sizeof(host), pstr, sizeof(pstr)) < 0) {
 		snprintf(c->err, sizeof(c->err),
 			 "\"%s\" is not HOST or HOST:PORT (a name or IPv4 "
@@ -86,7 +88,8 @@ int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
 	argv[n++] = "-p";
 	argv[n++] = pstr;
 	argv[n++] = "--json";
-	argv[n++] = "--no-matrix";
+	if (!matrix)
+		argv[n++] = "--no-matrix";
 	argv[n++] = "--timeout";
 	argv[n++] = tstr;
 	if (dev && dev[0] != '-') {
@@ -247,6 +250,52 @@ static void last_line(const char *text, char *buf, size_t len)
 	}
 }
 
+static bool jbool(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
+/* The reachability rows, or why there are none. */
+static void keep_matrix(struct json_object *j, struct rd_peer_child_result *r)
+{
+	struct json_object *arr;
+	size_t n;
+
+	if (jget(j, "reachability_not_tested")) {
+		rd_esc(r->matrix_not, sizeof(r->matrix_not),
+		       jget(j, "reachability_not_tested"));
+		return;
+	}
+	if (!json_object_object_get_ex(j, "reachability", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(r->matrix_not, sizeof(r->matrix_not),
+			 "the answer has no reachability matrix");
+		return;
+	}
+	n = json_object_array_length(arr);
+	for (size_t i = 0; i < n && r->n_pairs < RD_PEER_CHILD_PAIRS; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+		struct rd_peer_child_pair *p = &r->pairs[r->n_pairs];
+
+		if (!jint(v, "here", &p->here) || !jint(v, "peer", &p->peer) ||
+		    p->here < 0 || p->peer < 0)
+			continue;
+		rd_esc(p->roce, sizeof(p->roce), jget(v, "roce"));
+		rd_esc(p->family, sizeof(p->family), jget(v, "family"));
+		p->works = jbool(v, "works");
+		rd_esc(p->why, sizeof(p->why), jget(v, "why"));
+		r->n_pairs++;
+	}
+	if (!r->n_pairs)
+		snprintf(r->matrix_not, sizeof(r->matrix_not),
+			 "no pair of GIDs of the same RoCE type and address "
+			 "family to try");
+}
+
 void rd_peer_child_parse(struct rd_peer_child *c, const char *out,
 			 int exit_status)
 {
@@ -325,6 +374,8 @@ void rd_peer_child_parse(struct rd_peer_child *c, const char *out,
 	}
 	rd_esc(r->not_compared, sizeof(r->not_compared),
 	       jget(j, "not_compared"));
+	if (c->matrix)
+		keep_matrix(j, r);
 	c->ok = true;
 	json_object_put(j);
 }

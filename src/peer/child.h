@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `rdmadiag peer HOST --json --no-matrix` run as a child of the console,
+ * `rdmadiag peer HOST --json` (with --no-matrix unless the reachability
+ * matrix is asked for) run as a child of the console,
  * so a slow or silent peer never blocks the keyboard: the loop polls
  * rd_peer_child_fd(), feeds what is readable, and once the child has
  * exited its JSON becomes the mismatch list and the GID pair. What the
@@ -23,12 +24,26 @@ struct rd_peer_child_item {
 	char what[48], here[160], peer[160], breaks[320];
 };
 
+/* One row of the reachability matrix: GID index here and there. */
+struct rd_peer_child_pair {
+	int64_t here, peer;
+	char roce[4], family[8];
+	bool works;
+	char why[200];
+};
+
+#define RD_PEER_CHILD_PAIRS 16
+
 struct rd_peer_child_result {
 	char here[200], peer[240]; /* "host rxe0 port 1 on eth0" */
 	char gid[200];		   /* the GID pair, or why there is none */
 	struct rd_peer_child_item items[RD_PEER_CHILD_ITEMS];
 	size_t n_items, n_total;
 	char not_compared[256];
+	/* the matrix, when it was asked for: its rows, or why none */
+	struct rd_peer_child_pair pairs[RD_PEER_CHILD_PAIRS];
+	size_t n_pairs;
+	char matrix_not[256];
 };
 
 struct rd_peer_child {
@@ -38,6 +53,7 @@ struct rd_peer_child {
 	size_t len;
 	bool truncated;
 	char target[128];	/* HOST[:PORT] as asked, escaped */
+	bool matrix;		/* the reachability matrix was asked for */
 	/* after the child ended */
 	bool done, ok;
 	char err[300];
@@ -49,11 +65,13 @@ void rd_peer_child_init(struct rd_peer_child *c);
  * Ask HOST[:PORT] (target as typed) with self_exe (NULL: /proc/self/exe),
  * comparing dev/port of this host (dev NULL: the default) as read through
  * roots (NULL or not redirected: the real ones), each message waiting at
- * most timeout_s. 0, or -errno with c->err set.
+ * most timeout_s; matrix: run the reachability matrix too (RDMA messages
+ * between the two ports). 0, or -errno with c->err set.
  */
 int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
 			const struct rd_roots *roots, const char *target,
-			const char *dev, unsigned port, unsigned timeout_s);
+			const char *dev, unsigned port, unsigned timeout_s,
+			bool matrix);
 bool rd_peer_child_running(const struct rd_peer_child *c);
 int rd_peer_child_fd(const struct rd_peer_child *c);
 /* Read what is there; when the child has closed its output, reap it and

@@ -14,62 +14,58 @@
 /* At most this many mismatches are named in a failure's explanation. */
 #define EXPLAIN_MAX 4
 
-int rd_peer_precheck_run(struct rd_peer_precheck *pc,
-			 const struct rd_snapshot *s, const char *dev,
-			 unsigned ib_port, const char *host, uint16_t port,
-			 int timeout_ms, FILE *out)
+/* This host's port as a summary; pc->err says why there is none. */
+static int make_mine(struct rd_peer_precheck *pc, const struct rd_snapshot *s,
+		     const char *dev, unsigned ib_port,
+		     struct rd_peer_summary *mine)
 {
-	struct perf_oob o = { .fd = -1 };
-	struct rd_peer_summary mine, theirs;
 	struct rd_cmp_side side;
 	char err[512];
 	int r;
 
-	memset(pc, 0, sizeof(*pc));
 	if (!s) {
 		snprintf(pc->err, sizeof(pc->err),
 			 "this host's ports could not be read");
-		r = -ENODEV;
-		goto done;
+		return -ENODEV;
 	}
 	r = rd_cmp_pick(s, dev, ib_port, &side, err, sizeof(err));
 	if (r < 0) {
 		snprintf(pc->err, sizeof(pc->err), "%s", err);
-		goto done;
+		return r;
 	}
-	r = rd_peer_summary_make(&side, &mine);
+	r = rd_peer_summary_make(&side, mine);
+	if (r < 0)
+		snprintf(pc->err, sizeof(pc->err), "out of memory");
+	return r;
+}
+
+static int compare(struct rd_peer_precheck *pc, struct rd_peer_summary *mine,
+		   struct rd_peer_summary *theirs)
+{
+	int r = rd_compare(&mine->side, &theirs->side, &pc->c);
+
+	rd_peer_summary_free(theirs);
 	if (r < 0) {
 		snprintf(pc->err, sizeof(pc->err), "out of memory");
-		goto done;
-	}
-	o.timeout_ms = timeout_ms;
-	r = rd_peer_client(&o, host, port, timeout_ms, &mine, &theirs, err,
-			   sizeof(err));
-	perf_oob_close(&o);
-	if (r < 0) {
-		snprintf(pc->err, sizeof(pc->err), "%s", err);
-		rd_peer_summary_free(&mine);
-		goto done;
-	}
-	r = rd_compare(&mine.side, &theirs.side, &pc->c);
-	rd_peer_summary_free(&mine);
-	rd_peer_summary_free(&theirs);
-	if (r < 0) {
-		snprintf(pc->err, sizeof(pc->err), "out of memory");
-		goto done;
+		return r;
 	}
 	pc->ran = true;
-done:
+	return 0;
+}
+
+/* The list, or why there is none, on out (NULL: nothing). */
+static void print(const struct rd_peer_precheck *pc, const char *with,
+		  FILE *out)
+{
 	if (!out)
-		return pc->ran ? 0 : (r < 0 ? r : -EIO);
+		return;
 	if (!pc->ran) {
-		fprintf(out, "peer check: %s:%u: %s; the test runs without it\n",
-			rd_esc_tmp(host), (unsigned)port, pc->err);
+		fprintf(out, "peer check: %s: %s; the test runs without it\n",
+			with, pc->err);
 		fflush(out);
-		return r < 0 ? r : -EIO;
+		return;
 	}
-	fprintf(out, "peer check with rdmadiag peer on %s:%u: ",
-		rd_esc_tmp(host), (unsigned)port);
+	fprintf(out, "peer check with %s: ", with);
 	if (!pc->c.n)
 		fprintf(out, "no mismatch found\n");
 	else
@@ -88,6 +84,74 @@ done:
 			pc->c.gid_a < 0 && pc->c.gid_b < 0 ? "on either host" :
 			pc->c.gid_a < 0 ? "here" : "on the peer");
 	fflush(out);
+}
+
+int rd_peer_precheck_run(struct rd_peer_precheck *pc,
+			 const struct rd_snapshot *s, const char *dev,
+			 unsigned ib_port, const char *host, uint16_t port,
+			 int timeout_ms, FILE *out)
+{
+	struct perf_oob o = { .fd = -1 };
+	struct rd_peer_summary mine, theirs;
+	char err[512], with[320];
+	int r;
+
+	memset(pc, 0, sizeof(*pc));
+	r = make_mine(pc, s, dev, ib_port, &mine);
+	if (r == 0) {
+		o.timeout_ms = timeout_ms;
+		r = rd_peer_client(&o, host, port, timeout_ms, &mine, &theirs,
+				   err, sizeof(err));
+		perf_oob_close(&o);
+		if (r < 0)
+			snprintf(pc->err, sizeof(pc->err), "%s", err);
+		else
+			r = compare(pc, &mine, &theirs);
+		rd_peer_summary_free(&mine);
+	}
+	if (pc->ran)
+		snprintf(with, sizeof(with), "rdmadiag peer on %s:%u",
+			 rd_esc_tmp(host), (unsigned)port);
+	else
+		snprintf(with, sizeof(with), "%s:%u", rd_esc_tmp(host),
+			 (unsigned)port);
+	print(pc, with, out);
+	return pc->ran ? 0 : (r < 0 ? r : -EIO);
+}
+
+int rd_peer_precheck_inband(struct rd_peer_precheck *pc,
+			    const struct rd_snapshot *s, const char *dev,
+			    unsigned ib_port, struct perf_oob *o, bool client,
+			    const char *who, int timeout_ms, FILE *out)
+{
+	struct rd_peer_summary mine, theirs;
+	char err[512], with[320];
+	bool have, broken;
+	int r;
+
+	memset(pc, 0, sizeof(*pc));
+	have = make_mine(pc, s, dev, ib_port, &mine) == 0;
+	r = (client ? rd_peer_swap_client : rd_peer_swap_server)(
+		o, who, timeout_ms, have ? &mine : NULL, pc->err, &theirs,
+		&broken, err, sizeof(err));
+	if (r == 0 && have) {
+		r = compare(pc, &mine, &theirs);
+	} else if (r == 0) {
+		/* The other side's summary came, but this side has none. */
+		rd_peer_summary_free(&theirs);
+		r = -ENODEV;
+	} else {
+		snprintf(pc->err, sizeof(pc->err), "%s", err);
+	}
+	if (have)
+		rd_peer_summary_free(&mine);
+	snprintf(with, sizeof(with), "rdmadiag at %s, in the test's channel",
+		 who);
+	print(pc, with, out);
+	if (broken) {
+		snprintf(o->err, sizeof(o->err), "the peer check: %s", err);
+		return r < 0 ? r : -EIO;
+	}
 	return 0;
 }
 

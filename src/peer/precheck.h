@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The peer check before a bw/lat test: a short `peer` exchange with
- * `rdmadiag peer --listen` on the test's server host (its own TCP port,
- * so the test's perftest exchange is never touched), the mismatch list
+ * rdmadiag on the test's server host, either inside the test's own
+ * channel (both version messages marked) or with `rdmadiag peer --listen`
+ * on a port of its own (--peer-port), the mismatch list
  * printed before the test, and, when the test fails, the mismatches that
  * can explain it, or the fact that none was found.
  */
@@ -16,6 +17,7 @@
 
 #include "core/snapshot.h"
 #include "diag/compare.h"
+#include "perf/oob.h"
 
 struct rd_peer_precheck {
 	bool ran;		/* the exchange succeeded: c is filled */
@@ -34,6 +36,18 @@ int rd_peer_precheck_run(struct rd_peer_precheck *pc,
 			 const struct rd_snapshot *s, const char *dev,
 			 unsigned ib_port, const char *host, uint16_t port,
 			 int timeout_ms, FILE *out);
+
+/*
+ * The same check inside a bw/lat test's own channel o, once both version
+ * messages carried rdmadiag's mark (client: this side wrote first); who
+ * names the other side. The list (or why there is none) goes to out.
+ * -errno with o->err set only when the channel is out of step and the
+ * test cannot go on; a refused or missing summary is pc->err and 0.
+ */
+int rd_peer_precheck_inband(struct rd_peer_precheck *pc,
+			    const struct rd_snapshot *s, const char *dev,
+			    unsigned ib_port, struct perf_oob *o, bool client,
+			    const char *who, int timeout_ms, FILE *out);
 
 /*
  * After a failed test: what the check found that can explain it. rdma:

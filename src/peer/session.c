@@ -79,17 +79,19 @@ static int send_summary(struct perf_oob *o, const struct rd_peer_summary *s,
 	return r < 0 ? oob_fail(o, r, err, errlen) : 0;
 }
 
-static int recv_summary(struct perf_oob *o, const char *who, int timeout_ms,
-			struct rd_peer_summary *theirs, char *err,
-			size_t errlen)
+static int recv_summary_b(struct perf_oob *o, const char *who,
+			  int timeout_ms, struct rd_peer_summary *theirs,
+			  bool *broken, char *err, size_t errlen)
 {
 	char *text, why[320];
 	size_t len;
 	int r;
 
 	memset(theirs, 0, sizeof(*theirs));
+	*broken = false;
 	r = rd_peer_frame_recv(o, &text, &len, timeout_ms, "the summary");
 	if (r < 0) {
+		*broken = true;
 		snprintf(err, errlen, "%s: %s", who, rd_esc_tmp(o->err));
 		return r;
 	}
@@ -98,6 +100,66 @@ static int recv_summary(struct perf_oob *o, const char *who, int timeout_ms,
 	if (r < 0)
 		snprintf(err, errlen, "%s: %s", who, why);
 	return r;
+}
+
+static int recv_summary(struct perf_oob *o, const char *who, int timeout_ms,
+			struct rd_peer_summary *theirs, char *err,
+			size_t errlen)
+{
+	bool broken;
+
+	return recv_summary_b(o, who, timeout_ms, theirs, &broken, err,
+			      errlen);
+}
+
+int rd_peer_swap_client(struct perf_oob *o, const char *who, int timeout_ms,
+			const struct rd_peer_summary *mine,
+			const char *why_not, struct rd_peer_summary *theirs,
+			bool *broken, char *err, size_t errlen)
+{
+	int r;
+
+	memset(theirs, 0, sizeof(*theirs));
+	*broken = true;
+	r = send_summary(o, mine, mine ? NULL : why_not, err, errlen);
+	if (r < 0)
+		return r;
+	return recv_summary_b(o, who, timeout_ms, theirs, broken, err, errlen);
+}
+
+int rd_peer_swap_server(struct perf_oob *o, const char *who, int timeout_ms,
+			const struct rd_peer_summary *mine,
+			const char *why_not, struct rd_peer_summary *theirs,
+			bool *broken, char *err, size_t errlen)
+{
+	char scratch[8];
+	int r, w;
+
+	r = recv_summary_b(o, who, timeout_ms, theirs, broken, err, errlen);
+	if (*broken)
+		return r;
+	/* Answer even a refused summary: the client waits for one frame. */
+	if (r < 0)
+		w = send_summary(o, NULL, err, scratch, sizeof(scratch));
+	else
+		w = send_summary(o, mine, mine ? NULL : why_not, err, errlen);
+	if (w < 0) {
+		*broken = true;
+		if (r == 0)
+			rd_peer_summary_free(theirs);
+		return w;
+	}
+	return r;
+}
+
+bool rd_peer_greeting_claims(const char *first, size_t len)
+{
+	char what[64];
+	unsigned proto;
+
+	return len == RD_PEER_HELLO_LEN &&
+	       rd_peer_hello_classify(first, &proto, what, sizeof(what)) ==
+		       RD_PEER_HELLO_OK;
 }
 
 int rd_peer_client(struct perf_oob *o, const char *host, uint16_t port,
@@ -113,7 +175,9 @@ int rd_peer_client(struct perf_oob *o, const char *host, uint16_t port,
 	if (r == -ECONNREFUSED) {
 		snprintf(err, errlen,
 			 "nothing listens on %s (connection refused): run "
-			 "'rdmadiag peer --listen' there",
+			 "'rdmadiag peer --listen' there (an rdmadiag bw or "
+			 "lat server answers too, while it waits for its "
+			 "test's client)",
 			 who);
 		return r;
 	}

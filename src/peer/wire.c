@@ -90,6 +90,41 @@ int rd_peer_frame_length(const uint8_t hdr[4], size_t *len)
 	return v > RD_PEER_FRAME_MAX ? -E2BIG : 0;
 }
 
+/*
+ * On a carrier of small messages (perftest -R's rdma_cm QP), a frame goes
+ * as its header, then its bytes in messages of at most msg_max bytes, and
+ * the receiver answers each with one byte, so the sender never runs ahead
+ * of the one receive the other side has posted.
+ */
+static int piece_send(struct perf_oob *o, const void *buf, size_t len,
+		      const char *what)
+{
+	char ack;
+	int r = perf_oob_write(o, buf, len, what);
+
+	if (r == 0 && o->carrier)
+		r = perf_oob_read(o, &ack, 1, o->timeout_ms, what);
+	return r;
+}
+
+static int piece_recv(struct perf_oob *o, void *buf, size_t len,
+		      int timeout_ms, const char *what)
+{
+	int r = perf_oob_read(o, buf, len, timeout_ms, what);
+
+	if (r == 0 && o->carrier)
+		r = perf_oob_write(o, "k", 1, what);
+	return r;
+}
+
+static size_t piece_max(const struct perf_oob *o, size_t len)
+{
+	size_t m = o->carrier && o->carrier->msg_max ? o->carrier->msg_max :
+						       len;
+
+	return len < m ? len : m;
+}
+
 int rd_peer_frame_send(struct perf_oob *o, const char *text, size_t len,
 		       const char *what)
 {
@@ -102,9 +137,11 @@ int rd_peer_frame_send(struct perf_oob *o, const char *text, size_t len,
 			 len, RD_PEER_FRAME_MAX);
 		return -E2BIG;
 	}
-	r = perf_oob_write(o, hdr, sizeof(hdr), what);
-	if (r == 0 && len)
-		r = perf_oob_write(o, text, len, what);
+	r = piece_send(o, hdr, sizeof(hdr), what);
+	for (size_t off = 0, n; r == 0 && off < len; off += n) {
+		n = piece_max(o, len - off);
+		r = piece_send(o, text + off, n, what);
+	}
 	return r;
 }
 
@@ -117,7 +154,7 @@ int rd_peer_frame_recv(struct perf_oob *o, char **text, size_t *len,
 
 	*text = NULL;
 	*len = 0;
-	r = perf_oob_read(o, hdr, sizeof(hdr), timeout_ms, what);
+	r = piece_recv(o, hdr, sizeof(hdr), timeout_ms, what);
 	if (r < 0)
 		return r;
 	if (rd_peer_frame_length(hdr, len) < 0) {
@@ -131,7 +168,11 @@ int rd_peer_frame_recv(struct perf_oob *o, char **text, size_t *len,
 		snprintf(o->err, sizeof(o->err), "%s: out of memory", what);
 		return -ENOMEM;
 	}
-	r = *len ? perf_oob_read(o, buf, *len, timeout_ms, what) : 0;
+	r = 0;
+	for (size_t off = 0, n; r == 0 && off < *len; off += n) {
+		n = piece_max(o, *len - off);
+		r = piece_recv(o, buf + off, n, timeout_ms, what);
+	}
 	if (r < 0) {
 		free(buf);
 		return r;

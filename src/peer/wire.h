@@ -4,7 +4,9 @@
  * the link"): a 16-byte greeting each way, the length of perftest's
  * version message, so a perftest peer answers with its version and is
  * recognised; then frames of a 4-byte big-endian length and that many
- * bytes of JSON, the client writing first.
+ * bytes of JSON, the client writing first. On a carrier of small
+ * messages (-R) each piece of at most its msg_max bytes is answered with
+ * a 1-byte acknowledgement.
  */
 #ifndef RD_PEER_WIRE_H
 #define RD_PEER_WIRE_H

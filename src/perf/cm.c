@@ -746,6 +746,7 @@ static const struct perf_oob_carrier cm_carrier = {
 	.write = carrier_write,
 	.peer_gone = carrier_peer_gone,
 	.err = carrier_err,
+	.msg_max = PERF_CM_MSG_MAX,
 };
 
 void perf_cm_carry_oob(struct perf_cm *c, struct perf_oob *o)

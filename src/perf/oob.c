@@ -156,6 +156,51 @@ int perf_oob_version_encode(const char *version, char *buf, size_t len)
 	return PERF_OOB_VERSION_LEN;
 }
 
+int perf_oob_version_mark(char *buf, size_t len, unsigned proto)
+{
+	const size_t pl = sizeof(PERF_OOB_MARK_PREFIX) - 1;
+	char *nul = memchr(buf, '\0', len < PERF_OOB_VERSION_LEN ?
+					  len : PERF_OOB_VERSION_LEN);
+	char mark[24];
+	size_t at, ml;
+
+	if (!nul || len < PERF_OOB_VERSION_LEN || proto == 0 || proto > 9)
+		return -ENOSPC;
+	at = (size_t)(nul - buf) + 1;
+	ml = (size_t)snprintf(mark, sizeof(mark), "%s%u", PERF_OOB_MARK_PREFIX,
+			      proto);
+	/* the mark and a NUL after it */
+	if (ml != pl + 1 || at + ml + 1 > PERF_OOB_VERSION_LEN)
+		return -ENOSPC;
+	memset(buf + at, 0, PERF_OOB_VERSION_LEN - at);
+	memcpy(buf + at, mark, ml);
+	return 0;
+}
+
+unsigned perf_oob_version_marked(const char *buf, size_t len)
+{
+	const size_t pl = sizeof(PERF_OOB_MARK_PREFIX) - 1;
+	const char *nul;
+	size_t at;
+	unsigned proto;
+
+	if (len != PERF_OOB_VERSION_LEN)
+		return 0;
+	nul = memchr(buf, '\0', len);
+	if (!nul)
+		return 0;
+	at = (size_t)(nul - buf) + 1;
+	if (at + pl + 2 > len || memcmp(buf + at, PERF_OOB_MARK_PREFIX, pl))
+		return 0;
+	if (buf[at + pl] < '1' || buf[at + pl] > '9')
+		return 0;
+	proto = (unsigned)(buf[at + pl] - '0');
+	for (size_t i = at + pl + 1; i < len; i++)
+		if (buf[i])
+			return 0;
+	return proto;
+}
+
 /*
  * The peer's bytes up to the first NUL, fit for a terminal: anything but
  * printable ASCII becomes \xHH, so a hostile peer cannot send escape
@@ -558,6 +603,38 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
 		    const char *bind_addr2, uint16_t port, int wait_ms)
 {
+	return perf_oob_accept_aside(o, bind_addr, bind_addr2, port, wait_ms,
+				     NULL);
+}
+
+/*
+ * The accepted client's first bytes, kept for perf_oob_read. 1: they go
+ * to aside (served and closed here), 0: the test's client, < 0: it sent
+ * too little in time, which the test's exchange would report the same
+ * way, so it is left to report it.
+ */
+static int first_bytes(struct perf_oob *o, const struct perf_oob_aside *aside)
+{
+	int r;
+
+	r = perf_oob_read(o, o->pre, sizeof(o->pre), o->timeout_ms,
+			  "the version string");
+	if (r < 0)
+		return 0;
+	o->npre = sizeof(o->pre);
+	o->pre_off = 0;
+	if (!aside->claims(o->pre, o->npre, aside->ctx))
+		return 0;
+	aside->serve(o, aside->ctx);
+	perf_oob_close(o);
+	o->npre = o->pre_off = 0;
+	return 1;
+}
+
+int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
+			  const char *bind_addr2, uint16_t port, int wait_ms,
+			  const struct perf_oob_aside *aside)
+{
 	struct sockaddr_in peer = { 0 };
 	socklen_t plen = sizeof(peer);
 	char ip[INET_ADDRSTRLEN];
@@ -569,6 +646,7 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
 	o->fd = -1;
 	o->client = false;
 	o->peer[0] = '\0';
+	o->npre = o->pre_off = 0;
 	r = listen_on(o, bind_addr, port);
 	if (r < 0)
 		return r;
@@ -579,6 +657,7 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
 			goto out;
 		p[n++] = (struct pollfd){ .fd = r, .events = POLLIN };
 	}
+again:
 	for (;;) {
 		int slice = 200;
 
@@ -625,6 +704,11 @@ int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
 	    inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
 		snprintf(o->peer, sizeof(o->peer), "%s:%u", ip,
 			 ntohs(peer.sin_port));
+	if (aside && first_bytes(o, aside) > 0) {
+		fd = -1;
+		plen = sizeof(peer);
+		goto again;
+	}
 	r = 0;
 out:
 	/*
@@ -650,6 +734,17 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 	int64_t deadline = now_ms() + timeout_ms;
 	size_t got = 0;
 
+	if (o->pre_off < o->npre) {
+		size_t k = o->npre - o->pre_off;
+
+		if (k > len)
+			k = len;
+		memcpy(buf, o->pre + o->pre_off, k);
+		o->pre_off += k;
+		got = k;
+	}
+	if (got == len)
+		return 0;
 	if (o->carrier) {
 		int r = o->carrier->read(o->carrier_ctx, buf, len, timeout_ms,
 					 what);

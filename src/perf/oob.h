@@ -71,6 +71,19 @@ int perf_oob_keys_decode(const char *buf, size_t len, bool with_gid,
 			 struct perf_oob_keys *k, char *err, size_t errlen);
 
 int perf_oob_version_encode(const char *version, char *buf, size_t len);
+/*
+ * rdmadiag's extension mark: perftest reads the version message only up
+ * to its NUL (atof, strverscmp), so the bytes after it are free. The mark
+ * is PERF_OOB_MARK_PREFIX and a protocol number right after the NUL, the
+ * rest NUL. perf_oob_version_mark writes it into an encoded message
+ * (-ENOSPC when the version leaves no room); perf_oob_version_marked
+ * returns the protocol number, or 0 for no mark (a stock perftest
+ * message has zeros there) or for anything that is not a well-formed mark.
+ */
+#define PERF_OOB_MARK_PREFIX "rdmadiag/"
+#define PERF_OOB_MARK_PROTO 1
+int perf_oob_version_mark(char *buf, size_t len, unsigned proto);
+unsigned perf_oob_version_marked(const char *buf, size_t len);
 /* "6.06" -> 606; refuses what is not digits.digits NUL-terminated. */
 int perf_oob_version_decode(const char *buf, size_t len, unsigned *hundredths,
 			    char *err, size_t errlen);
@@ -105,6 +118,7 @@ struct perf_oob_carrier {
 	int (*write)(void *ctx, const void *buf, size_t len, const char *what);
 	bool (*peer_gone)(void *ctx);
 	const char *(*err)(void *ctx);
+	size_t msg_max; /* the longest message it carries, in bytes */
 };
 
 /* A connected OOB channel. */
@@ -114,6 +128,10 @@ struct perf_oob {
 	int timeout_ms;		     /* per message */
 	volatile sig_atomic_t *stop; /* set by SIGINT: give up waiting */
 	char peer[32];		     /* server: "a.b.c.d:port" of the client */
+	/* server: the client's first bytes, read before the test's
+	 * exchange to see who it is; perf_oob_read returns them first */
+	char pre[PERF_OOB_VERSION_LEN];
+	size_t npre, pre_off;
 	/* -R: messages on rdma_cm, no socket */
 	const struct perf_oob_carrier *carrier;
 	void *carrier_ctx;
@@ -130,6 +148,23 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
  */
 int perf_oob_accept(struct perf_oob *o, const char *bind_addr,
 		    const char *bind_addr2, uint16_t port, int wait_ms);
+
+/*
+ * Clients on the test's port that are not the test's: after accepting,
+ * the server reads the client's first PERF_OOB_VERSION_LEN bytes (perftest's
+ * client writes first: its version message); when claims() says they are
+ * not a version message, serve() gets the connection (those bytes are
+ * read again first), it is closed, and the server waits on for the
+ * test's client with its listeners still open.
+ */
+struct perf_oob_aside {
+	bool (*claims)(const char *first, size_t len, void *ctx);
+	void (*serve)(struct perf_oob *o, void *ctx);
+	void *ctx;
+};
+int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
+			  const char *bind_addr2, uint16_t port, int wait_ms,
+			  const struct perf_oob_aside *aside);
 void perf_oob_close(struct perf_oob *o);
 
 /* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR

@@ -23,6 +23,21 @@ enum perf_role { PERF_SERVER, PERF_CLIENT, PERF_LOOPBACK };
 
 #define PERF_MAX_SIZE (8u << 20) /* -a goes 2 B .. 8 MiB */
 
+/*
+ * rdmadiag's own messages inside the test's TCP channel, which a stock
+ * perftest peer never sees: the client marks its version message
+ * (perf_oob_version_mark), a server with an exchange answers with the
+ * same mark, and only when both are marked does exchange() run on both
+ * sides right after the versions. aside serves the server's port to
+ * clients that are not the test's (perf_oob_accept_aside).
+ */
+struct perf_inband {
+	/* < 0 ends the test: the channel is then out of step */
+	int (*exchange)(struct perf_oob *o, bool client, void *ctx);
+	void *ctx;
+	struct perf_oob_aside aside; /* claims NULL: none */
+};
+
 struct perf_opts {
 	bool lat; /* latency test, else bandwidth */
 	enum perf_op op;
@@ -61,6 +76,7 @@ struct perf_opts {
 	unsigned tclass;  /* --tclass: GRH traffic class */
 	unsigned sl;	  /* -S: service level */
 	bool report_both; /* --report-both: -b's two directions apart */
+	const struct perf_inband *inband; /* NULL: none */
 };
 
 struct perf_session {
@@ -76,6 +92,7 @@ struct perf_session {
 	enum ibv_mtu mtu;
 	uint32_t cycle_buffer, cache_line;
 	unsigned peer_version; /* hundredths, 0 in loopback */
+	unsigned peer_mark;    /* the peer's extension mark, 0: none */
 	char gid_why[256];
 	/* What this path can reach (perf_reach_set); ok false: not known. */
 	struct rd_rate reach;

@@ -145,9 +145,28 @@ static int negotiate(struct perf_session *s, int *mtu)
 	uint32_t cb, cl;
 	int r, rmtu;
 
+	bool ext = o->inband && o->inband->exchange;
+
 	perf_oob_version_encode(PERF_OOB_VERSION, vout, sizeof(vout));
-	r = perf_oob_xchg(&s->oob, vout, vin, sizeof(vin), o->timeout_ms,
-			  "the version string");
+	if (ext && s->oob.client &&
+	    perf_oob_version_mark(vout, sizeof(vout), PERF_OOB_MARK_PROTO) < 0)
+		ext = false;
+	if (s->oob.client) {
+		r = perf_oob_xchg(&s->oob, vout, vin, sizeof(vin),
+				  o->timeout_ms, "the version string");
+	} else {
+		/* The mark goes back only to a client that sent the same. */
+		r = perf_oob_read(&s->oob, vin, sizeof(vin), o->timeout_ms,
+				  "the version string");
+		if (r == 0 && ext &&
+		    perf_oob_version_marked(vin, sizeof(vin)) ==
+			    PERF_OOB_MARK_PROTO)
+			perf_oob_version_mark(vout, sizeof(vout),
+					      PERF_OOB_MARK_PROTO);
+		if (r == 0)
+			r = perf_oob_write(&s->oob, vout, sizeof(vout),
+					   "the version string");
+	}
 	if (r < 0)
 		return perf_err(s, r, "%s", s->oob.err);
 	r = perf_oob_version_decode(vin, sizeof(vin), &s->peer_version, s->err,
@@ -160,6 +179,13 @@ static int negotiate(struct perf_session *s, int *mtu)
 				"5.70 use another report format and are not "
 				"supported",
 				s->peer_version / 100, s->peer_version % 100);
+	s->peer_mark = perf_oob_version_marked(vin, sizeof(vin));
+	if (ext && s->peer_mark == PERF_OOB_MARK_PROTO &&
+	    perf_oob_version_marked(vout, sizeof(vout))) {
+		r = o->inband->exchange(&s->oob, s->oob.client, o->inband->ctx);
+		if (r < 0)
+			return perf_err(s, r, "%s", s->oob.err);
+	}
 	perf_oob_sysdata_encode(s->cycle_buffer, s->cache_line, sout);
 	/* Two exchanges of four bytes: a server reading all eight before
 	 * answering would wait for a client waiting for it. */
@@ -329,8 +355,11 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			r = perf_oob_connect(&s->oob, o->host, o->port,
 					     o->timeout_ms);
 		else
-			r = perf_oob_accept(&s->oob, o->bind_addr,
-					    o->bind_addr2, o->port, -1);
+			r = perf_oob_accept_aside(
+				&s->oob, o->bind_addr, o->bind_addr2, o->port,
+				-1,
+				o->inband && o->inband->aside.claims ?
+					&o->inband->aside : NULL);
 		if (r < 0) {
 			perf_err(s, r, "%s", s->oob.err);
 			goto fail;

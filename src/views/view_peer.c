@@ -19,6 +19,7 @@
 
 static struct {
 	bool prompting, asked_once;
+	bool matrix; /* the next ask runs the reachability matrix too */
 	char editing[128];
 	double started;
 	struct w_lines page;
@@ -40,7 +41,7 @@ static void ask(struct ui *ui)
 	if (rd_peer_child_start(&ui->peer, ui->o.self_exe, ui->o.roots,
 				pv.editing,
 				d ? d->name : NULL, p ? (unsigned)p->port : 0,
-				PEER_TIMEOUT_S) < 0)
+				PEER_TIMEOUT_S, pv.matrix) < 0)
 		ui_msg(ui, W_WARN, "peer: %s", ui->peer.err);
 }
 
@@ -117,6 +118,29 @@ static void result_lines(const struct rd_peer_child *c, int width)
 	if (r->not_compared[0])
 		add_wrapped(W_DIM, "not compared (unknown on one host): ",
 			    r->not_compared, width);
+	if (!c->matrix)
+		return;
+	w_lines_add(&pv.page, W_NORMAL, " ");
+	if (!r->n_pairs) {
+		add_wrapped(W_WARN, "reachability: not tested: ", r->matrix_not,
+			    width);
+		return;
+	}
+	w_lines_add(&pv.page, W_HEAD, "%-22s %-22s %s",
+		    "REACH: GID HERE", "GID ON THE PEER", "ONE RC MESSAGE");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct rd_peer_child_pair *p = &r->pairs[i];
+		char a[32], b[32], line[512];
+
+		snprintf(a, sizeof(a), "%lld %s %s", (long long)p->here,
+			 p->roce, p->family);
+		snprintf(b, sizeof(b), "%lld %s %s", (long long)p->peer,
+			 p->roce, p->family);
+		snprintf(line, sizeof(line), "%-22s %-22s %s%s%s", a, b,
+			 p->works ? "works" : "FAILS", p->works ? "" : ": ",
+			 p->works ? "" : p->why);
+		add_wrapped(p->works ? W_GOOD : W_WARN, "", line, width);
+	}
 }
 
 static void error_lines(const struct rd_peer_child *c, int width)
@@ -145,15 +169,17 @@ static void peer_draw(struct ui *ui)
 		w_printf(r, 0, 0, W_HEAD, "Peer: %s",
 			 c->target[0] ? c->target : "(nobody asked yet)");
 		w_printf(r, 1, 0, W_DIM,
-			 "Enter or / asks another host; the port compared is "
-			 "the one selected (< >)");
+			 "Enter or / asks another host, m with the "
+			 "reachability matrix; the port compared is the one "
+			 "selected (< >)");
 	}
 	w_lines_reset(&pv.page);
 	if (rd_peer_child_running(c))
 		w_lines_add(&pv.page, W_NORMAL,
-			    "asking %s ... %.0f s (each message waits at most "
+			    "asking %s%s ... %.0f s (each message waits at most "
 			    "%d s; Esc stops)",
-			    c->target, ui_now() - pv.started, PEER_TIMEOUT_S);
+			    c->target, c->matrix ? " with the matrix" : "",
+			    ui_now() - pv.started, PEER_TIMEOUT_S);
 	else if (c->done && !c->ok)
 		error_lines(c, r->w > 24 ? r->w : 24);
 	else if (c->done)
@@ -168,7 +194,23 @@ static void peer_draw(struct ui *ui)
 static int peer_prompt(struct ui *ui, int ch)
 {
 	(void)ch;
+	pv.matrix = false;
 	open_prompt(ui);
+	return UI_REDO_DRAW;
+}
+
+/* Ask again, the same host, with the reachability matrix. */
+static int peer_matrix(struct ui *ui, int ch)
+{
+	(void)ch;
+	if (rd_peer_child_running(&ui->peer))
+		return UI_REDO_DRAW;
+	pv.matrix = true;
+	if (!pv.editing[0]) {
+		open_prompt(ui);
+		return UI_REDO_DRAW;
+	}
+	ask(ui);
 	return UI_REDO_DRAW;
 }
 
@@ -190,6 +232,9 @@ static int peer_back(struct ui *ui, int ch)
 
 static const struct ui_action peer_actions[] = {
 	{ "Enter /", peer_prompt, "/ host", "ask another host" },
+	{ "m", peer_matrix, "m matrix",
+	  "ask again with the reachability matrix (one RDMA message per GID "
+	  "pair)" },
 	{ "Up Down PgUp PgDn Home End", peer_scroll, "Up/Down scroll",
 	  "scroll the mismatch list" },
 	{ "Esc", peer_back, "Esc back",
@@ -201,6 +246,9 @@ static const char peer_help[] =
 	"A prompt for HOST[:PORT] where 'rdmadiag peer --listen' runs; the "
 	"selected port is compared with that host's, as 'rdmadiag peer' does, "
 	"in a child process: both ports, the GID index to use on each side "
-	"(-x), and every mismatch with both values and what it breaks.";
+	"(-x), and every mismatch with both values and what it breaks. m asks "
+	"again with the reachability matrix: one RC message through each pair "
+	"of GIDs, which proves which pairs work. The host can be a running "
+	"'rdmadiag bw' or 'lat' server too, on its test port.";
 UI_SCREEN(view_peer_screen, "Peer", "Peer", 9, 'P', RD_LAYOUT_FULL, peer_draw,
 	  peer_actions, peer_help);

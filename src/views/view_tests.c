@@ -412,6 +412,23 @@ static void draw_last_fields(const struct con_test_run *tr,
 	}
 }
 
+/* The peer check the test printed before its figures; the next row. */
+static int draw_peer(const struct con_test_result *t, const struct rd_rect *r,
+		     int row)
+{
+	if (!t || !t->n_peer || row >= r->h)
+		return row;
+	w_print(r, row++, 0, W_HEAD, "peer check");
+	for (size_t i = 0; i < t->n_peer && row < r->h; i++)
+		w_print(r, row++, 0,
+			strncmp(t->peer[i], "  ", 2) ? W_NORMAL : W_WARN,
+			t->peer[i]);
+	if (t->peer_more && row < r->h)
+		w_printf(r, row++, 0, W_DIM, "  (%zu more lines)",
+			 t->peer_more);
+	return row + 1;
+}
+
 struct busy {
 	const char *name;
 	const struct rd_series *s;
@@ -514,11 +531,15 @@ static void tests_draw(struct ui *ui)
 		draw_results(tr, &lower, 0);
 	} else {
 		draw_results(tr, r, 0);
-		draw_last_fields(tr, r, (int)tr->n_results + 3);
+		draw_last_fields(tr, r,
+				 draw_peer(last, r, (int)tr->n_results + 3));
 	}
-	if (!fs.form && !con_test_running(tr) &&
-	    (tr->n_graph || (last && last->n_hist)))
-		draw_last_fields(tr, &lower, (int)tr->n_results + 2);
+	if (!fs.form && con_test_running(tr))
+		draw_peer(&tr->cur, &lower, (int)tr->n_results + 2);
+	else if (!fs.form && (tr->n_graph || (last && last->n_hist)))
+		draw_last_fields(tr, &lower,
+				 draw_peer(last, &lower,
+					   (int)tr->n_results + 2));
 	draw_moving(ui, ui_pane(ui, RD_PANE_SIDE));
 }
 

@@ -45,6 +45,12 @@ grep -q "^answered 127.0.0.1" "$TUI_TMP/server.out" &&
 	ok "the server answered the console's child" ||
 	not_ok "server: $(cat "$TUI_TMP/server.out")"
 
+# m asks again with the reachability matrix: a server describing a saved
+# snapshot refuses it, and the page says why rather than drawing rows.
+keys peer m
+wait_for peer "reachability: not tested:" 10
+wait_for peer "1 mismatch" 1
+
 # Nothing listens on the next port: one line saying so.
 keys peer /
 wait_for peer "peer HOST[:PORT]:" 5

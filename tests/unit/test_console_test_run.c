@@ -134,6 +134,54 @@ static void test_lines(void **unused)
 	assert_string_equal(t.last_err, "[1,2]");
 }
 
+/*
+ * The peer check the child prints before its figures: its heading and
+ * indented list are kept with the result (escaped), not taken for the
+ * child's error; a line that is neither ends it.
+ */
+static void test_peer_lines(void **unused)
+{
+	struct con_test_run t;
+	char h[] = "peer check with rdmadiag at 192.0.2.2:18515, in the "
+		   "test's channel: 1 mismatch";
+	char i1[] = "  netdev MTU: here 1500 bytes, peer 9000 bytes";
+	char i2[] = "    breaks: frames \x1b[2J above 1500 bytes";
+	char i3[] = "  GID: -x 1 here (192.0.2.1), -x 1 on the peer (192.0.2.2)";
+	char evil[] = "  \x1b[2J\033";
+	char other[] = "rdmadiag: cannot connect";
+	char after[] = "  indented, but not the peer check's";
+	char line[64];
+
+	(void)unused;
+	con_test_init(&t, NULL);
+	con_test_feed_line(&t, h);
+	con_test_feed_line(&t, i1);
+	con_test_feed_line(&t, i2);
+	con_test_feed_line(&t, i3);
+	assert_int_equal(t.cur.n_peer, 4);
+	assert_string_equal(t.cur.peer[0], h);
+	assert_string_equal(t.cur.peer[1], i1);
+	assert_string_equal(t.cur.peer[3], i3);
+	assert_string_equal(t.last_err, "");
+	/* Bytes a terminal would act on are escaped again. */
+	evil[2] = 0x1b;
+	con_test_feed_line(&t, evil);
+	assert_null(strchr(t.cur.peer[4], 0x1b));
+	con_test_feed_line(&t, other);
+	assert_string_equal(t.last_err, "rdmadiag: cannot connect");
+	con_test_feed_line(&t, after);
+	assert_int_equal(t.cur.n_peer, 5);
+	assert_string_equal(t.last_err, "  indented, but not the peer check's");
+	/* A long list is cut, and how much was left out is counted. */
+	for (int i = 0; i < CON_TEST_PEER_MAX + 3; i++) {
+		snprintf(line, sizeof(line), i ? "  item %d" : "peer check: %d",
+			 i);
+		con_test_feed_line(&t, line);
+	}
+	assert_int_equal(t.cur.n_peer, CON_TEST_PEER_MAX);
+	assert_int_equal(t.cur.peer_more, 8);
+}
+
 /* A latency result's histogram reaches the result; a broken one does not. */
 static void test_lat_histogram(void **unused)
 {
@@ -293,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_argv_refuses_bad_settings),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_lat_histogram),
+		cmocka_unit_test(test_peer_lines),
 		cmocka_unit_test(test_child_done),
 		cmocka_unit_test(test_child_failed),
 		cmocka_unit_test(test_child_stopped),

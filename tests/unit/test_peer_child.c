@@ -110,6 +110,48 @@ static void test_parse_errors(void **state)
 	assert_string_equal(c.err, "bad\\x1b]0;x\\x07");
 }
 
+/* The reachability matrix, when asked for: rows kept (escaped), or why
+ * there are none; not asked for: nothing is read of it. */
+static void test_parse_matrix(void **state)
+{
+	static const char rows[] =
+		"{\"here\": {}, \"peer\": {}, \"mismatches\": [],"
+		" \"reachability\": ["
+		"{\"here\": 1, \"peer\": 3, \"roce\": \"v2\", \"family\":"
+		" \"ipv4\", \"works\": true},"
+		"{\"here\": 0, \"peer\": 0, \"roce\": \"v2\", \"family\":"
+		" \"ipv6\", \"works\": false, \"why\": \"timed out\x1b\"},"
+		"{\"here\": -1, \"peer\": \"x\", \"works\": true}]}";
+	struct rd_peer_child c;
+
+	(void)state;
+	rd_peer_child_init(&c);
+	c.matrix = true;
+	rd_peer_child_parse(&c, rows, 0);
+	assert_true(c.ok);
+	assert_int_equal(c.res.n_pairs, 2);
+	assert_int_equal(c.res.pairs[0].here, 1);
+	assert_int_equal(c.res.pairs[0].peer, 3);
+	assert_true(c.res.pairs[0].works);
+	assert_string_equal(c.res.pairs[0].family, "ipv4");
+	assert_false(c.res.pairs[1].works);
+	assert_string_equal(c.res.pairs[1].why, "timed out\\x1b");
+	assert_string_equal(c.res.matrix_not, "");
+	rd_peer_child_parse(&c,
+			    "{\"here\": {}, \"peer\": {}, \"reachability\": [],"
+			    " \"reachability_not_tested\": \"no device\"}",
+			    0);
+	assert_int_equal(c.res.n_pairs, 0);
+	assert_string_equal(c.res.matrix_not, "no device");
+	rd_peer_child_parse(&c, "{\"here\": {}, \"peer\": {},"
+				" \"reachability\": []}", 0);
+	assert_non_null(strstr(c.res.matrix_not, "no pair of GIDs"));
+	c.matrix = false;
+	rd_peer_child_parse(&c, rows, 0);
+	assert_int_equal(c.res.n_pairs, 0);
+	assert_string_equal(c.res.matrix_not, "");
+}
+
 static void test_bad_targets(void **state)
 {
 	static const char *const bad[] = {
@@ -123,7 +165,7 @@ static void test_bad_targets(void **state)
 	rd_peer_child_init(&c);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(rd_peer_child_start(&c, "/bin/false", NULL, bad[i],
-						     NULL, 0, 1),
+						     NULL, 0, 1, false),
 				 -EINVAL);
 		assert_false(rd_peer_child_running(&c));
 		assert_non_null(strstr(c.err, "is not HOST or HOST:PORT"));
@@ -152,7 +194,7 @@ static void test_child_runs(void **state)
 	chmod(path, 0700);
 	rd_peer_child_init(&c);
 	assert_int_equal(rd_peer_child_start(&c, path, NULL, "host-b:4791", "rxe0",
-					     1, 3), 0);
+					     1, 3, false), 0);
 	assert_true(rd_peer_child_running(&c));
 	for (int i = 0; i < 100 && rd_peer_child_running(&c); i++) {
 		struct pollfd p = { .fd = rd_peer_child_fd(&c),
@@ -169,7 +211,7 @@ static void test_child_runs(void **state)
 	assert_string_equal(c.target, "host-b:4791");
 	/* A second run stopped before it ends leaves no child behind. */
 	assert_int_equal(rd_peer_child_start(&c, path, NULL, "host-b:4791", "rxe0",
-					     1, 3), 0);
+					     1, 3, false), 0);
 	rd_peer_child_stop(&c);
 	assert_false(rd_peer_child_running(&c));
 	assert_false(c.ok);
@@ -185,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_parse_no_gid),
 		cmocka_unit_test(test_parse_many),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_matrix),
 		cmocka_unit_test(test_bad_targets),
 		cmocka_unit_test(test_child_runs),
 	};

@@ -263,6 +263,126 @@ static void test_no_such_device(void **state)
 	assert_string_equal(pc.err, "this host's ports could not be read");
 }
 
+/*
+ * Inside a test's channel: both sides run the check on one connection,
+ * and the channel is still in step after it (the next message passes).
+ * theirs NULL: that side could not read its ports and says so.
+ */
+static void inband(const struct box *mine, const struct box *theirs,
+		   struct rd_peer_precheck *pc, char **out)
+{
+	struct perf_oob o = { .timeout_ms = 2000, .client = true };
+	char buf[5] = "";
+	size_t n;
+	FILE *f = open_memstream(out, &n);
+	int sv[2];
+	pid_t pid;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct perf_oob so = { .fd = sv[1], .timeout_ms = 2000 };
+		struct rd_peer_precheck spc;
+		FILE *devnull = fopen("/dev/null", "w");
+
+		close(sv[0]);
+		if (rd_peer_precheck_inband(&spc, theirs ? &theirs->s : NULL,
+					    "rxe0", 1, &so, false, "the client",
+					    2000, devnull) < 0)
+			_exit(7);
+		if (perf_oob_write(&so, "next", 5, "test") < 0)
+			_exit(8);
+		_exit(0);
+	}
+	close(sv[1]);
+	o.fd = sv[0];
+	assert_int_equal(rd_peer_precheck_inband(pc, &mine->s, "rxe0", 1, &o,
+						 true, "192.0.2.2:18515", 2000,
+						 f),
+			 0);
+	fclose(f);
+	assert_int_equal(perf_oob_read(&o, buf, 5, 2000, "test"), 0);
+	assert_string_equal(buf, "next");
+	perf_oob_close(&o);
+	reap(pid);
+}
+
+static void test_inband(void **state)
+{
+	struct rd_peer_precheck pc;
+	struct box mine, theirs;
+	char *out, *after;
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	box_init(&mine, 1024, 9000, 1);
+	box_init(&theirs, 1024, 1500, 2);
+	inband(&mine, &theirs, &pc, &out);
+	assert_true(pc.ran);
+	assert_int_equal(pc.c.n, 1);
+	assert_non_null(strstr(out, "peer check with rdmadiag at "
+				    "192.0.2.2:18515, in the test's channel: "
+				    "1 mismatch\n"));
+	assert_non_null(strstr(out, "  netdev MTU: here 9000 bytes, peer "
+				    "1500 bytes\n"));
+	f = open_memstream(&after, &n);
+	rd_peer_precheck_explain(&pc, true, f);
+	fclose(f);
+	assert_non_null(strstr(after, "explained by the netdev MTU mismatch"));
+	done(&pc, out, after);
+
+	/* The server cannot describe its port: said, and the channel holds. */
+	inband(&mine, NULL, &pc, &out);
+	assert_false(pc.ran);
+	assert_non_null(strstr(out, "peer check: rdmadiag at 192.0.2.2:18515, "
+				    "in the test's channel: 192.0.2.2:18515: "));
+	assert_non_null(strstr(out, "this host's ports could not be read"));
+	assert_non_null(strstr(out, "; the test runs without it\n"));
+	f = open_memstream(&after, &n);
+	rd_peer_precheck_explain(&pc, true, f);
+	fclose(f);
+	assert_non_null(strstr(after, "so no mismatch of the two ports is "
+				      "known\n"));
+	done(&pc, out, after);
+}
+
+/*
+ * A client that marked its version message and then announces a frame
+ * over the limit, or sends half a frame and goes silent: the channel is
+ * out of step, so the server's test ends with that reason, in one line.
+ */
+static void hostile_client(const char *bytes, size_t n, const char *want)
+{
+	struct perf_oob so = { .timeout_ms = 300 };
+	struct rd_peer_precheck pc;
+	struct box mine;
+	int sv[2];
+
+	box_init(&mine, 1024, 1500, 1);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], bytes, n), (ssize_t)n);
+	so.fd = sv[1];
+	assert_true(rd_peer_precheck_inband(&pc, &mine.s, "rxe0", 1, &so, false,
+					    "the client 192.0.2.9:4000", 300,
+					    NULL) < 0);
+	assert_false(pc.ran);
+	if (!strstr(so.err, want))
+		fail_msg("\"%s\" does not say \"%s\"", so.err, want);
+	assert_null(strchr(so.err, '\n'));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_inband_hostile(void **state)
+{
+	(void)state;
+	hostile_client("\xff\xff\xff\xff", 4, "more than a frame holds");
+	hostile_client("\0\0\0\x40{\"rdmadiag", 13, "then nothing for 300 ms");
+	hostile_client("", 0, "then nothing for 300 ms");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_perftest_peer),
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_no_such_device),
+		cmocka_unit_test(test_inband),
+		cmocka_unit_test(test_inband_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

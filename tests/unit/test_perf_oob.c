@@ -216,6 +216,49 @@ static void test_version_error_is_text(void **state)
 	assert_non_null(strstr(err, "\\xff\\xff"));
 }
 
+/*
+ * rdmadiag's mark sits after the version's NUL, where perftest (atof,
+ * strverscmp) never reads: the version still decodes as 6.06, and a
+ * stock message, zeros after the NUL, has no mark.
+ */
+static void test_version_mark(void **state)
+{
+	char buf[PERF_OOB_VERSION_LEN], err[200];
+	unsigned v = 0;
+
+	(void)state;
+	perf_oob_version_encode("6.06", buf, sizeof(buf));
+	assert_int_equal(perf_oob_version_marked(buf, sizeof(buf)), 0);
+	assert_int_equal(perf_oob_version_mark(buf, sizeof(buf), 1), 0);
+	assert_memory_equal(buf, "6.06\0rdmadiag/1\0", 16);
+	assert_int_equal(perf_oob_version_marked(buf, sizeof(buf)), 1);
+	/* What perftest reads of it. */
+	assert_string_equal(buf, "6.06");
+	assert_true(atof(buf) == 6.06);
+	assert_int_equal(perf_oob_version_decode(buf, 16, &v, err, sizeof(err)),
+			 0);
+	assert_int_equal(v, 606);
+	/* A wrong length, a wrong word, a missing NUL or trailing bytes:
+	 * no mark. */
+	assert_int_equal(perf_oob_version_marked(buf, 15), 0);
+	buf[6] = 'R';
+	assert_int_equal(perf_oob_version_marked(buf, 16), 0);
+	perf_oob_version_mark(buf, sizeof(buf), 1);
+	buf[15] = 'x';
+	assert_int_equal(perf_oob_version_marked(buf, 16), 0);
+	memcpy(buf, "6.06\0rdmadiag/0\0", 16);
+	assert_int_equal(perf_oob_version_marked(buf, 16), 0);
+	memcpy(buf, "0123456789abcdef", 16);
+	assert_int_equal(perf_oob_version_marked(buf, 16), 0);
+	/* No room after a long version, no protocol 0 or 10. */
+	perf_oob_version_encode("6.0612345", buf, sizeof(buf));
+	assert_int_equal(perf_oob_version_mark(buf, sizeof(buf), 1), -ENOSPC);
+	perf_oob_version_encode("6.06", buf, sizeof(buf));
+	assert_int_equal(perf_oob_version_mark(buf, sizeof(buf), 0), -ENOSPC);
+	assert_int_equal(perf_oob_version_mark(buf, sizeof(buf), 10), -ENOSPC);
+	assert_int_equal(perf_oob_version_marked(buf, 16), 0);
+}
+
 static void test_sysdata_mtu(void **state)
 {
 	uint8_t b[8];
@@ -516,6 +559,79 @@ static void test_bind_address(void **state)
 			 -ETIMEDOUT);
 }
 
+/* Clients that are not the test's, then the test's own. */
+struct aside_run {
+	struct perf_oob o;
+	uint16_t port;
+	int r, served;
+	char first[PERF_OOB_VERSION_LEN];
+};
+
+static bool claims_hello(const char *first, size_t len, void *ctx)
+{
+	(void)ctx;
+	return len == 16 && memcmp(first, "hello", 5) == 0;
+}
+
+static void serve_hello(struct perf_oob *o, void *ctx)
+{
+	struct aside_run *ar = ctx;
+	char buf[16];
+
+	/* The bytes already read come again first. */
+	if (perf_oob_read(o, buf, 16, 2000, "test") == 0 &&
+	    memcmp(buf, "hello", 5) == 0)
+		perf_oob_write(o, "served", 6, "test");
+	ar->served++;
+}
+
+static void *accept_aside(void *arg)
+{
+	struct aside_run *ar = arg;
+	struct perf_oob_aside aside = { claims_hello, serve_hello, ar };
+
+	ar->r = perf_oob_accept_aside(&ar->o, "127.0.0.1", NULL, ar->port,
+				      5000, &aside);
+	if (ar->r == 0)
+		ar->r = perf_oob_read(&ar->o, ar->first, 16, 2000, "test");
+	if (ar->r == 0)
+		ar->r = perf_oob_write(&ar->o, "test!!", 6, "test");
+	perf_oob_close(&ar->o);
+	return NULL;
+}
+
+static void aside_client(uint16_t port, const char *first, const char *want)
+{
+	struct perf_oob c = { .timeout_ms = 2000 };
+	char msg[16] = { 0 }, buf[8] = "";
+
+	memcpy(msg, first, strlen(first));
+	assert_int_equal(perf_oob_connect(&c, "127.0.0.1", port, 2000), 0);
+	assert_int_equal(perf_oob_write(&c, msg, 16, "test"), 0);
+	assert_int_equal(perf_oob_read(&c, buf, 6, 2000, "test"), 0);
+	assert_memory_equal(buf, want, 6);
+	perf_oob_close(&c);
+}
+
+static void test_accept_aside(void **state)
+{
+	struct aside_run ar = { .o = { .timeout_ms = 2000 } };
+	pthread_t t;
+
+	(void)state;
+	ar.port = free_port();
+	assert_int_equal(pthread_create(&t, NULL, accept_aside, &ar), 0);
+	/* Two clients the aside claims; the server keeps waiting... */
+	aside_client(ar.port, "hello", "served");
+	aside_client(ar.port, "hello again", "served");
+	/* ...for one that sends a version message, which it reads whole. */
+	aside_client(ar.port, "6.06", "test!!");
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(ar.r, 0);
+	assert_int_equal(ar.served, 2);
+	assert_memory_equal(ar.first, "6.06\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_keys_hostile),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_version_error_is_text),
+		cmocka_unit_test(test_version_mark),
 		cmocka_unit_test(test_sysdata_mtu),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_socket_read),
@@ -531,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_connect_refused),
 		cmocka_unit_test(test_second_peer_refused),
 		cmocka_unit_test(test_bind_address),
+		cmocka_unit_test(test_accept_aside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,6 +32,10 @@ grep -q "GID index *: *$LAB_GID\b" "$f" ||
 	lab_fail "rdma_cm's GID is not this side's IPv4 RoCE v2 GID $LAB_GID: $(grep -i 'gid' "$f" | head -n 3)"
 grep -q "chosen by rdma_cm" "$f" || lab_fail "the header does not say rdma_cm chose the GID"
 lab_log "ok: rdmadiag -R ran on GID index $LAB_GID, chosen by rdma_cm"
+grep -qE "^ Peer check +: not made: the peer's version message \(perftest [0-9.]+\) carries no rdmadiag extension" "$f" ||
+	lab_fail "the -R header does not say why there is no peer check: $(grep -i 'peer' "$f")"
+! grep -q "^peer check" "$f" || lab_fail "rdmadiag -R printed a peer check list against perftest"
+lab_log "ok: no peer check against perftest -R, and the header says why"
 
 # --report-both with -b: perftest's "Remote results" are rdmadiag's own.
 lab_pair_connect rd-server-both ib_write_bw -R -b --report-both -d "$LAB_RXE" -n $N "$LAB_PEER_ADDR"

@@ -10,6 +10,11 @@ command -v ib_write_bw > /dev/null || lab_skip "perftest is not installed"
 N=200
 
 lab_pair_serve rd-server-bw "$RDMADIAG" bw -d "$LAB_RXE" -n $N
+! grep -q "peer check" "$LAB_OUT/rd-server-bw.server" ||
+	lab_fail "the rdmadiag server printed a peer check for ib_write_bw: $(cat "$LAB_OUT/rd-server-bw.server")"
+grep -qE "^ Peer check +: not made: the peer's version message \(perftest [0-9.]+\) carries no rdmadiag extension" "$LAB_OUT/rd-server-bw.server" ||
+	lab_fail "the server's header does not say why there is no peer check: $(grep -i 'peer' "$LAB_OUT/rd-server-bw.server")"
+lab_log "ok: the rdmadiag server ran ib_write_bw's test with no peer check, and its header says why"
 lab_pair_serve pt-server-bw ib_write_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N
 # ib_write_bw's server prints the report its client sent: the rdmadiag
 # client's own figure, to the rounding of the two prints.
