@@ -544,8 +544,10 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	int r;
 
 	*stuck = false;
-	if (!ui)
+	if (!ui) {
+		fprintf(stderr, "rdmadiag: console: out of memory\n");
 		return -ENOMEM;
+	}
 	ui->o = *o;
 	con_state_init(&ui->st, o->source, o->interval);
 	con_test_init(&ui->test, o->self_exe);
@@ -576,6 +578,8 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	rd_peer_child_stop(&ui->peer);
 	free(ui->peer.out);
 	tty_stop();
+	if (r < 0) /* after tty_stop, so the line stays on the screen */
+		fprintf(stderr, "rdmadiag: console: %s\n", strerror(-r));
 out:
 	/* A thread stuck in a probe keeps what it owns; the caller exits. */
 	if (ui->worker && con_worker_stop(ui->worker, UI_STOP_WAIT) < 0)

@@ -175,8 +175,9 @@ struct ui {
 	struct ui_rollback rollback;
 };
 
-/* Run the console until the user quits. 0, or -errno on setup failure;
- * *stuck is set when the probing thread did not end in time. */
+/* Run the console until the user quits. 0, or -errno on a failure it
+ * has already reported on stderr in one line; *stuck is set when the
+ * probing thread did not end in time. */
 int ui_run(const struct ui_opts *o, bool *stuck);
 
 /* Switch screens (returns the redo mask). */

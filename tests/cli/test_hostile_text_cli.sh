@@ -81,7 +81,8 @@ if command -v script >/dev/null; then
 	timeout 10 script -qec "$bin --replay $h/fifo" /dev/null >"$out" 2>&1
 	rc=$?
 	[ $rc -ne 124 ] && grep -q 'not a regular file' "$out" &&
-		ok "--replay FIFO: refused before the console starts" ||
+		[ "$(grep -c . "$out")" -eq 1 ] &&
+		ok "--replay FIFO: refused before the console starts, in one line" ||
 		bad "--replay FIFO: rc=$rc $(head -c 300 "$out")"
 fi
 # 50,000 counters on one port: refused at once, in little memory.
@@ -96,6 +97,14 @@ rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 [ $rc -eq 3 ] && grep -q 'hw_counters.*more than' "$out" && [ $ms -lt 5000 ] &&
 	ok "50,000 counters on a port: refused in ${ms} ms" || bad "many counters: rc=$rc ${ms} ms $(cat "$out")"
+if command -v script >/dev/null; then
+	tr -d '\n' <"$h/many.json" >"$h/many.jsonl" && echo >>"$h/many.jsonl"
+	timeout 10 script -qec "$bin --replay $h/many.jsonl" /dev/null >"$out" 2>&1
+	rc=$?
+	[ $rc -ne 124 ] && grep -q 'more than' "$out" && [ "$(grep -c . "$out")" -eq 1 ] &&
+		ok "--replay of 50,000 counters: refused in one line" ||
+		bad "--replay many counters: rc=$rc $(head -c 300 "$out")"
+fi
 # Numbers out of range and duplicate keys name the JSON path.
 printf '{"schema_version":1,"devices":[{"name":"x","ports":[{"port":99999999999}]}]}' >"$h/port.json"
 "$bin" snapshot --load "$h/port.json" >"$out" 2>&1
