@@ -5,7 +5,9 @@
  * 1 the wc_status.tsv loader; 2 the mlx5_syndromes.tsv loader.
  *
  * A parse that says "known" must name a status of the table; every value
- * stays in its range; every loaded row is found again by its lookup.
+ * stays in its range; every loaded row is found again by its lookup. What
+ * explain prints of a parse (the "Recognised" line, the meaning, the
+ * ranked causes) holds no control byte and is valid UTF-8.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 
 #include "diag/data.h"
 #include "diag/explain.h"
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,7 +43,10 @@ static void text_case(const char *text)
 	    in.port > 255 || !memchr(in.recognised, 0, sizeof(in.recognised)) ||
 	    !memchr(in.device, 0, sizeof(in.device)))
 		abort();
+	FUZZ_CHECK_PRINTED(fprintf(f, "Recognised: %s\n", in.recognised));
+	FUZZ_CHECK_PRINTED(rd_explain_write_meaning(f, &in, wc, m));
 	if (r == 1) {
+		FUZZ_CHECK_PRINTED(rd_explain_write(f, &in, wc, m, &ev, "of no host"));
 		rd_explain_cause_ids(&in, wc, m, ids, sizeof(ids));
 		if (rd_explain_rank(ids, &ev, &rk) == 0)
 			rd_explain_ranking_free(&rk);
