@@ -43,16 +43,22 @@ static const char *state_color(const struct rd_port *p)
 	return rd_verdict_pick(view_port_state_verdict(p), colors);
 }
 
+/* text padded to width; a longer one keeps one space before the next.
+ * Width counts characters: UTF-8 continuation bytes take no column. */
 static void cell(FILE *f, const char *text, int width, const char *color)
 {
-	int len = (int)strlen(text);
+	int len = 0;
+
+	for (const char *c = text; *c; c++)
+		len += ((unsigned char)*c & 0xc0) != 0x80;
 
 	if (color)
 		fprintf(f, "%s%s%s", color, text, C_OFF);
 	else
 		fputs(text, f);
-	for (int i = len; i < width; i++)
+	do
 		fputc(' ', f);
+	while (++len < width);
 }
 
 static void rate_text(const struct rd_port *p, char *buf, size_t size)

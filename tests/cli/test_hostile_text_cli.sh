@@ -61,6 +61,10 @@ done
 grep -qF "rdmadiag fix port.state --device \$'mlx5_\\x1b[2J1' --port 1" "$out" &&
 	ok "check: the device name in 'rdmadiag fix' is quoted and visible" ||
 	bad "check: $(grep 'rdmadiag fix' "$out")"
+"$bin" snapshot --root "$h" >"$out" 2>&1
+grep -qF 'mlx5_\x1b[2J1 1 ' "$out" && grep -qF "$nd " "$out" &&
+	ok "snapshot: a name longer than its column keeps a space before the next" ||
+	bad "snapshot columns: $(grep -F 'mlx5_\x1b' "$out")"
 "$bin" snapshot --json --root "$h" >"$out" 2>&1
 jq -e . "$out" >/dev/null && ok "snapshot --json: valid JSON" || bad "snapshot --json"
 # Error messages escape what they quote.
