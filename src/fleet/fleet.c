@@ -43,27 +43,6 @@ void rd_fleet_init(struct rd_fleet *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/*
- * Room for one more element in *arr, which holds n of size elem in a
- * capacity of *cap that doubles (from first when empty). 0, or -ENOMEM with
- * the array unchanged.
- */
-static int grow_one(void **arr, size_t *cap, size_t n, size_t elem,
-		    size_t first)
-{
-	size_t c = *cap ? *cap * 2 : first;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = reallocarray(*arr, c, elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 static void host_free(struct rd_fleet_host *h)
 {
 	free(h->name);
@@ -123,6 +102,27 @@ static void set_reason(struct rd_fleet_host *h, enum rd_fleet_state st,
 	free(h->reason);
 	h->reason = r;
 	h->state = st;
+}
+
+/*
+ * Room for one more element in *arr, which holds n of size elem in a
+ * capacity of *cap that doubles (from first when empty). 0, or -ENOMEM with
+ * the array unchanged.
+ */
+static int grow_one(void **arr, size_t *cap, size_t n, size_t elem,
+		    size_t first)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = reallocarray(*arr, c, elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
 }
 
 static unsigned long hash_str(unsigned long h, const char *s);
