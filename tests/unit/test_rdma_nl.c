@@ -92,6 +92,12 @@ static void test_lab_stats(void **state)
 		rd_model_free(rd_device_fields, &dv);
 	}
 	rd_nl_buf_free(&b);
+	/* A port dump is not a stats answer: refused, nothing added. */
+	memset(&c, 0, sizeof(c));
+	nb_load(LAB "rdma-port-rxe0.bin", &b);
+	assert_int_equal(rd_rdma_nl_parse_stats(b.data, b.len, &c), -EBADMSG);
+	assert_int_equal(c.n, 0);
+	rd_nl_buf_free(&b);
 }
 
 static void test_truncated_and_corrupt(void **state)
