@@ -403,32 +403,33 @@ static void dev_note(struct rd_snapshot *s, struct rd_device *d,
 		note(s, d->name, &d->ports[i], what, a, b);
 }
 
-static void merge_device(struct rd_snapshot *s, struct rd_device *d,
-			 struct rd_device *nl)
+/* A GUID both sources gave: noted when they differ, else filled in. */
+static void merge_guid(struct rd_snapshot *s, struct rd_device *d,
+		       const char *what, struct rd_ou64 *mine,
+		       struct rd_ou64 nl)
 {
 	char a[32], b[32];
 
+	if (nl.ok && mine->ok && nl.v != mine->v) {
+		rd_format_guid(mine->v, a, sizeof(a));
+		rd_format_guid(nl.v, b, sizeof(b));
+		dev_note(s, d, what, a, b);
+	} else if (!mine->ok) {
+		*mine = nl;
+	}
+}
+
+static void merge_device(struct rd_snapshot *s, struct rd_device *d,
+			 struct rd_device *nl)
+{
 	d->index = nl->index;
 	if (!d->protocol && nl->protocol) {
 		d->protocol = nl->protocol;
 		nl->protocol = NULL;
 	}
-	if (nl->node_guid.ok && d->node_guid.ok &&
-	    nl->node_guid.v != d->node_guid.v) {
-		rd_format_guid(d->node_guid.v, a, sizeof(a));
-		rd_format_guid(nl->node_guid.v, b, sizeof(b));
-		dev_note(s, d, "node_guid", a, b);
-	} else if (!d->node_guid.ok) {
-		d->node_guid = nl->node_guid;
-	}
-	if (nl->sys_image_guid.ok && d->sys_image_guid.ok &&
-	    nl->sys_image_guid.v != d->sys_image_guid.v) {
-		rd_format_guid(d->sys_image_guid.v, a, sizeof(a));
-		rd_format_guid(nl->sys_image_guid.v, b, sizeof(b));
-		dev_note(s, d, "sys_image_guid", a, b);
-	} else if (!d->sys_image_guid.ok) {
-		d->sys_image_guid = nl->sys_image_guid;
-	}
+	merge_guid(s, d, "node_guid", &d->node_guid, nl->node_guid);
+	merge_guid(s, d, "sys_image_guid", &d->sys_image_guid,
+		   nl->sys_image_guid);
 	if (nl->fw_ver && d->fw_ver && strcmp(nl->fw_ver, d->fw_ver) != 0)
 		dev_note(s, d, "fw_ver", d->fw_ver, nl->fw_ver);
 	else if (!d->fw_ver && nl->fw_ver)
