@@ -238,12 +238,13 @@ static int parse_digits(const char *s, int base, uint64_t *out,
 }
 
 /*
- * Blanks, an optional sign (stored in *sign, or 0), digits in base, blanks:
- * nothing else. The value without its sign in *v. 0, -EINVAL or -ERANGE.
+ * Blanks, an optional sign (stored in *sign, or 0), digits in base, blanks;
+ * *end is what follows. The value without its sign in *v. 0, -EINVAL or
+ * -ERANGE.
  */
-static int parse_whole(const char *s, int base, uint64_t *v, char *sign)
+static int parse_lead(const char *s, int base, uint64_t *v, char *sign,
+		      const char **end)
 {
-	const char *end;
 	int r;
 
 	*sign = 0;
@@ -252,22 +253,35 @@ static int parse_whole(const char *s, int base, uint64_t *v, char *sign)
 	s = skip_blanks(s);
 	if (*s == '-' || *s == '+')
 		*sign = *s++;
-	r = parse_digits(s, base, v, &end);
+	r = parse_digits(s, base, v, end);
 	if (r < 0)
 		return r;
-	return *skip_blanks(end) != '\0' ? -EINVAL : 0;
+	*end = skip_blanks(*end);
+	return 0;
+}
+
+/* parse_lead() without a sign: "-" is out of range, "+" not a number. */
+static int parse_unsigned(const char *s, int base, uint64_t *v,
+			  const char **end)
+{
+	char sign;
+	int r = parse_lead(s, base, v, &sign, end);
+
+	if (sign)
+		return sign == '-' ? -ERANGE : -EINVAL;
+	return r;
 }
 
 int rd_parse_u64(const char *s, int base, uint64_t *out)
 {
+	const char *end;
 	uint64_t v;
-	char sign;
-	int r = parse_whole(s, base, &v, &sign);
+	int r = parse_unsigned(s, base, &v, &end);
 
-	if (sign)
-		return sign == '-' ? -ERANGE : -EINVAL;
 	if (r < 0)
 		return r;
+	if (*end != '\0')
+		return -EINVAL;
 	*out = v;
 	return 0;
 }
@@ -287,12 +301,15 @@ int rd_parse_u32(const char *s, int base, uint32_t *out)
 
 int rd_parse_s64(const char *s, int base, int64_t *out)
 {
+	const char *end;
 	uint64_t v;
 	char sign;
-	int r = parse_whole(s, base, &v, &sign);
+	int r = parse_lead(s, base, &v, &sign, &end);
 
 	if (r < 0)
 		return r;
+	if (*end != '\0')
+		return -EINVAL;
 	if (sign == '-') {
 		if (v > (uint64_t)INT64_MAX + 1)
 			return -ERANGE;
@@ -330,17 +347,10 @@ int rd_parse_u64_prefix(const char *s, const char *stops, uint64_t *out,
 {
 	const char *end;
 	uint64_t v;
-	int r;
+	int r = parse_unsigned(s, 10, &v, &end);
 
-	if (!s)
-		return -EINVAL;
-	s = skip_blanks(s);
-	if (*s == '-')
-		return -ERANGE;
-	r = parse_digits(s, 10, &v, &end);
 	if (r < 0)
 		return r;
-	end = skip_blanks(end);
 	if (*end != '\0' && !strchr(stops, *end))
 		return -EINVAL;
 	*out = v;

@@ -104,6 +104,27 @@ static void set_reason(struct rd_fleet_host *h, enum rd_fleet_state st,
 	h->state = st;
 }
 
+/*
+ * Room for one more element in *arr, which holds n of size elem in a
+ * capacity of *cap that doubles (from first when empty). 0, or -ENOMEM with
+ * the array unchanged.
+ */
+static int grow_one(void **arr, size_t *cap, size_t n, size_t elem,
+		    size_t first)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = reallocarray(*arr, c, elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
 static unsigned long hash_str(unsigned long h, const char *s);
 
 struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
@@ -132,16 +153,10 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 		free(esc);
 		return NULL;
 	}
-	if (f->n_hosts == f->cap_hosts) {
-		size_t cap = f->cap_hosts ? f->cap_hosts * 2 : 16;
-		void *p = reallocarray(f->hosts, cap, sizeof(*f->hosts));
-
-		if (!p) {
-			free(esc);
-			return NULL;
-		}
-		f->hosts = p;
-		f->cap_hosts = cap;
+	if (grow_one((void **)&f->hosts, &f->cap_hosts, f->n_hosts,
+		     sizeof(*f->hosts), 16) < 0) {
+		free(esc);
+		return NULL;
 	}
 	h = &f->hosts[f->n_hosts++];
 	memset(h, 0, sizeof(*h));
@@ -192,16 +207,9 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 			f->findings_dropped++;
 			return 0;
 		}
-		if (f->n_findings == f->cap_findings) {
-			size_t cap = f->cap_findings ? f->cap_findings * 2 : 32;
-			void *p = reallocarray(f->findings, cap,
-					       sizeof(*f->findings));
-
-			if (!p)
-				return -ENOMEM;
-			f->findings = p;
-			f->cap_findings = cap;
-		}
+		if (grow_one((void **)&f->findings, &f->cap_findings,
+			     f->n_findings, sizeof(*f->findings), 32) < 0)
+			return -ENOMEM;
 		x = &f->findings[f->n_findings];
 		memset(x, 0, sizeof(*x));
 		x->check = strdup(check);
@@ -219,15 +227,9 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 	}
 	if (x->n_hosts && x->hosts[x->n_hosts - 1] == hi)
 		return 0;
-	if (x->n_hosts == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 4;
-		void *p = reallocarray(x->hosts, cap, sizeof(*x->hosts));
-
-		if (!p)
-			return -ENOMEM;
-		x->hosts = p;
-		x->cap = cap;
-	}
+	if (grow_one((void **)&x->hosts, &x->cap, x->n_hosts,
+		     sizeof(*x->hosts), 4) < 0)
+		return -ENOMEM;
 	x->hosts[x->n_hosts++] = hi;
 	return 0;
 }

@@ -179,11 +179,10 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	char **devs, **ports;
 	size_t nd, np;
 
-	if (rd_path(root, sizeof(root), ctx->roots->sysfs,
-		    "/kernel/config/rdma_cm") < 0)
-		return;
 	/* Absent: configfs not mounted or rdma_cm not loaded; nothing set. */
-	if (rd_probe_list(s, SRC, root, MAX_ENTRIES, &devs, &nd) < 0)
+	if (rd_probe_list_under(s, SRC, root, sizeof(root), ctx->roots->sysfs,
+				"/kernel/config/rdma_cm", MAX_ENTRIES, &devs,
+				&nd) < 0)
 		return;
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s/ports", root, devs[i]);

@@ -466,10 +466,9 @@ static void read_limits(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		if (r < 0 && r != -ENOENT)
 			rd_snapshot_error(s, SRC, path, r, NULL);
 	}
-	if (rd_path(dir, sizeof(dir), ctx->roots->etc, "/security/limits.d") <
-	    0)
-		return;
-	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
+	if (rd_probe_list_under(s, SRC, dir, sizeof(dir), ctx->roots->etc,
+				"/security/limits.d", MAX_DIR_ENTRIES, &names,
+				&nn) < 0)
 		return;
 	/* pam_limits reads only *.conf there, in name order. */
 	for (size_t i = 0; i < nn; i++) {
@@ -581,11 +580,10 @@ static void read_numa_nodes(const struct rd_probe_ctx *ctx,
 	size_t nn;
 	uint64_t count = 0;
 
-	if (rd_path(dir, sizeof(dir), ctx->roots->sysfs,
-		    "/devices/system/node") < 0)
-		return;
 	/* No directory: a kernel without NUMA. Guess nothing. */
-	if (rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn) < 0)
+	if (rd_probe_list_under(s, SRC, dir, sizeof(dir), ctx->roots->sysfs,
+				"/devices/system/node", MAX_DIR_ENTRIES, &names,
+				&nn) < 0)
 		return;
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t v;

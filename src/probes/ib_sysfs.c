@@ -835,12 +835,9 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		    "/class/infiniband");
 	if (r < 0)
 		return r;
-	classfd = open(classdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* No class directory: no RDMA core loaded, hence no devices. */
+	classfd = rd_probe_open_dir(s, SRC, classdir);
 	if (classfd < 0) {
-		r = -errno;
-		/* No class directory: no RDMA core loaded, hence no devices. */
-		if (r != -ENOENT)
-			rd_snapshot_error(s, SRC, classdir, r, NULL);
 		prune(c);
 		rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 		return 0;

@@ -735,13 +735,10 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		    "/bus/pci/devices");
 	if (r < 0)
 		goto out;
-	devsfd = open(devsdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (devsfd < 0) {
-		/* No PCI bus (some VMs, fixtures without hardware). */
-		if (errno != ENOENT)
-			rd_snapshot_error(s, SRC, devsdir, errno, NULL);
+	/* Absent: no PCI bus (some VMs, fixtures without hardware). */
+	devsfd = rd_probe_open_dir(s, SRC, devsdir);
+	if (devsfd < 0)
 		goto out;
-	}
 	dir = fdopendir(dup(devsfd));
 	if (!dir) {
 		rd_snapshot_error(s, SRC, devsdir, errno, NULL);

@@ -128,43 +128,65 @@ static int next_nldev(struct rd_nl_iter *it, int cmd, struct nlattr **tb)
 	return r < 0 ? r : 1;
 }
 
-int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
-			     struct rd_device **devs, size_t *n)
+/*
+ * Hand each message of a dump answering cmd to fn with its attributes;
+ * fn returns 0 to go on or -errno to stop. 0, or the first -errno.
+ */
+static int each_nldev(const void *bytes, size_t len, int cmd,
+		      int (*fn)(struct nlattr **tb, void *arg), void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
 	struct rd_nl_iter it;
 	int r;
 
 	rd_nl_iter_init(&it, bytes, len);
-	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_GET, tb)) > 0) {
-		struct rd_device tmp = { 0 }, *d;
-
-		r = dev_from_attrs(tb, &tmp);
-		if (r < 0) {
-			rd_model_free(rd_device_fields, &tmp);
-			break;
-		}
-		d = find_by_index(*devs, *n, tmp.index.v);
-		if (d) {
-			/* A repeated device replaces the earlier answer. */
-			tmp.ports = d->ports;
-			tmp.n_ports = d->n_ports;
-			d->ports = NULL;
-			d->n_ports = 0;
-			rd_model_free(rd_device_fields, d);
-			*d = tmp;
-			continue;
-		}
-		if (*n >= MAX_DEVICES ||
-		    !(d = RD_PUSH(*devs, *n))) {
-			rd_model_free(rd_device_fields, &tmp);
-			r = *n >= MAX_DEVICES ? -E2BIG : -ENOMEM;
-			break;
-		}
-		*d = tmp;
-	}
+	while ((r = next_nldev(&it, cmd, tb)) > 0 && (r = fn(tb, arg)) == 0)
+		;
 	rd_nl_iter_end(&it);
 	return r < 0 ? r : 0;
+}
+
+/* The device array a parser adds to. */
+struct dev_array {
+	struct rd_device **devs;
+	size_t *n;
+};
+
+static int device_msg(struct nlattr **tb, void *arg)
+{
+	struct dev_array *a = arg;
+	struct rd_device tmp = { 0 }, *d;
+	int r = dev_from_attrs(tb, &tmp);
+
+	if (r < 0) {
+		rd_model_free(rd_device_fields, &tmp);
+		return r;
+	}
+	d = find_by_index(*a->devs, *a->n, tmp.index.v);
+	if (d) {
+		/* A repeated device replaces the earlier answer. */
+		tmp.ports = d->ports;
+		tmp.n_ports = d->n_ports;
+		d->ports = NULL;
+		d->n_ports = 0;
+		rd_model_free(rd_device_fields, d);
+		*d = tmp;
+		return 0;
+	}
+	if (*a->n >= MAX_DEVICES || !(d = RD_PUSH(*a->devs, *a->n))) {
+		rd_model_free(rd_device_fields, &tmp);
+		return *a->n >= MAX_DEVICES ? -E2BIG : -ENOMEM;
+	}
+	*d = tmp;
+	return 0;
+}
+
+int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
+			     struct rd_device **devs, size_t *n)
+{
+	struct dev_array a = { devs, n };
+
+	return each_nldev(bytes, len, RDMA_NLDEV_CMD_GET, device_msg, &a);
 }
 
 static int port_from_attrs(struct nlattr **tb, struct rd_port *p)
@@ -207,105 +229,87 @@ static void port_reset(struct rd_port *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static int port_msg(struct nlattr **tb, void *arg)
+{
+	struct dev_array *a = arg;
+	struct rd_device *d;
+	struct rd_port *p = NULL;
+	uint32_t num;
+
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return -EBADMSG;
+	num = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (num == 0 || num > MAX_PORTS)
+		return -EBADMSG;
+	d = find_by_index(*a->devs, *a->n,
+			  nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+	/* A device that appeared between the two dumps. */
+	if (!d)
+		return 0;
+	for (size_t i = 0; i < d->n_ports; i++)
+		if (d->ports[i].port == num)
+			p = &d->ports[i];
+	if (p) {
+		port_reset(p);
+	} else {
+		p = RD_PUSH(d->ports, d->n_ports);
+		if (!p)
+			return -ENOMEM;
+	}
+	p->port = num;
+	port_from_attrs(tb, p);
+	return 0;
+}
+
 int rd_rdma_nl_parse_ports(const void *bytes, size_t len,
 			   struct rd_device *devs, size_t n)
 {
-	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
-	struct rd_nl_iter it;
-	int r;
+	struct dev_array a = { &devs, &n };
 
-	rd_nl_iter_init(&it, bytes, len);
-	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_PORT_GET, tb)) > 0) {
-		struct rd_device *d;
-		struct rd_port *p = NULL;
-		uint32_t num;
+	return each_nldev(bytes, len, RDMA_NLDEV_CMD_PORT_GET, port_msg, &a);
+}
 
-		if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
-		    !tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
-			r = -EBADMSG;
-			break;
-		}
-		num = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
-		if (num == 0 || num > MAX_PORTS) {
-			r = -EBADMSG;
-			break;
-		}
-		d = find_by_index(devs, n,
-				  nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
-		/* A device that appeared between the two dumps. */
-		if (!d)
+static int stats_msg(struct nlattr **tb, void *arg)
+{
+	struct rd_counters *out = arg;
+	struct nlattr *lt[RDMA_NLDEV_ATTR_MAX + 1];
+	struct nlattr *e;
+	int rem, r;
+
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return 0;
+	r = rd_nla_parse_nested(lt, RDMA_NLDEV_ATTR_MAX,
+				tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS],
+				hwc_list_policy);
+	if (r < 0)
+		return r;
+	/* The list repeats ENTRY: walk it rather than index it. */
+	nla_for_each_nested(e, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], rem) {
+		struct nlattr *et[RDMA_NLDEV_ATTR_MAX + 1];
+		const char *name;
+
+		if (nla_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
 			continue;
-		for (size_t i = 0; i < d->n_ports; i++)
-			if (d->ports[i].port == num)
-				p = &d->ports[i];
-		if (p) {
-			port_reset(p);
-		} else {
-			p = RD_PUSH(d->ports, d->n_ports);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-		}
-		p->port = num;
-		port_from_attrs(tb, p);
+		r = rd_nla_parse_nested(et, RDMA_NLDEV_ATTR_MAX, e,
+					hwc_entry_policy);
+		if (r < 0)
+			return r;
+		name = rd_nl_text(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
+		if (!name || !et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE])
+			return -EBADMSG;
+		if (out->n >= MAX_COUNTERS)
+			return -E2BIG;
+		if (!rd_counters_add(out, name,
+				     rd_u64(nla_get_u64(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]))))
+			return -ENOMEM;
 	}
-	rd_nl_iter_end(&it);
-	return r < 0 ? r : 0;
+	return 0;
 }
 
 int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
 			   struct rd_counters *out)
 {
-	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX + 1];
-	struct nlattr *lt[RDMA_NLDEV_ATTR_MAX + 1];
-	struct rd_nl_iter it;
-	int r;
-
-	rd_nl_iter_init(&it, bytes, len);
-	while ((r = next_nldev(&it, RDMA_NLDEV_CMD_STAT_GET, tb)) > 0) {
-		struct nlattr *e;
-		int rem;
-
-		if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-			continue;
-		r = rd_nla_parse_nested(lt, RDMA_NLDEV_ATTR_MAX,
-					tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS],
-					hwc_list_policy);
-		if (r < 0)
-			break;
-		/* The list repeats ENTRY: walk it rather than index it. */
-		nla_for_each_nested(e, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], rem) {
-			struct nlattr *et[RDMA_NLDEV_ATTR_MAX + 1];
-			const char *name;
-
-			if (nla_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
-				continue;
-			r = rd_nla_parse_nested(et, RDMA_NLDEV_ATTR_MAX, e,
-						hwc_entry_policy);
-			if (r < 0)
-				break;
-			name = rd_nl_text(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
-			if (!name ||
-			    !et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]) {
-				r = -EBADMSG;
-				break;
-			}
-			if (out->n >= MAX_COUNTERS) {
-				r = -E2BIG;
-				break;
-			}
-			if (!rd_counters_add(out, name,
-					     rd_u64(nla_get_u64(et[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE])))) {
-				r = -ENOMEM;
-				break;
-			}
-		}
-		if (r < 0)
-			break;
-	}
-	rd_nl_iter_end(&it);
-	return r < 0 ? r : 0;
+	return each_nldev(bytes, len, RDMA_NLDEV_CMD_STAT_GET, stats_msg, out);
 }
 
 /* ---- merge with sysfs ---- */
@@ -399,32 +403,33 @@ static void dev_note(struct rd_snapshot *s, struct rd_device *d,
 		note(s, d->name, &d->ports[i], what, a, b);
 }
 
-static void merge_device(struct rd_snapshot *s, struct rd_device *d,
-			 struct rd_device *nl)
+/* A GUID both sources gave: noted when they differ, else filled in. */
+static void merge_guid(struct rd_snapshot *s, struct rd_device *d,
+		       const char *what, struct rd_ou64 *mine,
+		       struct rd_ou64 nl)
 {
 	char a[32], b[32];
 
+	if (nl.ok && mine->ok && nl.v != mine->v) {
+		rd_format_guid(mine->v, a, sizeof(a));
+		rd_format_guid(nl.v, b, sizeof(b));
+		dev_note(s, d, what, a, b);
+	} else if (!mine->ok) {
+		*mine = nl;
+	}
+}
+
+static void merge_device(struct rd_snapshot *s, struct rd_device *d,
+			 struct rd_device *nl)
+{
 	d->index = nl->index;
 	if (!d->protocol && nl->protocol) {
 		d->protocol = nl->protocol;
 		nl->protocol = NULL;
 	}
-	if (nl->node_guid.ok && d->node_guid.ok &&
-	    nl->node_guid.v != d->node_guid.v) {
-		rd_format_guid(d->node_guid.v, a, sizeof(a));
-		rd_format_guid(nl->node_guid.v, b, sizeof(b));
-		dev_note(s, d, "node_guid", a, b);
-	} else if (!d->node_guid.ok) {
-		d->node_guid = nl->node_guid;
-	}
-	if (nl->sys_image_guid.ok && d->sys_image_guid.ok &&
-	    nl->sys_image_guid.v != d->sys_image_guid.v) {
-		rd_format_guid(d->sys_image_guid.v, a, sizeof(a));
-		rd_format_guid(nl->sys_image_guid.v, b, sizeof(b));
-		dev_note(s, d, "sys_image_guid", a, b);
-	} else if (!d->sys_image_guid.ok) {
-		d->sys_image_guid = nl->sys_image_guid;
-	}
+	merge_guid(s, d, "node_guid", &d->node_guid, nl->node_guid);
+	merge_guid(s, d, "sys_image_guid", &d->sys_image_guid,
+		   nl->sys_image_guid);
 	if (nl->fw_ver && d->fw_ver && strcmp(nl->fw_ver, d->fw_ver) != 0)
 		dev_note(s, d, "fw_ver", d->fw_ver, nl->fw_ver);
 	else if (!d->fw_ver && nl->fw_ver)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/attr.h"
+#include "core/roots.h"
 
 static void record(struct rd_snapshot *s, const char *src, const char *base,
 		   const char *rel, int err, const char *text)
@@ -87,6 +88,28 @@ int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
 	if (r < 0 && r != -ENOENT)
 		record(s, src, NULL, path, r, NULL);
 	return r;
+}
+
+int rd_probe_list_under(struct rd_snapshot *s, const char *src, char *path,
+			size_t size, const char *root, const char *rel,
+			size_t max, char ***names, size_t *n)
+{
+	int r = rd_path(path, size, root, "%s", rel);
+
+	return r < 0 ? r : rd_probe_list(s, src, path, max, names, n);
+}
+
+int rd_probe_open_dir(struct rd_snapshot *s, const char *src,
+		      const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	fd = -errno;
+	if (fd != -ENOENT)
+		record(s, src, NULL, path, fd, NULL);
+	return fd;
 }
 
 int rd_probe_link_name(int dirfd, const char *rel, char *name, size_t size)

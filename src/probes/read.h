@@ -45,6 +45,23 @@ int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
 		  size_t max, char ***names, size_t *n);
 
 /*
+ * rd_probe_list() of the directory rel under root (an rd_roots member);
+ * the path is left in path (size bytes) for the caller. -ENAMETOOLONG
+ * when it does not fit (not recorded).
+ */
+int rd_probe_list_under(struct rd_snapshot *s, const char *src, char *path,
+			size_t size, const char *root, const char *rel,
+			size_t max, char ***names, size_t *n);
+
+/*
+ * Open the directory path (O_DIRECTORY, close-on-exec). A failure other
+ * than an absent directory is recorded as source src. Returns the file
+ * descriptor or -errno.
+ */
+int rd_probe_open_dir(struct rd_snapshot *s, const char *src,
+		      const char *path);
+
+/*
  * The last component of the symbolic link rel under dirfd (AT_FDCWD: a
  * path) into name, when it is non-empty text that rd_text_check accepts.
  * Returns 0, -errno of readlink, or -EINVAL (empty, too long, not text).

@@ -68,6 +68,11 @@ static void test_prefix_and_ids(void **state)
 	assert_int_equal(rd_parse_u64_prefix("x: ACTIVE", ":", &v, NULL), -EINVAL);
 	assert_int_equal(rd_parse_u64_prefix("4 ACTIVE", ":", &v, NULL), -EINVAL);
 	assert_int_equal(rd_parse_u64_prefix("-4: X", ":", &v, NULL), -ERANGE);
+	assert_int_equal(rd_parse_u64_prefix("+4: X", ":", &v, NULL), -EINVAL);
+	assert_int_equal(rd_parse_u64_prefix(NULL, ":", &v, NULL), -EINVAL);
+	assert_int_equal(rd_parse_u64_prefix(" 7 ", ":", &v, &rest), 0);
+	assert_int_equal(v, 7);
+	assert_string_equal(rest, "");
 
 	assert_int_equal(rd_parse_guid("b8ce:f603:00a1:b2c4", &v), 0);
 	assert_true(v == 0xb8cef60300a1b2c4ull);

@@ -92,6 +92,12 @@ static void test_lab_stats(void **state)
 		rd_model_free(rd_device_fields, &dv);
 	}
 	rd_nl_buf_free(&b);
+	/* A port dump is not a stats answer: refused, nothing added. */
+	memset(&c, 0, sizeof(c));
+	nb_load(LAB "rdma-port-rxe0.bin", &b);
+	assert_int_equal(rd_rdma_nl_parse_stats(b.data, b.len, &c), -EBADMSG);
+	assert_int_equal(c.n, 0);
+	rd_nl_buf_free(&b);
 }
 
 static void test_truncated_and_corrupt(void **state)
@@ -201,6 +207,10 @@ static void test_merge(void **state)
 	assert_non_null(strstr(sp->mismatch,
 			       "fw_ver: sysfs 16.35.1012, netlink 16.35.2000"));
 	assert_null(strstr(sp->mismatch, "lid"));
+	/* The same node GUID is no mismatch; the one sysfs lacked is added. */
+	assert_null(strstr(sp->mismatch, "guid"));
+	assert_true(sd->sys_image_guid.ok);
+	assert_true(sd->sys_image_guid.v == 0x0c42a10300fa1b2cull);
 	assert_int_equal(s.n_errors, 2);
 	assert_string_equal(s.errors[0].source, "rdma_nl");
 	/* The device only netlink knows arrives whole. */
