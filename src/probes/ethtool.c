@@ -53,6 +53,9 @@ static const char *const ext_states[] = {
 	[ETHTOOL_LINK_EXT_STATE_POWER_BUDGET_EXCEEDED] = "power budget exceeded",
 	[ETHTOOL_LINK_EXT_STATE_OVERHEAT] = "overheat",
 	[ETHTOOL_LINK_EXT_STATE_MODULE] = "module",
+	/* Newer than this system's UAPI header: by their numbers. */
+	[11] = "OTP speed violation",	/* ..._OTP_SPEED_VIOLATION */
+	[12] = "BMC request down",	/* ..._BMC_REQUEST_DOWN */
 };
 
 static const char *const sub_autoneg[] = {

@@ -188,7 +188,9 @@ static void test_ext_state_names(void **state)
 	assert_string_equal(rd_ethtool_ext_state_name(0), "autoneg");
 	assert_string_equal(rd_ethtool_ext_state_name(4), "no cable");
 	assert_string_equal(rd_ethtool_ext_state_name(10), "module");
-	assert_null(rd_ethtool_ext_state_name(11));
+	assert_string_equal(rd_ethtool_ext_state_name(11), "OTP speed violation");
+	assert_string_equal(rd_ethtool_ext_state_name(12), "BMC request down");
+	assert_null(rd_ethtool_ext_state_name(13));
 	assert_string_equal(rd_ethtool_ext_substate_name(0, 1),
 			    "no partner detected");
 	assert_string_equal(rd_ethtool_ext_substate_name(2, 5),
