@@ -274,7 +274,7 @@ static void inband(const struct box *mine, const struct box *theirs,
 	struct perf_oob o = { .timeout_ms = 2000, .client = true };
 	char buf[5] = "";
 	size_t n;
-	FILE *f = open_memstream(out, &n);
+	FILE *f;
 	int sv[2];
 	pid_t pid;
 
@@ -283,19 +283,28 @@ static void inband(const struct box *mine, const struct box *theirs,
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct perf_oob so = { .fd = sv[1], .timeout_ms = 2000 };
-		struct rd_peer_precheck spc;
+		struct rd_peer_precheck spc = { .ran = false };
 		FILE *devnull = fopen("/dev/null", "w");
+		int rc = 0;
 
 		close(sv[0]);
+		/* Everything freed before _exit: under valgrind the child's
+		 * own leak check decides its exit status too. */
 		if (rd_peer_precheck_inband(&spc, theirs ? &theirs->s : NULL,
 					    "rxe0", 1, &so, false, "the client",
 					    2000, devnull) < 0)
-			_exit(7);
-		if (perf_oob_write(&so, "next", 5, "test") < 0)
-			_exit(8);
-		_exit(0);
+			rc = 7;
+		else if (perf_oob_write(&so, "next", 5, "test") < 0)
+			rc = 8;
+		rd_peer_precheck_free(&spc);
+		fclose(devnull);
+		perf_oob_close(&so);
+		_exit(rc);
 	}
 	close(sv[1]);
+	/* Opened after the fork: the child must not inherit it. */
+	f = open_memstream(out, &n);
+	assert_non_null(f);
 	o.fd = sv[0];
 	assert_int_equal(rd_peer_precheck_inband(pc, &mine->s, "rxe0", 1, &o,
 						 true, "192.0.2.2:18515", 2000,
