@@ -357,7 +357,8 @@ static int load_input(struct rd_cli *cli, const char *file, uint64_t frame,
 	return 0;
 }
 
-/* Evidence read from a file says so, and where the host had it from. */
+/* Evidence judged from a file says so; its source stays (what the host
+ * read, or what rdmadiag derived from it, e.g. the QoS model). */
 static void label_evidence(struct rd_results *res, const char *label)
 {
 	for (size_t i = 0; i < res->n; i++)
@@ -366,7 +367,7 @@ static void label_evidence(struct rd_results *res, const char *label)
 			char *n = NULL;
 
 			if (asprintf(&n, "%s%s%s", label,
-				     e->source && e->source[0] ? "; recorded from " : "",
+				     e->source && e->source[0] ? "; source: " : "",
 				     e->source ? e->source : "") < 0)
 				continue;
 			free(e->source);
