@@ -73,8 +73,8 @@ static void path(const struct scan *s, char *buf, size_t size)
 
 			memcpy(key, s->arena + f->key_off, k);
 			key[k] = '\0';
-			w = snprintf(buf + n, size - n, "%s%s", n ? "." : "",
-				     rd_esc_tmp(key));
+			w = rd_snprintf_text(buf + n, size - n, "%s%s",
+					     n ? "." : "", rd_esc_tmp(key));
 		} else {
 			w = snprintf(buf + n, size - n, "[%zu]",
 				     f->members ? f->members - 1 : 0);
@@ -92,7 +92,8 @@ static int refuse(struct scan *s, int e, const char *what)
 	char p[256];
 
 	path(s, p, sizeof(p));
-	snprintf(s->err, s->errlen, "%s: %s", p, what);
+	/* Cut whole characters only: the path quotes outside keys. */
+	rd_snprintf_text(s->err, s->errlen, "%s: %s", p, what);
 	return e;
 }
 
@@ -327,8 +328,9 @@ static int check_dups(struct scan *s, struct frame *f)
 			name[l] = '\0';
 			f->key_off = k[j].off;
 			f->key_len = k[j].len;
-			snprintf(msg, sizeof(msg), "duplicate key \"%s\"",
-				 rd_esc_tmp(name));
+			rd_snprintf_text(msg, sizeof(msg),
+					 "duplicate key \"%s\"",
+					 rd_esc_tmp(name));
 			/* Name the object, not a member of it. */
 			s->depth--;
 			return refuse(s, -EINVAL, msg);

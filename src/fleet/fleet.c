@@ -488,6 +488,14 @@ static bool is_separator(const char *line, size_t len)
 	return len >= 3 && strspn(line, "-") == len;
 }
 
+/* The group being read is over: its hosts may be named again. */
+static void group_reset(struct rd_fleet *f)
+{
+	for (size_t g = 0; g < f->n_group; g++)
+		f->hosts[f->group[g]].grouped = false;
+	f->n_group = 0;
+}
+
 static int add_group_host(void *arg, const char *name)
 {
 	struct rd_fleet *f = arg;
@@ -496,11 +504,15 @@ static int add_group_host(void *arg, const char *name)
 
 	if (!h)
 		return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+	/* A header naming a host twice ("h[1,1]") names it once. */
+	if (h->grouped)
+		return 0;
 	p = reallocarray(f->group, f->n_group + 1, sizeof(*f->group));
 	if (!p)
 		return -ENOMEM;
 	f->group = p;
 	f->group[f->n_group++] = (size_t)(h - f->hosts);
+	h->grouped = true;
 	return 0;
 }
 
@@ -527,7 +539,7 @@ static int end_group(struct rd_fleet *f)
 	int r = 0;
 
 	if (f->clush != 3 || f->n_group == 0) {
-		f->n_group = 0;
+		group_reset(f);
 		return 0;
 	}
 	fi = f->group[0];
@@ -578,7 +590,7 @@ static int end_group(struct rd_fleet *f)
 	}
 	free(mine);
 	/* A truncated group stays truncated in every host it names. */
-	f->n_group = 0;
+	group_reset(f);
 	f->clush = 0;
 	return r;
 }
@@ -627,7 +639,7 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 			return -ENOMEM;
 		if (strchr(set, ' '))
 			*strchr(set, ' ') = '\0';
-		f->n_group = 0;
+		group_reset(f);
 		/* dshbak -c puts pdsh's own lines under "pdsh@node". */
 		f->tool_group = strncmp(set, "pdsh@", 5) == 0;
 		if (f->tool_group) {

@@ -47,6 +47,7 @@ struct rd_fleet_host {
 	struct json_tokener *tok;
 	size_t bytes, lines;
 	bool done;   /* the array was complete (or refused) */
+	bool grouped; /* named by the clush -b / dshbak group being read */
 	char *noise; /* first non-JSON line, escaped */
 	char *said;  /* pdsh's or clush's first word on it (no exit code) */
 };

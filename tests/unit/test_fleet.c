@@ -149,23 +149,34 @@ static void feed_text(struct rd_fleet *f, const char *text)
 	fclose(in);
 }
 
+/* A fresh fleet read from the gathered output fmt makes, and finished. */
+__attribute__((format(printf, 2, 3)))
+static void fleet_of(struct rd_fleet *f, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	assert_true(vasprintf(&text, fmt, ap) > 0);
+	va_end(ap);
+	rd_fleet_init(f);
+	feed_text(f, text);
+	rd_fleet_finish(f);
+	free(text);
+}
+
 static void test_clush_groups(void **state)
 {
 	struct rd_fleet f;
-	char *text = NULL;
 
 	(void)state;
-	assert_true(
-		asprintf(&text,
-			 "clush: c9: exited with exit code 255\n"
-			 "---------------\nc[01-03,07] (4)\n---------------\n%s"
-			 "---------------\nc5\n---------------\n%s"
-			 "----\npdsh@head\n----\nc11: ssh exited with exit "
-			 "code 255\n",
-			 host_ok, host_fail) > 0);
-	rd_fleet_init(&f);
-	feed_text(&f, text);
-	rd_fleet_finish(&f);
+	fleet_of(&f,
+		 "clush: c9: exited with exit code 255\n"
+		 "---------------\nc[01-03,07] (4)\n---------------\n%s"
+		 "---------------\nc5\n---------------\n%s"
+		 "----\npdsh@head\n----\nc11: ssh exited with exit "
+		 "code 255\n",
+		 host_ok, host_fail);
 	assert_int_equal(f.n_hosts, 7);
 	/* dshbak -c's group of pdsh's own lines names no host "pdsh@head". */
 	assert_int_equal(find(&f, "c11")->state, RD_FLEET_NO_ANSWER);
@@ -176,7 +187,27 @@ static void test_clush_groups(void **state)
 	assert_int_equal(find(&f, "c5")->worst, RD_FLEET_FAIL);
 	assert_int_equal(find(&f, "c9")->state, RD_FLEET_NO_ANSWER);
 	assert_int_equal(f.findings[1].n_hosts, 5);
-	free(text);
+	rd_fleet_free(&f);
+}
+
+/*
+ * A group header that names a host twice, first or later ("c[01-02,01]"),
+ * or a host of an earlier group again: each host once per finding.
+ */
+static void test_clush_host_twice(void **state)
+{
+	struct rd_fleet f;
+
+	(void)state;
+	fleet_of(&f,
+		 "---------------\nc[01-02,01,02] (4)\n---------------\n%s"
+		 "---------------\nc[02,03,03] (3)\n---------------\n%s",
+		 host_ok, host_ok);
+	assert_int_equal(f.n_hosts, 3);
+	assert_int_equal(find(&f, "c01")->state, RD_FLEET_ANSWERED);
+	assert_int_equal(find(&f, "c03")->state, RD_FLEET_ANSWERED);
+	for (size_t i = 0; i < f.n_findings; i++)
+		assert_int_equal(f.findings[i].n_hosts, 3);
 	rd_fleet_free(&f);
 }
 
@@ -501,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_pdsh_grouping),
 		cmocka_unit_test(test_pdsh_interleaved),
 		cmocka_unit_test(test_clush_groups),
+		cmocka_unit_test(test_clush_host_twice),
 		cmocka_unit_test(test_tool_words),
 		cmocka_unit_test(test_bad_output),
 		cmocka_unit_test(test_reason_cut_utf8),
