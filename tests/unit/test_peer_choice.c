@@ -168,6 +168,16 @@ static void test_compare(void **state)
 	assert_string_equal(it[1].a, "1024 bytes");
 	assert_string_equal(it[1].b, "4096 bytes");
 	assert_non_null(strstr(it[1].breaks, "the lower, 1024 bytes"));
+	/* Each asks for its port's active MTU: the ports' list says it. */
+	{
+		struct rd_port pa = port, pb = port;
+
+		pa.verbs.active_mtu = (struct rd_ou64){ 1024, true };
+		pb.verbs.active_mtu = (struct rd_ou64){ 4096, true };
+		assert_int_equal(rd_test_choice_compare(&v4, &big, &pa, &pb, it), 0);
+		pb.verbs.active_mtu.v = 2048; /* the peer gave -m 4096 */
+		assert_int_equal(rd_test_choice_compare(&v4, &big, &pa, &pb, it), 1);
+	}
 	/* rdma_cm picks later; unknown choices are not compared. */
 	assert_int_equal(rd_test_choice_compare(&cm, &v4, &port, &port, it), 0);
 	assert_int_equal(rd_test_choice_compare(&unknown, &v4, &port, &port, it), 0);
