@@ -56,4 +56,18 @@ grep -q "^  the tests' GIDs agree: here index $LAB_GID, RoCE v2 $(lab_pair_addr 
 ! grep -q "the test's GID\|most likely" "$out" ||
 	lab_fail "matching GIDs still named as a mismatch: $(cat "$out")"
 lab_log "ok: matching -x: the test ran and no GID mismatch was named"
+
+# Stock perftest serves on its IPv4 GID: no extension, so no check; the
+# same failure then says the check was not made rather than guess.
+if command -v ib_write_bw > /dev/null; then
+	LAB_PAIR_MAY_FAIL=1 lab_pair_connect pt "$RDMADIAG" bw -d "$LAB_RXE" -n $N -x "$ll" --timeout $T "$b"
+	out=$LAB_OUT/pt.client
+	assert_eq 1 "$LAB_PAIR_RC" "bw exit status with a link-local GID against ib_write_bw"
+	lab_log "a: against ib_write_bw: $(grep -m1 '^rdmadiag: ' "$out" || true)"
+	grep -qE "^peer check: not made \(the peer's version message \(perftest [0-9.]+\) carries no rdmadiag extension.*\), so no mismatch of the two ports is known$" "$out" ||
+		lab_fail "the failure against perftest does not say the check was not made: $(cat "$out")"
+	! grep -q "most likely\|the test's GID" "$out" ||
+		lab_fail "a mismatch was named with no check made: $(cat "$out")"
+	lab_log "ok: against ib_write_bw the failure says the peer check was not made"
+fi
 lab_barrier finished

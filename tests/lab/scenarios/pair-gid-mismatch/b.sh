@@ -3,6 +3,7 @@
 # Side b of pair-gid-mismatch (see a.sh): an rdmadiag bw server on its
 # IPv4 RoCE v2 GID; the first client's GID is link-local, so both ends'
 # lists name the mismatch and the server's test fails too, naming it.
+# Last, stock ib_write_bw serves the same mismatched client.
 
 lab_pair_setup
 lab_require_rdmadiag
@@ -27,4 +28,8 @@ lab_log "ok: the server's failure names the test's GID mismatch"
 lab_pair_serve same "$RDMADIAG" bw -d "$LAB_RXE" -n $N -x "$LAB_GID" --timeout $T
 grep -q "^  the tests' GIDs agree: " "$LAB_OUT/same.server" ||
 	lab_fail "the server does not say the GIDs agree: $(cat "$LAB_OUT/same.server")"
+if command -v ib_write_bw > /dev/null; then
+	LAB_PAIR_MAY_FAIL=1 lab_pair_serve pt ib_write_bw -d "$LAB_RXE" -x "$LAB_GID" -n $N
+	lab_log "b: ib_write_bw against a link-local GID exited $LAB_PAIR_RC: $(grep -m1 -i 'fail\|error\|couldn' "$LAB_OUT/pt.server" || true)"
+fi
 lab_barrier finished
