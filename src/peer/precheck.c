@@ -107,6 +107,10 @@ static void print(const struct rd_peer_precheck *pc, const char *with,
 			pc->c.items[i].breaks);
 	if (pc->test_note[0]) {
 		fprintf(out, "  the tests' GIDs and MTUs: %s\n", pc->test_note);
+	} else if ((pc->mine_t.by_cm && pc->mine_t.gid_index < 0) ||
+		   (pc->peer_t.by_cm && pc->peer_t.gid_index < 0)) {
+		fprintf(out, "  the tests' GIDs: rdma_cm picks them when it "
+			     "connects\n");
 	} else if (!pc->nt) {
 		char a[160], b[160];
 
