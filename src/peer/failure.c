@@ -26,6 +26,23 @@ static void words_after(const char *msg, const char *after, const char *stop,
 	buf[n] = '\0';
 }
 
+/* The status's name: the words between the last ": " before at and at. */
+static void status_name(const char *msg, const char *at, char *buf, size_t len)
+{
+	const char *b = at;
+	size_t n;
+
+	while (b > msg + 1 && !(b[-2] == ':' && b[-1] == ' '))
+		b--;
+	n = (size_t)(at - b);
+	while (n && b[n - 1] == ' ')
+		n--;
+	if (b <= msg + 1 || n >= len)
+		n = 0;
+	memcpy(buf, b, n);
+	buf[n] = '\0';
+}
+
 static const struct {
 	const char *event;
 	enum rd_fail_kind kind;
@@ -83,9 +100,7 @@ void rd_failure_classify(const char *msg, bool rdma, struct rd_failure *f)
 		if (end != p + 8 && st >= 0 && st < 1000) {
 			f->status = (int)st;
 			f->kind = st == 12 ? RD_FAIL_WC_RETRY : RD_FAIL_WC;
-			words_after(msg, "messages: ", "(", w, sizeof(w));
-			if (w[0] && w[strlen(w) - 1] == ' ')
-				w[strlen(w) - 1] = '\0';
+			status_name(msg, p, w, sizeof(w));
 			snprintf(f->label, sizeof(f->label),
 				 "completion status %d (%s)", f->status,
 				 w[0] ? w : "no name given");

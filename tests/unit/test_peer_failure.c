@@ -18,6 +18,9 @@
 #define WC10_MSG                                                               \
 	"send completion error on QP 0x12 after 3 messages: remote access "   \
 	"error (status 10, vendor error 0): x"
+#define LAT_MSG                                                                \
+	"recv completion error on QP 0x12 after 0 round trips: transport "   \
+	"retry counter exceeded (status 12, vendor error 0): x"
 #define TIMEOUT_MSG                                                            \
 	"no completion for 5 s (0 of 10 messages done): the peer stopped "    \
 	"responding"
@@ -48,6 +51,10 @@ static void test_classify(void **state)
 		  "completion status 12 (transport retry counter exceeded)" },
 		{ WC10_MSG, true, RD_FAIL_WC, 10,
 		  "completion status 10 (remote access error)" },
+		{ LAT_MSG, true, RD_FAIL_WC_RETRY, 12,
+		  "completion status 12 (transport retry counter exceeded)" },
+		{ "completion error (status 5, vendor error 0)", true,
+		  RD_FAIL_WC, 5, "completion status 5 (no name given)" },
 		{ TIMEOUT_MSG, true, RD_FAIL_TIMEOUT, -1,
 		  "no completion within the timeout" },
 		{ GONE_MSG, true, RD_FAIL_PEER_GONE, -1,
