@@ -623,10 +623,28 @@ static FILE *inband_out(const struct perf_opts *o)
 	return o->json || o->quiet ? stderr : stdout;
 }
 
-static int inband_exchange(struct perf_oob *oob, bool client, void *ctx)
+/* The test's choices as the peer check carries them. */
+static void test_choice(const struct perf_choice *ch, struct rd_test_choice *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->set = true;
+	t->by_cm = ch->by_cm;
+	t->gid_index = ch->gid_index;
+	t->mtu = ch->mtu;
+	if (ch->gid_index < 0)
+		return;
+	memcpy(t->gid, ch->gid, 16);
+	t->type = !ch->roce ? RD_TEST_GID_IB
+		  : ch->gid_type == IBV_GID_TYPE_ROCE_V2 ? RD_TEST_GID_ROCE_V2
+							 : RD_TEST_GID_ROCE_V1;
+}
+
+static int inband_exchange(struct perf_oob *oob, bool client,
+			   const struct perf_choice *ch, void *ctx)
 {
 	struct inband *ib = ctx;
 	const struct perf_opts *o = ib->o;
+	struct rd_test_choice t;
 	char who[300];
 
 	if (client)
@@ -636,7 +654,10 @@ static int inband_exchange(struct perf_oob *oob, bool client, void *ctx)
 		snprintf(who, sizeof(who), "the client%s%s",
 			 oob->peer[0] ? " " : "", oob->peer);
 	ib->done = true;
+	test_choice(ch, &t);
 	return rd_peer_precheck_inband(ib->pc, ib->snap, o->dev, o->ib_port,
+				       ch->gid_type < 0 && ch->gid_index >= 0
+					       ? NULL : &t,
 				       oob, client, who, o->timeout_ms,
 				       inband_out(o));
 }
@@ -698,10 +719,10 @@ static void peer_note(const struct perf_opts *o,
 	buf[0] = '\0';
 	if (o->role == PERF_LOOPBACK)
 		return;
-	if (tried && pc->ran && pc->c.n)
-		snprintf(buf, len, "%zu mismatch%s with the peer's port, "
+	if (tried && pc->ran && pc->c.n + pc->nt)
+		snprintf(buf, len, "%zu mismatch%s with the peer, "
 				   "listed above",
-			 pc->c.n, pc->c.n == 1 ? "" : "es");
+			 pc->c.n + pc->nt, pc->c.n + pc->nt == 1 ? "" : "es");
 	else if (tried && pc->ran)
 		snprintf(buf, len, "no mismatch with the peer's port");
 	else if (tried || pc->err[0])
@@ -779,7 +800,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 			cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
 		rd_peer_precheck_explain(&pc, s.peer_version || o->rdma_cm,
-					 stderr);
+					 s.err, stderr);
 		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;
 		goto out_snap;
@@ -860,7 +881,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	goto out;
 fail:
 	cli_error(cli, "%s", s.err);
-	rd_peer_precheck_explain(&pc, true, stderr);
+	rd_peer_precheck_explain(&pc, true, s.err, stderr);
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)

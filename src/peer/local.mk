@@ -6,4 +6,6 @@ src_librdmadiag_a_SOURCES += \
 	src/peer/session.c src/peer/session.h \
 	src/peer/matrix.c src/peer/matrix.h \
 	src/peer/precheck.c src/peer/precheck.h \
+	src/peer/choice.c src/peer/choice.h \
+	src/peer/failure.c src/peer/failure.h \
 	src/peer/child.c src/peer/child.h

@@ -177,6 +177,11 @@ int rd_peer_summary_encode(const struct rd_peer_summary *sum, const char *msg,
 		v = rd_snapshot_to_json(&sum->s);
 		if (!v || json_object_object_add(j, "summary", v))
 			goto out;
+		if (sum->test.set) {
+			v = rd_test_choice_to_json(&sum->test);
+			if (!v || json_object_object_add(j, "test", v))
+				goto out;
+		}
 	} else {
 		char line[RD_PEER_STRING_MAX];
 
@@ -342,6 +347,10 @@ int rd_peer_summary_decode(const char *buf, size_t len,
 		r = r == -ENOMEM ? r : -EPROTO;
 		goto out;
 	}
+	if (json_object_object_get_ex(j, "test", &v) &&
+	    rd_test_choice_from_json(v, &out->test, why, sizeof(why)) < 0)
+		snprintf(out->test_err, sizeof(out->test_err),
+			 "the peer's test choices were refused: %s", why);
 	r = check_caps(&out->s, err, errlen);
 	if (r == 0 &&
 	    rd_cmp_pick(&out->s, NULL, 0, &out->side, why, sizeof(why)) < 0)

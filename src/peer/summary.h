@@ -14,6 +14,7 @@
 
 #include "core/snapshot.h"
 #include "diag/compare.h"
+#include "peer/choice.h"
 
 #define RD_PEER_SUMMARY_VERSION 1
 /* One encoded summary; the decoder refuses anything larger unread. */
@@ -29,6 +30,10 @@ struct rd_peer_summary {
 	struct rd_snapshot s;	/* one device with one port */
 	struct rd_cmp_side side;
 	char program[64];	/* the sender's "rdmadiag 0.1.0", escaped */
+	/* The sender's bw/lat test's choices; test.set false: none sent
+	 * (an older rdmadiag, or no test), or test_err says why refused. */
+	struct rd_test_choice test;
+	char test_err[160];
 };
 
 /*

@@ -23,17 +23,29 @@ enum perf_role { PERF_SERVER, PERF_CLIENT, PERF_LOOPBACK };
 
 #define PERF_MAX_SIZE (8u << 20) /* -a goes 2 B .. 8 MiB */
 
+/* What this side's test chose before its QPs connect. */
+struct perf_choice {
+	int gid_index;	/* -1: none (InfiniBand without -x, or rdma_cm's) */
+	int gid_type;	/* IBV_GID_TYPE_*; -1 with no GID */
+	bool roce;	/* Ethernet link layer */
+	bool by_cm;	/* -R: rdma_cm picks the GID when it connects */
+	uint8_t gid[16];
+	unsigned mtu;	/* bytes asked for */
+};
+
 /*
  * rdmadiag's own messages inside the test's TCP channel, which a stock
  * perftest peer never sees: the client marks its version message
  * (perf_oob_version_mark), a server with an exchange answers with the
  * same mark, and only when both are marked does exchange() run on both
  * sides right after the versions. aside serves the server's port to
- * clients that are not the test's (perf_oob_accept_aside).
+ * clients that are not the test's (perf_oob_accept_aside). exchange gets
+ * this side's choices, to carry to the peer.
  */
 struct perf_inband {
 	/* < 0 ends the test: the channel is then out of step */
-	int (*exchange)(struct perf_oob *o, bool client, void *ctx);
+	int (*exchange)(struct perf_oob *o, bool client,
+			const struct perf_choice *choice, void *ctx);
 	void *ctx;
 	struct perf_oob_aside aside; /* claims NULL: none */
 };

@@ -136,6 +136,26 @@ static int xchg_keys(struct perf_session *s, unsigned i,
 	return 0;
 }
 
+/* The GID and MTU this side's test will use, for the peer check. */
+static void choice_of(const struct perf_session *s, int mtu,
+		      struct perf_choice *ch)
+{
+	struct ibv_gid_entry ge;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->gid_index = s->dev.gid_index;
+	ch->gid_type = -1;
+	ch->roce = s->dev.roce;
+	ch->by_cm = s->o->rdma_cm;
+	ch->mtu = (unsigned)perf_mtu_bytes(mtu);
+	if (ch->gid_index < 0)
+		return;
+	memcpy(ch->gid, s->dev.gid.raw, 16);
+	if (ibv_query_gid_ex(s->dev.ctx, s->dev.port, (uint32_t)ch->gid_index,
+			     &ge, 0) == 0)
+		ch->gid_type = (int)ge.gid_type;
+}
+
 static int negotiate(struct perf_session *s, int *mtu)
 {
 	const struct perf_opts *o = s->o;
@@ -182,7 +202,11 @@ static int negotiate(struct perf_session *s, int *mtu)
 	s->peer_mark = perf_oob_version_marked(vin, sizeof(vin));
 	if (ext && s->peer_mark == PERF_OOB_MARK_PROTO &&
 	    perf_oob_version_marked(vout, sizeof(vout))) {
-		r = o->inband->exchange(&s->oob, s->oob.client, o->inband->ctx);
+		struct perf_choice ch;
+
+		choice_of(s, *mtu, &ch);
+		r = o->inband->exchange(&s->oob, s->oob.client, &ch,
+					o->inband->ctx);
 		if (r < 0)
 			return perf_err(s, r, "%s", s->oob.err);
 	}

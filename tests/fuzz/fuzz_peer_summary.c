@@ -2,7 +2,8 @@
 /*
  * The peer summary decoder on arbitrary bytes: a refusal is one clean
  * line; what decodes compares with itself without a mismatch, prints
- * clean text, and encodes and decodes again.
+ * clean text, and encodes and decodes again, the test's choices (when
+ * sent and accepted) unchanged.
  */
 #include "config.h"
 
@@ -32,6 +33,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fuzz_assert_text(a.program, strlen(a.program));
+	fuzz_assert_text(a.test_err, strlen(a.test_err));
+	if (a.test.set) {
+		struct rd_cmp_item it[RD_TEST_ITEMS_MAX];
+		char t[160];
+
+		rd_test_choice_text(&a.test, t, sizeof(t));
+		fuzz_assert_text(t, strlen(t));
+		if (rd_test_choice_compare(&a.test, &a.test, a.side.port,
+					   a.side.port, it) != 0)
+			abort();
+	}
 	if (rd_compare(&a.side, &a.side, &c) == 0) {
 		for (size_t i = 0; i < c.n; i++) {
 			fuzz_assert_text(c.items[i].a, strlen(c.items[i].a));
@@ -46,6 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "summary does not decode again: %s\n", err);
 			abort();
 		}
+		if (b.test.set != a.test.set ||
+		    (a.test.set &&
+		     (b.test.gid_index != a.test.gid_index ||
+		      b.test.type != a.test.type || b.test.mtu != a.test.mtu ||
+		      b.test.by_cm != a.test.by_cm ||
+		      memcmp(b.test.gid, a.test.gid, 16) != 0)))
+			abort();
 		rd_peer_summary_free(&b);
 		free(text);
 	}

@@ -28,7 +28,8 @@ UNIT_TESTS = \
 	tests/unit/test_prom tests/unit/test_export_metrics \
 	tests/unit/test_peer_summary tests/unit/test_peer_wire \
 	tests/unit/test_peer_matrix tests/unit/test_peer_precheck \
-	tests/unit/test_peer_child
+	tests/unit/test_peer_child tests/unit/test_peer_choice \
+	tests/unit/test_peer_failure
 check_PROGRAMS += $(UNIT_TESTS)
 # test_screens holds the registry's keys against the man page
 # (data/rdmadiag.8); test_fix_nonroot.sh runs the fix-ups as a user.

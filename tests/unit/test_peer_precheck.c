@@ -70,6 +70,12 @@ static void box_init(struct box *b, uint64_t active_mtu, uint64_t mtu,
 
 enum answer { ANSWER_PEER, ANSWER_PERFTEST };
 
+/* A test that ended on retries: the wire lost every packet. */
+#define RETRY                                                                  \
+	"send completion error on QP 0x11 after 0 messages: transport "      \
+	"retry counter exceeded (status 12, vendor error 0x81): the peer "  \
+	"never acknowledged"
+
 /* A loopback listener on a free port, and a child answering one client. */
 static pid_t serve(const struct box *theirs, enum answer how, uint16_t *port)
 {
@@ -141,11 +147,23 @@ static int check(uint64_t active_mtu, uint64_t mtu, enum answer how,
 	fclose(f1);
 	reap(pid);
 	f2 = open_memstream(after, &n2);
-	rd_peer_precheck_explain(pc, true, f2);
+	rd_peer_precheck_explain(pc, true, RETRY, f2);
 	if (pc->ran)
-		rd_peer_precheck_explain(pc, false, f2);
+		rd_peer_precheck_explain(pc, false, "cannot connect", f2);
 	fclose(f2);
 	return r;
+}
+
+/* What explain says of msg, as a malloc'd string. */
+static char *explain(const struct rd_peer_precheck *pc, const char *msg)
+{
+	char *after;
+	size_t n;
+	FILE *f = open_memstream(&after, &n);
+
+	rd_peer_precheck_explain(pc, true, msg, f);
+	fclose(f);
+	return after;
 }
 
 static void done(struct rd_peer_precheck *pc, char *before, char *after)
@@ -171,9 +189,16 @@ static void test_mtu_mismatch(void **state)
 				       "peer 9000 bytes\n"));
 	assert_non_null(strstr(before, "  GID: -x 1 here (192.0.2.1), -x 1 "
 				       "on the peer (192.0.2.2)\n"));
-	assert_non_null(strstr(after, "explained by the active MTU mismatch "
-				      "(here 1024 bytes, peer 4096 bytes)"));
-	assert_non_null(strstr(after, "explained by the netdev MTU mismatch"));
+	assert_non_null(strstr(after, "peer check: completion status 12 "
+				      "(transport retry counter exceeded): most "
+				      "likely the netdev MTU mismatch (here 1500 "
+				      "bytes, peer 9000 bytes): "));
+	assert_non_null(strstr(after, "can also be explained by the active MTU "
+				      "mismatch (here 1024 bytes, peer 4096 bytes)"));
+	/* rdmadiag peer --listen runs no test: its choices are not known. */
+	assert_non_null(strstr(after, "the tests' GIDs and MTUs were not "
+				      "compared: rdmadiag peer --listen runs "
+				      "no test\n"));
 	assert_non_null(strstr(after, "peer check: the test failed before "
 				      "its RDMA part, on the TCP exchange, so "
 				      "the mismatches listed before the test "
@@ -192,7 +217,11 @@ static void test_alike(void **state)
 	assert_int_equal(pc.c.n, 0);
 	assert_non_null(strstr(before, ": no mismatch found\n"));
 	assert_string_equal(after, "peer check: no mismatch between the two "
-				   "ports was found that explains this\n"
+				   "ports explains completion status 12 "
+				   "(transport retry counter exceeded)\n"
+				   "peer check: the tests' GIDs and MTUs were "
+				   "not compared: rdmadiag peer --listen runs "
+				   "no test\n"
 				   "peer check: the test failed before its "
 				   "RDMA part, on the TCP exchange, so no port "
 				   "setting explains it\n");
@@ -268,8 +297,10 @@ static void test_no_such_device(void **state)
  * and the channel is still in step after it (the next message passes).
  * theirs NULL: that side could not read its ports and says so.
  */
-static void inband(const struct box *mine, const struct box *theirs,
-		   struct rd_peer_precheck *pc, char **out)
+static void inband_t(const struct box *mine, const struct box *theirs,
+		     const struct rd_test_choice *mt,
+		     const struct rd_test_choice *tt,
+		     struct rd_peer_precheck *pc, char **out)
 {
 	struct perf_oob o = { .timeout_ms = 2000, .client = true };
 	char buf[5] = "";
@@ -291,7 +322,8 @@ static void inband(const struct box *mine, const struct box *theirs,
 		/* Everything freed before _exit: under valgrind the child's
 		 * own leak check decides its exit status too. */
 		if (rd_peer_precheck_inband(&spc, theirs ? &theirs->s : NULL,
-					    "rxe0", 1, &so, false, "the client",
+					    "rxe0", 1, tt, &so, false,
+					    "the client",
 					    2000, devnull) < 0)
 			rc = 7;
 		else if (perf_oob_write(&so, "next", 5, "test") < 0)
@@ -306,9 +338,9 @@ static void inband(const struct box *mine, const struct box *theirs,
 	f = open_memstream(out, &n);
 	assert_non_null(f);
 	o.fd = sv[0];
-	assert_int_equal(rd_peer_precheck_inband(pc, &mine->s, "rxe0", 1, &o,
-						 true, "192.0.2.2:18515", 2000,
-						 f),
+	assert_int_equal(rd_peer_precheck_inband(pc, &mine->s, "rxe0", 1, mt,
+						 &o, true, "192.0.2.2:18515",
+						 2000, f),
 			 0);
 	fclose(f);
 	assert_int_equal(perf_oob_read(&o, buf, 5, 2000, "test"), 0);
@@ -317,13 +349,17 @@ static void inband(const struct box *mine, const struct box *theirs,
 	reap(pid);
 }
 
+static void inband(const struct box *mine, const struct box *theirs,
+		   struct rd_peer_precheck *pc, char **out)
+{
+	inband_t(mine, theirs, NULL, NULL, pc, out);
+}
+
 static void test_inband(void **state)
 {
 	struct rd_peer_precheck pc;
 	struct box mine, theirs;
 	char *out, *after;
-	size_t n;
-	FILE *f;
 
 	(void)state;
 	box_init(&mine, 1024, 9000, 1);
@@ -336,10 +372,8 @@ static void test_inband(void **state)
 				    "1 mismatch\n"));
 	assert_non_null(strstr(out, "  netdev MTU: here 9000 bytes, peer "
 				    "1500 bytes\n"));
-	f = open_memstream(&after, &n);
-	rd_peer_precheck_explain(&pc, true, f);
-	fclose(f);
-	assert_non_null(strstr(after, "explained by the netdev MTU mismatch"));
+	after = explain(&pc, RETRY);
+	assert_non_null(strstr(after, "most likely the netdev MTU mismatch"));
 	done(&pc, out, after);
 
 	/* The server cannot describe its port: said, and the channel holds. */
@@ -349,11 +383,100 @@ static void test_inband(void **state)
 				    "in the test's channel: 192.0.2.2:18515: "));
 	assert_non_null(strstr(out, "this host's ports could not be read"));
 	assert_non_null(strstr(out, "; the test runs without it\n"));
-	f = open_memstream(&after, &n);
-	rd_peer_precheck_explain(&pc, true, f);
-	fclose(f);
+	after = explain(&pc, RETRY);
 	assert_non_null(strstr(after, "so no mismatch of the two ports is "
 				      "known\n"));
+	done(&pc, out, after);
+}
+
+static struct rd_test_choice choice(int index, const uint8_t *gid,
+				    unsigned mtu)
+{
+	struct rd_test_choice t = { .set = true, .gid_index = index,
+				    .type = RD_TEST_GID_ROCE_V2, .mtu = mtu };
+
+	memcpy(t.gid, gid, 16);
+	return t;
+}
+
+/*
+ * The tests' own choices travel with the summaries: a link-local GID here
+ * against an IPv4 one on the peer is listed before the test, and named
+ * first when the QP's move to RTR is refused or the wire loses every
+ * packet; a peer that sends no choices (an older rdmadiag) is said.
+ */
+static void test_inband_choices(void **state)
+{
+	static const uint8_t ll[16] = { 0xfe, 0x80, [15] = 7 };
+	static const uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, [12] = 192,
+					[13] = 0, [14] = 2, [15] = 2 };
+	struct rd_test_choice mt = choice(0, ll, 1024), tt = choice(1, v4, 1024);
+	struct rd_peer_precheck pc;
+	struct box mine, theirs;
+	char *out, *after;
+
+	(void)state;
+	box_init(&mine, 1024, 1500, 1);
+	box_init(&theirs, 1024, 1500, 2);
+	inband_t(&mine, &theirs, &mt, &tt, &pc, &out);
+	assert_true(pc.ran);
+	assert_int_equal(pc.nt, 1);
+	assert_non_null(strstr(out, ": 1 mismatch\n  the test's GID: here "
+				    "index 0, RoCE v2 fe80::7 (IPv6 "
+				    "link-local), peer index 1, RoCE v2 "
+				    "192.0.2.2 (IPv4)\n    breaks: the two "
+				    "ends speak different address families; "
+				    "RoCE v2 packets between them cannot be "
+				    "routed: use -x 1 here\n"));
+	after = explain(&pc, "QP 0x11 to RTR failed: Network is unreachable; "
+			     "the culprit is the dest QPN");
+	assert_non_null(strstr(after, "peer check: the QP's move to RTR was "
+				      "refused (Network is unreachable): most "
+				      "likely the test's GID mismatch (here "
+				      "index 0, RoCE v2 fe80::7 (IPv6 "
+				      "link-local), peer index 1"));
+	free(after);
+	after = explain(&pc, RETRY);
+	assert_non_null(strstr(after, "(transport retry counter exceeded): "
+				      "most likely the test's GID mismatch"));
+	done(&pc, out, after);
+
+	/* The same GID family on both: agreed, and said so. */
+	mt = choice(1, v4, 1024);
+	mt.gid[15] = 1;
+	inband_t(&mine, &theirs, &mt, &tt, &pc, &out);
+	assert_int_equal(pc.nt, 0);
+	assert_non_null(strstr(out, "no mismatch found\n  the tests' GIDs "
+				    "agree: here index 1, RoCE v2 192.0.2.1 "
+				    "(IPv4), peer index 1, RoCE v2 192.0.2.2 "
+				    "(IPv4)\n"));
+	after = explain(&pc, RETRY);
+	assert_string_equal(after, "peer check: no mismatch between the two "
+				   "ports or the tests' choices explains "
+				   "completion status 12 (transport retry "
+				   "counter exceeded)\n");
+	done(&pc, out, after);
+
+	/* -R: rdma_cm picks both GIDs later; nothing to compare yet. */
+	mt = (struct rd_test_choice){ .set = true, .by_cm = true,
+				      .gid_index = -1, .mtu = 1024 };
+	tt = mt;
+	inband_t(&mine, &theirs, &mt, &tt, &pc, &out);
+	assert_int_equal(pc.nt, 0);
+	assert_non_null(strstr(out, "no mismatch found\n  the tests' GIDs: "
+				    "rdma_cm picks them when it connects\n"));
+	done(&pc, out, NULL);
+
+	/* An older peer sends no choices. */
+	inband_t(&mine, &theirs, &mt, NULL, &pc, &out);
+	assert_non_null(strstr(out, "  the tests' GIDs and MTUs: not compared: "
+				    "the peer's rdmadiag does not send them "
+				    "(an older release)\n"));
+	after = explain(&pc, RETRY);
+	assert_non_null(strstr(after, "no mismatch between the two ports "
+				      "explains completion status 12"));
+	assert_non_null(strstr(after, "the tests' GIDs and MTUs were not "
+				      "compared: the peer's rdmadiag"));
 	done(&pc, out, after);
 }
 
@@ -373,7 +496,8 @@ static void hostile_client(const char *bytes, size_t n, const char *want)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	assert_int_equal(write(sv[0], bytes, n), (ssize_t)n);
 	so.fd = sv[1];
-	assert_true(rd_peer_precheck_inband(&pc, &mine.s, "rxe0", 1, &so, false,
+	assert_true(rd_peer_precheck_inband(&pc, &mine.s, "rxe0", 1, NULL, &so,
+					    false,
 					    "the client 192.0.2.9:4000", 300,
 					    NULL) < 0);
 	assert_false(pc.ran);
@@ -401,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_no_such_device),
 		cmocka_unit_test(test_inband),
+		cmocka_unit_test(test_inband_choices),
 		cmocka_unit_test(test_inband_hostile),
 	};
 

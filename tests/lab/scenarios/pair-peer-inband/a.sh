@@ -49,7 +49,7 @@ out=$LAB_OUT/mtu.client
 before_figures "$out" "peer check with rdmadiag at $LAB_PEER_ADDR:$port, in the test's channel: 2 mismatches"
 before_figures "$out" "  netdev MTU: here 1500 bytes, peer 9000 bytes"
 before_figures "$out" "  active MTU: here 1024 bytes, peer 4096 bytes"
-before_figures "$out" " Peer check      : 2 mismatches with the peer's port, listed above"
+before_figures "$out" " Peer check      : 2 mismatches with the peer, listed above"
 lab_ran_at_mtu "$out" 1024
 
 # -R: the same list, carried in rdma_cm's 64-byte messages.
@@ -57,6 +57,6 @@ lab_pair_connect cm "$RDMADIAG" bw -R --timeout 20000 -d "$LAB_RXE" -n $N "$LAB_
 out=$LAB_OUT/cm.client
 before_figures "$out" "peer check with rdmadiag at $LAB_PEER_ADDR:$port, in the test's channel: 2 mismatches"
 before_figures "$out" "  netdev MTU: here 1500 bytes, peer 9000 bytes"
-before_figures "$out" " Peer check      : 2 mismatches with the peer's port, listed above"
+before_figures "$out" " Peer check      : 2 mismatches with the peer, listed above"
 grep -q "rdma_cm QPs[[:space:]]*: ON" "$out" || lab_fail "bw -R did not run through rdma_cm"
 lab_barrier finished
