@@ -329,9 +329,9 @@ static int load_input(struct rd_cli *cli, const char *file, uint64_t frame,
 	struct rd_recording rec = { 0 };
 	char err[512], rerr[512], at[64];
 	size_t len;
-	int r;
+	int r, rr;
 
-	r = rd_recording_open(file, &rec, rerr, sizeof(rerr));
+	r = rr = rd_recording_open(file, &rec, rerr, sizeof(rerr));
 	if (r == 0 && (rec.n > 1 || frame)) {
 		r = load_recording(cli, file, &rec, frame, s, h, ld);
 		rd_recording_close(&rec);
@@ -346,7 +346,10 @@ static int load_input(struct rd_cli *cli, const char *file, uint64_t frame,
 	}
 	r = rd_snapshot_load_file(file, s, err, sizeof(err));
 	if (r < 0) {
-		cli_error(cli, "%s (not a recording either: %s)", err, rerr);
+		char msg[1024];
+
+		rd_load_failure(msg, sizeof(msg), r, err, rr, rerr);
+		cli_error(cli, "%s", msg);
 		return r;
 	}
 	taken_at(s, at, sizeof(at));

@@ -488,7 +488,7 @@ int rd_snapshot_from_string(const char *text, size_t len,
 				 json_tokener_error_desc(jerr));
 		json_object_put(j);
 		json_tokener_free(tok);
-		return -EINVAL;
+		return -EBADMSG;
 	}
 	/* Anything but blanks after the document is a damaged file. */
 	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++) {
@@ -498,7 +498,7 @@ int rd_snapshot_from_string(const char *text, size_t len,
 				 "malformed JSON: trailing data at byte %zu", i);
 			json_object_put(j);
 			json_tokener_free(tok);
-			return -EINVAL;
+			return -EBADMSG;
 		}
 	}
 	json_tokener_free(tok);

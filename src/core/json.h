@@ -23,7 +23,10 @@ int rd_snapshot_from_json(struct json_object *j, struct rd_snapshot *s,
 char *rd_snapshot_to_string(const struct rd_snapshot *s, int pretty);
 int rd_snapshot_write(const struct rd_snapshot *s, FILE *f, int pretty);
 
-/* Parse one JSON document of len bytes into s. -EINVAL with err set. */
+/* Parse one JSON document of len bytes into s; err set on failure:
+ * -EBADMSG when the text is not one JSON document (malformed, cut short,
+ * trailing data), -EINVAL (or -E2BIG for a limit) when it is a document
+ * that is not a valid snapshot. */
 int rd_snapshot_from_string(const char *text, size_t len,
 			    struct rd_snapshot *s, char *err, size_t errlen);
 /*

@@ -183,9 +183,9 @@ int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
 {
 	struct rd_recording rec = { 0 };
 	char msg[512], rerr[512];
-	int r;
+	int r, rr;
 
-	r = rd_recording_open(path, &rec, rerr, sizeof(rerr));
+	r = rr = rd_recording_open(path, &rec, rerr, sizeof(rerr));
 	if (r == 0 && rec.n > 1) {
 		r = rd_recording_frame(&rec, rec.n - 1, s, msg, sizeof(msg));
 		rd_recording_close(&rec);
@@ -197,9 +197,20 @@ int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
 		rd_recording_close(&rec);
 	r = rd_snapshot_load_file(path, s, msg, sizeof(msg));
 	if (r < 0)
-		rd_snprintf_text(err, errlen, "%s (not a recording either: %s)", msg,
-			 rerr);
+		rd_load_failure(err, errlen, r, msg, rr, rerr);
 	return r;
+}
+
+void rd_load_failure(char *err, size_t errlen, int sr, const char *serr,
+		     int rr, const char *rerr)
+{
+	if (sr != -EBADMSG)
+		rd_snprintf_text(err, errlen, "%s", serr);
+	else if (rr != -EBADMSG)
+		rd_snprintf_text(err, errlen, "%s", rerr);
+	else
+		rd_snprintf_text(err, errlen, "%s (not a recording either: %s)",
+				 serr, rerr);
 }
 
 void rd_recording_close(struct rd_recording *rec)

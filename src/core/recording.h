@@ -44,6 +44,16 @@ void rd_recording_close(struct rd_recording *rec);
 int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
 			   size_t errlen);
 
+/*
+ * Why a file is neither a snapshot (sr, serr from rd_snapshot_load_file)
+ * nor a recording (rr, rerr from rd_recording_open), told once: a file that
+ * is one JSON document is a snapshot and gets serr; one whose first line is
+ * a document is a recording and gets rerr; only a file that is neither
+ * gets both.
+ */
+void rd_load_failure(char *err, size_t errlen, int sr, const char *serr,
+		     int rr, const char *rerr);
+
 /* Append s to f as one line. 0 or -errno. */
 int rd_recording_append(FILE *f, const struct rd_snapshot *s);
 

@@ -219,7 +219,8 @@ static void test_refused_values(void **state)
 	expect_refused("{\"schema_version\":1,\"host\":{\"a/b\\\"\":1,"
 		       "\"a\\/b\\\"\":2}}",
 		       -EINVAL, "host: duplicate key");
-	expect_refused("{\"schema_version\":1,\"host\":{\"a\\q\":1}}", -EINVAL,
+	/* Not a JSON document at all: told apart from a refused value. */
+	expect_refused("{\"schema_version\":1,\"host\":{\"a\\q\":1}}", -EBADMSG,
 		       "malformed JSON");
 	/* A parent's key seen again after a child object with keys of its own. */
 	expect_refused("{\"schema_version\":1,\"host\":{\"x\":{\"a\":1,\"b\":2},"

@@ -135,7 +135,7 @@ static void test_hostile_files(void **state)
 	put("blank", "\n\n   \n", 6);
 	expect_open_fails("blank", -EINVAL, "no snapshots");
 	put("garbage", "this is not json\n", 17);
-	expect_open_fails("garbage", -EINVAL, "frame 1");
+	expect_open_fails("garbage", -EBADMSG, "frame 1");
 	put("array", "[1,2,3]\n", 8);
 	expect_open_fails("array", -EINVAL, "frame 1");
 	put("nul", "{\"schema_version\":1}\n\0\n", 23);
@@ -241,6 +241,38 @@ static void test_load_last(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * A file that is one JSON document is a snapshot: a bad value in it is told
+ * alone, not followed by how it fails as a recording; a recording whose
+ * first frame has a bad value is told as a recording, not as "trailing
+ * data" of a snapshot.
+ */
+static void test_load_failure_told_once(void **state)
+{
+	static const char pretty[] = "{\n  \"schema_version\": 1,\n"
+				     "  \"host\": { \"hostname\": 5 }\n}\n";
+	static const char frames[] = "{\"schema_version\": 1, \"host\": "
+				     "{\"hostname\": 5}}\n"
+				     "{\"schema_version\": 1}\n";
+	struct rd_snapshot s;
+	char err[1024] = "";
+
+	(void)state;
+	put("pretty.json", pretty, sizeof(pretty) - 1);
+	assert_true(rd_recording_load_last(path_of("pretty.json"), &s, err,
+					   sizeof(err)) < 0);
+	assert_non_null(strstr(err, "host.hostname: expected a string"));
+	assert_null(strstr(err, "recording"));
+	rd_snapshot_free(&s);
+
+	put("badfirst.jsonl", frames, sizeof(frames) - 1);
+	assert_true(rd_recording_load_last(path_of("badfirst.jsonl"), &s, err,
+					   sizeof(err)) < 0);
+	assert_non_null(strstr(err, "frame 1: host.hostname: expected a string"));
+	assert_null(strstr(err, "trailing data"));
+	rd_snapshot_free(&s);
+}
+
 static void test_file_shrinks_under_us(void **state)
 {
 	struct rd_recording rec;
@@ -317,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_bad_frame_in_the_middle),
 		cmocka_unit_test(test_file_shrinks_under_us),
 		cmocka_unit_test(test_load_last),
+		cmocka_unit_test(test_load_failure_told_once),
 		cmocka_unit_test(test_demo_recording),
 	};
 
