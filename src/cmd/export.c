@@ -90,7 +90,8 @@ static void export_usage(FILE *f)
 		"Prometheus text format (on stdout unless told otherwise).\n"
 		"  --textfile DIR     write DIR/rdmadiag.prom atomically, for\n"
 		"                     node_exporter's textfile collector\n"
-		"  --interval S       with --textfile: rewrite it every S seconds\n"
+		"  --interval S       with --textfile: rewrite it every S seconds; a\n"
+		"                     later failed write is told and tried again\n"
 		"  --listen ADDR:PORT serve /metrics over HTTP (ADDR defaults to\n"
 		"                     127.0.0.1; [::1]:PORT for IPv6)\n"
 		"  --compat node_exporter  also name the IB port counters, state and\n"
@@ -156,9 +157,10 @@ static int write_all(int fd, const char *b, size_t n)
 /*
  * DIR/rdmadiag.prom by temp file + rename: node_exporter reads only
  * "*.prom", so it never sees the half-written ".rdmadiag.prom.XXXXXX".
+ * 0, or -errno with err set.
  */
-static int write_textfile(struct rd_cli *cli, const char *dir,
-			  const char *text, size_t len)
+static int write_textfile(const char *dir, const char *text, size_t len,
+			  char *err, size_t errlen)
 {
 	char tmp[4096], dst[4096];
 	int fd, r;
@@ -167,14 +169,14 @@ static int write_textfile(struct rd_cli *cli, const char *dir,
 		    (int)sizeof(tmp) ||
 	    snprintf(dst, sizeof(dst), "%s/rdmadiag.prom", dir) >=
 		    (int)sizeof(dst)) {
-		cli_error(cli, "export: --textfile path too long");
+		snprintf(err, errlen, "--textfile path too long");
 		return -ENAMETOOLONG;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		cli_error(cli, "export: cannot create a file in %s: %s",
-			  dir, strerror(-r));
+		snprintf(err, errlen, "cannot create a file in %s: %s",
+			 rd_esc_tmp(dir), strerror(-r));
 		return r;
 	}
 	r = write_all(fd, text, len);
@@ -188,8 +190,8 @@ static int write_textfile(struct rd_cli *cli, const char *dir,
 		r = -errno;
 	if (r < 0) {
 		unlink(tmp);
-		cli_error(cli, "export: cannot write %s: %s", dst,
-			  strerror(-r));
+		snprintf(err, errlen, "cannot write %s: %s", rd_esc_tmp(dst),
+			 strerror(-r));
 	}
 	return r;
 }
@@ -206,20 +208,49 @@ static void sleep_until(double t)
 	nanosleep(&ts, NULL);	/* a signal cuts it short: we are stopping */
 }
 
+/* One round: a snapshot rendered and written. 0, or -errno with err set. */
+static int textfile_round(struct exporter *ex, const char *dir, char *err,
+			  size_t errlen)
+{
+	int r = render(ex);
+
+	if (r < 0) {
+		snprintf(err, errlen, "cannot take a snapshot: %s", strerror(-r));
+		return r;
+	}
+	return write_textfile(dir, ex->text, ex->len, err, errlen);
+}
+
+/*
+ * Once, or every interval until a signal. A failure of the first round ends
+ * the command (a wrong directory is found at once); a later one is told
+ * when it starts and when it ends, and the next round tries again: the file
+ * keeps its last values meanwhile, and node_exporter's
+ * node_textfile_mtime_seconds shows how old they are.
+ */
 static int run_textfile(struct exporter *ex, const char *dir, double interval)
 {
 	double next = mono_s(CLOCK_MONOTONIC);
-	int r;
+	char err[4400], told[4400] = "";
+	bool first = true;
 
 	do {
-		r = render(ex);
-		if (r < 0) {
-			cli_error(ex->cli, "export: cannot take a snapshot: %s",
-				  strerror(-r));
-			return 1;
+		if (textfile_round(ex, dir, err, sizeof(err)) < 0) {
+			if (first || interval <= 0) {
+				cli_error(ex->cli, "export: %s", err);
+				return 1;
+			}
+			if (strcmp(err, told) != 0)
+				cli_error(ex->cli,
+					  "export: %s (trying again every %g s)",
+					  err, interval);
+			snprintf(told, sizeof(told), "%s", err);
+		} else if (told[0]) {
+			cli_error(ex->cli, "export: %s/rdmadiag.prom written again",
+				  rd_esc_tmp(dir));
+			told[0] = '\0';
 		}
-		if (write_textfile(ex->cli, dir, ex->text, ex->len) < 0)
-			return 1;
+		first = false;
 		next += interval;
 		/* Behind by a whole interval (a slow probe): start afresh. */
 		if (next < mono_s(CLOCK_MONOTONIC))

@@ -46,6 +46,31 @@ else
 	echo "note: node_exporter or curl absent, textfile collector not tried"
 fi
 
+# The directory goes away under a running exporter, then comes back: the
+# failure is told once (not every interval), the exporter keeps going, and
+# the recovery is told.
+mkdir "$tmp/tf2"
+"$bin" export --textfile "$tmp/tf2" --interval 0.1 --root "$tmp/host" 2>"$tmp/err2" &
+rd2=$!
+pids+=("$rd2")
+for i in $(seq 50); do [ -f "$tmp/tf2/rdmadiag.prom" ] && break; sleep 0.1; done
+[ -f "$tmp/tf2/rdmadiag.prom" ] || fail "the second exporter wrote nothing"
+rm -rf "$tmp/tf2"
+sleep 1
+kill -0 "$rd2" 2>/dev/null || fail "the exporter ended when its directory went away"
+mkdir "$tmp/tf2"
+for i in $(seq 50); do [ -f "$tmp/tf2/rdmadiag.prom" ] && break; sleep 0.1; done
+[ -f "$tmp/tf2/rdmadiag.prom" ] || fail "no file after the directory came back"
+sleep 0.3
+kill -TERM "$rd2"
+wait "$rd2" && st=0 || st=$?
+[ "$st" = 0 ] || fail "exit status $st after SIGTERM (directory gone and back)"
+[ "$(grep -c 'cannot create a file in' "$tmp/err2")" = 1 ] ||
+	fail "the failure was not told exactly once: $(cat "$tmp/err2")"
+grep -q 'trying again every 0.1 s' "$tmp/err2" || fail "no retry note: $(cat "$tmp/err2")"
+grep -q 'rdmadiag.prom written again' "$tmp/err2" || fail "recovery not told: $(cat "$tmp/err2")"
+echo "ok: a directory gone for 1 s is told once, retried, and the recovery told"
+
 kill -TERM "$rd"
 wait "$rd" && st=0 || st=$?
 [ "$st" = 0 ] || fail "exit status $st after SIGTERM"
