@@ -3,7 +3,8 @@
 # The bw server listens where the test runs, not on every address: the
 # IPv4 address of the port's netdev and 127.0.0.1, as its banner says
 # (ss is the oracle). While one client runs, a second one is refused and
-# the first run ends well. --bind still chooses the address.
+# the first run ends well, over TCP and over rdma_cm (-R). --bind still
+# chooses the address.
 
 lab_net_up
 lab_rxe_add
@@ -35,6 +36,26 @@ lab_log "ok: second client refused: $(head -n 1 "$LAB_OUT/second.err")"
 wait "$CLIENT" || lab_fail "first client failed: $(tail -n 3 "$LAB_OUT/client.err")"
 wait "$SERVER" || lab_fail "server failed: $(tail -n 3 "$LAB_OUT/server.err")"
 lab_log "ok: the first run ended well"
+
+# The same rule over rdma_cm (-R): the listener is gone once the first
+# client is accepted, so a second client is refused, not queued behind it.
+"$RDMADIAG" bw -d rxe0 -R -p "$PORT" -D 6 > "$LAB_OUT/cm-server.out" 2> "$LAB_OUT/cm-server.err" &
+SERVER=$!
+sleep 2
+kill -0 "$SERVER" 2>/dev/null || lab_fail "rdma_cm server: $(tail -n 3 "$LAB_OUT/cm-server.err")"
+"$RDMADIAG" bw -d rxe0 -R -p "$PORT" -D 6 "$addr" > "$LAB_OUT/cm-client.out" 2> "$LAB_OUT/cm-client.err" &
+CLIENT=$!
+lab_wait 20 "the first rdma_cm client to be served" grep -q "Number of qps" "$LAB_OUT/cm-server.out"
+rc=0
+timeout 20 "$RDMADIAG" bw -d rxe0 -R -p "$PORT" --timeout 2000 "$addr" > "$LAB_OUT/cm-second.out" 2> "$LAB_OUT/cm-second.err" || rc=$?
+[ "$rc" -ne 0 ] || lab_fail "a second rdma_cm client was served"
+[ "$rc" -ne 124 ] || lab_fail "the second rdma_cm client hung instead of being refused"
+grep -q "RDMA_CM_EVENT_REJECTED" "$LAB_OUT/cm-second.err" ||
+	lab_fail "second rdma_cm client: $(cat "$LAB_OUT/cm-second.err")"
+lab_log "ok: second rdma_cm client refused (exit $rc): $(head -n 1 "$LAB_OUT/cm-second.err")"
+wait "$CLIENT" || lab_fail "first rdma_cm client failed: $(tail -n 3 "$LAB_OUT/cm-client.err")"
+wait "$SERVER" || lab_fail "rdma_cm server failed: $(tail -n 3 "$LAB_OUT/cm-server.err")"
+lab_log "ok: the first rdma_cm run ended well"
 
 # --bind 127.0.0.1: that address only.
 "$RDMADIAG" bw -d rxe0 -p "$PORT" -D 2 --bind 127.0.0.1 > "$LAB_OUT/bind.out" 2> "$LAB_OUT/bind.err" &
