@@ -40,9 +40,9 @@ static const struct rd_counters *group_counters(const struct rd_port *p,
 
 static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		  const struct rd_counter_table *t,
-		  const struct diag_target *tg, const struct rd_netdev *n,
-		  enum rd_counter_group group)
+		  const struct diag_target *tg, enum rd_counter_group group)
 {
+	const struct rd_netdev *n = tg->n;
 	const struct rd_counters *c = group_counters(tg->p, n, group);
 	double window = x->o->counter_window > 0 ? x->o->counter_window :
 						    DEFAULT_WINDOW;
@@ -102,7 +102,7 @@ void check_counters_errors(struct diag_ctx *x, const struct diag_target *t,
 		return;
 	}
 	for (int g = 0; g < RD_CTR_GROUPS; g++)
-		judge(x, r, &w, tab, t, t->n, (enum rd_counter_group)g);
+		judge(x, r, &w, tab, t, (enum rd_counter_group)g);
 	if (w.watched == 0) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_data",
 			     "%s/%" PRIu64 ": no known error counters read",

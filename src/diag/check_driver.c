@@ -74,11 +74,9 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 		diag_verdict(x, r, RD_WARN, "module_missing",
 			     "%s is not loaded: rdma_cm programs will fail", warn);
 	diag_next(x, r, "load %s and check dmesg for errors", missing);
-	struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
-				      "loads a kernel module; nothing stops",
-				      "modprobe %s", rd_shquote_tmp(missing));
-	if (f && !(f->arg = strdup(missing)))
-		x->err = -ENOMEM;
+	diag_fix(x, r, RD_FIX_MODPROBE, missing, false, false,
+		 "loads a kernel module; nothing stops", "modprobe %s",
+		 rd_shquote_tmp(missing));
 }
 
 void check_driver_ofed(struct diag_ctx *x, const struct diag_target *t,
@@ -199,12 +197,9 @@ void check_user_uverbs(struct diag_ctx *x, const struct diag_target *t,
 			diag_verdict(x, r, RD_FAIL, "module_missing",
 				     "%s: no uverbs device, ib_uverbs not loaded",
 				     d->name);
-			struct rd_fixup *f = diag_fix(
-				x, r, RD_FIX_MODPROBE, false, false,
-				"loads a kernel module; nothing stops",
-				"modprobe ib_uverbs");
-			if (f && !(f->arg = strdup("ib_uverbs")))
-				x->err = -ENOMEM;
+			diag_fix(x, r, RD_FIX_MODPROBE, "ib_uverbs", false,
+				 false, "loads a kernel module; nothing stops",
+				 "modprobe ib_uverbs");
 		} else {
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",
 				     "%s: uverbs device not read", d->name);

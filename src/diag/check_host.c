@@ -112,14 +112,13 @@ void check_host_hugepages(struct diag_ctx *x, const struct diag_target *t,
 			diag_next(x, r,
 				  "reserve more (early after boot, memory fragments later)");
 			struct rd_fixup *f = diag_fix(
-				x, r, RD_FIX_SYSCTL, false, true,
+				x, r, RD_FIX_SYSCTL, "/proc/sys/vm/nr_hugepages",
+				false, true,
 				"reserves memory for huge pages; it is taken from the page cache and free memory",
 				"sysctl -w vm.nr_hugepages=%" PRIu64, n);
-			if (f) {
+
+			if (f)
 				f->value = n;
-				if (!(f->arg = strdup("/proc/sys/vm/nr_hugepages")))
-					x->err = -ENOMEM;
-			}
 		}
 	} else if (hs->hugepages_total.v > 0) {
 		diag_verdict(x, r, RD_PASS, "ok",

@@ -108,11 +108,9 @@ static void tree_no_device(struct diag_ctx *x)
 		diag_next(x, r,
 			  "load %s, then check dmesg for \"mlx5_ib\"/firmware errors",
 			  ib);
-		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
-					      "loads the RDMA driver; nothing stops",
-					      "modprobe %s", rd_shquote_tmp(ib));
-		if (f && !(f->arg = strdup(ib)))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_MODPROBE, ib, false, false,
+			 "loads the RDMA driver; nothing stops", "modprobe %s",
+			 rd_shquote_tmp(ib));
 		return;
 	}
 	if (core == DIAG_MOD_ABSENT || uverbs == DIAG_MOD_ABSENT) {
@@ -124,11 +122,8 @@ static void tree_no_device(struct diag_ctx *x)
 		diag_verdict(x, r, RD_FAIL, "module_missing",
 			     "no RDMA device: %s is not loaded", m);
 		diag_next(x, r, "load ib_uverbs (it pulls in ib_core)");
-		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false,
-					      false, "loads the RDMA core",
-					      "modprobe ib_uverbs");
-		if (f && !(f->arg = strdup("ib_uverbs")))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_MODPROBE, "ib_uverbs", false, false,
+			 "loads the RDMA core", "modprobe ib_uverbs");
 		return;
 	}
 	n = pick_rxe_netdev(s);
@@ -143,12 +138,11 @@ static void tree_no_device(struct diag_ctx *x)
 			  "testing, add a Soft-RoCE link on %s",
 			  n->name);
 		struct rd_fixup *f = diag_fix(
-			x, r, RD_FIX_RXE_ADD, false, true,
+			x, r, RD_FIX_RXE_ADD, "rxe0", false, true,
 			"creates a Soft-RoCE device; existing traffic is not touched",
 			"rdma link add rxe0 type rxe netdev %s",
 			rd_shquote_tmp(n->name));
-		if (f && (!(f->arg = strdup("rxe0")) ||
-			  !(f->arg2 = strdup(n->name))))
+		if (f && !(f->arg2 = strdup(n->name)))
 			x->err = -ENOMEM;
 		return;
 	}
@@ -231,8 +225,8 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_next(x, r, "run as root or check rdma link show");
 		return;
 	}
-	if (!r->netdev)
-		r->netdev = strdup(ndname);
+	if (!r->netdev && !(r->netdev = strdup(ndname)))
+		x->err = -ENOMEM;
 	diag_step(x, r, RD_PASS, "RoCE port: netdev %s", ndname);
 	if (admin_known)
 		diag_ev(x, r, "netdev admin state", "rtnetlink IFF_UP", "%s %s",
@@ -249,12 +243,9 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 			 "A RoCE port follows its netdev: with the netdev down "
 			 "the port is DOWN/Disabled.");
 		diag_next(x, r, "bring %s up, then recheck the carrier", ndname);
-		struct rd_fixup *f = diag_fix(
-			x, r, RD_FIX_LINK_UP, false, true,
-			"brings the interface up; addresses and routes on it become active",
-			"ip link set dev %s up", rd_shquote_tmp(ndname));
-		if (f && !(f->arg = strdup(ndname)))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_LINK_UP, ndname, false, true,
+			 "brings the interface up; addresses and routes on it become active",
+			 "ip link set dev %s up", rd_shquote_tmp(ndname));
 		return;
 	}
 	if (admin_known)
@@ -624,15 +615,13 @@ void check_port_mtu(struct diag_ctx *x, const struct diag_target *t,
 		  "the path to %" PRIu64,
 		  r->netdev, want);
 	struct rd_fixup *f = diag_fix(
-		x, r, RD_FIX_LINK_MTU, true, true,
+		x, r, RD_FIX_LINK_MTU, r->netdev, true, true,
 		"peers and switch ports must carry the same MTU; some NICs flap the link",
 		"ip link set dev %s mtu %" PRIu64, rd_shquote_tmp(r->netdev),
 		want);
-	if (f) {
+
+	if (f)
 		f->value = want;
-		if (!(f->arg = strdup(r->netdev)))
-			x->err = -ENOMEM;
-	}
 }
 
 void check_port_rate(struct diag_ctx *x, const struct diag_target *t,

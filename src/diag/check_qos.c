@@ -71,15 +71,12 @@ static void pfc_fix(struct diag_ctx *x, struct rd_result *r, const char *nd,
 		    int prio)
 {
 	struct rd_fixup *f = diag_fix(
-		x, r, RD_FIX_PFC, true, true,
+		x, r, RD_FIX_PFC, nd, true, true,
 		"changes flow control on the port; the switch must match or pause frames are ignored",
 		"dcb pfc set dev %s prio-pfc %d:on", rd_shquote_tmp(nd), prio);
 
-	if (f) {
+	if (f)
 		f->value = (uint64_t)prio;
-		if (!(f->arg = strdup(nd)))
-			x->err = -ENOMEM;
-	}
 }
 
 static void pfc_counters(struct diag_ctx *x, struct rd_result *r,

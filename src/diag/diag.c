@@ -232,9 +232,9 @@ void diag_step(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
 }
 
 struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
-			  enum rd_fix_kind kind, bool disruptive,
-			  bool undoable, const char *impact, const char *fmt,
-			  ...)
+			  enum rd_fix_kind kind, const char *arg,
+			  bool disruptive, bool undoable, const char *impact,
+			  const char *fmt, ...)
 {
 	struct rd_fixup *f = calloc(1, sizeof(*f));
 	va_list ap;
@@ -248,9 +248,10 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 	va_end(ap);
 	f->id = strdup(r->check_id);
 	f->impact = strdup(impact);
+	f->arg = strdup(arg);
 	if (r->device)
 		f->device = strdup(r->device);
-	if (!f->command || !f->id || !f->impact ||
+	if (!f->command || !f->id || !f->impact || !f->arg ||
 	    (r->device && !f->device)) {
 		diag_fix_free(f);
 		oom(x);

@@ -40,12 +40,15 @@ void diag_ev(struct diag_ctx *x, struct rd_result *r, const char *what,
 	__attribute__((format(printf, 5, 6)));
 void diag_step(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Attach a fix-up; command is printf-formatted. */
+/*
+ * Attach a fix-up of kind on arg (ifname, module, /proc/sys path, rxe
+ * name); command is printf-formatted. NULL only when out of memory.
+ */
 struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
-			  enum rd_fix_kind kind, bool disruptive,
-			  bool undoable, const char *impact,
+			  enum rd_fix_kind kind, const char *arg,
+			  bool disruptive, bool undoable, const char *impact,
 			  const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+	__attribute__((format(printf, 8, 9)));
 void diag_fix_free(struct rd_fixup *f);
 
 /* Does the --device/--port filter keep this target? */
