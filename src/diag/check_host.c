@@ -3,7 +3,6 @@
 #include "config.h"
 #include "diag/diag_int.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,6 @@
 #include "diag/diag_int.h"
 #include "diag/qos_model.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
