@@ -40,9 +40,9 @@ static const struct rd_counters *group_counters(const struct rd_port *p,
 
 static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		  const struct rd_counter_table *t,
-		  const struct diag_target *tg, const struct rd_netdev *n,
-		  enum rd_counter_group group)
+		  const struct diag_target *tg, enum rd_counter_group group)
 {
+	const struct rd_netdev *n = tg->n;
 	const struct rd_counters *c = group_counters(tg->p, n, group);
 	double window = x->o->counter_window > 0 ? x->o->counter_window :
 						    DEFAULT_WINDOW;
@@ -84,57 +84,42 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 	}
 }
 
-DIAG_CHECK(check_counters_errors)
+void check_counters_errors(struct diag_ctx *x, const struct diag_target *t,
+			   struct rd_result *r)
 {
-	DIAG_CTX(x);
-	const struct rd_counter_table *t = rd_data_counters();
+	const struct rd_counter_table *tab = rd_data_counters();
+	const struct rd_device *d = t->d;
+	const struct rd_port *p = t->p;
+	struct worst w = { .v = RD_PASS };
 
-	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
-		const struct rd_device *d = tg.d;
-		const struct rd_port *p = tg.p;
-		const char *nd = diag_port_netdev_name(s, d, p);
-		const struct rd_netdev *n =
-			nd ? rd_snapshot_netdev(s, nd) : NULL;
-		struct worst w = { .v = RD_PASS };
-		struct rd_result *r;
-
-		r = diag_new_target(&x, &tg, nd);
-		diag_why(&x, r,
-			 "Error counters that keep rising point at the "
-			 "cable, congestion (no PFC/ECN) or retransmissions.");
-		if (!t) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "counter table not loaded: %s",
-				     rd_data_error() ? rd_data_error() : "?");
-			continue;
-		}
-		if (!h) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-				     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
-				     d->name, p->port);
-			continue;
-		}
-		for (int g = 0; g < RD_CTR_GROUPS; g++)
-			judge(&x, r, &w, t, &tg, n, (enum rd_counter_group)g);
-		if (w.watched == 0) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s/%" PRIu64 ": no known error counters read",
-				     d->name, p->port);
-		} else if (w.samples == 0) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_history",
-				     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
-				     d->name, p->port);
-		} else if (w.v == RD_PASS) {
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s/%" PRIu64 ": none of %zu error counters rising",
-				     d->name, p->port, w.watched);
-		} else {
-			diag_verdict(&x, r, w.v, "error_counter_rising",
-				     "%s/%" PRIu64 ": %s rising at %.3g/s",
-				     d->name, p->port, w.name, w.rate);
-			if (w.hint && *w.hint)
-				diag_next(&x, r, "%s", w.hint);
-		}
+	if (!diag_have(x, r, tab != NULL, "counter table not loaded: %s",
+		       rd_data_error() ? rd_data_error() : "?"))
+		return;
+	if (!x->h) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_history",
+			     "%s/%" PRIu64 ": one snapshot only; rising counters need a window (--window)",
+			     d->name, p->port);
+		return;
 	}
-	return diag_done(&x);
+	for (int g = 0; g < RD_CTR_GROUPS; g++)
+		judge(x, r, &w, tab, t, (enum rd_counter_group)g);
+	if (w.watched == 0) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s/%" PRIu64 ": no known error counters read",
+			     d->name, p->port);
+	} else if (w.samples == 0) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_history",
+			     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
+			     d->name, p->port);
+	} else if (w.v == RD_PASS) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s/%" PRIu64 ": none of %zu error counters rising",
+			     d->name, p->port, w.watched);
+	} else {
+		diag_verdict(x, r, w.v, "error_counter_rising",
+			     "%s/%" PRIu64 ": %s rising at %.3g/s",
+			     d->name, p->port, w.name, w.rate);
+		if (w.hint && *w.hint)
+			diag_next(x, r, "%s", w.hint);
+	}
 }

@@ -98,93 +98,75 @@ static void shared_link(struct diag_ctx *x, struct rd_result *r,
 			names, n + 1, sum, m->pcie_gbps);
 }
 
-DIAG_CHECK(check_hw_pcie_bandwidth)
+void check_hw_pcie_bandwidth(struct diag_ctx *x, const struct diag_target *t,
+			     struct rd_result *r)
 {
-	DIAG_CTX(x);
+	const struct rd_port *p = t->p;
+	struct rd_rate m;
+	double need, worst;
 
-	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
-		const struct rd_port *p = tg.p;
-		struct rd_result *r;
-		struct rd_rate m;
-		double need, worst;
-
-		if (diag_device_is_soft(tg.d))
-			continue;
-		r = diag_new_target(&x, &tg, NULL);
-		diag_why(&x, r,
-			 "Every byte a port moves crosses the PCIe link as "
-			 "payload of TLPs; when that link carries less than "
-			 "the network link, no tuning of the network reaches "
-			 "line rate.");
-		if (!p->state_num.ok || p->state_num.v != 4) {
-			diag_ev(&x, r, "port state", "sysfs ports/<n>/state",
-				"%s", p->state ? p->state : "not read");
-			diag_verdict(&x, r, RD_UNKNOWN, "port_not_active",
-				     "%s is not ACTIVE: its link rate is not "
-				     "settled", tg.name);
-			continue;
-		}
-		if (rd_rate_port(s, tg.d->name, p->port, &m) < 0 ||
-		    !m.link_ok) {
-			diag_ev(&x, r, "port rate", "sysfs ports/<n>/rate",
-				"%s", p->rate_text ? p->rate_text : "not read");
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: link data rate not known (speed %s, "
-				     "width %s)",
-				     tg.name, p->speed ? p->speed : "?",
-				     p->width ? p->width : "?");
-			continue;
-		}
-		if (!m.pcie_ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: PCIe link of %s not read", tg.name,
-				     tg.d->pci_bdf ? tg.d->pci_bdf :
-						     "the device");
-			continue;
-		}
-		evidence(&x, r, &m);
-		need = m.mtu_ok ? m.link_payload_gbps : m.link_gbps;
-		shared_link(&x, r, tg.d, p, &m, need);
-		if (m.pcie_gbps >= need) {
-			/* A bound: the smallest MaxPayload must still do. */
-			worst = m.pcie_upper_bound ?
-					rd_rate_pcie_gbps(m.pcie_gts,
-							  m.pcie_width, 128,
-							  false, NULL) :
-					m.pcie_gbps;
-			if (worst < need) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f to %.2f Gb/s "
-					     "depending on MaxPayload (not read; needs root), "
-					     "the link %.2f Gb/s",
-					     tg.name, m.pcie_gts, m.pcie_width,
-					     worst, m.pcie_gbps, need);
-				continue;
-			}
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s: PCIe carries %.2f Gb/s, more than the "
-				     "link's %.2f Gb/s",
-				     tg.name, worst, need);
-			continue;
-		}
-		diag_verdict(&x, r, RD_WARN, "pcie_limits",
-			     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f Gb/s, "
-			     "less than the link's %.2f Gb/s",
-			     tg.name, m.pcie_gts, m.pcie_width, m.pcie_gbps,
-			     need);
-		if (m.cap_width && m.pcie_cap_gbps > m.pcie_gbps * 1.01)
-			diag_next(&x, r,
-				  "the card can do %.1f GT/s x%" PRIu64 " (%.2f Gb/s): "
-				  "check the slot's electrical width and "
-				  "generation, the riser and the BIOS PCIe "
-				  "settings, then reseat the card",
-				  m.cap_gts, m.cap_width, m.pcie_cap_gbps);
-		else
-			diag_next(&x, r,
-				  "the card's own PCIe (%.1f GT/s x%" PRIu64 ") is "
-				  "the bound: expect at most %.2f Gb/s from this "
-				  "port",
-				  m.pcie_gts, m.pcie_width, m.pcie_gbps);
+	if (!p->state_num.ok || p->state_num.v != 4) {
+		diag_ev(x, r, "port state", "sysfs ports/<n>/state", "%s",
+			p->state ? p->state : "not read");
+		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+			     "%s is not ACTIVE: its link rate is not "
+			     "settled", t->name);
+		return;
 	}
-	return diag_done(&x);
+	if (rd_rate_port(x->s, t->d->name, p->port, &m) < 0 || !m.link_ok) {
+		diag_ev(x, r, "port rate", "sysfs ports/<n>/rate",
+			"%s", p->rate_text ? p->rate_text : "not read");
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: link data rate not known (speed %s, "
+			     "width %s)",
+			     t->name, p->speed ? p->speed : "?",
+			     p->width ? p->width : "?");
+		return;
+	}
+	if (!diag_have(x, r, m.pcie_ok, "%s: PCIe link of %s not read", t->name,
+		       t->d->pci_bdf ? t->d->pci_bdf : "the device"))
+		return;
+	evidence(x, r, &m);
+	need = m.mtu_ok ? m.link_payload_gbps : m.link_gbps;
+	shared_link(x, r, t->d, p, &m, need);
+	if (m.pcie_gbps >= need) {
+		/* A bound: the smallest MaxPayload must still do. */
+		worst = m.pcie_upper_bound ?
+				rd_rate_pcie_gbps(m.pcie_gts,
+						  m.pcie_width, 128,
+						  false, NULL) :
+				m.pcie_gbps;
+		if (worst < need) {
+			diag_verdict(x, r, RD_UNKNOWN, "no_data",
+				     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f to %.2f Gb/s "
+				     "depending on MaxPayload (not read; needs root), "
+				     "the link %.2f Gb/s",
+				     t->name, m.pcie_gts, m.pcie_width,
+				     worst, m.pcie_gbps, need);
+			return;
+		}
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: PCIe carries %.2f Gb/s, more than the "
+			     "link's %.2f Gb/s",
+			     t->name, worst, need);
+		return;
+	}
+	diag_verdict(x, r, RD_WARN, "pcie_limits",
+		     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f Gb/s, "
+		     "less than the link's %.2f Gb/s",
+		     t->name, m.pcie_gts, m.pcie_width, m.pcie_gbps,
+		     need);
+	if (m.cap_width && m.pcie_cap_gbps > m.pcie_gbps * 1.01)
+		diag_next(x, r,
+			  "the card can do %.1f GT/s x%" PRIu64 " (%.2f Gb/s): "
+			  "check the slot's electrical width and "
+			  "generation, the riser and the BIOS PCIe "
+			  "settings, then reseat the card",
+			  m.cap_gts, m.cap_width, m.pcie_cap_gbps);
+	else
+		diag_next(x, r,
+			  "the card's own PCIe (%.1f GT/s x%" PRIu64 ") is "
+			  "the bound: expect at most %.2f Gb/s from this "
+			  "port",
+			  m.pcie_gts, m.pcie_width, m.pcie_gbps);
 }

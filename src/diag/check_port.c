@@ -18,7 +18,7 @@
 
 #define SYS_IB "/sys/class/infiniband"
 
-enum { ST_DOWN = 1, ST_INIT, ST_ARMED, ST_ACTIVE, ST_ACTIVE_DEFER };
+enum { ST_DOWN = 1, ST_INIT, ST_ARMED };
 enum {
 	PH_SLEEP = 1,
 	PH_POLLING,
@@ -28,12 +28,6 @@ enum {
 	PH_ERROR_RECOVERY,
 	PH_PHYTEST,
 };
-
-static bool port_active(const struct rd_port *p)
-{
-	return p->state_num.ok &&
-	       (p->state_num.v == ST_ACTIVE || p->state_num.v == ST_ACTIVE_DEFER);
-}
 
 static void ev_state(struct diag_ctx *x, struct rd_result *r,
 		     const struct rd_device *d, const struct rd_port *p)
@@ -114,11 +108,9 @@ static void tree_no_device(struct diag_ctx *x)
 		diag_next(x, r,
 			  "load %s, then check dmesg for \"mlx5_ib\"/firmware errors",
 			  ib);
-		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false, false,
-					      "loads the RDMA driver; nothing stops",
-					      "modprobe %s", rd_shquote_tmp(ib));
-		if (f && !(f->arg = strdup(ib)))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_MODPROBE, ib, false, false,
+			 "loads the RDMA driver; nothing stops", "modprobe %s",
+			 rd_shquote_tmp(ib));
 		return;
 	}
 	if (core == DIAG_MOD_ABSENT || uverbs == DIAG_MOD_ABSENT) {
@@ -130,11 +122,8 @@ static void tree_no_device(struct diag_ctx *x)
 		diag_verdict(x, r, RD_FAIL, "module_missing",
 			     "no RDMA device: %s is not loaded", m);
 		diag_next(x, r, "load ib_uverbs (it pulls in ib_core)");
-		struct rd_fixup *f = diag_fix(x, r, RD_FIX_MODPROBE, false,
-					      false, "loads the RDMA core",
-					      "modprobe ib_uverbs");
-		if (f && !(f->arg = strdup("ib_uverbs")))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_MODPROBE, "ib_uverbs", false, false,
+			 "loads the RDMA core", "modprobe ib_uverbs");
 		return;
 	}
 	n = pick_rxe_netdev(s);
@@ -149,12 +138,11 @@ static void tree_no_device(struct diag_ctx *x)
 			  "testing, add a Soft-RoCE link on %s",
 			  n->name);
 		struct rd_fixup *f = diag_fix(
-			x, r, RD_FIX_RXE_ADD, false, true,
+			x, r, RD_FIX_RXE_ADD, "rxe0", false, true,
 			"creates a Soft-RoCE device; existing traffic is not touched",
 			"rdma link add rxe0 type rxe netdev %s",
 			rd_shquote_tmp(n->name));
-		if (f && (!(f->arg = strdup("rxe0")) ||
-			  !(f->arg2 = strdup(n->name))))
+		if (f && !(f->arg2 = strdup(n->name)))
 			x->err = -ENOMEM;
 		return;
 	}
@@ -217,12 +205,12 @@ static bool link_down_reason(struct diag_ctx *x, struct rd_result *r,
 }
 
 static void tree_eth(struct diag_ctx *x, struct rd_result *r,
-		     const struct rd_device *d, const struct rd_port *p,
-		     const char *tgt)
+		     const struct diag_target *t)
 {
-	const char *ndname = diag_port_netdev_name(x->s, d, p);
-	const struct rd_netdev *n = ndname ? rd_snapshot_netdev(x->s, ndname) :
-					     NULL;
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
+	const char *ndname = t->netdev;
+	const struct rd_netdev *n = t->n;
 	bool have_ph = p->phys_state_num.ok;
 	uint64_t ph = p->phys_state_num.v;
 	bool admin_known = n && n->admin_up.ok;
@@ -237,8 +225,8 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_next(x, r, "run as root or check rdma link show");
 		return;
 	}
-	if (!r->netdev)
-		r->netdev = strdup(ndname);
+	if (!r->netdev && !(r->netdev = strdup(ndname)))
+		x->err = -ENOMEM;
 	diag_step(x, r, RD_PASS, "RoCE port: netdev %s", ndname);
 	if (admin_known)
 		diag_ev(x, r, "netdev admin state", "rtnetlink IFF_UP", "%s %s",
@@ -255,12 +243,9 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 			 "A RoCE port follows its netdev: with the netdev down "
 			 "the port is DOWN/Disabled.");
 		diag_next(x, r, "bring %s up, then recheck the carrier", ndname);
-		struct rd_fixup *f = diag_fix(
-			x, r, RD_FIX_LINK_UP, false, true,
-			"brings the interface up; addresses and routes on it become active",
-			"ip link set dev %s up", rd_shquote_tmp(ndname));
-		if (f && !(f->arg = strdup(ndname)))
-			x->err = -ENOMEM;
+		diag_fix(x, r, RD_FIX_LINK_UP, ndname, false, true,
+			 "brings the interface up; addresses and routes on it become active",
+			 "ip link set dev %s up", rd_shquote_tmp(ndname));
 		return;
 	}
 	if (admin_known)
@@ -393,52 +378,47 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 	diag_next(x, r, "check dmesg for the driver and the peer port");
 }
 
-DIAG_CHECK(check_port_state)
+void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
+			  struct rd_result *r)
 {
-	DIAG_CTX(x);
+	const struct rd_device *d = t->d;
+	const struct rd_port *p = t->p;
 
-	if (s->n_devices == 0) {
-		if (!o->device)
-			tree_no_device(&x);
-		return diag_done(&x);
+	diag_step(x, r, RD_PASS, "RDMA device %s present", d->name);
+	ev_state(x, r, d, p);
+	if (p->link_layer)
+		diag_ev(x, r, "link layer", NULL, "%s", p->link_layer);
+	if (!p->state_num.ok) {
+		diag_step(x, r, RD_UNKNOWN, "port state not read");
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: port state not readable", t->name);
+	} else if (diag_port_active(p)) {
+		diag_step(x, r, RD_PASS, "port %s",
+			  rd_port_state_name(p->state_num.v));
+		diag_step(x, r, RD_PASS,
+			  "usable? see port.rocev2_gid, port.mtu, port.rate, "
+			  "hw.pcie_link");
+		diag_verdict(x, r, RD_PASS, "ok", "%s %s%s%s", t->name,
+			     rd_port_state_name(p->state_num.v),
+			     p->rate_text ? ", " : "",
+			     p->rate_text ? p->rate_text : "");
+	} else {
+		diag_step(x, r, RD_FAIL, "port %s",
+			  rd_port_state_name(p->state_num.v));
+		if (diag_port_is_eth(p))
+			tree_eth(x, r, t);
+		else
+			tree_ib(x, r, p, t->name);
 	}
-	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
-		const struct rd_device *d = tg.d;
-		const struct rd_port *p = tg.p;
-		const char *tgt = tg.name;
-		struct rd_result *r = diag_new_target(&x, &tg, NULL);
+}
 
-		diag_step(&x, r, RD_PASS, "RDMA device %s present",
-			  d->name);
-		ev_state(&x, r, d, p);
-		if (p->link_layer)
-			diag_ev(&x, r, "link layer", NULL, "%s",
-				p->link_layer);
-		if (!p->state_num.ok) {
-			diag_step(&x, r, RD_UNKNOWN, "port state not read");
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: port state not readable", tgt);
-		} else if (port_active(p)) {
-			diag_step(&x, r, RD_PASS, "port %s",
-				  rd_port_state_name(p->state_num.v));
-			diag_step(&x, r, RD_PASS,
-				  "usable? see port.rocev2_gid, port.mtu, "
-				  "port.rate, hw.pcie_link");
-			diag_verdict(&x, r, RD_PASS, "ok", "%s %s%s%s",
-				     tgt,
-				     rd_port_state_name(p->state_num.v),
-				     p->rate_text ? ", " : "",
-				     p->rate_text ? p->rate_text : "");
-		} else {
-			diag_step(&x, r, RD_FAIL, "port %s",
-				  rd_port_state_name(p->state_num.v));
-			if (diag_port_is_eth(p))
-				tree_eth(&x, r, d, p, tgt);
-			else
-				tree_ib(&x, r, p, tgt);
-		}
-	}
-	return diag_done(&x);
+/* With no RDMA device at all, the tree starts one step earlier. */
+void check_port_state(struct diag_ctx *x)
+{
+	if (x->s->n_devices > 0)
+		diag_walk(x);
+	else if (!x->o->device)
+		tree_no_device(x);
 }
 
 static bool gid_is_v4(const struct rd_gid *g)
@@ -462,125 +442,73 @@ static bool gid_is_v2(const struct rd_gid *g)
 	return g->type && strstr(g->type, "v2") != NULL;
 }
 
-/* Start a per-port result for the "is it usable" checks, or NULL to skip. */
-static struct rd_result *usable_start(struct diag_ctx *x,
-				      const struct diag_target *t,
-				      bool eth_only)
+void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
+			   struct rd_result *r)
 {
-	struct rd_result *r;
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
+	const struct rd_netdev *n = t->n;
+	bool v4addr = false, typed = false, v6 = false;
+	const struct rd_gid *found = NULL;
+	char gbuf[64];
 
-	if (eth_only && !diag_port_is_eth(t->p))
-		return NULL;
-	r = diag_new_target(x, t, diag_port_netdev_name(x->s, t->d, t->p));
-	if (!port_active(t->p)) {
-		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
-			     "%s not ACTIVE: see port.state", t->name);
-		return NULL;
+	for (size_t k = 0; k < p->n_gids; k++) {
+		const struct rd_gid *g = &p->gids[k];
+
+		if (g->type)
+			typed = true;
+		if (gid_is_v4(g) && gid_is_v2(g) && !found)
+			found = g;
+		if (gid_is_v6_global(g) && gid_is_v2(g))
+			v6 = true;
 	}
-	return r;
-}
-
-/* The walk of the usable checks: the next port with a result started. */
-static bool next_usable_port(struct diag_ctx *x, struct diag_target *t,
-			     bool eth_only, struct rd_result **r)
-{
-	while (diag_next_port(x, t)) {
-		*r = usable_start(x, t, eth_only);
-		if (*r)
-			return true;
+	for (size_t k = 0; n && k < n->n_addrs; k++)
+		if (n->addrs[k].family &&
+		    strcmp(n->addrs[k].family, "inet") == 0) {
+			v4addr = true;
+			diag_ev(x, r, "IPv4 address", "rtnetlink RTM_GETADDR",
+				"%s/%" PRIu64,
+				n->addrs[k].address ? n->addrs[k].address : "?",
+				n->addrs[k].prefixlen.v);
+		}
+	diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids", "%zu",
+		p->n_gids);
+	if (found) {
+		rd_format_gid(found->raw, gbuf, sizeof(gbuf));
+		diag_ev(x, r, "RoCE v2 IPv4 GID",
+			SYS_IB "/<dev>/ports/<n>/gids + gid_attrs/types",
+			"index %" PRIu64 " %s", found->index, gbuf);
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s has a RoCE v2 IPv4 GID at index %" PRIu64, tgt,
+			     found->index);
+		diag_next(x, r, "use -x %" PRIu64 " with perftest on this host",
+			  found->index);
+		return;
 	}
-	return false;
-}
-
-DIAG_CHECK(check_port_rocev2_gid)
-{
-	DIAG_CTX(x);
-	struct rd_result *r;
-
-	for (struct diag_target tg = { 0 };
-	     next_usable_port(&x, &tg, true, &r);) {
-		const struct rd_port *p = tg.p;
-		const char *tgt = tg.name;
-		const struct rd_netdev *n;
-		bool v4addr = false, typed = false, v6 = false;
-		const struct rd_gid *found = NULL;
-		char gbuf[64];
-
-		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-		diag_why(&x, r,
-			 "RoCE v2 over IPv4 needs a GID built from the "
-			 "netdev's IPv4 address; both sides must use the "
-			 "index of such a GID (perftest -x), the most common "
-			 "cause of perftest connection failures.");
-		for (size_t k = 0; k < p->n_gids; k++) {
-			const struct rd_gid *g = &p->gids[k];
-
-			if (g->type)
-				typed = true;
-			if (gid_is_v4(g) && gid_is_v2(g) && !found)
-				found = g;
-			if (gid_is_v6_global(g) && gid_is_v2(g))
-				v6 = true;
-		}
-		for (size_t k = 0; n && k < n->n_addrs; k++)
-			if (n->addrs[k].family &&
-			    strcmp(n->addrs[k].family, "inet") == 0) {
-				v4addr = true;
-				diag_ev(&x, r, "IPv4 address",
-					"rtnetlink RTM_GETADDR", "%s/%" PRIu64,
-					n->addrs[k].address ?
-						n->addrs[k].address : "?",
-					n->addrs[k].prefixlen.v);
-			}
-		diag_ev(&x, r, "GID entries",
-			SYS_IB "/<dev>/ports/<n>/gids", "%zu", p->n_gids);
-		if (found) {
-			rd_format_gid(found->raw, gbuf, sizeof(gbuf));
-			diag_ev(&x, r, "RoCE v2 IPv4 GID",
-				SYS_IB "/<dev>/ports/<n>/gids + gid_attrs/types",
-				"index %" PRIu64 " %s", found->index, gbuf);
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s has a RoCE v2 IPv4 GID at index %" PRIu64,
-				     tgt, found->index);
-			diag_next(&x, r,
-				  "use -x %" PRIu64 " with perftest on this host",
-				  found->index);
-			continue;
-		}
-		if (p->n_gids == 0) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: GID table not read", tgt);
-			continue;
-		}
-		if (!typed) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: GID types not readable", tgt);
-			continue;
-		}
-		if (n && n->n_addrs == 0 && !n->admin_up.ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: no RoCE v2 IPv4 GID; no netlink data for %s",
-				     tgt, r->netdev);
-			continue;
-		}
-		if (!n) {
-			diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
-				     "no_ipv4_rocev2_gid",
-				     "%s has no RoCE v2 IPv4 GID (netdev not read)",
-				     tgt);
-			continue;
-		}
-		diag_verdict(&x, r, v6 ? RD_WARN : RD_FAIL,
-			     "no_ipv4_rocev2_gid",
-			     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
-				      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
+	if (!diag_have(x, r, p->n_gids > 0, "%s: GID table not read", tgt))
+		return;
+	if (!diag_have(x, r, typed, "%s: GID types not readable", tgt))
+		return;
+	if (n && n->n_addrs == 0 && !n->admin_up.ok) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: no RoCE v2 IPv4 GID; no netlink data for %s",
 			     tgt, r->netdev);
-		diag_next(&x, r,
-			  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
-				   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
-			  r->netdev);
+		return;
 	}
-	return diag_done(&x);
+	if (!n) {
+		diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
+			     "%s has no RoCE v2 IPv4 GID (netdev not read)",
+			     tgt);
+		return;
+	}
+	diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
+		     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
+			      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
+		     tgt, r->netdev);
+	diag_next(x, r,
+		  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
+			   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
+		  r->netdev);
 }
 
 /* The largest IB MTU that fits the netdev MTU minus the RoCE headers. */
@@ -596,211 +524,167 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu)
 	return 0;
 }
 
-/* port.mtu judges RoCE ports, port.ib_mtu InfiniBand ports. */
-DIAG_CHECK(check_port_mtu)
+/* The evidence both MTU checks start from. */
+static void ev_mtu(struct diag_ctx *x, struct rd_result *r,
+		   const struct rd_verbs_port *v)
 {
-	DIAG_CTX(x);
-	bool want_eth = strcmp(c->id, "port.ib_mtu") != 0;
-
-	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
-		const struct rd_port *p = tg.p;
-		const char *tgt = tg.name;
-		struct rd_result *r;
-		const struct rd_netdev *n;
-		const struct rd_verbs_port *v = &p->verbs;
-		uint64_t cap, act, fit = 0;
-
-		if (diag_port_is_eth(p) != want_eth)
-			continue;
-		r = usable_start(&x, &tg, false);
-		if (!r)
-			continue;
-		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-		cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
-		if (v->active_mtu.ok)
-			diag_ev(&x, r, "active_mtu", "ibv_query_port",
-				"%" PRIu64, v->active_mtu.v);
-		if (v->max_mtu.ok)
-			diag_ev(&x, r, "max_mtu", "ibv_query_port",
-				"%" PRIu64, v->max_mtu.v);
-		if (!want_eth) {
-			diag_why(&x, r,
-				 "The subnet manager sets an InfiniBand port's "
-				 "MTU (partition mtu); below the port's maximum, "
-				 "every message is cut into more packets.");
-			if (!v->active_mtu.ok) {
-				diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-					     "%s: active MTU not read (no verbs data)",
-					     tgt);
-			} else if (v->active_mtu.v < cap) {
-				diag_verdict(&x, r, RD_WARN, "mtu_low",
-					     "%s: active MTU %" PRIu64 " below the port's %" PRIu64,
-					     tgt, v->active_mtu.v, cap);
-				diag_next(&x, r,
-					  "the subnet manager or partition limits the MTU; check opensm's partition mtu");
-			} else {
-				diag_verdict(&x, r, RD_PASS, "ok",
-					     "%s: MTU %" PRIu64, tgt,
-					     v->active_mtu.v);
-			}
-			continue;
-		}
-		diag_why(&x, r,
-			 "RoCE MTU is the largest IB MTU that fits the "
-			 "netdev MTU minus RoCE headers: 1500 gives 1024, "
-			 "about 4200 or more (9000 usual) gives 4096.");
-		if (n && n->mtu.ok) {
-			fit = diag_roce_mtu(n->mtu.v);
-			diag_ev(&x, r, "netdev MTU", "rtnetlink IFLA_MTU",
-				"%s %" PRIu64, r->netdev, n->mtu.v);
-		}
-		if (!fit && !v->active_mtu.ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: neither active MTU nor netdev MTU read",
-				     tgt);
-			continue;
-		}
-		act = v->active_mtu.ok ? v->active_mtu.v : fit;
-		if (!v->active_mtu.ok)
-			diag_ev(&x, r, "RoCE MTU",
-				"computed from the netdev MTU",
-				"%" PRIu64, fit);
-		if (act >= cap || act >= 4096) {
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s: RoCE MTU %" PRIu64, tgt, act);
-			continue;
-		}
-		if (fit && fit > act) {
-			diag_verdict(&x, r, RD_WARN, "mtu_mismatch",
-				     "%s: active MTU %" PRIu64 " below the %" PRIu64 " the netdev allows",
-				     tgt, act, fit);
-			diag_next(&x, r,
-				  "the port has not picked up the netdev MTU; "
-				  "bounce the netdev or reload the driver");
-			continue;
-		}
-		diag_verdict(&x, r, RD_WARN, "mtu_low",
-			     "%s: RoCE MTU %" PRIu64 " (%s MTU %s); 4096 needs a netdev MTU of 4200 or more",
-			     tgt, act, r->netdev ? r->netdev : "netdev",
-			     n && n->mtu.ok ? "too low" : "unknown");
-		if (!n || !n->mtu.ok)
-			continue;
-		uint64_t want = 9000;
-
-		if (n->max_mtu.ok && n->max_mtu.v < want)
-			want = n->max_mtu.v;
-		if (diag_roce_mtu(want) < 4096) {
-			diag_next(&x, r,
-				  "%s cannot carry 4096-byte RoCE frames (max MTU %" PRIu64 ")",
-				  r->netdev, n->max_mtu.v);
-			continue;
-		}
-		diag_next(&x, r,
-			  "raise the MTU of %s and of every switch port and "
-			  "peer on the path to %" PRIu64,
-			  r->netdev, want);
-		struct rd_fixup *f = diag_fix(
-			&x, r, RD_FIX_LINK_MTU, true, true,
-			"peers and switch ports must carry the same MTU; some NICs flap the link",
-			"ip link set dev %s mtu %" PRIu64,
-			rd_shquote_tmp(r->netdev), want);
-		if (f) {
-			f->value = want;
-			if (!(f->arg = strdup(r->netdev)))
-				x.err = -ENOMEM;
-		}
-	}
-	return diag_done(&x);
+	if (v->active_mtu.ok)
+		diag_ev(x, r, "active_mtu", "ibv_query_port", "%" PRIu64,
+			v->active_mtu.v);
+	if (v->max_mtu.ok)
+		diag_ev(x, r, "max_mtu", "ibv_query_port", "%" PRIu64,
+			v->max_mtu.v);
 }
 
-DIAG_CHECK(check_port_rate)
+void check_port_ib_mtu(struct diag_ctx *x, const struct diag_target *t,
+		       struct rd_result *r)
 {
-	DIAG_CTX(x);
-	struct rd_result *r;
+	const struct rd_verbs_port *v = &t->p->verbs;
+	uint64_t cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
 
-	for (struct diag_target tg = { 0 };
-	     next_usable_port(&x, &tg, false, &r);) {
-		const struct rd_port *p = tg.p;
-		const char *tgt = tg.name;
-		const struct rd_netdev *n;
+	ev_mtu(x, r, v);
+	if (!diag_have(x, r, v->active_mtu.ok,
+		       "%s: active MTU not read (no verbs data)", t->name))
+		return;
+	if (v->active_mtu.v < cap) {
+		diag_verdict(x, r, RD_WARN, "mtu_low",
+			     "%s: active MTU %" PRIu64 " below the port's %" PRIu64,
+			     t->name, v->active_mtu.v, cap);
+		diag_next(x, r,
+			  "the subnet manager or partition limits the MTU; check opensm's partition mtu");
+	} else {
+		diag_verdict(x, r, RD_PASS, "ok", "%s: MTU %" PRIu64, t->name,
+			     v->active_mtu.v);
+	}
+}
 
-		if (!p->rate_gbps.ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: rate not read", tgt);
-			continue;
-		}
-		diag_ev(&x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
-			"%s", p->rate_text ? p->rate_text : "?");
-		if (!diag_port_is_eth(p)) {
-			if (p->width && strcmp(p->width, "1X") == 0) {
-				diag_verdict(&x, r, RD_WARN, "width_degraded",
-					     "%s trained at 1X width (%s)", tgt,
-					     p->rate_text ? p->rate_text : "");
-				diag_next(&x, r,
-					  "a 4X cable trained at 1X: reseat or replace it");
-			} else {
-				diag_verdict(&x, r, RD_PASS, "ok", "%s %s", tgt,
-					     p->rate_text ? p->rate_text : "");
-			}
-			continue;
-		}
-		n = r->netdev ? rd_snapshot_netdev(s, r->netdev) : NULL;
-		if (!n || !n->ethtool.speed_mbps.ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: link speed of %s not read (ethtool)",
-				     tgt, r->netdev ? r->netdev : "netdev");
-			continue;
-		}
-		diag_ev(&x, r, "link speed", "ethtool netlink LINKMODES",
-			"%" PRIu64 " Mb/s", n->ethtool.speed_mbps.v);
-		if (p->rate_gbps.v * 1000.0 * 2 <
-		    (double)n->ethtool.speed_mbps.v) {
-			diag_verdict(&x, r, RD_WARN, "rate_low",
-				     "%s rate %.0f Gb/s is far below the %" PRIu64 " Mb/s link",
-				     tgt, p->rate_gbps.v,
-				     n->ethtool.speed_mbps.v);
-			diag_next(&x, r,
-				  "the RDMA port did not pick up the link speed; check the driver");
+void check_port_mtu(struct diag_ctx *x, const struct diag_target *t,
+		    struct rd_result *r)
+{
+	const char *tgt = t->name;
+	const struct rd_netdev *n = t->n;
+	const struct rd_verbs_port *v = &t->p->verbs;
+	uint64_t cap = v->max_mtu.ok ? v->max_mtu.v : 4096;
+	uint64_t act, fit = 0;
+
+	ev_mtu(x, r, v);
+	if (n && n->mtu.ok) {
+		fit = diag_roce_mtu(n->mtu.v);
+		diag_ev(x, r, "netdev MTU", "rtnetlink IFLA_MTU", "%s %" PRIu64,
+			r->netdev, n->mtu.v);
+	}
+	if (!diag_have(x, r, fit || v->active_mtu.ok,
+		       "%s: neither active MTU nor netdev MTU read", tgt))
+		return;
+	act = v->active_mtu.ok ? v->active_mtu.v : fit;
+	if (!v->active_mtu.ok)
+		diag_ev(x, r, "RoCE MTU", "computed from the netdev MTU",
+			"%" PRIu64, fit);
+	if (act >= cap || act >= 4096) {
+		diag_verdict(x, r, RD_PASS, "ok", "%s: RoCE MTU %" PRIu64, tgt,
+			     act);
+		return;
+	}
+	if (fit && fit > act) {
+		diag_verdict(x, r, RD_WARN, "mtu_mismatch",
+			     "%s: active MTU %" PRIu64 " below the %" PRIu64 " the netdev allows",
+			     tgt, act, fit);
+		diag_next(x, r,
+			  "the port has not picked up the netdev MTU; "
+			  "bounce the netdev or reload the driver");
+		return;
+	}
+	diag_verdict(x, r, RD_WARN, "mtu_low",
+		     "%s: RoCE MTU %" PRIu64 " (%s MTU %s); 4096 needs a netdev MTU of 4200 or more",
+		     tgt, act, r->netdev ? r->netdev : "netdev",
+		     n && n->mtu.ok ? "too low" : "unknown");
+	if (!n || !n->mtu.ok)
+		return;
+	uint64_t want = 9000;
+
+	if (n->max_mtu.ok && n->max_mtu.v < want)
+		want = n->max_mtu.v;
+	if (diag_roce_mtu(want) < 4096) {
+		diag_next(x, r,
+			  "%s cannot carry 4096-byte RoCE frames (max MTU %" PRIu64 ")",
+			  r->netdev, n->max_mtu.v);
+		return;
+	}
+	diag_next(x, r,
+		  "raise the MTU of %s and of every switch port and peer on "
+		  "the path to %" PRIu64,
+		  r->netdev, want);
+	struct rd_fixup *f = diag_fix(
+		x, r, RD_FIX_LINK_MTU, r->netdev, true, true,
+		"peers and switch ports must carry the same MTU; some NICs flap the link",
+		"ip link set dev %s mtu %" PRIu64, rd_shquote_tmp(r->netdev),
+		want);
+
+	if (f)
+		f->value = want;
+}
+
+void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
+		     struct rd_result *r)
+{
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
+	const struct rd_netdev *n = t->n;
+
+	if (!diag_have(x, r, p->rate_gbps.ok, "%s: rate not read", tgt))
+		return;
+	diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate", "%s",
+		p->rate_text ? p->rate_text : "?");
+	if (!diag_port_is_eth(p)) {
+		if (p->width && strcmp(p->width, "1X") == 0) {
+			diag_verdict(x, r, RD_WARN, "width_degraded",
+				     "%s trained at 1X width (%s)", tgt,
+				     p->rate_text ? p->rate_text : "");
+			diag_next(x, r,
+				  "a 4X cable trained at 1X: reseat or replace it");
 		} else {
-			diag_verdict(&x, r, RD_PASS, "ok", "%s rate %.0f Gb/s",
-				     tgt, p->rate_gbps.v);
+			diag_verdict(x, r, RD_PASS, "ok", "%s %s", tgt,
+				     p->rate_text ? p->rate_text : "");
 		}
+		return;
 	}
-	return diag_done(&x);
+	if (!diag_have(x, r, n && n->ethtool.speed_mbps.ok,
+		       "%s: link speed of %s not read (ethtool)", tgt,
+		       r->netdev ? r->netdev : "netdev"))
+		return;
+	diag_ev(x, r, "link speed", "ethtool netlink LINKMODES", "%" PRIu64 " Mb/s",
+		n->ethtool.speed_mbps.v);
+	if (p->rate_gbps.v * 1000.0 * 2 < (double)n->ethtool.speed_mbps.v) {
+		diag_verdict(x, r, RD_WARN, "rate_low",
+			     "%s rate %.0f Gb/s is far below the %" PRIu64 " Mb/s link",
+			     tgt, p->rate_gbps.v, n->ethtool.speed_mbps.v);
+		diag_next(x, r,
+			  "the RDMA port did not pick up the link speed; check the driver");
+	} else {
+		diag_verdict(x, r, RD_PASS, "ok", "%s rate %.0f Gb/s", tgt,
+			     p->rate_gbps.v);
+	}
 }
 
-DIAG_CHECK(check_port_pkey)
+void check_port_pkey(struct diag_ctx *x, const struct diag_target *t,
+		     struct rd_result *r)
 {
-	DIAG_CTX(x);
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
 
-	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);) {
-		const struct rd_port *p = tg.p;
-		const char *tgt = tg.name;
-		struct rd_result *r = diag_new_target(&x, &tg, NULL);
-
-		diag_why(&x, r,
-			 "P_Key 0xffff is the full-member default "
-			 "partition; 0x7fff is its limited form. (0x8001 "
-			 "is a site-specific partition, not a default.)");
-		if (!p->pkey0.ok) {
-			diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-				     "%s: P_Key table not read", tgt);
-			continue;
-		}
-		diag_ev(&x, r, "pkeys/0", SYS_IB "/<dev>/ports/<n>/pkeys/0",
-			"0x%04" PRIx64, p->pkey0.v);
-		if (p->pkey0.v == 0xffff)
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s P_Key 0xffff (default, full member)",
-				     tgt);
-		else if (p->pkey0.v == 0x7fff)
-			diag_verdict(&x, r, RD_WARN, "pkey_limited",
-				     "%s P_Key 0x7fff: limited member of the default partition",
-				     tgt);
-		else
-			diag_verdict(&x, r, RD_WARN, "pkey_nondefault",
-				     "%s P_Key[0] 0x%04" PRIx64 " is not the default 0xffff",
-				     tgt, p->pkey0.v);
-	}
-	return diag_done(&x);
+	if (!diag_have(x, r, p->pkey0.ok, "%s: P_Key table not read", tgt))
+		return;
+	diag_ev(x, r, "pkeys/0", SYS_IB "/<dev>/ports/<n>/pkeys/0",
+		"0x%04" PRIx64, p->pkey0.v);
+	if (p->pkey0.v == 0xffff)
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s P_Key 0xffff (default, full member)", tgt);
+	else if (p->pkey0.v == 0x7fff)
+		diag_verdict(x, r, RD_WARN, "pkey_limited",
+			     "%s P_Key 0x7fff: limited member of the default partition",
+			     tgt);
+	else
+		diag_verdict(x, r, RD_WARN, "pkey_nondefault",
+			     "%s P_Key[0] 0x%04" PRIx64 " is not the default 0xffff",
+			     tgt, p->pkey0.v);
 }

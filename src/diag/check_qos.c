@@ -5,45 +5,18 @@
 #include "diag/diag_int.h"
 #include "diag/qos_model.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Every RoCE port with its netdev; calls fn once per port kept. */
-typedef void (*roce_fn)(struct diag_ctx *x, const struct rd_device *d,
-			const struct rd_port *p, const char *ndname,
-			const struct rd_netdev *n);
-
-static void for_roce_ports(struct diag_ctx *x, roce_fn fn)
-{
-	for (size_t i = 0; i < x->s->n_devices; i++) {
-		const struct rd_device *d = &x->s->devices[i];
-
-		for (size_t j = 0; j < d->n_ports; j++) {
-			const struct rd_port *p = &d->ports[j];
-			const char *nd;
-
-			if (!diag_port_is_eth(p) ||
-			    !diag_wants(x, d->name, p->port))
-				continue;
-			nd = diag_port_netdev_name(x->s, d, p);
-			fn(x, d, p, nd, nd ? rd_snapshot_netdev(x->s, nd) : NULL);
-		}
-	}
-}
-
+/* A RoCE port whose netdev is not known or not read: UNKNOWN. */
 static bool no_netdev(struct diag_ctx *x, struct rd_result *r,
-		      const struct rd_device *d, const struct rd_port *p,
-		      const char *nd, const struct rd_netdev *n)
+		      const struct diag_target *t)
 {
-	if (n)
-		return false;
-	diag_verdict(x, r, RD_UNKNOWN, "no_data",
-		     "%s/%" PRIu64 ": %s", d->name, p->port,
-		     nd ? "no netlink data for the netdev" :
-			  "netdev behind the port not known");
-	return true;
+	return !diag_have(x, r, t->n != NULL, "%s/%" PRIu64 ": %s",
+			  t->d->name, t->p->port,
+			  t->netdev ? "no netlink data for the netdev" :
+				      "netdev behind the port not known");
 }
 
 /* The model's inputs and its chain, as evidence. */
@@ -97,15 +70,12 @@ static void pfc_fix(struct diag_ctx *x, struct rd_result *r, const char *nd,
 		    int prio)
 {
 	struct rd_fixup *f = diag_fix(
-		x, r, RD_FIX_PFC, true, true,
+		x, r, RD_FIX_PFC, nd, true, true,
 		"changes flow control on the port; the switch must match or pause frames are ignored",
 		"dcb pfc set dev %s prio-pfc %d:on", rd_shquote_tmp(nd), prio);
 
-	if (f) {
+	if (f)
 		f->value = (uint64_t)prio;
-		if (!(f->arg = strdup(nd)))
-			x->err = -ENOMEM;
-	}
 }
 
 static void pfc_counters(struct diag_ctx *x, struct rd_result *r,
@@ -249,23 +219,16 @@ static void pfc_candidates(struct diag_ctx *x, struct rd_result *r,
 		  "enable PFC on the priority RoCE's traffic class maps to, here and on the switch port");
 }
 
-static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
-		    const struct rd_port *p, const char *nd,
-		    const struct rd_netdev *n)
+void check_qos_pfc(struct diag_ctx *x, const struct diag_target *t,
+		   struct rd_result *r)
 {
-	struct rd_result *r = diag_new(x, d->name, p->port, nd);
+	const char *nd = t->netdev;
+	const struct rd_netdev *n = t->n;
 	const struct rd_dcb *dcb;
 	struct rd_qos_model m;
 	char list[32];
 
-	diag_why(x, r,
-		 "RoCE needs a lossless class: PFC on the priority RoCE packets "
-		 "carry, and only that one, matched on the switch. Which priority "
-		 "that is follows from the trust mode (DSCP or PCP), the DSCP map, "
-		 "the traffic class and the VLAN egress map. Linux has no "
-		 "/sys/class/net/X/prio_tc_map, and 'ip link set dev X xoff' is "
-		 "not a command: PFC is set through dcbnl (dcb pfc, mlnx_qos).");
-	if (no_netdev(x, r, d, p, nd, n))
+	if (no_netdev(x, r, t))
 		return;
 	dcb = &n->dcb;
 	if (!dcb->supported.ok || !dcb->supported.v) {
@@ -278,7 +241,7 @@ static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 					    "not read");
 		return;
 	}
-	rd_qos_derive(x->s, d, p, n, &m);
+	rd_qos_derive(x->s, t->d, t->p, n, &m);
 	qos_evidence(x, r, n, &m);
 	if (!m.pfc_known) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_data",
@@ -331,14 +294,6 @@ static void pfc_one(struct diag_ctx *x, const struct rd_device *d,
 		     m.why[0] ? m.why : "no mapping to judge");
 }
 
-DIAG_CHECK(check_qos_pfc)
-{
-	DIAG_CTX(x);
-
-	for_roce_ports(&x, pfc_one);
-	return diag_done(&x);
-}
-
 static bool cnp_rising(struct diag_ctx *x, const struct rd_device *d,
 		       const struct rd_port *p, struct rd_result *r)
 {
@@ -364,27 +319,23 @@ static bool cnp_rising(struct diag_ctx *x, const struct rd_device *d,
 	return any;
 }
 
-static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
-		    const struct rd_port *p, const char *nd,
-		    const struct rd_netdev *n)
+void check_qos_ecn(struct diag_ctx *x, const struct diag_target *t,
+		   struct rd_result *r)
 {
-	struct rd_result *r = diag_new(x, d->name, p->port, nd);
+	const char *nd = t->netdev;
+	const struct rd_netdev *n = t->n;
 	struct rd_qos_model m;
 	unsigned judge = 0, on = 0, half = 0, unread = 0;
 	char list[32], offl[32];
 	bool active;
 
-	diag_why(x, r,
-		 "DCQCN (ECN marking + CNPs) keeps RoCE queues short so PFC "
-		 "rarely fires. net.ipv4.tcp_ecn is TCP's ECN and does not "
-		 "enable it.");
-	if (no_netdev(x, r, d, p, nd, n))
+	if (no_netdev(x, r, t))
 		return;
 	if (x->s->host.tcp_ecn.ok)
 		diag_ev(x, r, "net.ipv4.tcp_ecn (TCP only, information)",
 			"/proc/sys/net/ipv4/tcp_ecn", "%" PRId64,
 			x->s->host.tcp_ecn.v);
-	active = cnp_rising(x, d, p, r);
+	active = cnp_rising(x, t->d, t->p, r);
 	if (!n->ecn.present.ok || !n->ecn.present.v) {
 		if (active)
 			diag_verdict(x, r, RD_PASS, "ok",
@@ -398,7 +349,7 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 				     nd, nd);
 		return;
 	}
-	rd_qos_derive(x->s, d, p, n, &m);
+	rd_qos_derive(x->s, t->d, t->p, n, &m);
 	qos_evidence(x, r, n, &m);
 	/* The derived priority; else the lossless candidates; else all. */
 	if (m.prio >= 0) {
@@ -474,74 +425,44 @@ static void ecn_one(struct diag_ctx *x, const struct rd_device *d,
 		  offl, rd_shquote_tmp(nd));
 }
 
-DIAG_CHECK(check_qos_ecn)
+void check_net_udp4791(struct diag_ctx *x, const struct diag_target *t,
+		       struct rd_result *r)
 {
-	DIAG_CTX(x);
+	const struct rd_device *d = t->d;
 
-	for_roce_ports(&x, ecn_one);
-	return diag_done(&x);
-}
-
-DIAG_CHECK(check_net_udp4791)
-{
-	DIAG_CTX(x);
-
-	for (size_t i = 0; i < s->n_devices; i++) {
-		const struct rd_device *d = &s->devices[i];
-		struct rd_result *r;
-		bool roce = false;
-
-		for (size_t j = 0; j < d->n_ports; j++)
-			if (diag_port_is_eth(&d->ports[j]))
-				roce = true;
-		if (!roce || !diag_wants(&x, d->name, 0))
-			continue;
-		r = diag_new(&x, d->name, 0, NULL);
-		diag_why(&x, r,
-			 "UDP 4791 is the RoCE v2 data port (not an rdma_cm "
-			 "port). Hardware RoCE is handled by the NIC and never "
-			 "passes the host firewall; only Soft-RoCE and siw do.");
-		if (!diag_device_is_soft(d)) {
-			diag_ev(&x, r, "device", "sysfs", "%s: hardware (%s)",
-				d->name, d->pci_bdf ? d->pci_bdf : "PCI");
-			diag_verdict(&x, r, RD_PASS, "ok",
-				     "%s: hardware RoCE bypasses the host firewall",
-				     d->name);
-			continue;
-		}
-		diag_ev(&x, r, "device", "sysfs", "%s: software RoCE", d->name);
-		diag_verdict(&x, r, RD_UNKNOWN, "no_data",
-			     "%s: firewall rules not read (no nftables data); Soft-RoCE needs UDP 4791 open",
+	if (!diag_device_is_soft(d)) {
+		diag_ev(x, r, "device", "sysfs", "%s: hardware (%s)", d->name,
+			d->pci_bdf ? d->pci_bdf : "PCI");
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: hardware RoCE bypasses the host firewall",
 			     d->name);
-		diag_next(&x, r,
-			  "check that no nftables/iptables rule drops UDP 4791 on both hosts");
+		return;
 	}
-	return diag_done(&x);
+	diag_ev(x, r, "device", "sysfs", "%s: software RoCE", d->name);
+	diag_verdict(x, r, RD_UNKNOWN, "no_data",
+		     "%s: firewall rules not read (no nftables data); Soft-RoCE needs UDP 4791 open",
+		     d->name);
+	diag_next(x, r,
+		  "check that no nftables/iptables rule drops UDP 4791 on both hosts");
 }
 
-static void cm_one(struct diag_ctx *x, const struct rd_device *d,
-		   const struct rd_port *p, const char *nd,
-		   const struct rd_netdev *n)
+void check_rdma_cm_roce_mode(struct diag_ctx *x, const struct diag_target *t,
+			     struct rd_result *r)
 {
-	struct rd_result *r = diag_new(x, d->name, p->port, nd);
+	const struct rd_device *d = t->d;
+	const struct rd_port *p = t->p;
 	const struct rd_host *hst = &x->s->host;
 	const struct rd_cm_port *cm = NULL;
 
-	(void)n;
-	diag_why(x, r,
-		 "rdma_cm picks RoCE v1 or v2 from this default; v1 is not "
-		 "routable and both ends must agree.");
 	for (size_t i = 0; i < hst->n_cm_ports; i++)
 		if (hst->cm_ports[i].device &&
 		    strcmp(hst->cm_ports[i].device, d->name) == 0 &&
 		    hst->cm_ports[i].port.ok && hst->cm_ports[i].port.v == p->port)
 			cm = &hst->cm_ports[i];
-	if (!cm || !cm->default_roce_mode) {
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s/%" PRIu64 ": rdma_cm configfs not read (configfs not mounted or rdma_cm not loaded)",
-			     d->name, p->port);
+	if (!diag_have(x, r, cm && cm->default_roce_mode,
+		       "%s/%" PRIu64 ": rdma_cm configfs not read (configfs not mounted or rdma_cm not loaded)",
+		       d->name, p->port))
 		return;
-	}
 	diag_ev(x, r, "default_roce_mode",
 		"/sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_mode",
 		"%s", cm->default_roce_mode);
@@ -556,12 +477,4 @@ static void cm_one(struct diag_ctx *x, const struct rd_device *d,
 		diag_verdict(x, r, RD_WARN, "roce_v1_default",
 			     "%s/%" PRIu64 ": rdma_cm defaults to %s (not routable)",
 			     d->name, p->port, cm->default_roce_mode);
-}
-
-DIAG_CHECK(check_rdma_cm_roce_mode)
-{
-	DIAG_CTX(x);
-
-	for_roce_ports(&x, cm_one);
-	return diag_done(&x);
 }

@@ -10,61 +10,150 @@
 
 #include "core/attr.h"
 
-/* A row: the area, the rest of the id, the title, the layer, the function;
- * the id is area.rest, so the area always matches it. */
-#define CHECK(area, rest, title, layer, fn) \
-	{ area "." rest, title, area, RD_LAYER_##layer, fn }
+/* A row: the area, the rest of the id, the title, the layer, then the
+ * walk, the why and the function; the id is area.rest, so the area always
+ * matches it. */
+#define CHECK(area_, rest, title_, layer_, ...)                            \
+	{ .id = area_ "." rest, .title = title_, .area = area_,            \
+	  .layer = RD_LAYER_##layer_, __VA_ARGS__ }
 
 /* Ids are stable: scripts and the journal name checks by them. */
 const struct rd_check rd_checks[] = {
-	CHECK("hw", "pcie_link", "PCIe link at full speed and width",
-	      HW, check_hw_pcie_link),
-	CHECK("hw", "pcie_bandwidth", "PCIe carries the port's link rate",
-	      HW, check_hw_pcie_bandwidth),
-	CHECK("fw", "version", "Firmware at or above the minimum",
-	      HW, check_fw_version),
-	CHECK("driver", "modules", "RDMA kernel modules loaded",
-	      DRIVER, check_driver_modules),
-	CHECK("driver", "ofed", "Driver stack (inbox or MLNX_OFED)",
-	      DRIVER, check_driver_ofed),
-	CHECK("dev", "cq_size", "Completion queue size",
-	      DRIVER, check_dev_cq_size),
-	CHECK("user", "provider", "libibverbs provider opens the device",
-	      USER, check_user_provider),
+	CHECK("hw", "pcie_link", "PCIe link at full speed and width", HW,
+	      .run = check_hw_pcie_link,
+	      .why = "A NIC trained below its PCIe capability cannot reach "
+		     "line rate: a Gen4 x16 card at Gen3 x8 has a quarter of "
+		     "the bus bandwidth."),
+	CHECK("hw", "pcie_bandwidth", "PCIe carries the port's link rate", HW,
+	      .walk = RD_WALK_PORT, .only = RD_ONLY_HW,
+	      .each = check_hw_pcie_bandwidth,
+	      .why = "Every byte a port moves crosses the PCIe link as "
+		     "payload of TLPs; when that link carries less than the "
+		     "network link, no tuning of the network reaches line "
+		     "rate."),
+	CHECK("fw", "version", "Firmware at or above the minimum", HW,
+	      .walk = RD_WALK_DEVICE, .each = check_fw_version,
+	      .why = "Old firmware lacks features the driver expects "
+		     "(ConnectX-5 needs 16.23 or later for full DCB/PFC). "
+		     "The firmware's major number names the family: 16.x is "
+		     "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
+		     "ConnectX-5 minimum never applies to a ConnectX-6."),
+	CHECK("driver", "modules", "RDMA kernel modules loaded", DRIVER,
+	      .walk = RD_WALK_HOST, .each = check_driver_modules,
+	      .why = "Verbs needs ib_core and ib_uverbs plus the vendor's RDMA "
+		     "module (mlx5_core alone gives a netdev but no RDMA "
+		     "device); rdma_cm programs also need rdma_ucm."),
+	CHECK("driver", "ofed", "Driver stack (inbox or MLNX_OFED)", DRIVER,
+	      .walk = RD_WALK_HOST, .each = check_driver_ofed,
+	      .why = "MLNX_OFED replaces the inbox modules (mlx_compat is its "
+		     "marker); a mix of OFED and inbox modules keeps ports "
+		     "down."),
+	CHECK("dev", "cq_size", "Completion queue size", DRIVER,
+	      .walk = RD_WALK_DEVICE, .each = check_dev_cq_size,
+	      .why = "A CQ smaller than the outstanding work requests "
+		     "overflows. The limit is the device attribute max_cqe; "
+		     "mlx5_core has no log_max_cq module parameter."),
+	CHECK("user", "provider", "libibverbs provider opens the device", USER,
+	      .walk = RD_WALK_DEVICE, .each = check_user_provider,
+	      .why = "libibverbs needs a provider library (libmlx5, librxe, "
+		     "...) matching the kernel driver; without it the device "
+		     "is in sysfs but ibv_devices does not list it."),
 	CHECK("user", "uverbs", "/dev/infiniband/uverbsN present and usable",
-	      USER, check_user_uverbs),
-	CHECK("port", "state", "Port ACTIVE (port-down decision tree)",
-	      PORT, check_port_state),
-	CHECK("port", "rate", "Port rate matches the link",
-	      PORT, check_port_rate),
-	CHECK("port", "pkey", "P_Key table entry 0",
-	      PORT, check_port_pkey),
-	CHECK("counters", "errors", "Error counters not rising",
-	      PORT, check_counters_errors),
-	CHECK("port", "rocev2_gid", "RoCE v2 GID for an IPv4 address",
-	      NETCFG, check_port_rocev2_gid),
-	CHECK("port", "mtu", "RoCE MTU",
-	      NETCFG, check_port_mtu),
+	      USER, .walk = RD_WALK_DEVICE, .each = check_user_uverbs,
+	      .why = "Verbs programs talk to the kernel through "
+		     "/dev/infiniband/uverbsN; missing or unreadable, every "
+		     "program fails to open the device."),
+	/* Its why depends on where the decision tree ends. */
+	CHECK("port", "state", "Port ACTIVE (port-down decision tree)", PORT,
+	      .walk = RD_WALK_PORT, .each = check_port_state_one,
+	      .run = check_port_state),
+	CHECK("port", "rate", "Port rate matches the link", PORT,
+	      .walk = RD_WALK_PORT, .only = RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .each = check_port_rate),
+	CHECK("port", "pkey", "P_Key table entry 0", PORT,
+	      .walk = RD_WALK_PORT, .each = check_port_pkey,
+	      .why = "P_Key 0xffff is the full-member default partition; "
+		     "0x7fff is its limited form. (0x8001 is a site-specific "
+		     "partition, not a default.)"),
+	CHECK("counters", "errors", "Error counters not rising", PORT,
+	      .walk = RD_WALK_PORT, .only = RD_NAME_NETDEV,
+	      .each = check_counters_errors,
+	      .why = "Error counters that keep rising point at the cable, "
+		     "congestion (no PFC/ECN) or retransmissions."),
+	CHECK("port", "rocev2_gid", "RoCE v2 GID for an IPv4 address", NETCFG,
+	      .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .each = check_port_rocev2_gid,
+	      .why = "RoCE v2 over IPv4 needs a GID built from the netdev's "
+		     "IPv4 address; both sides must use the index of such a "
+		     "GID (perftest -x), the most common cause of perftest "
+		     "connection failures."),
+	CHECK("port", "mtu", "RoCE MTU", NETCFG, .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .each = check_port_mtu,
+	      .why = "RoCE MTU is the largest IB MTU that fits the netdev MTU "
+		     "minus RoCE headers: 1500 gives 1024, about 4200 or more "
+		     "(9000 usual) gives 4096."),
 	CHECK("port", "ib_mtu", "InfiniBand MTU set by the subnet manager",
-	      NETCFG, check_port_mtu),
-	CHECK("qos", "pfc", "PFC on the RoCE priority",
-	      NETCFG, check_qos_pfc),
-	CHECK("qos", "ecn", "ECN (DCQCN) for RoCE",
-	      NETCFG, check_qos_ecn),
-	CHECK("net", "udp4791", "RoCE v2 UDP port 4791 not filtered",
-	      NETCFG, check_net_udp4791),
-	CHECK("rdma_cm", "roce_mode", "rdma_cm default RoCE mode",
-	      NETCFG, check_rdma_cm_roce_mode),
-	CHECK("host", "memlock", "Locked-memory limit",
-	      HOST, check_host_memlock),
-	CHECK("host", "hugepages", "HugePages reserved",
-	      HOST, check_host_hugepages),
-	CHECK("host", "numa", "NUMA locality to the NIC",
-	      HOST, check_host_numa),
-	CHECK("host", "container", "Container access to RDMA",
-	      HOST, check_host_container),
-	CHECK("host", "udp_buffers", "UDP socket buffers (information)",
-	      HOST, check_host_udp_buffers),
+	      NETCFG, .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_IB | RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .each = check_port_ib_mtu,
+	      .why = "The subnet manager sets an InfiniBand port's MTU "
+		     "(partition mtu); below the port's maximum, every message "
+		     "is cut into more packets."),
+	CHECK("qos", "pfc", "PFC on the RoCE priority", NETCFG,
+	      .walk = RD_WALK_PORT, .only = RD_ONLY_ROCE | RD_NAME_NETDEV,
+	      .each = check_qos_pfc,
+	      .why = "RoCE needs a lossless class: PFC on the priority RoCE "
+		     "packets carry, and only that one, matched on the "
+		     "switch. Which priority that is follows from the trust "
+		     "mode (DSCP or PCP), the DSCP map, the traffic class and "
+		     "the VLAN egress map. Linux has no "
+		     "/sys/class/net/X/prio_tc_map, and 'ip link set dev X "
+		     "xoff' is not a command: PFC is set through dcbnl (dcb "
+		     "pfc, mlnx_qos)."),
+	CHECK("qos", "ecn", "ECN (DCQCN) for RoCE", NETCFG,
+	      .walk = RD_WALK_PORT, .only = RD_ONLY_ROCE | RD_NAME_NETDEV,
+	      .each = check_qos_ecn,
+	      .why = "DCQCN (ECN marking + CNPs) keeps RoCE queues short so "
+		     "PFC rarely fires. net.ipv4.tcp_ecn is TCP's ECN and does "
+		     "not enable it."),
+	CHECK("net", "udp4791", "RoCE v2 UDP port 4791 not filtered", NETCFG,
+	      .walk = RD_WALK_DEVICE, .only = RD_ONLY_ROCE,
+	      .each = check_net_udp4791,
+	      .why = "UDP 4791 is the RoCE v2 data port (not an rdma_cm port). "
+		     "Hardware RoCE is handled by the NIC and never passes the "
+		     "host firewall; only Soft-RoCE and siw do."),
+	CHECK("rdma_cm", "roce_mode", "rdma_cm default RoCE mode", NETCFG,
+	      .walk = RD_WALK_PORT, .only = RD_ONLY_ROCE | RD_NAME_NETDEV,
+	      .each = check_rdma_cm_roce_mode,
+	      .why = "rdma_cm picks RoCE v1 or v2 from this default; v1 is not "
+		     "routable and both ends must agree."),
+	CHECK("host", "memlock", "Locked-memory limit", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_memlock,
+	      .why = "Memory registration (ibv_reg_mr) pins pages against "
+		     "RLIMIT_MEMLOCK; a low limit makes it fail with EPERM or "
+		     "ENOMEM unless the process has CAP_IPC_LOCK."),
+	CHECK("host", "hugepages", "HugePages reserved", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_hugepages,
+	      .why = "HugePages shorten registration of large regions (fewer "
+		     "pages to pin and translate); they are not needed for "
+		     "correctness."),
+	CHECK("host", "numa", "NUMA locality to the NIC", HOST,
+	      .walk = RD_WALK_DEVICE, .each = check_host_numa,
+	      .why = "A process on the far NUMA node crosses the socket "
+		     "interconnect for every DMA, costing bandwidth and "
+		     "latency."),
+	CHECK("host", "container", "Container access to RDMA", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_container,
+	      .why = "In a container RDMA needs /dev/infiniband passed in, "
+		     "CAP_IPC_LOCK or a high memlock limit, and the host's "
+		     "modules: a container cannot load kernel modules itself."),
+	CHECK("host", "udp_buffers", "UDP socket buffers (information)", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_udp_buffers,
+	      .why = "Hardware RoCE does not use socket buffers: the NIC moves "
+		     "the data, so raising net.core.rmem_* does not speed it "
+		     "up. They matter only to TCP/UDP traffic and Soft-RoCE."),
 };
 #undef CHECK
 const size_t rd_n_checks = sizeof(rd_checks) / sizeof(rd_checks[0]);
@@ -80,6 +169,12 @@ const struct rd_check *rd_check_find(const char *id)
 bool diag_port_is_eth(const struct rd_port *p)
 {
 	return p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;
+}
+
+bool diag_port_active(const struct rd_port *p)
+{
+	/* 4 ACTIVE, 5 ACTIVE_DEFER (ib_port_state) */
+	return p->state_num.ok && (p->state_num.v == 4 || p->state_num.v == 5);
 }
 
 const char *diag_port_netdev_name(const struct rd_snapshot *s,

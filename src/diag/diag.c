@@ -97,18 +97,25 @@ static void set_str(struct diag_ctx *x, char **dst, const char *fmt,
 	*dst = p;
 }
 
-void diag_verdict(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
-		  const char *cause, const char *fmt, ...)
+static void verdict_v(struct diag_ctx *x, struct rd_result *r,
+		      enum rd_verdict v, const char *cause, const char *fmt,
+		      va_list ap)
 {
-	va_list ap;
-
 	r->verdict = v;
 	free(r->cause);
 	r->cause = strdup(cause);
 	if (!r->cause)
 		oom(x);
-	va_start(ap, fmt);
 	set_str(x, &r->summary, fmt, ap);
+}
+
+void diag_verdict(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
+		  const char *cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verdict_v(x, r, v, cause, fmt, ap);
 	va_end(ap);
 }
 
@@ -225,9 +232,9 @@ void diag_step(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
 }
 
 struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
-			  enum rd_fix_kind kind, bool disruptive,
-			  bool undoable, const char *impact, const char *fmt,
-			  ...)
+			  enum rd_fix_kind kind, const char *arg,
+			  bool disruptive, bool undoable, const char *impact,
+			  const char *fmt, ...)
 {
 	struct rd_fixup *f = calloc(1, sizeof(*f));
 	va_list ap;
@@ -241,9 +248,10 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 	va_end(ap);
 	f->id = strdup(r->check_id);
 	f->impact = strdup(impact);
+	f->arg = strdup(arg);
 	if (r->device)
 		f->device = strdup(r->device);
-	if (!f->command || !f->id || !f->impact ||
+	if (!f->command || !f->id || !f->impact || !f->arg ||
 	    (r->device && !f->device)) {
 		diag_fix_free(f);
 		oom(x);
@@ -256,12 +264,6 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 	diag_fix_free(r->fix);
 	r->fix = f;
 	return f;
-}
-
-int diag_done(struct diag_ctx *x)
-{
-	result_clear(&x->scratch);
-	return x->err;
 }
 
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port)
@@ -289,6 +291,9 @@ bool diag_next_port(const struct diag_ctx *x, struct diag_target *t)
 			t->p = p;
 			snprintf(t->name, sizeof(t->name), "%s/%" PRIu64,
 				 d->name ? d->name : "?", p->port);
+			t->netdev = diag_port_netdev_name(x->s, d, p);
+			t->n = t->netdev ? rd_snapshot_netdev(x->s, t->netdev) :
+					   NULL;
 			return true;
 		}
 	}
@@ -305,16 +310,72 @@ bool diag_next_device(const struct diag_ctx *x, struct diag_target *t)
 		t->d = d;
 		t->p = NULL;
 		snprintf(t->name, sizeof(t->name), "%s", d->name ? d->name : "?");
+		t->netdev = NULL;
+		t->n = NULL;
 		return true;
 	}
 	return false;
 }
 
-struct rd_result *diag_new_target(struct diag_ctx *x,
-				  const struct diag_target *t,
-				  const char *netdev)
+/* The row's only: does the check judge this target at all? */
+static bool walk_keeps(const struct rd_check *c, const struct diag_target *t)
 {
-	return diag_new(x, t->d->name, t->p ? t->p->port : 0, netdev);
+	bool roce = t->p && diag_port_is_eth(t->p);
+
+	/* A device is RoCE when one of its ports is. */
+	for (size_t i = 0; !t->p && !roce && i < t->d->n_ports; i++)
+		roce = diag_port_is_eth(&t->d->ports[i]);
+	if ((c->only & RD_ONLY_HW) && diag_device_is_soft(t->d))
+		return false;
+	if ((c->only & RD_ONLY_ROCE) && !roce)
+		return false;
+	return !((c->only & RD_ONLY_IB) && roce);
+}
+
+/* Start the target's result as the row says, and have it judged. */
+static void walk_one(struct diag_ctx *x, const struct diag_target *t)
+{
+	const struct rd_check *c = x->c;
+	struct rd_result *r;
+
+	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
+		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
+	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p)) {
+		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+			     "%s not ACTIVE: see port.state", t->name);
+		return;
+	}
+	if (c->why)
+		diag_why(x, r, "%s", c->why);
+	c->each(x, t, r);
+}
+
+void diag_walk(struct diag_ctx *x)
+{
+	const struct rd_check *c = x->c;
+	struct diag_target t = { .name = "host" };
+
+	if (c->walk == RD_WALK_HOST) {
+		walk_one(x, &t);
+		return;
+	}
+	while (c->walk == RD_WALK_PORT ? diag_next_port(x, &t) :
+					 diag_next_device(x, &t))
+		if (walk_keeps(c, &t))
+			walk_one(x, &t);
+}
+
+bool diag_have(struct diag_ctx *x, struct rd_result *r, bool ok,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok)
+		return true;
+	va_start(ap, fmt);
+	verdict_v(x, r, RD_UNKNOWN, "no_data", fmt, ap);
+	va_end(ap);
+	return false;
 }
 
 void rd_diag_opts_init(struct rd_diag_opts *o)
@@ -351,14 +412,18 @@ int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 		o = &def;
 	}
 	for (size_t i = 0; i < rd_n_checks; i++) {
-		const struct rd_check *c = &rd_checks[i];
-		int r;
+		struct diag_ctx x = { .c = &rd_checks[i], .s = s, .h = h,
+				      .o = o, .out = out };
 
-		if (!area_selected(c, o->only_area))
+		if (!area_selected(x.c, o->only_area))
 			continue;
-		r = c->evaluate(c, s, h, o, out);
-		if (r < 0 && !err)
-			err = r;
+		if (x.c->run)
+			x.c->run(&x);
+		else
+			diag_walk(&x);
+		result_clear(&x.scratch);
+		if (x.err < 0 && !err)
+			err = x.err;
 	}
 	return err;
 }

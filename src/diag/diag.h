@@ -117,15 +117,43 @@ struct rd_diag_opts {
 	double counter_window;	/* seconds of history to judge; 0 = 10 */
 };
 
+struct diag_ctx;
+struct diag_target;
+
+/* What a check walks; the framework starts one result per target kept. */
+enum rd_walk {
+	RD_WALK_HOST,	/* one host-wide result */
+	RD_WALK_DEVICE,	/* each RDMA device */
+	RD_WALK_PORT,	/* each port of each device */
+};
+
+/* Which targets of the walk a check judges, and what its results name. */
+enum {
+	RD_ONLY_ROCE = 1 << 0,	/* Ethernet (RoCE) ports; devices with one */
+	RD_ONLY_IB = 1 << 1,	/* InfiniBand ports */
+	RD_ONLY_HW = 1 << 2,	/* not software devices (rxe, siw) */
+	/* A port not ACTIVE gets UNKNOWN "port_not_active": see port.state. */
+	RD_ONLY_ACTIVE = 1 << 3,
+	RD_NAME_NETDEV = 1 << 4,	/* the result names the port's netdev */
+};
+
 /* A check: one row of the const table in checks.c. */
 struct rd_check {
 	const char *id;		/* stable: "port.state" */
 	const char *title;
 	const char *area;	/* the part before the dot, for --only */
 	enum rd_layer layer;
-	int (*evaluate)(const struct rd_check *c, const struct rd_snapshot *s,
-			const struct rd_history *h,
-			const struct rd_diag_opts *o, struct rd_results *out);
+	enum rd_walk walk;
+	unsigned only;		/* RD_ONLY_* and RD_NAME_NETDEV */
+	/* Why it matters, given to every result; NULL where it depends on
+	 * the finding (the check sets it). */
+	const char *why;
+	/* Judge one target into its result, started by the walk. */
+	void (*each)(struct diag_ctx *x, const struct diag_target *t,
+		     struct rd_result *r);
+	/* A check whose walk is its own: called instead of the walk (it may
+	 * still call diag_walk() for the row's walk). */
+	void (*run)(struct diag_ctx *x);
 };
 
 extern const struct rd_check rd_checks[];

@@ -9,7 +9,7 @@
 #include "core/escape.h"
 #include "diag/diag.h"
 
-/* Everything an evaluate function gets, passed as one value. */
+/* Everything a check gets, passed as one value. */
 struct diag_ctx {
 	const struct rd_check *c;
 	const struct rd_snapshot *s;
@@ -40,42 +40,57 @@ void diag_ev(struct diag_ctx *x, struct rd_result *r, const char *what,
 	__attribute__((format(printf, 5, 6)));
 void diag_step(struct diag_ctx *x, struct rd_result *r, enum rd_verdict v,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Attach a fix-up; command is printf-formatted. */
+/*
+ * Attach a fix-up of kind on arg (ifname, module, /proc/sys path, rxe
+ * name); command is printf-formatted. NULL only when out of memory.
+ */
 struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
-			  enum rd_fix_kind kind, bool disruptive,
-			  bool undoable, const char *impact,
+			  enum rd_fix_kind kind, const char *arg,
+			  bool disruptive, bool undoable, const char *impact,
 			  const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+	__attribute__((format(printf, 8, 9)));
 void diag_fix_free(struct rd_fixup *f);
 
 /* Does the --device/--port filter keep this target? */
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port);
 
 /*
- * The devices or ports a check walks, in snapshot order, as the
+ * The devices or ports of the snapshot, in its order, as the
  * --device/--port filter keeps them:
  *	for (struct diag_target tg = { 0 }; diag_next_port(&x, &tg);)
- *		... tg.d, tg.p, tg.name ("mlx5_0/1") ...
+ *		... tg.d, tg.p, tg.name ("mlx5_0/1"), tg.netdev ...
  * diag_next_device() gives devices (tg.p NULL, tg.name "mlx5_0").
  */
 struct diag_target {
-	const struct rd_device *d;
+	const struct rd_device *d;	/* NULL for the host */
 	const struct rd_port *p;
 	char name[128];
+	/* A port's netdev (diag_port_netdev_name) and its data, if read. */
+	const char *netdev;
+	const struct rd_netdev *n;
 	size_t dev, port;	/* the walk's position: start at zero */
 };
 bool diag_next_port(const struct diag_ctx *x, struct diag_target *t);
 bool diag_next_device(const struct diag_ctx *x, struct diag_target *t);
-/* diag_new() for the target the walk is at. */
-struct rd_result *diag_new_target(struct diag_ctx *x,
-				  const struct diag_target *t,
-				  const char *netdev);
+/*
+ * The walk of the check's row (x->c): a result for each target it keeps,
+ * with the row's why, passed to the row's each().
+ */
+void diag_walk(struct diag_ctx *x);
+/*
+ * The opening most judgements share: true when the data is there;
+ * otherwise the result is UNKNOWN "no_data" with the reason (fmt).
+ */
+bool diag_have(struct diag_ctx *x, struct rd_result *r, bool ok,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The netdev behind a RoCE port: port field, GID attrs, then netdev table. */
 const char *diag_port_netdev_name(const struct rd_snapshot *s,
 				  const struct rd_device *d,
 				  const struct rd_port *p);
 bool diag_port_is_eth(const struct rd_port *p);
+/* ACTIVE or ACTIVE_DEFER: the port carries traffic. */
+bool diag_port_active(const struct rd_port *p);
 /* Software RDMA devices (rxe, siw) have no PCI function and no firmware. */
 bool diag_device_is_soft(const struct rd_device *d);
 
@@ -96,40 +111,19 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu);
 /* Compare dotted version strings numerically: <0, 0, >0. */
 int diag_version_cmp(const char *a, const char *b);
 
-/* Per-area evaluate functions, listed in checks.c. */
-#define DIAG_CHECK(name)                                                  \
-	int name(const struct rd_check *c, const struct rd_snapshot *s,   \
-		 const struct rd_history *h, const struct rd_diag_opts *o, \
-		 struct rd_results *out)
+/* The checks of each area, named in rd_checks[] (checks.c). */
+typedef void diag_each_fn(struct diag_ctx *x, const struct diag_target *t,
+			  struct rd_result *r);
+typedef void diag_run_fn(struct diag_ctx *x);
 
-DIAG_CHECK(check_port_state);
-DIAG_CHECK(check_hw_pcie_bandwidth);
-DIAG_CHECK(check_port_rocev2_gid);
-DIAG_CHECK(check_port_mtu);
-DIAG_CHECK(check_port_rate);
-DIAG_CHECK(check_port_pkey);
-DIAG_CHECK(check_qos_pfc);
-DIAG_CHECK(check_qos_ecn);
-DIAG_CHECK(check_net_udp4791);
-DIAG_CHECK(check_rdma_cm_roce_mode);
-DIAG_CHECK(check_host_memlock);
-DIAG_CHECK(check_host_hugepages);
-DIAG_CHECK(check_host_numa);
-DIAG_CHECK(check_host_container);
-DIAG_CHECK(check_host_udp_buffers);
-DIAG_CHECK(check_driver_modules);
-DIAG_CHECK(check_driver_ofed);
-DIAG_CHECK(check_dev_cq_size);
-DIAG_CHECK(check_user_provider);
-DIAG_CHECK(check_user_uverbs);
-DIAG_CHECK(check_fw_version);
-DIAG_CHECK(check_hw_pcie_link);
-DIAG_CHECK(check_counters_errors);
-
-/* Wrap the evaluate arguments into a context; end with diag_done(). */
-#define DIAG_CTX(x) \
-	struct diag_ctx x = { .c = c, .s = s, .h = h, .o = o, .out = out }
-/* Drop the scratch result; returns the sticky error (0 or -ENOMEM). */
-int diag_done(struct diag_ctx *x);
+diag_run_fn check_port_state, check_hw_pcie_link;
+diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
+	check_port_rocev2_gid, check_port_mtu, check_port_ib_mtu,
+	check_port_rate, check_port_pkey, check_qos_pfc, check_qos_ecn,
+	check_net_udp4791, check_rdma_cm_roce_mode, check_host_memlock,
+	check_host_hugepages, check_host_numa, check_host_container,
+	check_host_udp_buffers, check_driver_modules, check_driver_ofed,
+	check_dev_cq_size, check_user_provider, check_user_uverbs,
+	check_fw_version, check_counters_errors;
 
 #endif

@@ -527,6 +527,31 @@ static void test_layer_order(void **state)
 	assert_string_equal(rd_layer_title((enum rd_layer)99), "?");
 }
 
+/*
+ * Every row can be run: it has a per-target function (the walk calls it)
+ * or a walk of its own; what it keeps fits what it walks; ids are unique
+ * and begin with the area.
+ */
+static void test_rows_runnable(void **state)
+{
+	const unsigned port_only = RD_ONLY_IB | RD_ONLY_ACTIVE | RD_NAME_NETDEV;
+
+	(void)state;
+	for (size_t i = 0; i < rd_n_checks; i++) {
+		const struct rd_check *c = &rd_checks[i];
+		size_t n = strlen(c->area);
+
+		assert_true(c->each || c->run);
+		if (c->walk != RD_WALK_PORT)
+			assert_int_equal(c->only & port_only, 0);
+		if (c->walk == RD_WALK_HOST)
+			assert_int_equal(c->only, 0);
+		assert_true(strncmp(c->id, c->area, n) == 0 && c->id[n] == '.');
+		assert_true(!c->why || *c->why);
+		assert_ptr_equal(rd_check_find(c->id), c);
+	}
+}
+
 /* One string per verdict; a value out of range reads as UNKNOWN. */
 static void test_verdict_pick(void **state)
 {
@@ -557,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_empty_snapshot),
 		cmocka_unit_test(test_layer_order),
+		cmocka_unit_test(test_rows_runnable),
 		cmocka_unit_test(test_evidence_sources),
 		cmocka_unit_test(test_no_fix_reason),
 	};

@@ -453,6 +453,128 @@ static void test_target_walk(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* What walk_record saw: "target(netdev)" for each target judged. */
+static char walked[512];
+
+static void walk_record(struct diag_ctx *x, const struct diag_target *t,
+			struct rd_result *r)
+{
+	char one[160];
+
+	snprintf(one, sizeof(one), "%s(%s) ", t->name,
+		 r->netdev ? r->netdev : "-");
+	strcat(walked, one);
+	diag_verdict(x, r, RD_PASS, "ok", "judged");
+}
+
+/* Walk one row over the snapshot; the results stay in out. */
+static void walk_row(const struct rd_snapshot *s, const struct rd_check *c,
+		     struct rd_results *out)
+{
+	struct rd_diag_opts o;
+	struct diag_ctx x = { .c = c, .s = s, .o = &o, .out = out };
+
+	rd_diag_opts_init(&o);
+	out->v = NULL;
+	out->n = 0;
+	walked[0] = '\0';
+	diag_walk(&x);
+	assert_int_equal(x.err, 0);
+}
+
+/*
+ * A row's walk keeps the targets it names: RoCE or InfiniBand ports,
+ * hardware devices, devices with a RoCE port; an inactive port is
+ * UNKNOWN without being judged; the row's why goes to every result
+ * judged.
+ */
+static void test_walk_rows(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res;
+	struct rd_device *d;
+	struct rd_check c = { .id = "t.walk", .title = "walk", .area = "t",
+			      .layer = RD_LAYER_PORT, .each = walk_record };
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_0", "0000:3b:00.0");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	snap_port(d, 2, 1, 3, "Ethernet", "eth3");
+	d = snap_dev(&s, "mlx5_1", "0000:5e:00.0");
+	snap_port(d, 1, 4, 5, "InfiniBand", NULL);
+	d = snap_dev(&s, "rxe0", NULL);
+	d->driver = rd_strdup("rdma_rxe");
+	snap_port(d, 1, 4, 5, "Ethernet", "veth0");
+
+	c.walk = RD_WALK_HOST;
+	c.why = "it matters";
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "host(-) ");
+	assert_int_equal(res.n, 1);
+	assert_null(res.v[0].device);
+	assert_string_equal(res.v[0].why, "it matters");
+	rd_results_free(&res);
+
+	c.walk = RD_WALK_DEVICE;
+	c.only = RD_ONLY_ROCE;
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "mlx5_0(-) rxe0(-) ");
+	rd_results_free(&res);
+
+	c.walk = RD_WALK_PORT;
+	c.only = RD_ONLY_ROCE | RD_NAME_NETDEV;
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "mlx5_0/1(eth2) mlx5_0/2(eth3) rxe0/1(veth0) ");
+	rd_results_free(&res);
+
+	c.only = RD_ONLY_HW;
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "mlx5_0/1(-) mlx5_0/2(-) mlx5_1/1(-) ");
+	rd_results_free(&res);
+
+	c.only = RD_ONLY_IB | RD_ONLY_ACTIVE;
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "mlx5_1/1(-) ");
+	rd_results_free(&res);
+
+	/* mlx5_0/2 is DOWN: a result, UNKNOWN, not judged, without the why. */
+	c.only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_NAME_NETDEV;
+	walk_row(&s, &c, &res);
+	assert_string_equal(walked, "mlx5_0/1(eth2) rxe0/1(veth0) ");
+	assert_int_equal(res.n, 3);
+	assert_int_equal(res.v[1].verdict, RD_UNKNOWN);
+	assert_string_equal(res.v[1].cause, "port_not_active");
+	assert_string_equal(res.v[1].summary, "mlx5_0/2 not ACTIVE: see port.state");
+	assert_string_equal(res.v[1].netdev, "eth3");
+	assert_null(res.v[1].why);
+	assert_string_equal(res.v[2].why, "it matters");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* diag_have: present data leaves the result alone; absent data is
+ * UNKNOWN no_data with the reason. */
+static void test_have(void **state)
+{
+	struct rd_results out = { 0 };
+	struct rd_check c = { .id = "t.have", .title = "have", .area = "t" };
+	struct diag_ctx x = { .c = &c, .out = &out };
+	struct rd_result *r = diag_new(&x, "mlx5_0", 1, NULL);
+
+	(void)state;
+	diag_verdict(&x, r, RD_PASS, "ok", "fine");
+	assert_true(diag_have(&x, r, true, "%s: not read", "mlx5_0/1"));
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_string_equal(r->summary, "fine");
+	assert_false(diag_have(&x, r, false, "%s: not read", "mlx5_0/1"));
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_string_equal(r->cause, "no_data");
+	assert_string_equal(r->summary, "mlx5_0/1: not read");
+	assert_int_equal(x.err, 0);
+	rd_results_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +590,8 @@ int main(void)
 		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_filter_sort_json),
 		cmocka_unit_test(test_target_walk),
+		cmocka_unit_test(test_walk_rows),
+		cmocka_unit_test(test_have),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
