@@ -288,8 +288,7 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	uint64_t v;
 
 	/* Read afresh: nothing of the last reading stays. */
-	rd_model_free(rd_device_fields, d);
-	*d = (struct rd_device){ 0 };
+	rd_model_reset(rd_device_fields, d, sizeof(*d));
 
 	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
 			  sizeof(buf), false) == 0) {
@@ -485,8 +484,7 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	char buf[ATTR_BUF];
 	uint64_t v;
 
-	rd_model_free(rd_port_fields, p);
-	*p = (struct rd_port){ 0 };
+	rd_model_reset(rd_port_fields, p, sizeof(*p));
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
