@@ -273,18 +273,12 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct rd_nl_state *c,
 	}
 }
 
-int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_dcb_collect(const struct rd_probe_ctx *ctx, void *state,
+			     struct rd_snapshot *s)
 {
-	struct rd_nl_state local, *c;
+	struct rd_nl_state *c = state;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
-		return 0;
-	if (s->n_netdevs == 0)
-		return 0;
-	c = rd_probe_state(ctx, RD_PROBE_DCB, &local);
-	if (!c)
-		return -ENOMEM;
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		if (!s->netdevs[i].name)
 			continue;
@@ -298,10 +292,9 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 		collect_one(ctx, c, s, &s->netdevs[i]);
 	}
-	rd_probe_state_done(ctx, RD_PROBE_DCB, c);
 	return 0;
 }
 
-const struct rd_probe probe_dcb =
-	RD_PROBE_ROW("dcb", probe_dcb_collect, struct rd_nl_state,
-		     NULL, rd_nl_state_clear);
+const struct rd_probe probe_dcb = RD_PROBE_ROW(
+	"dcb", RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS, probe_dcb_collect,
+	struct rd_nl_state, NULL, rd_nl_state_clear);

@@ -777,19 +777,13 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 	}
 }
 
-int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
-			  struct rd_snapshot *s)
+static int probe_ethtool_collect(const struct rd_probe_ctx *ctx, void *state,
+				 struct rd_snapshot *s)
 {
-	struct ethtool_cache local, *c;
+	struct ethtool_cache *c = state;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
-		return 0;
-	if (s->n_netdevs == 0)
-		return 0;
-	c = rd_probe_state(ctx, RD_PROBE_ETHTOOL, &local);
-	if (!c)
-		return -ENOMEM;
+	(void)ctx;
 	if (!c->nl.sk && !c->nl_absent) {
 		r = rd_ethtool_nl_open(&c->nl);
 		if (r == -ENOENT)
@@ -814,10 +808,9 @@ int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 			unsupported(&d->ethtool, "ethtool netlink");
 		collect_one(c, s, d);
 	}
-	rd_probe_state_done(ctx, RD_PROBE_ETHTOOL, c);
 	return 0;
 }
 
-const struct rd_probe probe_ethtool =
-	RD_PROBE_ROW("ethtool", probe_ethtool_collect, struct ethtool_cache,
-		     ethtool_state_init, ethtool_state_clear);
+const struct rd_probe probe_ethtool = RD_PROBE_ROW(
+	"ethtool", RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS, probe_ethtool_collect,
+	struct ethtool_cache, ethtool_state_init, ethtool_state_clear);

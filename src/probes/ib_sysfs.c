@@ -629,8 +629,8 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		}
 	}
 
-	if (!pc->slow_ok || (ctx->flags & RD_PROBE_FRESH) ||
-	    ctx->tick - pc->slow_tick >= RD_GID_EVERY ||
+	if (!rd_probe_cache_fresh(ctx, pc->slow_tick, pc->slow_ok,
+				  RD_GID_EVERY) ||
 	    netdev_renamed(pc))
 		read_slow(ctx, s, pc, pbase);
 	set_str(&p->link_layer, pc->slow.link_layer);
@@ -817,18 +817,15 @@ static void prune(struct ib_sysfs_cache *c)
 	c->n_devs = j;
 }
 
-int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
-			   struct rd_snapshot *s)
+static int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx, void *state,
+				  struct rd_snapshot *s)
 {
-	struct ib_sysfs_cache local, *c;
+	struct ib_sysfs_cache *c = state;
 	char classdir[PATH_MAX], base[PATH_MAX];
 	char **names;
 	size_t nn;
 	int classfd, r;
 
-	c = rd_probe_state(ctx, RD_PROBE_IB_SYSFS, &local);
-	if (!c)
-		return -ENOMEM;
 	r = rd_path(classdir, sizeof(classdir), ctx->roots->sysfs,
 		    "/class/infiniband");
 	if (r < 0)
@@ -837,7 +834,6 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	classfd = rd_probe_open_dir(s, SRC, classdir);
 	if (classfd < 0) {
 		prune(c);
-		rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 		return 0;
 	}
 	r = rd_dir_list(classfd, ".", MAX_DIR_ENTRIES, &names, &nn);
@@ -875,8 +871,8 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		if (!d)
 			break;
 		set_str(&d->name, names[i]);
-		if (!dc->stat_ok || (ctx->flags & RD_PROBE_FRESH) ||
-		    ctx->tick - dc->stat_tick >= RD_STATIC_EVERY)
+		if (!rd_probe_cache_fresh(ctx, dc->stat_tick, dc->stat_ok,
+					  RD_STATIC_EVERY))
 			read_static(ctx, s, dc, base);
 		copy_static(d, &dc->stat);
 		if (!collect_ports(ctx, s, dc, base, d)) {
@@ -891,10 +887,9 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	rd_dir_free(names, nn);
 	close(classfd);
 	prune(c);
-	rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 	return 0;
 }
 
 const struct rd_probe probe_ib_sysfs =
-	RD_PROBE_ROW("ib_sysfs", probe_ib_sysfs_collect, struct ib_sysfs_cache,
-		     NULL, ib_sysfs_state_clear);
+	RD_PROBE_ROW("ib_sysfs", 0, probe_ib_sysfs_collect,
+		     struct ib_sysfs_cache, NULL, ib_sysfs_state_clear);

@@ -712,9 +712,10 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_pci_collect(const struct rd_probe_ctx *ctx, void *state,
+			     struct rd_snapshot *s)
 {
-	struct pci_cache local, *c;
+	struct pci_cache *c = state;
 	struct pci_access *a;
 	char devsdir[PATH_MAX];
 	char **names = NULL;
@@ -724,10 +725,9 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	int r, devsfd;
 	DIR *dir;
 
-	c = rd_probe_state(ctx, RD_PROBE_PCI, &local);
-	if (!c)
-		return -ENOMEM;
-	if (ctx->cache && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
+	if (ctx->cache &&
+	    rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok,
+				 RD_PROBE_STATIC_EVERY) &&
 	    copy_pci(&s->pci, &s->n_pci, c->kept, c->n_kept))
 		return 0;
 	first = s->n_pci;
@@ -776,10 +776,8 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 	}
 out:
-	rd_probe_state_done(ctx, RD_PROBE_PCI, c);
 	return r;
 }
 
-const struct rd_probe probe_pci =
-	RD_PROBE_ROW("pci", probe_pci_collect, struct pci_cache,
-		     NULL, pci_state_clear);
+const struct rd_probe probe_pci = RD_PROBE_ROW(
+	"pci", 0, probe_pci_collect, struct pci_cache, NULL, pci_state_clear);
