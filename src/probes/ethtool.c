@@ -218,21 +218,15 @@ static int one_reply(const void *bytes, size_t len, int reply_cmd,
 		     struct nlattr **tb, int maxtype,
 		     const struct nla_policy *policy, struct rd_nl_iter *it)
 {
-	struct nlmsghdr *nlh;
-	struct genlmsghdr g;
-	int r;
+	const struct rd_nl_reply want = {
+		.type = 0, /* the family's id, whatever the kernel gave it */
+		.hdrlen = GENL_HDRLEN,
+		.cmd_off = offsetof(struct genlmsghdr, cmd),
+		.maxtype = maxtype,
+		.policy = policy,
+	};
 
-	r = rd_nl_first(it, bytes, len, &nlh);
-	if (r < 0)
-		return r;
-	if (nlh->nlmsg_type < NLMSG_MIN_TYPE ||
-	    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
-		return -EBADMSG;
-	memcpy(&g, NLMSG_DATA(nlh), sizeof(g));
-	if (g.cmd != reply_cmd)
-		return -EBADMSG;
-	r = rd_nlmsg_parse(nlh, GENL_HDRLEN, tb, maxtype, policy);
-	return r < 0 ? r : 1;
+	return rd_nl_one_reply(it, bytes, len, &want, reply_cmd, tb);
 }
 
 int rd_ethtool_parse_linkmodes(const void *bytes, size_t len,
