@@ -42,6 +42,14 @@ struct vpd_entry {
 	char *sn;
 };
 
+/* What a kept VPD entry owns, so the model's free releases it. */
+static const struct rd_field vpd_fields[] = {
+	RD_FLD_STR(struct vpd_entry, bdf, "bdf"),
+	RD_FLD_STR(struct vpd_entry, pn, "pn"),
+	RD_FLD_STR(struct vpd_entry, sn, "sn"),
+	RD_FLD_END,
+};
+
 /* Kept across refreshes: the parsed name list and VPD (slow to read). */
 struct pci_cache {
 	/* The last reading, served again for RD_PROBE_STATIC_EVERY refreshes. */
@@ -112,15 +120,9 @@ static void pci_state_clear(void *state)
 	kept_clear(c);
 	if (c->pacc)
 		pci_cleanup(c->pacc);
-	for (size_t i = 0; i < c->n_vpd; i++) {
-		free(c->vpd[i].bdf);
-		free(c->vpd[i].pn);
-		free(c->vpd[i].sn);
-	}
-	free(c->vpd);
 	c->pacc = NULL;
-	c->vpd = NULL;
-	c->n_vpd = 0;
+	rd_model_free_array(vpd_fields, (void **)&c->vpd, &c->n_vpd,
+			    sizeof(*c->vpd));
 }
 
 static struct pci_access *pacc_get(struct pci_cache *c, const char *sysfs,
