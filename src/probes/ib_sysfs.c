@@ -159,6 +159,22 @@ static void bad_value(struct rd_snapshot *s, const char *base,
 	rd_snapshot_error(s, SRC, w, err, "unexpected value \"%.64s\"", text);
 }
 
+/*
+ * buf, read from base/rel, as a number in numbase no larger than max;
+ * anything else is recorded as an unexpected value.
+ */
+static void parse_num(struct rd_snapshot *s, const char *base, const char *rel,
+		      const char *buf, struct rd_ou64 *out, uint64_t max,
+		      int numbase)
+{
+	uint64_t v;
+
+	if (rd_parse_u64(buf, numbase, &v) == 0 && v <= max)
+		*out = rd_u64(v);
+	else
+		bad_value(s, base, rel, EINVAL, buf);
+}
+
 static void set_str(char **dst, const char *v)
 {
 	(void)rd_str_set(dst, v);
@@ -482,19 +498,14 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 {
 	struct rd_port *p = &pc->slow;
 	char buf[ATTR_BUF];
-	uint64_t v;
 
 	rd_model_reset(rd_port_fields, p, sizeof(*p));
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf),
-			  true) == 0) {
-		if (rd_parse_u64(buf, 16, &v) == 0 && v <= 0xffff)
-			p->pkey0 = rd_u64(v);
-		else
-			bad_value(s, pbase, "pkeys/0", EINVAL, buf);
-	}
+			  true) == 0)
+		parse_num(s, pbase, "pkeys/0", buf, &p->pkey0, 0xffff, 16);
 	read_gids(s, pc->dirfd, pbase, p);
 	/* The netdev of a RoCE port: what GID 0 is bound to. */
 	if (rd_attr_read_at(pc->dirfd, "gid_attrs/ndevs/0", buf, sizeof(buf)) >= 0 &&
@@ -533,18 +544,6 @@ static void copy_gids(struct rd_port *dst, const struct rd_port *src)
 		g->type = rd_strdup(src->gids[i].type);
 		g->netdev = rd_strdup(src->gids[i].netdev);
 	}
-}
-
-static void parse_hex_attr(struct rd_snapshot *s, const char *pbase,
-			   enum port_attr a, const char *buf,
-			   struct rd_ou64 *out, uint64_t max, int base)
-{
-	uint64_t v;
-
-	if (rd_parse_u64(buf, base, &v) == 0 && v <= max)
-		*out = rd_u64(v);
-	else
-		bad_value(s, pbase, port_attr_file[a], EINVAL, buf);
 }
 
 /* The numeric port attributes: where they go, the largest value, base. */
@@ -621,9 +620,8 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			if (port_nums[a].max) {
 				void *dst = (char *)p + port_nums[a].off;
 
-				parse_hex_attr(s, pbase, a, buf, dst,
-					       port_nums[a].max,
-					       port_nums[a].base);
+				parse_num(s, pbase, port_attr_file[a], buf, dst,
+					  port_nums[a].max, port_nums[a].base);
 			}
 			break;
 		}
