@@ -201,6 +201,12 @@ void rd_model_free(const struct rd_field *fields, void *obj)
 	}
 }
 
+void rd_model_reset(const struct rd_field *fields, void *obj, size_t size)
+{
+	rd_model_free(fields, obj);
+	memset(obj, 0, size);
+}
+
 /* Replace every pointer a shallow copy shares with its source by its own. */
 static int dup_owned(const struct rd_field *fields, char *dst)
 {

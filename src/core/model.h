@@ -158,6 +158,8 @@ int rd_model_dup(const struct rd_field *fields, void *dst, const void *src,
 
 /* Free everything a struct described by fields owns (not the struct itself). */
 void rd_model_free(const struct rd_field *fields, void *obj);
+/* The same, then every member of the size-byte struct absent or zero. */
+void rd_model_reset(const struct rd_field *fields, void *obj, size_t size);
 
 /* Free n size-byte structs at *items and the array; *items NULL, *n 0. */
 void rd_model_free_array(const struct rd_field *fields, void **items,

@@ -52,26 +52,14 @@ static void per8(struct rd_counters *c, const char *prefix,
 	}
 }
 
-/* The one RTM_GETDCB answer for cmd; 1 with tb filled, else 0/-errno. */
-static int one_reply(const void *bytes, size_t len, int cmd,
-		     struct nlattr **tb, struct rd_nl_iter *it)
-{
-	struct nlmsghdr *nlh;
-	struct dcbmsg dm;
-	int r;
-
-	r = rd_nl_first(it, bytes, len, &nlh);
-	if (r < 0)
-		return r;
-	if (nlh->nlmsg_type != RTM_GETDCB ||
-	    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(dm)))
-		return -EBADMSG;
-	memcpy(&dm, NLMSG_DATA(nlh), sizeof(dm));
-	if (dm.cmd != cmd)
-		return -EBADMSG;
-	r = rd_nlmsg_parse(nlh, sizeof(dm), tb, DCB_ATTR_MAX, top_policy);
-	return r < 0 ? r : 1;
-}
+/* Every dcbnl answer: RTM_GETDCB, a struct dcbmsg naming the command. */
+static const struct rd_nl_reply dcb_reply = {
+	.type = RTM_GETDCB,
+	.hdrlen = sizeof(struct dcbmsg),
+	.cmd_off = offsetof(struct dcbmsg, cmd),
+	.maxtype = DCB_ATTR_MAX,
+	.policy = top_policy,
+};
 
 static int parse_apps(struct nlattr *table, struct rd_dcb *dcb)
 {
@@ -109,7 +97,8 @@ int rd_dcb_parse_ieee(const void *bytes, size_t len, struct rd_dcb *dcb)
 	struct nlattr *tb[DCB_ATTR_MAX + 1];
 	struct nlattr *it_[DCB_ATTR_IEEE_MAX + 1];
 	struct rd_nl_iter it;
-	int r = one_reply(bytes, len, DCB_CMD_IEEE_GET, tb, &it);
+	int r = rd_nl_one_reply(&it, bytes, len, &dcb_reply, DCB_CMD_IEEE_GET,
+				tb);
 
 	if (r <= 0)
 		goto out;
@@ -171,7 +160,7 @@ int rd_dcb_parse_dcbx(const void *bytes, size_t len, struct rd_dcb *dcb)
 {
 	struct nlattr *tb[DCB_ATTR_MAX + 1];
 	struct rd_nl_iter it;
-	int r = one_reply(bytes, len, DCB_CMD_GDCBX, tb, &it);
+	int r = rd_nl_one_reply(&it, bytes, len, &dcb_reply, DCB_CMD_GDCBX, tb);
 
 	if (r > 0) {
 		r = 0;
@@ -273,18 +262,12 @@ static void collect_one(const struct rd_probe_ctx *ctx, struct rd_nl_state *c,
 	}
 }
 
-int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_dcb_collect(const struct rd_probe_ctx *ctx, void *state,
+			     struct rd_snapshot *s)
 {
-	struct rd_nl_state local, *c;
+	struct rd_nl_state *c = state;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
-		return 0;
-	if (s->n_netdevs == 0)
-		return 0;
-	c = rd_probe_state(ctx, RD_PROBE_DCB, &local);
-	if (!c)
-		return -ENOMEM;
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		if (!s->netdevs[i].name)
 			continue;
@@ -298,10 +281,9 @@ int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 		collect_one(ctx, c, s, &s->netdevs[i]);
 	}
-	rd_probe_state_done(ctx, RD_PROBE_DCB, c);
 	return 0;
 }
 
-const struct rd_probe probe_dcb =
-	RD_PROBE_ROW("dcb", probe_dcb_collect, struct rd_nl_state,
-		     NULL, rd_nl_state_clear);
+const struct rd_probe probe_dcb = RD_PROBE_ROW(
+	"dcb", RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS, probe_dcb_collect,
+	struct rd_nl_state, NULL, rd_nl_state_clear);

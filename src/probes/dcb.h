@@ -11,7 +11,6 @@
 #include "probes/nl_util.h"
 #include "probes/probe.h"
 
-int probe_dcb_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_dcb;
 
 /* One RTM_GETDCB request (DCB_CMD_IEEE_GET, DCB_CMD_GDCBX) for ifname. */

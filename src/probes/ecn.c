@@ -206,8 +206,10 @@ static void read_rdma_cm(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	rd_dir_free(devs, nd);
 }
 
-int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_ecn_collect(const struct rd_probe_ctx *ctx, void *state,
+			     struct rd_snapshot *s)
 {
+	(void)state;
 	/* Netdevs of RDMA ports as sysfs saw them... */
 	for (size_t i = 0; i < s->n_devices; i++) {
 		const struct rd_device *d = &s->devices[i];
@@ -241,4 +243,4 @@ int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 }
 
 const struct rd_probe probe_ecn =
-	RD_PROBE_ROW_STATELESS("ecn", probe_ecn_collect);
+	RD_PROBE_ROW_STATELESS("ecn", 0, probe_ecn_collect);

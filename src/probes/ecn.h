@@ -10,7 +10,6 @@
 
 #include "probes/probe.h"
 
-int probe_ecn_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_ecn;
 
 /* A netdev name safe to put in a path (no '/', not "." or "..", < 16). */

@@ -218,21 +218,15 @@ static int one_reply(const void *bytes, size_t len, int reply_cmd,
 		     struct nlattr **tb, int maxtype,
 		     const struct nla_policy *policy, struct rd_nl_iter *it)
 {
-	struct nlmsghdr *nlh;
-	struct genlmsghdr g;
-	int r;
+	const struct rd_nl_reply want = {
+		.type = 0, /* the family's id, whatever the kernel gave it */
+		.hdrlen = GENL_HDRLEN,
+		.cmd_off = offsetof(struct genlmsghdr, cmd),
+		.maxtype = maxtype,
+		.policy = policy,
+	};
 
-	r = rd_nl_first(it, bytes, len, &nlh);
-	if (r < 0)
-		return r;
-	if (nlh->nlmsg_type < NLMSG_MIN_TYPE ||
-	    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
-		return -EBADMSG;
-	memcpy(&g, NLMSG_DATA(nlh), sizeof(g));
-	if (g.cmd != reply_cmd)
-		return -EBADMSG;
-	r = rd_nlmsg_parse(nlh, GENL_HDRLEN, tb, maxtype, policy);
-	return r < 0 ? r : 1;
+	return rd_nl_one_reply(it, bytes, len, &want, reply_cmd, tb);
 }
 
 int rd_ethtool_parse_linkmodes(const void *bytes, size_t len,
@@ -777,19 +771,13 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 	}
 }
 
-int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
-			  struct rd_snapshot *s)
+static int probe_ethtool_collect(const struct rd_probe_ctx *ctx, void *state,
+				 struct rd_snapshot *s)
 {
-	struct ethtool_cache local, *c;
+	struct ethtool_cache *c = state;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
-		return 0;
-	if (s->n_netdevs == 0)
-		return 0;
-	c = rd_probe_state(ctx, RD_PROBE_ETHTOOL, &local);
-	if (!c)
-		return -ENOMEM;
+	(void)ctx;
 	if (!c->nl.sk && !c->nl_absent) {
 		r = rd_ethtool_nl_open(&c->nl);
 		if (r == -ENOENT)
@@ -814,10 +802,9 @@ int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
 			unsupported(&d->ethtool, "ethtool netlink");
 		collect_one(c, s, d);
 	}
-	rd_probe_state_done(ctx, RD_PROBE_ETHTOOL, c);
 	return 0;
 }
 
-const struct rd_probe probe_ethtool =
-	RD_PROBE_ROW("ethtool", probe_ethtool_collect, struct ethtool_cache,
-		     ethtool_state_init, ethtool_state_clear);
+const struct rd_probe probe_ethtool = RD_PROBE_ROW(
+	"ethtool", RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS, probe_ethtool_collect,
+	struct ethtool_cache, ethtool_state_init, ethtool_state_clear);

@@ -13,8 +13,6 @@
 #include "probes/nl_util.h"
 #include "probes/probe.h"
 
-int probe_ethtool_collect(const struct rd_probe_ctx *ctx,
-			  struct rd_snapshot *s);
 extern const struct rd_probe probe_ethtool;
 
 /* The genetlink side: a socket and the resolved "ethtool" family id. */

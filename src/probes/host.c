@@ -829,10 +829,12 @@ static void read_sysctls(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	read_sysctl_u64(ctx, s, "vm/nr_hugepages", &s->host.nr_hugepages);
 }
 
-int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_host_collect(const struct rd_probe_ctx *ctx, void *state,
+			      struct rd_snapshot *s)
 {
 	struct rd_host *h = &s->host;
 
+	(void)state;
 	read_identity(ctx, s);
 	if (!ctx->roots->redirected) {
 		h->is_root = rd_bool(geteuid() == 0);
@@ -852,4 +854,4 @@ int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 }
 
 const struct rd_probe probe_host =
-	RD_PROBE_ROW_STATELESS("host", probe_host_collect);
+	RD_PROBE_ROW_STATELESS("host", 0, probe_host_collect);

@@ -12,7 +12,6 @@
 
 #include "probes/probe.h"
 
-int probe_host_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_host;
 
 /*

@@ -159,6 +159,22 @@ static void bad_value(struct rd_snapshot *s, const char *base,
 	rd_snapshot_error(s, SRC, w, err, "unexpected value \"%.64s\"", text);
 }
 
+/*
+ * buf, read from base/rel, as a number in numbase no larger than max;
+ * anything else is recorded as an unexpected value.
+ */
+static void parse_num(struct rd_snapshot *s, const char *base, const char *rel,
+		      const char *buf, struct rd_ou64 *out, uint64_t max,
+		      int numbase)
+{
+	uint64_t v;
+
+	if (rd_parse_u64(buf, numbase, &v) == 0 && v <= max)
+		*out = rd_u64(v);
+	else
+		bad_value(s, base, rel, EINVAL, buf);
+}
+
 static void set_str(char **dst, const char *v)
 {
 	(void)rd_str_set(dst, v);
@@ -288,8 +304,7 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	uint64_t v;
 
 	/* Read afresh: nothing of the last reading stays. */
-	rd_model_free(rd_device_fields, d);
-	*d = (struct rd_device){ 0 };
+	rd_model_reset(rd_device_fields, d, sizeof(*d));
 
 	if (rd_probe_read(s, SRC, dc->dirfd, base, "node_type", buf,
 			  sizeof(buf), false) == 0) {
@@ -483,20 +498,14 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 {
 	struct rd_port *p = &pc->slow;
 	char buf[ATTR_BUF];
-	uint64_t v;
 
-	rd_model_free(rd_port_fields, p);
-	*p = (struct rd_port){ 0 };
+	rd_model_reset(rd_port_fields, p, sizeof(*p));
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
 		set_str(&p->link_layer, buf);
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf),
-			  true) == 0) {
-		if (rd_parse_u64(buf, 16, &v) == 0 && v <= 0xffff)
-			p->pkey0 = rd_u64(v);
-		else
-			bad_value(s, pbase, "pkeys/0", EINVAL, buf);
-	}
+			  true) == 0)
+		parse_num(s, pbase, "pkeys/0", buf, &p->pkey0, 0xffff, 16);
 	read_gids(s, pc->dirfd, pbase, p);
 	/* The netdev of a RoCE port: what GID 0 is bound to. */
 	if (rd_attr_read_at(pc->dirfd, "gid_attrs/ndevs/0", buf, sizeof(buf)) >= 0 &&
@@ -535,18 +544,6 @@ static void copy_gids(struct rd_port *dst, const struct rd_port *src)
 		g->type = rd_strdup(src->gids[i].type);
 		g->netdev = rd_strdup(src->gids[i].netdev);
 	}
-}
-
-static void parse_hex_attr(struct rd_snapshot *s, const char *pbase,
-			   enum port_attr a, const char *buf,
-			   struct rd_ou64 *out, uint64_t max, int base)
-{
-	uint64_t v;
-
-	if (rd_parse_u64(buf, base, &v) == 0 && v <= max)
-		*out = rd_u64(v);
-	else
-		bad_value(s, pbase, port_attr_file[a], EINVAL, buf);
 }
 
 /* The numeric port attributes: where they go, the largest value, base. */
@@ -623,16 +620,15 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			if (port_nums[a].max) {
 				void *dst = (char *)p + port_nums[a].off;
 
-				parse_hex_attr(s, pbase, a, buf, dst,
-					       port_nums[a].max,
-					       port_nums[a].base);
+				parse_num(s, pbase, port_attr_file[a], buf, dst,
+					  port_nums[a].max, port_nums[a].base);
 			}
 			break;
 		}
 	}
 
-	if (!pc->slow_ok || (ctx->flags & RD_PROBE_FRESH) ||
-	    ctx->tick - pc->slow_tick >= RD_GID_EVERY ||
+	if (!rd_probe_cache_fresh(ctx, pc->slow_tick, pc->slow_ok,
+				  RD_GID_EVERY) ||
 	    netdev_renamed(pc))
 		read_slow(ctx, s, pc, pbase);
 	set_str(&p->link_layer, pc->slow.link_layer);
@@ -819,18 +815,15 @@ static void prune(struct ib_sysfs_cache *c)
 	c->n_devs = j;
 }
 
-int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
-			   struct rd_snapshot *s)
+static int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx, void *state,
+				  struct rd_snapshot *s)
 {
-	struct ib_sysfs_cache local, *c;
+	struct ib_sysfs_cache *c = state;
 	char classdir[PATH_MAX], base[PATH_MAX];
 	char **names;
 	size_t nn;
 	int classfd, r;
 
-	c = rd_probe_state(ctx, RD_PROBE_IB_SYSFS, &local);
-	if (!c)
-		return -ENOMEM;
 	r = rd_path(classdir, sizeof(classdir), ctx->roots->sysfs,
 		    "/class/infiniband");
 	if (r < 0)
@@ -839,7 +832,6 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	classfd = rd_probe_open_dir(s, SRC, classdir);
 	if (classfd < 0) {
 		prune(c);
-		rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 		return 0;
 	}
 	r = rd_dir_list(classfd, ".", MAX_DIR_ENTRIES, &names, &nn);
@@ -877,8 +869,8 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 		if (!d)
 			break;
 		set_str(&d->name, names[i]);
-		if (!dc->stat_ok || (ctx->flags & RD_PROBE_FRESH) ||
-		    ctx->tick - dc->stat_tick >= RD_STATIC_EVERY)
+		if (!rd_probe_cache_fresh(ctx, dc->stat_tick, dc->stat_ok,
+					  RD_STATIC_EVERY))
 			read_static(ctx, s, dc, base);
 		copy_static(d, &dc->stat);
 		if (!collect_ports(ctx, s, dc, base, d)) {
@@ -893,10 +885,9 @@ int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
 	rd_dir_free(names, nn);
 	close(classfd);
 	prune(c);
-	rd_probe_state_done(ctx, RD_PROBE_IB_SYSFS, c);
 	return 0;
 }
 
 const struct rd_probe probe_ib_sysfs =
-	RD_PROBE_ROW("ib_sysfs", probe_ib_sysfs_collect, struct ib_sysfs_cache,
-		     NULL, ib_sysfs_state_clear);
+	RD_PROBE_ROW("ib_sysfs", 0, probe_ib_sysfs_collect,
+		     struct ib_sysfs_cache, NULL, ib_sysfs_state_clear);

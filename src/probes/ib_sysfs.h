@@ -5,8 +5,6 @@
 
 #include "probes/probe.h"
 
-int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx,
-			   struct rd_snapshot *s);
 extern const struct rd_probe probe_ib_sysfs;
 
 /* "4: ACTIVE" -> 4; the text after the number varies between kernels. */

@@ -227,13 +227,14 @@ static bool copy_modules(struct rd_module **dst, size_t *dn,
 static int collect_modules(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s);
 
-int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_kmod_collect(const struct rd_probe_ctx *ctx, void *state,
+			      struct rd_snapshot *s)
 {
-	struct kmod_cache *c = rd_probe_state(ctx, RD_PROBE_KMOD, NULL);
+	struct kmod_cache *c = state;
 	size_t first = s->n_modules;
 	int r;
 
-	if (c && rd_probe_cache_fresh(ctx, c->tick, c->ok)) {
+	if (rd_probe_cache_fresh(ctx, c->tick, c->ok, RD_PROBE_STATIC_EVERY)) {
 		if (copy_modules(&s->modules, &s->n_modules, c->mods, c->n)) {
 			if (c->ofed.ok)
 				s->host.mlnx_ofed = c->ofed;
@@ -241,7 +242,7 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 	}
 	r = collect_modules(ctx, s);
-	if (c) {
+	if (ctx->cache) {
 		kmod_state_clear(c);
 		if (copy_modules(&c->mods, &c->n, s->modules + first,
 				 s->n_modules - first)) {
@@ -254,8 +255,8 @@ int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 }
 
 const struct rd_probe probe_kmod =
-	RD_PROBE_ROW("kmod", probe_kmod_collect, struct kmod_cache,
-		     NULL, kmod_state_clear);
+	RD_PROBE_ROW("kmod", 0, probe_kmod_collect, struct kmod_cache, NULL,
+		     kmod_state_clear);
 
 static int collect_modules(const struct rd_probe_ctx *ctx,
 			   struct rd_snapshot *s)

@@ -5,7 +5,6 @@
 
 #include "probes/probe.h"
 
-int probe_kmod_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_kmod;
 
 /* The module names the probe reports, NULL-terminated. */

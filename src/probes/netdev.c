@@ -646,10 +646,10 @@ void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	}
 }
 
-int probe_netdev_collect(const struct rd_probe_ctx *ctx,
-			 struct rd_snapshot *s)
+static int probe_netdev_collect(const struct rd_probe_ctx *ctx, void *state,
+				struct rd_snapshot *s)
 {
-	struct rd_nl_state local, *c;
+	struct rd_nl_state *c = state;
 	struct rd_nl_buf b = { 0 };
 	struct rd_netdev *nd = NULL;
 	size_t n = 0;
@@ -659,9 +659,6 @@ int probe_netdev_collect(const struct rd_probe_ctx *ctx,
 		collect_sysfs(ctx, s);
 		return 0;
 	}
-	c = rd_probe_state(ctx, RD_PROBE_NETDEV, &local);
-	if (!c)
-		return -ENOMEM;
 	if (!c->sk) {
 		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
 		if (r < 0) {
@@ -692,10 +689,9 @@ drop_socket:
 out:
 	rd_nl_buf_free(&b);
 	rd_netdev_free_array(nd, n);
-	rd_probe_state_done(ctx, RD_PROBE_NETDEV, c);
 	return 0;
 }
 
 const struct rd_probe probe_netdev =
-	RD_PROBE_ROW("netdev", probe_netdev_collect, struct rd_nl_state,
+	RD_PROBE_ROW("netdev", 0, probe_netdev_collect, struct rd_nl_state,
 		     NULL, rd_nl_state_clear);

@@ -7,8 +7,6 @@
 
 #include "probes/probe.h"
 
-int probe_netdev_collect(const struct rd_probe_ctx *ctx,
-			 struct rd_snapshot *s);
 extern const struct rd_probe probe_netdev;
 
 /*

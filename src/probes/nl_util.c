@@ -118,14 +118,24 @@ err_sk:
 	return r;
 }
 
-int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
-		struct nlmsghdr **nlh)
+int rd_nl_one_reply(struct rd_nl_iter *it, const void *bytes, size_t len,
+		    const struct rd_nl_reply *want, int cmd, struct nlattr **tb)
 {
+	struct nlmsghdr *nlh;
 	int r;
 
 	rd_nl_iter_init(it, bytes, len);
-	r = rd_nl_next(it, nlh);
-	return r == 0 ? -ENODATA : r;
+	r = rd_nl_next(it, &nlh);
+	if (r <= 0)
+		return r == 0 ? -ENODATA : r;
+	if ((want->type ? nlh->nlmsg_type != want->type
+			: nlh->nlmsg_type < NLMSG_MIN_TYPE) ||
+	    nlh->nlmsg_len < NLMSG_LENGTH(want->hdrlen) ||
+	    ((const uint8_t *)NLMSG_DATA(nlh))[want->cmd_off] != cmd)
+		return -EBADMSG;
+	r = rd_nlmsg_parse(nlh, (int)want->hdrlen, tb, want->maxtype,
+			   want->policy);
+	return r < 0 ? r : 1;
 }
 
 void rd_nl_close(struct nl_sock **sk)

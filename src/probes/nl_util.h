@@ -71,10 +71,25 @@ struct rd_nl_iter {
 void rd_nl_iter_init(struct rd_nl_iter *it, const void *bytes, size_t len);
 int rd_nl_next(struct rd_nl_iter *it, struct nlmsghdr **nlh);
 void rd_nl_iter_end(struct rd_nl_iter *it);
-/* Start it on bytes and take the first message: 1, -ENODATA when there is
- * none, or -errno. End with rd_nl_iter_end() in every case. */
-int rd_nl_first(struct rd_nl_iter *it, const void *bytes, size_t len,
-		struct nlmsghdr **nlh);
+
+/* The one reply message a GET request gets, as rd_nl_one_reply reads it. */
+struct rd_nl_reply {
+	uint16_t type;	/* message type; 0: any family's (genetlink) */
+	size_t hdrlen;	/* family header before the attributes */
+	size_t cmd_off; /* offset of the command byte in that header */
+	int maxtype;	/* attributes are indexed into tb[maxtype + 1] */
+	const struct nla_policy *policy;
+};
+
+/*
+ * Start it on bytes and read their first message as the reply want
+ * describes, carrying command cmd; its attributes are indexed into tb.
+ * 1, -ENODATA when there is no message, -EBADMSG for another message,
+ * or the kernel's -errno. End with rd_nl_iter_end() in every case.
+ */
+int rd_nl_one_reply(struct rd_nl_iter *it, const void *bytes, size_t len,
+		    const struct rd_nl_reply *want, int cmd,
+		    struct nlattr **tb);
 
 /*
  * Validate and index attributes: every attribute must lie entirely within

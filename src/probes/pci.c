@@ -42,6 +42,14 @@ struct vpd_entry {
 	char *sn;
 };
 
+/* What a kept VPD entry owns, so the model's free releases it. */
+static const struct rd_field vpd_fields[] = {
+	RD_FLD_STR(struct vpd_entry, bdf, "bdf"),
+	RD_FLD_STR(struct vpd_entry, pn, "pn"),
+	RD_FLD_STR(struct vpd_entry, sn, "sn"),
+	RD_FLD_END,
+};
+
 /* Kept across refreshes: the parsed name list and VPD (slow to read). */
 struct pci_cache {
 	/* The last reading, served again for RD_PROBE_STATIC_EVERY refreshes. */
@@ -112,15 +120,9 @@ static void pci_state_clear(void *state)
 	kept_clear(c);
 	if (c->pacc)
 		pci_cleanup(c->pacc);
-	for (size_t i = 0; i < c->n_vpd; i++) {
-		free(c->vpd[i].bdf);
-		free(c->vpd[i].pn);
-		free(c->vpd[i].sn);
-	}
-	free(c->vpd);
 	c->pacc = NULL;
-	c->vpd = NULL;
-	c->n_vpd = 0;
+	rd_model_free_array(vpd_fields, (void **)&c->vpd, &c->n_vpd,
+			    sizeof(*c->vpd));
 }
 
 static struct pci_access *pacc_get(struct pci_cache *c, const char *sysfs,
@@ -712,9 +714,10 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_pci_collect(const struct rd_probe_ctx *ctx, void *state,
+			     struct rd_snapshot *s)
 {
-	struct pci_cache local, *c;
+	struct pci_cache *c = state;
 	struct pci_access *a;
 	char devsdir[PATH_MAX];
 	char **names = NULL;
@@ -724,10 +727,9 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	int r, devsfd;
 	DIR *dir;
 
-	c = rd_probe_state(ctx, RD_PROBE_PCI, &local);
-	if (!c)
-		return -ENOMEM;
-	if (ctx->cache && rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok) &&
+	if (ctx->cache &&
+	    rd_probe_cache_fresh(ctx, c->kept_tick, c->kept_ok,
+				 RD_PROBE_STATIC_EVERY) &&
 	    copy_pci(&s->pci, &s->n_pci, c->kept, c->n_kept))
 		return 0;
 	first = s->n_pci;
@@ -776,10 +778,8 @@ int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		}
 	}
 out:
-	rd_probe_state_done(ctx, RD_PROBE_PCI, c);
 	return r;
 }
 
-const struct rd_probe probe_pci =
-	RD_PROBE_ROW("pci", probe_pci_collect, struct pci_cache,
-		     NULL, pci_state_clear);
+const struct rd_probe probe_pci = RD_PROBE_ROW(
+	"pci", 0, probe_pci_collect, struct pci_cache, NULL, pci_state_clear);

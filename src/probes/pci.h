@@ -9,7 +9,6 @@
 
 #include "probes/probe.h"
 
-int probe_pci_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_pci;
 
 /* "0000:3b:00.0" (domain of 4 to 8 hex digits); 0 or -EINVAL. */

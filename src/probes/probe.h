@@ -58,26 +58,54 @@ struct rd_probe_ctx {
 /* Static data a kept cache re-reads only this often, in refreshes. */
 #define RD_PROBE_STATIC_EVERY 10
 
-/* True when a probe with a kept cache made at tick may serve it again. */
+/*
+ * True when a reading a probe kept (have), made at tick, may be served
+ * again: it is less than every refreshes old and no fresh one was asked.
+ */
 static inline bool rd_probe_cache_fresh(const struct rd_probe_ctx *ctx,
-					uint64_t tick, bool have)
+					uint64_t tick, bool have,
+					uint64_t every)
 {
 	return have && !(ctx->flags & RD_PROBE_FRESH) && ctx->tick >= tick &&
-	       ctx->tick - tick < RD_PROBE_STATIC_EVERY;
+	       ctx->tick - tick < every;
 }
 
+/*
+ * What a probe needs before it can read anything; without it the probe is
+ * not run (nothing recorded: its part of the snapshot stays absent).
+ */
+enum rd_probe_needs {
+	RD_NEEDS_NETLINK = 1u << 0, /* a context without RD_PROBE_NO_NETLINK */
+	RD_NEEDS_VERBS = 1u << 1,   /* a context without RD_PROBE_NO_VERBS */
+	RD_NEEDS_DEVICES = 1u << 2, /* an RDMA device found by earlier rows */
+	RD_NEEDS_NETDEVS = 1u << 3, /* a netdev found by earlier rows */
+};
+
+/*
+ * A probe's collect gets its kept state (NULL for a probe that keeps
+ * nothing): the block kept in ctx->cache, allocated and initialised on
+ * first use, or, for a one-shot ctx, a fresh one released after the call.
+ */
 struct rd_probe {
 	const char *name;
-	int (*collect)(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+	unsigned needs;			/* enum rd_probe_needs */
+	int (*collect)(const struct rd_probe_ctx *ctx, void *state,
+		       struct rd_snapshot *s);
 	size_t state_size;		/* 0: keeps nothing between refreshes */
 	void (*state_init)(void *state);	/* optional, after zeroing */
 	void (*state_clear)(void *state);	/* releases what it holds */
 };
 
-/* A probe's row: its kept state's type and init/clear (NULL: none). */
-#define RD_PROBE_ROW(name, collect, type, init, clear) \
-	{ name, collect, sizeof(type), init, clear }
-#define RD_PROBE_ROW_STATELESS(name, collect) { name, collect, 0, NULL, NULL }
+/* A probe's row: its needs, its kept state's type and init/clear (NULL: none).
+ */
+#define RD_PROBE_ROW(name, needs, collect, type, init, clear)                  \
+	{                                                                      \
+		name, needs, collect, sizeof(type), init, clear                \
+	}
+#define RD_PROBE_ROW_STATELESS(name, needs, collect)                           \
+	{                                                                      \
+		name, needs, collect, 0, NULL, NULL                            \
+	}
 
 /*
  * The probe table, in the order probes run: each probe file defines its
@@ -102,17 +130,12 @@ int rd_snapshot_take(const struct rd_roots *roots,
 		     unsigned flags, struct rd_snapshot *s);
 
 /*
- * The state a probe works with: its kept block in ctx->cache (allocated
- * and initialised on first use), or, for a one-shot ctx, local (size
- * rd_probes[id]->state_size), initialised here. NULL when out of memory,
- * or for a one-shot ctx when local is NULL (a probe that keeps only
- * copies of what it read has nothing to keep then).
- * rd_probe_state_done() releases a one-shot state and leaves a kept one.
+ * Run the probe of row id as rd_probe_all does: not at all when what it
+ * needs is missing (0), else its collect with its state. Returns what
+ * collect returns, or -ENOMEM when there is no memory for its state.
  */
-void *rd_probe_state(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
-		     void *local);
-void rd_probe_state_done(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
-			 void *state);
+int rd_probe_run(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+		 struct rd_snapshot *s);
 
 struct rd_probe_cache *rd_probe_cache_new(void);
 void rd_probe_cache_free(struct rd_probe_cache *cache);

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -54,38 +53,52 @@ void rd_probe_cache_free(struct rd_probe_cache *cache)
 	free(cache);
 }
 
-static void state_init(const struct rd_probe *p, void *state)
+static void *state_new(const struct rd_probe *p)
 {
-	memset(state, 0, p->state_size);
-	if (p->state_init)
+	void *state = calloc(1, p->state_size);
+
+	if (state && p->state_init)
 		p->state_init(state);
+	return state;
 }
 
-void *rd_probe_state(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
-		     void *local)
+static bool needs_met(unsigned needs, const struct rd_probe_ctx *ctx,
+		      const struct rd_snapshot *s)
+{
+	if ((needs & RD_NEEDS_NETLINK) && (ctx->flags & RD_PROBE_NO_NETLINK))
+		return false;
+	if ((needs & RD_NEEDS_VERBS) && (ctx->flags & RD_PROBE_NO_VERBS))
+		return false;
+	if ((needs & RD_NEEDS_DEVICES) && s->n_devices == 0)
+		return false;
+	return !((needs & RD_NEEDS_NETDEVS) && s->n_netdevs == 0);
+}
+
+int rd_probe_run(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
+		 struct rd_snapshot *s)
 {
 	const struct rd_probe *p = rd_probes[id];
-	void **kept;
+	void *state = NULL;
+	int r;
 
-	if (!ctx->cache) {
-		if (local)
-			state_init(p, local);
-		return local;
-	}
-	kept = &ctx->cache->state[id];
-	if (!*kept) {
-		*kept = malloc(p->state_size);
-		if (*kept)
-			state_init(p, *kept);
-	}
-	return *kept;
-}
+	if (!needs_met(p->needs, ctx, s))
+		return 0;
+	if (p->state_size) {
+		void **kept = ctx->cache ? &ctx->cache->state[id] : &state;
 
-void rd_probe_state_done(const struct rd_probe_ctx *ctx, enum rd_probe_id id,
-			 void *state)
-{
-	if (!ctx->cache && state && rd_probes[id]->state_clear)
-		rd_probes[id]->state_clear(state);
+		if (!*kept)
+			*kept = state_new(p);
+		if (!*kept)
+			return -ENOMEM;
+		state = *kept;
+	}
+	r = p->collect(ctx, state, s);
+	if (!ctx->cache && state) {
+		if (p->state_clear)
+			p->state_clear(state);
+		free(state);
+	}
+	return r;
 }
 
 int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
@@ -106,11 +119,10 @@ int rd_probe_all(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		s->source = rd_strdup(ctx->roots->redirected ? ctx->roots->sysfs :
 							       "live");
 	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
-		const struct rd_probe *p = rd_probes[i];
-		int r = p->collect(ctx, s);
+		int r = rd_probe_run(ctx, (enum rd_probe_id)i, s);
 
 		if (r < 0)
-			rd_snapshot_error(s, p->name, NULL, r,
+			rd_snapshot_error(s, rd_probes[i]->name, NULL, r,
 					  "probe failed");
 	}
 #ifdef RD_TEST_PROBES
@@ -133,9 +145,7 @@ int rd_snapshot_take(const struct rd_roots *roots,
 		ctx.flags |= RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	rd_snapshot_init(s);
 	r = rd_probe_all(&ctx, s);
-	if (r < 0) {
+	if (r < 0)
 		rd_snapshot_free(s);
-		rd_snapshot_init(s);
-	}
 	return r;
 }

@@ -575,20 +575,15 @@ static void fill_stats(struct rd_snapshot *s, struct nl_sock *sk,
 	}
 }
 
-int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
-			  struct rd_snapshot *s)
+static int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx, void *state,
+				 struct rd_snapshot *s)
 {
-	struct rdma_nl_cache local, *c;
+	struct rdma_nl_cache *c = state;
 	struct rd_nl_buf b = { 0 };
 	struct rd_device *devs = NULL;
 	size_t n = 0;
 	int r;
 
-	if (ctx->flags & RD_PROBE_NO_NETLINK)
-		return 0;
-	c = rd_probe_state(ctx, RD_PROBE_RDMA_NL, &local);
-	if (!c)
-		return -ENOMEM;
 	if (c->absent && ctx->tick - c->absent_tick < RETRY_ABSENT_EVERY)
 		return 0;
 	if (!c->sk) {
@@ -641,10 +636,9 @@ drop_socket:
 out:
 	rd_nl_buf_free(&b);
 	rd_rdma_nl_free_devices(devs, n);
-	rd_probe_state_done(ctx, RD_PROBE_RDMA_NL, c);
 	return r;
 }
 
 const struct rd_probe probe_rdma_nl =
-	RD_PROBE_ROW("rdma_nl", probe_rdma_nl_collect, struct rdma_nl_cache,
-		     NULL, rdma_nl_state_clear);
+	RD_PROBE_ROW("rdma_nl", RD_NEEDS_NETLINK, probe_rdma_nl_collect,
+		     struct rdma_nl_cache, NULL, rdma_nl_state_clear);

@@ -8,8 +8,6 @@
 
 #include "probes/probe.h"
 
-int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx,
-			  struct rd_snapshot *s);
 extern const struct rd_probe probe_rdma_nl;
 
 /*

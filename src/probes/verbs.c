@@ -214,20 +214,16 @@ static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
 	return true;
 }
 
-int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
+static int probe_verbs_collect(const struct rd_probe_ctx *ctx, void *state,
+			       struct rd_snapshot *s)
 {
-	struct verbs_cache *c = rd_probe_state(ctx, RD_PROBE_VERBS, NULL);
+	struct verbs_cache *c = state;
 	struct ibv_device **list;
 	int n = 0;
 
-	if ((ctx->flags & RD_PROBE_NO_VERBS) || s->n_devices == 0)
+	if (rd_probe_cache_fresh(ctx, c->tick, c->valid, RD_VERBS_EVERY) &&
+	    cache_serve(c, s))
 		return 0;
-	if (c) {
-		if (c->valid && !(ctx->flags & RD_PROBE_FRESH) &&
-		    ctx->tick >= c->tick && ctx->tick - c->tick < RD_VERBS_EVERY &&
-		    cache_serve(c, s))
-			return 0;
-	}
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		int e = errno ? errno : EIO;
@@ -259,11 +255,11 @@ int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 				  d->driver ? d->driver : "(unknown)");
 	}
 	ibv_free_device_list(list);
-	if (c)
+	if (ctx->cache)
 		cache_store(c, s, ctx->tick);
 	return 0;
 }
 
-const struct rd_probe probe_verbs =
-	RD_PROBE_ROW("verbs", probe_verbs_collect, struct verbs_cache,
-		     NULL, verbs_state_clear);
+const struct rd_probe probe_verbs = RD_PROBE_ROW(
+	"verbs", RD_NEEDS_VERBS | RD_NEEDS_DEVICES, probe_verbs_collect,
+	struct verbs_cache, NULL, verbs_state_clear);

@@ -7,7 +7,6 @@
 
 #include "probes/probe.h"
 
-int probe_verbs_collect(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
 extern const struct rd_probe probe_verbs;
 
 /* enum ibv_mtu (1..5) to bytes (256..4096); 0 when out of range. */

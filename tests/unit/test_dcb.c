@@ -170,6 +170,10 @@ static void test_dcbx_reply(void **state)
 	assert_int_equal(dcb.dcbx_mode.v, 0x06);
 	/* An IEEE answer is not a DCBX answer. */
 	assert_int_equal(rd_dcb_parse_ieee(b.data, b.len, &dcb), -EBADMSG);
+	/* Nor is another message type; no message at all is no answer. */
+	((struct nlmsghdr *)b.data)->nlmsg_type = RTM_NEWLINK;
+	assert_int_equal(rd_dcb_parse_dcbx(b.data, b.len, &dcb), -EBADMSG);
+	assert_int_equal(rd_dcb_parse_dcbx(b.data, 0, &dcb), -ENODATA);
 	dcb_reset(&dcb);
 	rd_nl_buf_free(&b);
 }

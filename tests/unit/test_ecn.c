@@ -26,8 +26,8 @@ static void test_cx6dx(void **state)
 	unit_probe_ctx(&roots, &ctx,
 		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)), NULL);
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_ib_sysfs_collect(&ctx, &s), 0);
-	assert_int_equal(probe_ecn_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_IB_SYSFS, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_ECN, &s), 0);
 	assert_int_equal(s.n_errors, 0);
 
 	/* No netlink ran: the probe made the netdev entries itself. */
@@ -72,11 +72,11 @@ static void test_existing_netdev_is_reused(void **state)
 	unit_probe_ctx(&roots, &ctx,
 		 unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)), NULL);
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_ib_sysfs_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_IB_SYSFS, &s), 0);
 	nd = RD_PUSH(s.netdevs, s.n_netdevs);
 	nd->name = strdup("eth2");
 	nd->mtu = rd_u64(9000);
-	assert_int_equal(probe_ecn_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_ECN, &s), 0);
 	assert_int_equal(s.n_netdevs, 2);
 	nd = rd_snapshot_netdev(&s, "eth2");
 	assert_int_equal(nd->mtu.v, 9000);
@@ -106,7 +106,7 @@ static void test_hostile(void **state)
 	p = RD_PUSH(d->ports, d->n_ports);
 	p->port = 2;
 	p->netdev = strdup("eth9");
-	assert_int_equal(probe_ecn_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_ECN, &s), 0);
 	assert_null(rd_snapshot_netdev(&s, "../../.."));
 	assert_true(unit_has_error(&s, "../../..", NULL));
 

@@ -16,8 +16,8 @@ static void probe_tree(const char *root, struct rd_snapshot *s)
 
 	unit_probe_ctx(&roots, &ctx, root, NULL);
 	rd_snapshot_init(s);
-	assert_int_equal(probe_ib_sysfs_collect(&ctx, s), 0);
-	assert_int_equal(probe_host_collect(&ctx, s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_IB_SYSFS, s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_HOST, s), 0);
 }
 
 static const struct rd_devnode *devnode(const struct rd_snapshot *s,
@@ -117,7 +117,7 @@ static void test_live_process_facts(void **state)
 	if (roots.redirected)
 		skip();
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_host_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_HOST, &s), 0);
 	h = &s.host;
 	assert_non_null(h->kernel);
 	assert_true(h->is_root.ok);
@@ -157,7 +157,7 @@ static void test_lowered_memlock(void **state)
 		skip();
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_host_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_HOST, &s), 0);
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &old), 0);
 	assert_true(s.host.memlock_unlimited.ok && !s.host.memlock_unlimited.v);
 	assert_int_equal(s.host.memlock_soft.v, 65536);

@@ -20,7 +20,7 @@ static void collect_root(struct env *e, const char *root,
 	e->ctx.cache = cache;
 	e->ctx.flags = RD_PROBE_NO_NETLINK | RD_PROBE_NO_VERBS;
 	rd_snapshot_init(&e->s);
-	assert_int_equal(probe_ib_sysfs_collect(&e->ctx, &e->s), 0);
+	assert_int_equal(rd_probe_run(&e->ctx, RD_PROBE_IB_SYSFS, &e->s), 0);
 }
 
 static uint64_t counter(const struct rd_counters *c, const char *name)
@@ -309,7 +309,7 @@ static void test_cache_refresh(void **state)
 	unit_put(dir, rel, "1: DOWN\n");
 	e.ctx.tick = 1;
 	rd_snapshot_init(&e.s);
-	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_int_equal(rd_probe_run(&e.ctx, RD_PROBE_IB_SYSFS, &e.s), 0);
 	assert_int_equal(counter(&e.s.devices[0].ports[0].hw_counters,
 				 "out_of_buffer"), 42);
 	assert_string_equal(e.s.devices[0].ports[0].state, "DOWN");
@@ -320,7 +320,7 @@ static void test_cache_refresh(void **state)
 	assert_int_equal(unlink(cmd), 0);
 	e.ctx.tick = 2;
 	rd_snapshot_init(&e.s);
-	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_int_equal(rd_probe_run(&e.ctx, RD_PROBE_IB_SYSFS, &e.s), 0);
 	assert_int_equal(e.s.n_devices, 1);
 	assert_int_equal(e.s.n_errors, 0);
 	rd_snapshot_free(&e.s);
@@ -330,7 +330,7 @@ static void test_cache_refresh(void **state)
 	assert_int_equal(system(cmd), 0);
 	e.ctx.tick = 3;
 	rd_snapshot_init(&e.s);
-	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_int_equal(rd_probe_run(&e.ctx, RD_PROBE_IB_SYSFS, &e.s), 0);
 	assert_int_equal(e.s.n_devices, 0);
 	rd_snapshot_free(&e.s);
 
@@ -368,7 +368,7 @@ static void test_cache_netdev_rename(void **state)
 	}
 	e.ctx.tick = 1;
 	rd_snapshot_init(&e.s);
-	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_int_equal(rd_probe_run(&e.ctx, RD_PROBE_IB_SYSFS, &e.s), 0);
 	p = &e.s.devices[0].ports[0];
 	assert_string_equal(p->netdev, "renamed0");
 	assert_true(p->n_gids > 0);
@@ -378,7 +378,7 @@ static void test_cache_netdev_rename(void **state)
 	/* Unchanged: served from the cache, still right. */
 	e.ctx.tick = 2;
 	rd_snapshot_init(&e.s);
-	assert_int_equal(probe_ib_sysfs_collect(&e.ctx, &e.s), 0);
+	assert_int_equal(rd_probe_run(&e.ctx, RD_PROBE_IB_SYSFS, &e.s), 0);
 	assert_string_equal(e.s.devices[0].ports[0].netdev, "renamed0");
 	rd_snapshot_free(&e.s);
 

@@ -11,7 +11,7 @@ static void probe_tree(const char *root, struct rd_snapshot *s)
 
 	unit_probe_ctx(&roots, &ctx, root, NULL);
 	rd_snapshot_init(s);
-	assert_int_equal(probe_kmod_collect(&ctx, s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_KMOD, s), 0);
 }
 
 static void test_cx6dx_modules(void **state)

@@ -81,12 +81,40 @@ static void test_array_push_named(void **state)
 	free(v);
 }
 
+/* A reset struct owns nothing and reads as absent everywhere. */
+static void test_model_reset(void **state)
+{
+	struct item {
+		char *name;
+		struct rd_ou64 mtu;
+		struct rd_counters ctrs;
+	} it = { 0 };
+	static const struct rd_field fields[] = {
+		RD_FLD_STR(struct item, name, "name"),
+		RD_FLD_U64(struct item, mtu, "mtu"),
+		RD_FLD_COUNTERS(struct item, ctrs, "counters"),
+		RD_FLD_END,
+	};
+
+	(void)state;
+	it.name = strdup("eth0");
+	it.mtu = rd_u64(9000);
+	assert_non_null(rd_counters_add(&it.ctrs, "rx", rd_u64(1)));
+	rd_model_reset(fields, &it, sizeof(it));
+	assert_null(it.name);
+	assert_false(it.mtu.ok);
+	assert_int_equal(it.mtu.v, 0);
+	assert_null(it.ctrs.v);
+	assert_int_equal(it.ctrs.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_reserve),
 		cmocka_unit_test(test_array_push),
 		cmocka_unit_test(test_array_push_named),
+		cmocka_unit_test(test_model_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -371,7 +371,7 @@ static void test_live_no_rdma_lists_candidates(void **state)
 	if_freenameindex(ifs);
 	rd_roots_init(&roots);
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_netdev_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_NETDEV, &s), 0);
 	assert_int_equal(s.n_netdevs, want);
 	assert_null(rd_snapshot_netdev(&s, "lo"));
 	for (size_t i = 0; i < s.n_netdevs; i++) {
@@ -402,7 +402,7 @@ static void test_live_port_netdev(void **state)
 		p->port = 1;
 		p->netdev = strdup("lo");
 		ctx.tick = (uint64_t)tick;
-		assert_int_equal(probe_netdev_collect(&ctx, &s), 0);
+		assert_int_equal(rd_probe_run(&ctx, RD_PROBE_NETDEV, &s), 0);
 		assert_int_equal(s.n_errors, 0);
 		assert_int_equal(s.n_netdevs, 1);
 		assert_string_equal(s.netdevs[0].name, "lo");

@@ -13,8 +13,8 @@ static void probe_tree(const char *root, struct rd_probe_cache *cache,
 
 	unit_probe_ctx(&roots, &ctx, root, cache);
 	rd_snapshot_init(s);
-	assert_int_equal(probe_ib_sysfs_collect(&ctx, s), 0);
-	assert_int_equal(probe_pci_collect(&ctx, s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_IB_SYSFS, s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_PCI, s), 0);
 }
 
 static void probe_fixture(const char *name, struct rd_snapshot *s)

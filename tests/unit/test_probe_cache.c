@@ -135,43 +135,81 @@ static void test_served_equals_read(void **state)
 	env_teardown(&e);
 }
 
-/* The table is indexed by enum rd_probe_id; states come and go with it. */
+/*
+ * The table is indexed by enum rd_probe_id. A kept cache holds the state
+ * of every row that ran and keeps the same block across refreshes; a row
+ * whose needs are missing (netlink, verbs on a fixture) is not run and
+ * gets none.
+ */
 static void test_state_per_table_row(void **state)
 {
-	struct rd_roots roots;
-	struct rd_probe_cache *cache = rd_probe_cache_new();
-	struct rd_probe_ctx kept = { .roots = &roots, .cache = cache };
-	struct rd_probe_ctx one = { .roots = &roots };
-	(void)state;
-	rd_roots_init(&roots);
-	assert_non_null(cache);
-	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
-		void *a, *b, *local;
+	struct env e;
+	struct rd_snapshot s;
+	void *first[RD_PROBE_COUNT];
 
+	(void)state;
+	env_setup(&e);
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
 		assert_non_null(rd_probes[i]);
 		assert_non_null(rd_probes[i]->name);
 		assert_non_null(rd_probes[i]->collect);
 		for (size_t k = 0; k < i; k++)
 			assert_string_not_equal(rd_probes[i]->name,
 						rd_probes[k]->name);
-		if (!rd_probes[i]->state_size)
-			continue;
-		local = malloc(rd_probes[i]->state_size);
-		assert_non_null(local);
-		a = rd_probe_state(&kept, (enum rd_probe_id)i, local);
-		b = rd_probe_state(&kept, (enum rd_probe_id)i, NULL);
-		assert_non_null(a);
-		assert_ptr_equal(a, b);		/* kept: the same block */
-		assert_ptr_not_equal(a, local);
-		rd_probe_state_done(&kept, (enum rd_probe_id)i, a);
-		assert_ptr_equal(cache->state[i], a);	/* still kept */
-		memset(local, 0x5a, rd_probes[i]->state_size);
-		a = rd_probe_state(&one, (enum rd_probe_id)i, local);
-		assert_ptr_equal(a, local);		/* one-shot: local */
-		rd_probe_state_done(&one, (enum rd_probe_id)i, a);
-		assert_null(rd_probe_state(&one, (enum rd_probe_id)i, NULL));
-		free(local);
 	}
+	probe(&e, 0, 0, &s);
+	assert_true(s.n_devices > 0 && s.n_netdevs > 0);
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
+		const struct rd_probe *p = rd_probes[i];
+		bool runs = !(p->needs & (RD_NEEDS_NETLINK | RD_NEEDS_VERBS));
+
+		first[i] = e.cache->state[i];
+		assert_true((first[i] != NULL) == (runs && p->state_size));
+	}
+	rd_snapshot_free(&s);
+	probe(&e, 1, 0, &s);
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++)
+		assert_ptr_equal(e.cache->state[i], first[i]);
+	rd_snapshot_free(&s);
+	env_teardown(&e);
+}
+
+/* A row runs only with what it needs: netlink, verbs, devices, netdevs. */
+static void test_needs(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_probe_ctx ctx = { .roots = &roots,
+				    .cache = cache,
+				    .flags = RD_PROBE_NO_NETLINK |
+					     RD_PROBE_NO_VERBS };
+	struct rd_snapshot s;
+
+	(void)state;
+	assert_non_null(cache);
+	rd_roots_init(&roots);
+	rd_snapshot_init(&s);
+	assert_int_equal(rd_probes[RD_PROBE_RDMA_NL]->needs, RD_NEEDS_NETLINK);
+	assert_int_equal(rd_probes[RD_PROBE_DCB]->needs,
+			 RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS);
+	assert_int_equal(rd_probes[RD_PROBE_ETHTOOL]->needs,
+			 RD_NEEDS_NETLINK | RD_NEEDS_NETDEVS);
+	assert_int_equal(rd_probes[RD_PROBE_VERBS]->needs,
+			 RD_NEEDS_VERBS | RD_NEEDS_DEVICES);
+	/* Devices and netdevs present: only the flags hold these rows back. */
+	assert_non_null(RD_PUSH_NAMED(s.devices, s.n_devices, name, "mlx5_0"));
+	assert_non_null(RD_PUSH_NAMED(s.netdevs, s.n_netdevs, name, "eth0"));
+	for (size_t i = 0; i < RD_PROBE_COUNT; i++) {
+		if (!rd_probes[i]->needs)
+			continue;
+		assert_int_equal(rd_probe_run(&ctx, (enum rd_probe_id)i, &s),
+				 0);
+		assert_null(cache->state[i]); /* not run: no state made */
+	}
+	assert_int_equal(s.n_errors, 0);
+	assert_false(s.devices[0].verbs.opened.ok);
+	assert_null(s.netdevs[0].ethtool.stats.v);
+	rd_snapshot_free(&s);
 	rd_probe_cache_free(cache);
 }
 
@@ -181,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_static_data_served_then_fresh),
 		cmocka_unit_test(test_served_equals_read),
 		cmocka_unit_test(test_state_per_table_row),
+		cmocka_unit_test(test_needs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

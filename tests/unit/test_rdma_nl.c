@@ -287,7 +287,7 @@ static void test_live_absent_or_present(void **state)
 	for (int tick = 0; tick < 3; tick++) {
 		rd_snapshot_init(&s);
 		ctx.tick = (uint64_t)tick;
-		assert_int_equal(probe_rdma_nl_collect(&ctx, &s), 0);
+		assert_int_equal(rd_probe_run(&ctx, RD_PROBE_RDMA_NL, &s), 0);
 		if (open_r == -EPROTONOSUPPORT) {
 			assert_int_equal(s.n_devices, 0);
 			assert_int_equal(s.n_errors, 0);
@@ -297,7 +297,7 @@ static void test_live_absent_or_present(void **state)
 	/* Fixtures: netlink is not asked at all. */
 	ctx.flags = RD_PROBE_NO_NETLINK;
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_rdma_nl_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_RDMA_NL, &s), 0);
 	assert_int_equal(s.n_devices, 0);
 	rd_snapshot_free(&s);
 	rd_probe_cache_free(cache);

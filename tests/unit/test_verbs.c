@@ -43,7 +43,7 @@ static void test_skipped_for_fixtures(void **state)
 	rd_roots_init(&roots);
 	rd_snapshot_init(&s);
 	d = fake_device(&s, "uverbs0");
-	assert_int_equal(probe_verbs_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_VERBS, &s), 0);
 	assert_false(d->verbs.opened.ok);
 	assert_null(d->verbs.open_error);
 	assert_int_equal(s.n_errors, 0);
@@ -62,7 +62,7 @@ static void test_unlisted_device(void **state)
 	rd_snapshot_init(&s);
 	d = fake_device(&s, "uverbs0");
 	e = NULL;
-	assert_int_equal(probe_verbs_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_VERBS, &s), 0);
 	d = &s.devices[0];
 	assert_true(d->verbs.opened.ok);
 	assert_false(d->verbs.opened.v);
@@ -78,7 +78,7 @@ static void test_unlisted_device(void **state)
 	/* Without a uverbs interface the provider is not the suspect. */
 	rd_snapshot_init(&s);
 	e = fake_device(&s, NULL);
-	assert_int_equal(probe_verbs_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_VERBS, &s), 0);
 	e = &s.devices[0];
 	assert_false(e->verbs.opened.v);
 	if (!list_failed(&s))
@@ -95,7 +95,7 @@ static void test_nothing_to_do(void **state)
 	(void)state;
 	rd_roots_init(&roots);
 	rd_snapshot_init(&s);
-	assert_int_equal(probe_verbs_collect(&ctx, &s), 0);
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_VERBS, &s), 0);
 	assert_int_equal(s.n_errors, 0);
 	rd_snapshot_free(&s);
 }
