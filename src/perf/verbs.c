@@ -292,6 +292,21 @@ void perf_end_destroy_cm_qp(struct perf_end *e, unsigned i)
 	}
 }
 
+/* A completion queue of entries for e's QPs; which names it in err. */
+static int create_cq(struct perf_end *e, struct ibv_cq **cq, unsigned entries,
+		     const char *which, char *err, size_t errlen)
+{
+	int r;
+
+	*cq = ibv_create_cq(e->dev->ctx, (int)entries, NULL, NULL, 0);
+	if (*cq)
+		return 0;
+	r = errno ? -errno : -ENOMEM;
+	set_err(err, errlen, "ibv_create_cq(%s, %u entries): %s", which,
+		entries, strerror(-r));
+	return r;
+}
+
 int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		    const struct perf_end_cfg *cfg, char *err, size_t errlen)
 {
@@ -310,14 +325,14 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 	if (!e->qp || !e->mine || !e->peer) {
 		set_err(err, errlen, "out of memory");
 		r = -ENOMEM;
-		goto out_arrays;
+		goto fail;
 	}
 	if (posix_memalign((void **)&e->buf, 4096, len) != 0) {
 		set_err(err, errlen, "cannot allocate %zu bytes of buffers",
 			len);
 		r = -ENOMEM;
 		e->buf = NULL;
-		goto out_arrays;
+		goto fail;
 	}
 	memset(e->buf, 0, len);
 	e->mr = ibv_reg_mr(d->pd, e->buf, len, access);
@@ -328,24 +343,15 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 			r == -ENOMEM || r == -EPERM
 				? " (locked-memory limit too low? ulimit -l)"
 				: "");
-		goto out_buf;
+		goto fail;
 	}
-	e->scq = ibv_create_cq(d->ctx, (int)(cfg->tx_depth * cfg->nqp), NULL,
-			       NULL, 0);
-	if (!e->scq) {
-		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_create_cq(send, %u entries): %s",
-			cfg->tx_depth * cfg->nqp, strerror(-r));
-		goto out_mr;
-	}
-	e->rcq = ibv_create_cq(d->ctx, (int)(cfg->rx_depth * cfg->nqp), NULL,
-			       NULL, 0);
-	if (!e->rcq) {
-		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_create_cq(receive, %u entries): %s",
-			cfg->rx_depth * cfg->nqp, strerror(-r));
-		goto out_scq;
-	}
+	r = create_cq(e, &e->scq, cfg->tx_depth * cfg->nqp, "send", err,
+		      errlen);
+	if (r == 0)
+		r = create_cq(e, &e->rcq, cfg->rx_depth * cfg->nqp, "receive",
+			      err, errlen);
+	if (r < 0)
+		goto fail;
 	e->max_inline = cfg->inline_size;
 	e->tx_depth = cfg->tx_depth;
 	e->rx_depth = cfg->rx_depth;
@@ -358,7 +364,7 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		if (!e->cm_id) {
 			set_err(err, errlen, "out of memory");
 			r = -ENOMEM;
-			goto out_qps;
+			goto fail;
 		}
 		return 0;
 	}
@@ -372,7 +378,7 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 
 		r = create_qp(e, i, NULL, err, errlen);
 		if (r < 0)
-			goto out_qps;
+			goto fail;
 		r = ibv_modify_qp(e->qp[i], &qa,
 				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
@@ -382,28 +388,13 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 				"index 0): %s",
 				e->qp[i]->qp_num, d->port, strerror(r));
 			r = -r;
-			goto out_qps;
+			goto fail;
 		}
 	}
 	return 0;
-out_qps:
-	for (i = e->nqp; i-- > 0;)
-		if (e->qp[i])
-			ibv_destroy_qp(e->qp[i]);
-	e->nqp = 0;
-	free(e->cm_id);
-	ibv_destroy_cq(e->rcq);
-out_scq:
-	ibv_destroy_cq(e->scq);
-out_mr:
-	ibv_dereg_mr(e->mr);
-out_buf:
-	free(e->buf);
-out_arrays:
-	free(e->qp);
-	free(e->mine);
-	free(e->peer);
-	memset(e, 0, sizeof(*e));
+fail:
+	/* What was made so far, in reverse. */
+	perf_end_destroy(e);
 	return r;
 }
 
