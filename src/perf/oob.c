@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -329,44 +330,46 @@ int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum, char *err,
 	return 0;
 }
 
-static uint64_t dbl_bits(double d)
-{
-	uint64_t u;
+/*
+ * The bw report's fields in perftest's order: two integers, then three
+ * rates (doubles). An integer a peer sends must lie in min..max; a rate
+ * must be finite and in 0..1e9.
+ */
+static const struct report_field {
+	const char *name;
+	size_t off;
+	bool rate;
+	uint64_t min, max;
+} report_fields[PERF_OOB_REPORT_FIELDS] = {
+	{ .name = "message size",
+	  .off = offsetof(struct perf_oob_report, size),
+	  .min = 1,
+	  .max = 1ull << 31 },
+	{ .name = "iterations",
+	  .off = offsetof(struct perf_oob_report, iters),
+	  .max = 1ull << 48 },
+	{ .name = "peak",
+	  .off = offsetof(struct perf_oob_report, bw_peak),
+	  .rate = true },
+	{ .name = "average",
+	  .off = offsetof(struct perf_oob_report, bw_avg),
+	  .rate = true },
+	{ .name = "message rate",
+	  .off = offsetof(struct perf_oob_report, msg_rate),
+	  .rate = true },
+};
 
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static double bits_dbl(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
+_Static_assert(sizeof(double) == sizeof(uint64_t),
+	       "a report field is 8 bytes, integer or double");
 
 void perf_oob_report_field_encode(const struct perf_oob_report *r, int i,
 				  uint8_t *buf)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
-	switch (i) {
-	case 0:
-		v = r->size;
-		break;
-	case 1:
-		v = r->iters;
-		break;
-	case 2:
-		v = dbl_bits(r->bw_peak);
-		break;
-	case 3:
-		v = dbl_bits(r->bw_avg);
-		break;
-	default:
-		v = dbl_bits(r->msg_rate);
-		break;
-	}
+	/* A double travels as its bits, byte-swapped as an integer. */
+	if (i >= 0 && i < PERF_OOB_REPORT_FIELDS)
+		memcpy(&v, (const char *)r + report_fields[i].off, sizeof(v));
 	v = htobe64(v);
 	memcpy(buf, &v, 8);
 }
@@ -375,43 +378,24 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 				 struct perf_oob_report *r, char *err,
 				 size_t errlen)
 {
-	static const char *const names[] = { "size", "iterations", "peak",
-					     "average", "message rate" };
+	const struct report_field *f;
 	uint64_t v;
 	double d;
 
 	if (i < 0 || i >= PERF_OOB_REPORT_FIELDS)
 		return fail(err, errlen, "report field %d does not exist", i);
+	f = &report_fields[i];
 	memcpy(&v, buf, 8);
 	v = be64toh(v);
-	if (i == 0) {
-		if (v == 0 || v > (1ull << 31))
-			return fail(err, errlen,
-				    "peer's report: message size %llu is out "
-				    "of range",
-				    (unsigned long long)v);
-		r->size = v;
-		return 0;
-	}
-	if (i == 1) {
-		if (v > (1ull << 48))
-			return fail(err, errlen,
-				    "peer's report: %llu iterations is out of "
-				    "range",
-				    (unsigned long long)v);
-		r->iters = v;
-		return 0;
-	}
-	d = bits_dbl(v);
-	if (!isfinite(d) || d < 0 || d > 1e9)
+	if (!f->rate && (v < f->min || v > f->max))
+		return fail(err, errlen,
+			    "peer's report: %s %llu is out of range", f->name,
+			    (unsigned long long)v);
+	memcpy(&d, &v, sizeof(d));
+	if (f->rate && (!isfinite(d) || d < 0 || d > 1e9))
 		return fail(err, errlen, "peer's report: %s %g is not a rate",
-			    names[i], d);
-	if (i == 2)
-		r->bw_peak = d;
-	else if (i == 3)
-		r->bw_avg = d;
-	else
-		r->msg_rate = d;
+			    f->name, d);
+	memcpy((char *)r + f->off, &v, sizeof(v));
 	return 0;
 }
 

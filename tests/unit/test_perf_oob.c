@@ -352,18 +352,28 @@ static void test_report(void **state)
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 4, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_string_equal(err, "peer's report: message rate inf is not a "
+				 "rate");
 	r.size = 0;
 	perf_oob_report_field_encode(&r, 0, b);
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 0, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_string_equal(err,
+			    "peer's report: message size 0 is out of range");
 	memset(b, 0xff, 8);
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 1, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_non_null(strstr(err, "iterations 18446744073709551615 is out"));
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 7, &d, err, sizeof(err)),
 		-EPROTO);
+	/* Nothing is read from a field that does not exist. */
+	perf_oob_report_field_encode(&r, 7, b);
+	assert_memory_equal(b, (uint8_t[8]){ 0 }, 8);
+	/* A rejected field leaves what was decoded before it. */
+	assert_true(d.size == 65536 && d.iters == 5000);
 }
 
 /* ---- the socket side: short, silent and closing peers ---- */
