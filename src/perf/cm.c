@@ -148,6 +148,15 @@ static struct rdma_event_channel *new_channel(struct perf_cm *c)
 	return ch;
 }
 
+static int new_id(struct perf_cm *c, struct rdma_event_channel *ch,
+		  struct rdma_cm_id **id)
+{
+	if (rdma_create_id(ch, id, NULL, RDMA_PS_TCP) == 0)
+		return 0;
+	cm_err(c, "rdma_create_id: %s", strerror(errno));
+	return -errno;
+}
+
 /* The next event on ch within timeout_ms (< 0: until *stop). */
 static int next_event(struct perf_cm *c, struct rdma_event_channel *ch,
 		      int timeout_ms, const char *what,
@@ -269,15 +278,20 @@ static int post_recv(struct perf_cm *c)
 	return -r;
 }
 
-/* The control QP on c->id, with one receive posted. */
-static int control_qp(struct perf_cm *c, struct ibv_pd *pd)
+/* The control QP on c->id, which must be on verbs, with one receive
+ * posted. */
+static int control_qp(struct perf_cm *c, struct ibv_context *verbs,
+		      struct ibv_pd *pd)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 2, .max_recv_wr = 2,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
+	int r = same_device(c, c->id, verbs);
 
+	if (r < 0)
+		return r;
 	if (posix_memalign((void **)&c->buf, 64, 2 * PERF_CM_MSG_MAX)) {
 		c->buf = NULL;
 		cm_err(c, "out of memory");
@@ -344,6 +358,20 @@ static int sockaddr_of(struct perf_cm *c, const char *host, uint16_t port)
 	return 0;
 }
 
+/* Either side's first steps: the address, then the control channel. */
+static int start(struct perf_cm *c, bool client, const char *host,
+		 uint16_t port)
+{
+	int r;
+
+	c->client = client;
+	r = sockaddr_of(c, host, port);
+	if (r < 0)
+		return r;
+	c->ch = new_channel(c);
+	return c->ch ? 0 : -ENOMEM;
+}
+
 static struct rdma_conn_param conn_param(unsigned out_reads)
 {
 	struct rdma_conn_param p = { .retry_count = 7, .rnr_retry_count = 7 };
@@ -362,25 +390,18 @@ int perf_cm_connect(struct perf_cm *c, struct ibv_context *verbs,
 	int64_t deadline = now_ms() + timeout_ms;
 	int r;
 
-	c->client = true;
-	r = sockaddr_of(c, host, port);
+	r = start(c, true, host, port);
 	if (r < 0)
 		return r;
-	c->ch = new_channel(c);
-	if (!c->ch)
-		return -ENOMEM;
 	for (;;) {
 		struct rdma_conn_param cp = conn_param(0);
 
-		if (rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP)) {
-			cm_err(c, "rdma_create_id: %s", strerror(errno));
-			return -errno;
-		}
+		r = new_id(c, c->ch, &c->id);
+		if (r < 0)
+			return r;
 		r = resolve(c, c->ch, c->id, -1);
 		if (r == 0)
-			r = same_device(c, c->id, verbs);
-		if (r == 0)
-			r = control_qp(c, pd);
+			r = control_qp(c, verbs, pd);
 		if (r == 0 && rdma_connect(c->id, &cp)) {
 			cm_err(c, "rdma_connect: %s", strerror(errno));
 			r = -errno;
@@ -408,17 +429,11 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	struct rdma_conn_param cp = conn_param(0);
 	int r;
 
-	c->client = false;
-	r = sockaddr_of(c, bind_addr, port);
+	r = start(c, false, bind_addr, port);
+	if (r == 0)
+		r = new_id(c, c->ch, &c->listen);
 	if (r < 0)
 		return r;
-	c->ch = new_channel(c);
-	if (!c->ch)
-		return -ENOMEM;
-	if (rdma_create_id(c->ch, &c->listen, NULL, RDMA_PS_TCP)) {
-		cm_err(c, "rdma_create_id: %s", strerror(errno));
-		return -errno;
-	}
 	if (rdma_bind_addr(c->listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(c->listen, 1)) {
 		cm_err(c, "rdma_cm cannot listen on %s port %u: %s%s",
@@ -432,9 +447,7 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	if (r < 0)
 		return r;
 	c->id = ev->id;
-	r = same_device(c, c->id, verbs);
-	if (r == 0)
-		r = control_qp(c, pd);
+	r = control_qp(c, verbs, pd);
 	if (r == 0 && rdma_accept(c->id, &cp)) {
 		cm_err(c, "rdma_accept: %s", strerror(errno));
 		r = -errno;
@@ -577,6 +590,16 @@ bool perf_cm_peer_gone(struct perf_cm *c)
 	return c->gone;
 }
 
+/* QP i of e on id, which must be on e's device. */
+static int test_qp(struct perf_cm *c, struct perf_end *e, unsigned i,
+		   struct rdma_cm_id *id)
+{
+	int r = same_device(c, id, e->dev->ctx);
+
+	return r < 0 ? r
+		     : perf_end_create_cm_qp(e, i, id, c->err, sizeof(c->err));
+}
+
 int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			unsigned out_reads, int timeout_ms)
 {
@@ -596,19 +619,12 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			for (;;) {
 				struct rdma_cm_id *id;
 
-				if (rdma_create_id(c->dch, &id, NULL,
-						   RDMA_PS_TCP)) {
-					cm_err(c, "rdma_create_id: %s",
-					       strerror(errno));
-					return -errno;
-				}
+				r = new_id(c, c->dch, &id);
+				if (r < 0)
+					return r;
 				r = resolve(c, c->dch, id, tos);
 				if (r == 0)
-					r = same_device(c, id, e->dev->ctx);
-				if (r == 0)
-					r = perf_end_create_cm_qp(
-						e, i, id, c->err,
-						sizeof(c->err));
+					r = test_qp(c, e, i, id);
 				if (r == 0 && rdma_connect(id, &cp)) {
 					cm_err(c, "rdma_connect: %s",
 					       strerror(errno));
@@ -632,10 +648,9 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		}
 		return 0;
 	}
-	if (rdma_create_id(c->dch, &listen, NULL, RDMA_PS_TCP)) {
-		cm_err(c, "rdma_create_id: %s", strerror(errno));
-		return -errno;
-	}
+	r = new_id(c, c->dch, &listen);
+	if (r < 0)
+		return r;
 	if (rdma_bind_addr(listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(listen, (int)e->nqp)) {
 		cm_err(c, "rdma_cm cannot listen for the test QPs: %s",
@@ -651,11 +666,7 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			break;
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST &&
 		    accepted < e->nqp) {
-			r = same_device(c, ev->id, e->dev->ctx);
-			if (r == 0)
-				r = perf_end_create_cm_qp(e, accepted, ev->id,
-							  c->err,
-							  sizeof(c->err));
+			r = test_qp(c, e, accepted, ev->id);
 			if (r == 0 && rdma_accept(ev->id, &cp)) {
 				cm_err(c, "rdma_accept: %s", strerror(errno));
 				r = -errno;
