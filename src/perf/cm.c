@@ -10,13 +10,13 @@
 #include <netdb.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "perf/verbs.h"
 
 #define CM_RESOLVE_MS 2000 /* perftest's address and route timeouts */
@@ -104,17 +104,6 @@ const char *perf_cm_event_hint(int event, int status)
 	}
 }
 
-static void cm_err(struct perf_cm *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void cm_err(struct perf_cm *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof(c->err), fmt, ap);
-	va_end(ap);
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -135,13 +124,16 @@ static struct rdma_event_channel *new_channel(struct perf_cm *c)
 	int fl;
 
 	if (!ch) {
-		cm_err(c, "rdma_create_event_channel: %s (is rdma_ucm "
-			  "loaded?)", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_create_event_channel: %s (is rdma_ucm "
+				 "loaded?)",
+				 strerror(errno));
 		return NULL;
 	}
 	fl = fcntl(ch->fd, F_GETFL);
 	if (fl < 0 || fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-		cm_err(c, "rdma_cm channel: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err), "rdma_cm channel: %s",
+				 strerror(errno));
 		rdma_destroy_event_channel(ch);
 		return NULL;
 	}
@@ -153,7 +145,8 @@ static int new_id(struct perf_cm *c, struct rdma_event_channel *ch,
 {
 	if (rdma_create_id(ch, id, NULL, RDMA_PS_TCP) == 0)
 		return 0;
-	cm_err(c, "rdma_create_id: %s", strerror(errno));
+	rd_snprintf_text(c->err, sizeof(c->err), "rdma_create_id: %s",
+			 strerror(errno));
 	return -errno;
 }
 
@@ -169,18 +162,23 @@ static int next_event(struct perf_cm *c, struct rdma_event_channel *ch,
 		int64_t left = deadline - now_ms();
 
 		if (c->stop && *c->stop) {
-			cm_err(c, "interrupted while waiting for %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "interrupted while waiting for %s",
+					 what);
 			return -EINTR;
 		}
 		if (rdma_get_cm_event(ch, ev) == 0)
 			return 0;
 		if (errno != EAGAIN && errno != EINTR) {
-			cm_err(c, "rdma_get_cm_event: %s", strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_get_cm_event: %s",
+					 strerror(errno));
 			return -errno;
 		}
 		if (timeout_ms >= 0 && left <= 0) {
-			cm_err(c, "no rdma_cm event for %s in %d ms", what,
-			       timeout_ms);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "no rdma_cm event for %s in %d ms",
+					 what, timeout_ms);
 			return -ETIMEDOUT;
 		}
 		poll(&p, 1, (timeout_ms < 0 || left > 200) ? 200 : (int)left);
@@ -204,9 +202,10 @@ static int expect_event(struct perf_cm *c, struct rdma_event_channel *ch,
 			rdma_ack_cm_event(ev);
 		return 0;
 	}
-	cm_err(c, "%s: rdma_cm reported %s (status %d): %s", what,
-	       rdma_event_str(ev->event), ev->status,
-	       perf_cm_event_hint(ev->event, ev->status));
+	rd_snprintf_text(c->err, sizeof(c->err),
+			 "%s: rdma_cm reported %s (status %d): %s", what,
+			 rdma_event_str(ev->event), ev->status,
+			 perf_cm_event_hint(ev->event, ev->status));
 	r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED
 	    : ev->event == RDMA_CM_EVENT_UNREACHABLE ||
 			    ev->event == RDMA_CM_EVENT_CONNECT_ERROR
@@ -225,7 +224,9 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 	inet_ntop(AF_INET, &c->addr.sin_addr, host, sizeof(host));
 	if (rdma_resolve_addr(id, NULL, (struct sockaddr *)&c->addr,
 			      CM_RESOLVE_MS)) {
-		cm_err(c, "rdma_resolve_addr(%s): %s", host, strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_resolve_addr(%s): %s", host,
+				 strerror(errno));
 		return -errno;
 	}
 	r = expect_event(c, ch, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS * 2,
@@ -237,12 +238,16 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 
 		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &t,
 				    sizeof(t))) {
-			cm_err(c, "rdma_cm ToS %d: %s", tos, strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_cm ToS %d: %s", tos,
+					 strerror(errno));
 			return -errno;
 		}
 	}
 	if (rdma_resolve_route(id, CM_RESOLVE_MS)) {
-		cm_err(c, "rdma_resolve_route(%s): %s", host, strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_resolve_route(%s): %s", host,
+				 strerror(errno));
 		return -errno;
 	}
 	return expect_event(c, ch, RDMA_CM_EVENT_ROUTE_RESOLVED,
@@ -255,13 +260,15 @@ static int same_device(struct perf_cm *c, struct rdma_cm_id *id,
 {
 	if (id->verbs == verbs)
 		return 0;
-	cm_err(c,
-	       "rdma_cm reaches the peer through %s, not %s: give -d %s, or "
-	       "the address of %s's netdev",
-	       id->verbs ? ibv_get_device_name(id->verbs->device) : "no device",
-	       ibv_get_device_name(verbs->device),
-	       id->verbs ? ibv_get_device_name(id->verbs->device) : "?",
-	       ibv_get_device_name(verbs->device));
+	rd_snprintf_text(
+		c->err, sizeof(c->err),
+		"rdma_cm reaches the peer through %s, not %s: give -d %s, or "
+		"the address of %s's netdev",
+		id->verbs ? ibv_get_device_name(id->verbs->device)
+			  : "no device",
+		ibv_get_device_name(verbs->device),
+		id->verbs ? ibv_get_device_name(id->verbs->device) : "?",
+		ibv_get_device_name(verbs->device));
 	return -ENODEV;
 }
 
@@ -274,7 +281,8 @@ static int post_recv(struct perf_cm *c)
 	int r = ibv_post_recv(c->id->qp, &wr, &bad);
 
 	if (r)
-		cm_err(c, "control QP: ibv_post_recv: %s", strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: ibv_post_recv: %s", strerror(r));
 	return -r;
 }
 
@@ -294,24 +302,29 @@ static int control_qp(struct perf_cm *c, struct ibv_context *verbs,
 		return r;
 	if (posix_memalign((void **)&c->buf, 64, 2 * PERF_CM_MSG_MAX)) {
 		c->buf = NULL;
-		cm_err(c, "out of memory");
+		rd_snprintf_text(c->err, sizeof(c->err), "out of memory");
 		return -ENOMEM;
 	}
 	memset(c->buf, 0, 2 * PERF_CM_MSG_MAX);
 	c->mr = ibv_reg_mr(pd, c->buf, 2 * PERF_CM_MSG_MAX,
 			   IBV_ACCESS_LOCAL_WRITE);
 	if (!c->mr) {
-		cm_err(c, "control QP: ibv_reg_mr: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: ibv_reg_mr: %s", strerror(errno));
 		return -errno;
 	}
 	c->cq = ibv_create_cq(c->id->verbs, 8, NULL, NULL, 0);
 	if (!c->cq) {
-		cm_err(c, "control QP: ibv_create_cq: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: ibv_create_cq: %s",
+				 strerror(errno));
 		return -errno;
 	}
 	ia.send_cq = ia.recv_cq = c->cq;
 	if (rdma_create_qp(c->id, pd, &ia)) {
-		cm_err(c, "control QP: rdma_create_qp: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: rdma_create_qp: %s",
+				 strerror(errno));
 		return -errno;
 	}
 	return post_recv(c);
@@ -349,8 +362,9 @@ static int sockaddr_of(struct perf_cm *c, const char *host, uint16_t port)
 		return 0;
 	r = getaddrinfo(host, NULL, &hints, &res);
 	if (r || !res) {
-		cm_err(c, "cannot resolve %s to an IPv4 address: %s", host,
-		       gai_strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "cannot resolve %s to an IPv4 address: %s",
+				 host, gai_strerror(r));
 		return -EHOSTUNREACH;
 	}
 	c->addr.sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
@@ -403,7 +417,8 @@ int perf_cm_connect(struct perf_cm *c, struct ibv_context *verbs,
 		if (r == 0)
 			r = control_qp(c, verbs, pd);
 		if (r == 0 && rdma_connect(c->id, &cp)) {
-			cm_err(c, "rdma_connect: %s", strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_connect: %s", strerror(errno));
 			r = -errno;
 		}
 		if (r == 0)
@@ -436,10 +451,12 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 		return r;
 	if (rdma_bind_addr(c->listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(c->listen, 1)) {
-		cm_err(c, "rdma_cm cannot listen on %s port %u: %s%s",
-		       bind_addr ? bind_addr : "every address", port,
-		       strerror(errno),
-		       errno == EADDRINUSE ? " (another server runs?)" : "");
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_cm cannot listen on %s port %u: %s%s",
+				 bind_addr ? bind_addr : "every address", port,
+				 strerror(errno),
+				 errno == EADDRINUSE ? " (another server runs?)"
+						     : "");
 		return -errno;
 	}
 	r = expect_event(c, c->ch, RDMA_CM_EVENT_CONNECT_REQUEST, -1,
@@ -449,7 +466,8 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	c->id = ev->id;
 	r = control_qp(c, verbs, pd);
 	if (r == 0 && rdma_accept(c->id, &cp)) {
-		cm_err(c, "rdma_accept: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err), "rdma_accept: %s",
+				 strerror(errno));
 		r = -errno;
 	}
 	if (r < 0)
@@ -472,15 +490,18 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 		int n = ibv_poll_cq(c->cq, 1, wc);
 
 		if (n < 0) {
-			cm_err(c, "control QP: ibv_poll_cq failed");
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "control QP: ibv_poll_cq failed");
 			return -EIO;
 		}
 		if (n == 1) {
 			if (wc->status != IBV_WC_SUCCESS) {
-				cm_err(c, "control QP: %s %s failed: %s "
-					  "(peer gone?)",
-				       recv ? "receiving" : "sending", what,
-				       ibv_wc_status_str(wc->status));
+				rd_snprintf_text(c->err, sizeof(c->err),
+						 "control QP: %s %s failed: %s "
+						 "(peer gone?)",
+						 recv ? "receiving" : "sending",
+						 what,
+						 ibv_wc_status_str(wc->status));
 				return -ECONNRESET;
 			}
 			if (recv == ((wc->opcode & IBV_WC_RECV) != 0))
@@ -494,19 +515,25 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 			continue;
 		}
 		if (c->stop && *c->stop) {
-			cm_err(c, "interrupted while waiting for %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "interrupted while waiting for %s",
+					 what);
 			return -EINTR;
 		}
 		if (perf_cm_peer_gone(c)) {
-			cm_err(c, "the peer disconnected before %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "the peer disconnected before %s",
+					 what);
 			return -ECONNRESET;
 		}
 		if (timeout_ms >= 0 && now_ms() > deadline) {
-			cm_err(c, "nothing from the peer for %d ms while "
-				  "%s %s (peer silent, or not running the "
-				  "same test?)",
-			       timeout_ms, recv ? "waiting for" : "sending",
-			       what);
+			rd_snprintf_text(
+				c->err, sizeof(c->err),
+				"nothing from the peer for %d ms while "
+				"%s %s (peer silent, or not running the "
+				"same test?)",
+				timeout_ms, recv ? "waiting for" : "sending",
+				what);
 			return -ETIMEDOUT;
 		}
 		/* Spin briefly, then let a Soft-RoCE peer on this CPU run. */
@@ -522,7 +549,8 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 	int r;
 
 	if (!c->id || !c->cq) {
-		cm_err(c, "no rdma_cm control connection");
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "no rdma_cm control connection");
 		return -ENOTCONN;
 	}
 	if (c->recv_held) {
@@ -534,9 +562,11 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 			return r;
 	}
 	if (wc.byte_len != len) {
-		cm_err(c, "peer sent %u bytes as %s, expected %zu (is it "
-			  "running the same test, with -R?)",
-		       wc.byte_len, what, len);
+		rd_snprintf_text(
+			c->err, sizeof(c->err),
+			"peer sent %u bytes as %s, expected %zu (is it "
+			"running the same test, with -R?)",
+			wc.byte_len, what, len);
 		return -EPROTO;
 	}
 	memcpy(buf, c->buf, len);
@@ -557,8 +587,10 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 	int r;
 
 	if (!c->id || !c->cq || len > PERF_CM_MSG_MAX) {
-		cm_err(c, "cannot send %s on the rdma_cm control connection",
-		       what);
+		rd_snprintf_text(
+			c->err, sizeof(c->err),
+			"cannot send %s on the rdma_cm control connection",
+			what);
 		return -EINVAL;
 	}
 	memcpy(slot, buf, len);
@@ -567,7 +599,9 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 				.lkey = c->mr->lkey };
 	r = ibv_post_send(c->id->qp, &wr, &bad);
 	if (r) {
-		cm_err(c, "control QP: sending %s: %s", what, strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: sending %s: %s", what,
+				 strerror(r));
 		return -r;
 	}
 	/* rnr_retry 7 waits for the peer's receive for ever: bound it. */
@@ -626,8 +660,9 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 				if (r == 0)
 					r = test_qp(c, e, i, id);
 				if (r == 0 && rdma_connect(id, &cp)) {
-					cm_err(c, "rdma_connect: %s",
-					       strerror(errno));
+					rd_snprintf_text(c->err, sizeof(c->err),
+							 "rdma_connect: %s",
+							 strerror(errno));
 					r = -errno;
 				}
 				if (r == 0)
@@ -653,8 +688,9 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		return r;
 	if (rdma_bind_addr(listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(listen, (int)e->nqp)) {
-		cm_err(c, "rdma_cm cannot listen for the test QPs: %s",
-		       strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_cm cannot listen for the test QPs: %s",
+				 strerror(errno));
 		r = -errno;
 		goto out;
 	}
@@ -668,7 +704,9 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		    accepted < e->nqp) {
 			r = test_qp(c, e, accepted, ev->id);
 			if (r == 0 && rdma_accept(ev->id, &cp)) {
-				cm_err(c, "rdma_accept: %s", strerror(errno));
+				rd_snprintf_text(c->err, sizeof(c->err),
+						 "rdma_accept: %s",
+						 strerror(errno));
 				r = -errno;
 			}
 			if (r < 0) {
@@ -688,10 +726,12 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 			established++;
 		} else {
-			cm_err(c, "test QP's connection: rdma_cm reported "
-				  "%s (status %d): %s",
-			       rdma_event_str(ev->event), ev->status,
-			       perf_cm_event_hint(ev->event, ev->status));
+			rd_snprintf_text(
+				c->err, sizeof(c->err),
+				"test QP's connection: rdma_cm reported "
+				"%s (status %d): %s",
+				rdma_event_str(ev->event), ev->status,
+				perf_cm_event_hint(ev->event, ev->status));
 			r = -EPROTO;
 		}
 		rdma_ack_cm_event(ev);
