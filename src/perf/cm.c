@@ -300,19 +300,10 @@ static int control_qp(struct perf_cm *c, struct ibv_context *verbs,
 
 	if (r < 0)
 		return r;
-	if (posix_memalign((void **)&c->buf, 64, 2 * PERF_CM_MSG_MAX)) {
-		c->buf = NULL;
-		rd_snprintf_text(c->err, sizeof(c->err), "out of memory");
-		return -ENOMEM;
-	}
-	memset(c->buf, 0, 2 * PERF_CM_MSG_MAX);
-	c->mr = ibv_reg_mr(pd, c->buf, 2 * PERF_CM_MSG_MAX,
-			   IBV_ACCESS_LOCAL_WRITE);
-	if (!c->mr) {
-		rd_snprintf_text(c->err, sizeof(c->err),
-				 "control QP: ibv_reg_mr: %s", strerror(errno));
-		return -errno;
-	}
+	r = perf_buf_reg(pd, 2 * PERF_CM_MSG_MAX, IBV_ACCESS_LOCAL_WRITE,
+			 &c->buf, &c->mr, c->err, sizeof(c->err));
+	if (r < 0)
+		return r;
 	c->cq = ibv_create_cq(c->id->verbs, 8, NULL, NULL, 0);
 	if (!c->cq) {
 		rd_snprintf_text(c->err, sizeof(c->err),
@@ -336,12 +327,8 @@ static void control_free(struct perf_cm *c)
 		rdma_destroy_qp(c->id);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
-	if (c->mr)
-		ibv_dereg_mr(c->mr);
-	free(c->buf);
+	perf_buf_dereg(&c->buf, &c->mr);
 	c->cq = NULL;
-	c->mr = NULL;
-	c->buf = NULL;
 	c->recv_held = false;
 	if (c->id)
 		rdma_destroy_id(c->id);

@@ -287,6 +287,42 @@ void perf_end_destroy_cm_qp(struct perf_end *e, unsigned i)
 	}
 }
 
+int perf_buf_reg(struct ibv_pd *pd, size_t len, int access, uint8_t **buf,
+		 struct ibv_mr **mr, char *err, size_t errlen)
+{
+	int r;
+
+	*mr = NULL;
+	if (posix_memalign((void **)buf, 4096, len) != 0) {
+		*buf = NULL;
+		rd_snprintf_text(err, errlen,
+				 "cannot allocate %zu bytes of buffers", len);
+		return -ENOMEM;
+	}
+	memset(*buf, 0, len);
+	*mr = ibv_reg_mr(pd, *buf, len, access);
+	if (*mr)
+		return 0;
+	r = errno ? -errno : -ENOMEM;
+	rd_snprintf_text(err, errlen, "ibv_reg_mr(%zu bytes): %s%s", len,
+			 strerror(-r),
+			 r == -ENOMEM || r == -EPERM
+				 ? " (locked-memory limit too low? ulimit -l)"
+				 : "");
+	free(*buf);
+	*buf = NULL;
+	return r;
+}
+
+void perf_buf_dereg(uint8_t **buf, struct ibv_mr **mr)
+{
+	if (*mr)
+		ibv_dereg_mr(*mr);
+	free(*buf);
+	*mr = NULL;
+	*buf = NULL;
+}
+
 /* A completion queue of entries for e's QPs; which names it in err. */
 static int create_cq(struct perf_end *e, struct ibv_cq **cq, unsigned entries,
 		     const char *which, char *err, size_t errlen)
@@ -322,25 +358,9 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		r = -ENOMEM;
 		goto fail;
 	}
-	if (posix_memalign((void **)&e->buf, 4096, len) != 0) {
-		rd_snprintf_text(err, errlen,
-				 "cannot allocate %zu bytes of buffers", len);
-		r = -ENOMEM;
-		e->buf = NULL;
+	r = perf_buf_reg(d->pd, len, access, &e->buf, &e->mr, err, errlen);
+	if (r < 0)
 		goto fail;
-	}
-	memset(e->buf, 0, len);
-	e->mr = ibv_reg_mr(d->pd, e->buf, len, access);
-	if (!e->mr) {
-		r = errno ? -errno : -ENOMEM;
-		rd_snprintf_text(
-			err, errlen, "ibv_reg_mr(%zu bytes): %s%s", len,
-			strerror(-r),
-			r == -ENOMEM || r == -EPERM
-				? " (locked-memory limit too low? ulimit -l)"
-				: "");
-		goto fail;
-	}
 	r = create_cq(e, &e->scq, cfg->tx_depth * cfg->nqp, "send", err,
 		      errlen);
 	if (r == 0)
@@ -411,9 +431,7 @@ void perf_end_destroy(struct perf_end *e)
 		ibv_destroy_cq(e->rcq);
 	if (e->scq)
 		ibv_destroy_cq(e->scq);
-	if (e->mr)
-		ibv_dereg_mr(e->mr);
-	free(e->buf);
+	perf_buf_dereg(&e->buf, &e->mr);
 	free(e->qp);
 	free(e->mine);
 	free(e->peer);
