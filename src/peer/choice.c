@@ -40,17 +40,16 @@ enum rd_test_family rd_test_family(const struct rd_test_choice *t)
 
 const char *rd_test_family_name(enum rd_test_family f)
 {
-	switch (f) {
-	case RD_TEST_FAM_IPV4:
-		return "IPv4";
-	case RD_TEST_FAM_IPV6:
-		return "IPv6";
-	case RD_TEST_FAM_LINK_LOCAL:
-		return "IPv6 link-local";
-	case RD_TEST_FAM_NONE:
-		break;
-	}
-	return "no IP address";
+	static const char *const names[] = {
+		[RD_TEST_FAM_NONE] = "no IP address",
+		[RD_TEST_FAM_IPV4] = "IPv4",
+		[RD_TEST_FAM_IPV6] = "IPv6",
+		[RD_TEST_FAM_LINK_LOCAL] = "IPv6 link-local",
+	};
+
+	return (unsigned)f < sizeof(names) / sizeof(names[0])
+		       ? names[f]
+		       : names[RD_TEST_FAM_NONE];
 }
 
 /* The GID as an address: dotted IPv4 when it is IPv4-mapped. */

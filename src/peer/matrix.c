@@ -102,23 +102,35 @@ static void set_why(struct rd_peer_pair *p, enum rd_peer_result r,
 }
 
 /* A JSON frame from the peer, bounded and checked; NULL with err set. */
-static struct json_object *frame_parse(const char *text, size_t len,
-				       char *err, size_t errlen)
+/* The peer's next frame (what names it in err), as a JSON object. */
+static int recv_json(struct perf_oob *o, int timeout_ms, const char *what,
+		     struct json_object **j, char *err, size_t errlen)
 {
-	struct json_object *j;
-	char why[256];
+	char *text, why[256];
+	size_t len;
+	int r;
 
-	if (rd_json_check(text, len, &matrix_limits, why, sizeof(why)) < 0) {
+	*j = NULL;
+	r = rd_peer_frame_recv(o, &text, &len, timeout_ms, what);
+	if (r < 0) {
+		rd_esc(err, errlen, o->err);
+		return r;
+	}
+	r = rd_json_check(text, len, &matrix_limits, why, sizeof(why));
+	if (r == 0)
+		*j = json_tokener_parse(text);
+	free(text);
+	if (r < 0) {
 		rd_esc(err, errlen, why);
-		return NULL;
+		return -EPROTO;
 	}
-	j = json_tokener_parse(text);
-	if (!j || !json_object_is_type(j, json_type_object)) {
+	if (!*j || !json_object_is_type(*j, json_type_object)) {
 		snprintf(err, errlen, "the peer's answer is not a JSON object");
-		json_object_put(j);
-		return NULL;
+		json_object_put(*j);
+		*j = NULL;
+		return -EPROTO;
 	}
-	return j;
+	return 0;
 }
 
 static int send_json(struct perf_oob *o, struct json_object *j, char *err,
@@ -258,19 +270,13 @@ static int read_answer(struct perf_oob *o, int timeout_ms,
 		       size_t errlen)
 {
 	struct json_object *j, *arr, *x;
-	char *text, why[256];
-	size_t len, k = 0;
+	char why[256];
+	size_t k = 0;
 	int r;
 
-	r = rd_peer_frame_recv(o, &text, &len, timeout_ms, "the matrix answer");
-	if (r < 0) {
-		rd_esc(err, errlen, o->err);
+	r = recv_json(o, timeout_ms, "the matrix answer", &j, err, errlen);
+	if (r < 0)
 		return r;
-	}
-	j = frame_parse(text, len, err, errlen);
-	free(text);
-	if (!j)
-		return -EPROTO;
 	if (json_object_object_get_ex(j, "error", &x)) {
 		snprintf(why, sizeof(why), "the peer cannot test: %s",
 			 json_object_get_string(x));
@@ -344,6 +350,16 @@ static void wait_sends(struct rd_peer_pair *pairs, struct perf_end *ends,
 				 "no acknowledgement within %d ms", timeout_ms);
 			set_why(&pairs[i], RD_PEER_FAILS, why);
 		}
+}
+
+/* Either side's end of the test: the QPs made for the pairs, then d. */
+static void close_ends(struct perf_dev *d, struct perf_end *ends,
+		       const bool *made, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (made[i])
+			perf_end_destroy(&ends[i]);
+	perf_dev_close(d);
 }
 
 int rd_peer_matrix_run(struct perf_oob *o, const char *dev, unsigned port,
@@ -421,10 +437,7 @@ int rd_peer_matrix_run(struct perf_oob *o, const char *dev, unsigned port,
 			json_object_put(done);
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		if (ready[i])
-			perf_end_destroy(&ends[i]);
-	perf_dev_close(&d);
+	close_ends(&d, ends, ready, n);
 	return r;
 }
 
@@ -511,10 +524,7 @@ static int answer(struct perf_oob *o, const char *dev, unsigned port,
 	if (r == 0 && rd_peer_frame_recv(o, &text, &len, timeout_ms + 5000,
 					 "the end of the matrix") == 0)
 		free(text);
-	for (size_t i = 0; i < n; i++)
-		if (made[i])
-			perf_end_destroy(&ends[i]);
-	perf_dev_close(&d);
+	close_ends(&d, ends, made, n);
 	return r;
 }
 
@@ -523,21 +533,13 @@ int rd_peer_matrix_serve(struct perf_oob *o, const char *dev, unsigned port,
 			 size_t errlen)
 {
 	struct json_object *req, *reply;
-	char *text;
-	size_t len;
 	int r;
 
-	r = rd_peer_frame_recv(o, &text, &len, timeout_ms, "a matrix request");
+	r = recv_json(o, timeout_ms, "a matrix request", &req, err, errlen);
 	if (r == -ECONNRESET)
 		return 0; /* the client wanted the comparison only */
-	if (r < 0) {
-		rd_esc(err, errlen, o->err);
+	if (r < 0)
 		return r;
-	}
-	req = frame_parse(text, len, err, errlen);
-	free(text);
-	if (!req)
-		return -EPROTO;
 	if (json_object_object_get_ex(req, "done", NULL)) {
 		r = 0;
 	} else if (!dev) {

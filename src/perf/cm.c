@@ -10,13 +10,13 @@
 #include <netdb.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "perf/verbs.h"
 
 #define CM_RESOLVE_MS 2000 /* perftest's address and route timeouts */
@@ -104,17 +104,6 @@ const char *perf_cm_event_hint(int event, int status)
 	}
 }
 
-static void cm_err(struct perf_cm *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void cm_err(struct perf_cm *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof(c->err), fmt, ap);
-	va_end(ap);
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -135,17 +124,30 @@ static struct rdma_event_channel *new_channel(struct perf_cm *c)
 	int fl;
 
 	if (!ch) {
-		cm_err(c, "rdma_create_event_channel: %s (is rdma_ucm "
-			  "loaded?)", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_create_event_channel: %s (is rdma_ucm "
+				 "loaded?)",
+				 strerror(errno));
 		return NULL;
 	}
 	fl = fcntl(ch->fd, F_GETFL);
 	if (fl < 0 || fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-		cm_err(c, "rdma_cm channel: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err), "rdma_cm channel: %s",
+				 strerror(errno));
 		rdma_destroy_event_channel(ch);
 		return NULL;
 	}
 	return ch;
+}
+
+static int new_id(struct perf_cm *c, struct rdma_event_channel *ch,
+		  struct rdma_cm_id **id)
+{
+	if (rdma_create_id(ch, id, NULL, RDMA_PS_TCP) == 0)
+		return 0;
+	rd_snprintf_text(c->err, sizeof(c->err), "rdma_create_id: %s",
+			 strerror(errno));
+	return -errno;
 }
 
 /* The next event on ch within timeout_ms (< 0: until *stop). */
@@ -160,18 +162,23 @@ static int next_event(struct perf_cm *c, struct rdma_event_channel *ch,
 		int64_t left = deadline - now_ms();
 
 		if (c->stop && *c->stop) {
-			cm_err(c, "interrupted while waiting for %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "interrupted while waiting for %s",
+					 what);
 			return -EINTR;
 		}
 		if (rdma_get_cm_event(ch, ev) == 0)
 			return 0;
 		if (errno != EAGAIN && errno != EINTR) {
-			cm_err(c, "rdma_get_cm_event: %s", strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_get_cm_event: %s",
+					 strerror(errno));
 			return -errno;
 		}
 		if (timeout_ms >= 0 && left <= 0) {
-			cm_err(c, "no rdma_cm event for %s in %d ms", what,
-			       timeout_ms);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "no rdma_cm event for %s in %d ms",
+					 what, timeout_ms);
 			return -ETIMEDOUT;
 		}
 		poll(&p, 1, (timeout_ms < 0 || left > 200) ? 200 : (int)left);
@@ -195,9 +202,10 @@ static int expect_event(struct perf_cm *c, struct rdma_event_channel *ch,
 			rdma_ack_cm_event(ev);
 		return 0;
 	}
-	cm_err(c, "%s: rdma_cm reported %s (status %d): %s", what,
-	       rdma_event_str(ev->event), ev->status,
-	       perf_cm_event_hint(ev->event, ev->status));
+	rd_snprintf_text(c->err, sizeof(c->err),
+			 "%s: rdma_cm reported %s (status %d): %s", what,
+			 rdma_event_str(ev->event), ev->status,
+			 perf_cm_event_hint(ev->event, ev->status));
 	r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED
 	    : ev->event == RDMA_CM_EVENT_UNREACHABLE ||
 			    ev->event == RDMA_CM_EVENT_CONNECT_ERROR
@@ -216,7 +224,9 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 	inet_ntop(AF_INET, &c->addr.sin_addr, host, sizeof(host));
 	if (rdma_resolve_addr(id, NULL, (struct sockaddr *)&c->addr,
 			      CM_RESOLVE_MS)) {
-		cm_err(c, "rdma_resolve_addr(%s): %s", host, strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_resolve_addr(%s): %s", host,
+				 strerror(errno));
 		return -errno;
 	}
 	r = expect_event(c, ch, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS * 2,
@@ -228,12 +238,16 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 
 		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &t,
 				    sizeof(t))) {
-			cm_err(c, "rdma_cm ToS %d: %s", tos, strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_cm ToS %d: %s", tos,
+					 strerror(errno));
 			return -errno;
 		}
 	}
 	if (rdma_resolve_route(id, CM_RESOLVE_MS)) {
-		cm_err(c, "rdma_resolve_route(%s): %s", host, strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_resolve_route(%s): %s", host,
+				 strerror(errno));
 		return -errno;
 	}
 	return expect_event(c, ch, RDMA_CM_EVENT_ROUTE_RESOLVED,
@@ -246,13 +260,15 @@ static int same_device(struct perf_cm *c, struct rdma_cm_id *id,
 {
 	if (id->verbs == verbs)
 		return 0;
-	cm_err(c,
-	       "rdma_cm reaches the peer through %s, not %s: give -d %s, or "
-	       "the address of %s's netdev",
-	       id->verbs ? ibv_get_device_name(id->verbs->device) : "no device",
-	       ibv_get_device_name(verbs->device),
-	       id->verbs ? ibv_get_device_name(id->verbs->device) : "?",
-	       ibv_get_device_name(verbs->device));
+	rd_snprintf_text(
+		c->err, sizeof(c->err),
+		"rdma_cm reaches the peer through %s, not %s: give -d %s, or "
+		"the address of %s's netdev",
+		id->verbs ? ibv_get_device_name(id->verbs->device)
+			  : "no device",
+		ibv_get_device_name(verbs->device),
+		id->verbs ? ibv_get_device_name(id->verbs->device) : "?",
+		ibv_get_device_name(verbs->device));
 	return -ENODEV;
 }
 
@@ -265,39 +281,41 @@ static int post_recv(struct perf_cm *c)
 	int r = ibv_post_recv(c->id->qp, &wr, &bad);
 
 	if (r)
-		cm_err(c, "control QP: ibv_post_recv: %s", strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: ibv_post_recv: %s", strerror(r));
 	return -r;
 }
 
-/* The control QP on c->id, with one receive posted. */
-static int control_qp(struct perf_cm *c, struct ibv_pd *pd)
+/* The control QP on c->id, which must be on verbs, with one receive
+ * posted. */
+static int control_qp(struct perf_cm *c, struct ibv_context *verbs,
+		      struct ibv_pd *pd)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 2, .max_recv_wr = 2,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
+	int r = same_device(c, c->id, verbs);
 
-	if (posix_memalign((void **)&c->buf, 64, 2 * PERF_CM_MSG_MAX)) {
-		c->buf = NULL;
-		cm_err(c, "out of memory");
-		return -ENOMEM;
-	}
-	memset(c->buf, 0, 2 * PERF_CM_MSG_MAX);
-	c->mr = ibv_reg_mr(pd, c->buf, 2 * PERF_CM_MSG_MAX,
-			   IBV_ACCESS_LOCAL_WRITE);
-	if (!c->mr) {
-		cm_err(c, "control QP: ibv_reg_mr: %s", strerror(errno));
-		return -errno;
-	}
+	if (r < 0)
+		return r;
+	r = perf_buf_reg(pd, 2 * PERF_CM_MSG_MAX, IBV_ACCESS_LOCAL_WRITE,
+			 &c->buf, &c->mr, c->err, sizeof(c->err));
+	if (r < 0)
+		return r;
 	c->cq = ibv_create_cq(c->id->verbs, 8, NULL, NULL, 0);
 	if (!c->cq) {
-		cm_err(c, "control QP: ibv_create_cq: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: ibv_create_cq: %s",
+				 strerror(errno));
 		return -errno;
 	}
 	ia.send_cq = ia.recv_cq = c->cq;
 	if (rdma_create_qp(c->id, pd, &ia)) {
-		cm_err(c, "control QP: rdma_create_qp: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: rdma_create_qp: %s",
+				 strerror(errno));
 		return -errno;
 	}
 	return post_recv(c);
@@ -309,12 +327,8 @@ static void control_free(struct perf_cm *c)
 		rdma_destroy_qp(c->id);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
-	if (c->mr)
-		ibv_dereg_mr(c->mr);
-	free(c->buf);
+	perf_buf_dereg(&c->buf, &c->mr);
 	c->cq = NULL;
-	c->mr = NULL;
-	c->buf = NULL;
 	c->recv_held = false;
 	if (c->id)
 		rdma_destroy_id(c->id);
@@ -335,13 +349,28 @@ static int sockaddr_of(struct perf_cm *c, const char *host, uint16_t port)
 		return 0;
 	r = getaddrinfo(host, NULL, &hints, &res);
 	if (r || !res) {
-		cm_err(c, "cannot resolve %s to an IPv4 address: %s", host,
-		       gai_strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "cannot resolve %s to an IPv4 address: %s",
+				 host, gai_strerror(r));
 		return -EHOSTUNREACH;
 	}
 	c->addr.sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
 	freeaddrinfo(res);
 	return 0;
+}
+
+/* Either side's first steps: the address, then the control channel. */
+static int start(struct perf_cm *c, bool client, const char *host,
+		 uint16_t port)
+{
+	int r;
+
+	c->client = client;
+	r = sockaddr_of(c, host, port);
+	if (r < 0)
+		return r;
+	c->ch = new_channel(c);
+	return c->ch ? 0 : -ENOMEM;
 }
 
 static struct rdma_conn_param conn_param(unsigned out_reads)
@@ -362,27 +391,21 @@ int perf_cm_connect(struct perf_cm *c, struct ibv_context *verbs,
 	int64_t deadline = now_ms() + timeout_ms;
 	int r;
 
-	c->client = true;
-	r = sockaddr_of(c, host, port);
+	r = start(c, true, host, port);
 	if (r < 0)
 		return r;
-	c->ch = new_channel(c);
-	if (!c->ch)
-		return -ENOMEM;
 	for (;;) {
 		struct rdma_conn_param cp = conn_param(0);
 
-		if (rdma_create_id(c->ch, &c->id, NULL, RDMA_PS_TCP)) {
-			cm_err(c, "rdma_create_id: %s", strerror(errno));
-			return -errno;
-		}
+		r = new_id(c, c->ch, &c->id);
+		if (r < 0)
+			return r;
 		r = resolve(c, c->ch, c->id, -1);
 		if (r == 0)
-			r = same_device(c, c->id, verbs);
-		if (r == 0)
-			r = control_qp(c, pd);
+			r = control_qp(c, verbs, pd);
 		if (r == 0 && rdma_connect(c->id, &cp)) {
-			cm_err(c, "rdma_connect: %s", strerror(errno));
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "rdma_connect: %s", strerror(errno));
 			r = -errno;
 		}
 		if (r == 0)
@@ -408,23 +431,19 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	struct rdma_conn_param cp = conn_param(0);
 	int r;
 
-	c->client = false;
-	r = sockaddr_of(c, bind_addr, port);
+	r = start(c, false, bind_addr, port);
+	if (r == 0)
+		r = new_id(c, c->ch, &c->listen);
 	if (r < 0)
 		return r;
-	c->ch = new_channel(c);
-	if (!c->ch)
-		return -ENOMEM;
-	if (rdma_create_id(c->ch, &c->listen, NULL, RDMA_PS_TCP)) {
-		cm_err(c, "rdma_create_id: %s", strerror(errno));
-		return -errno;
-	}
 	if (rdma_bind_addr(c->listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(c->listen, 1)) {
-		cm_err(c, "rdma_cm cannot listen on %s port %u: %s%s",
-		       bind_addr ? bind_addr : "every address", port,
-		       strerror(errno),
-		       errno == EADDRINUSE ? " (another server runs?)" : "");
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_cm cannot listen on %s port %u: %s%s",
+				 bind_addr ? bind_addr : "every address", port,
+				 strerror(errno),
+				 errno == EADDRINUSE ? " (another server runs?)"
+						     : "");
 		return -errno;
 	}
 	r = expect_event(c, c->ch, RDMA_CM_EVENT_CONNECT_REQUEST, -1,
@@ -432,11 +451,10 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	if (r < 0)
 		return r;
 	c->id = ev->id;
-	r = same_device(c, c->id, verbs);
-	if (r == 0)
-		r = control_qp(c, pd);
+	r = control_qp(c, verbs, pd);
 	if (r == 0 && rdma_accept(c->id, &cp)) {
-		cm_err(c, "rdma_accept: %s", strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err), "rdma_accept: %s",
+				 strerror(errno));
 		r = -errno;
 	}
 	if (r < 0)
@@ -459,15 +477,18 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 		int n = ibv_poll_cq(c->cq, 1, wc);
 
 		if (n < 0) {
-			cm_err(c, "control QP: ibv_poll_cq failed");
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "control QP: ibv_poll_cq failed");
 			return -EIO;
 		}
 		if (n == 1) {
 			if (wc->status != IBV_WC_SUCCESS) {
-				cm_err(c, "control QP: %s %s failed: %s "
-					  "(peer gone?)",
-				       recv ? "receiving" : "sending", what,
-				       ibv_wc_status_str(wc->status));
+				rd_snprintf_text(c->err, sizeof(c->err),
+						 "control QP: %s %s failed: %s "
+						 "(peer gone?)",
+						 recv ? "receiving" : "sending",
+						 what,
+						 ibv_wc_status_str(wc->status));
 				return -ECONNRESET;
 			}
 			if (recv == ((wc->opcode & IBV_WC_RECV) != 0))
@@ -481,19 +502,25 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 			continue;
 		}
 		if (c->stop && *c->stop) {
-			cm_err(c, "interrupted while waiting for %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "interrupted while waiting for %s",
+					 what);
 			return -EINTR;
 		}
 		if (perf_cm_peer_gone(c)) {
-			cm_err(c, "the peer disconnected before %s", what);
+			rd_snprintf_text(c->err, sizeof(c->err),
+					 "the peer disconnected before %s",
+					 what);
 			return -ECONNRESET;
 		}
 		if (timeout_ms >= 0 && now_ms() > deadline) {
-			cm_err(c, "nothing from the peer for %d ms while "
-				  "%s %s (peer silent, or not running the "
-				  "same test?)",
-			       timeout_ms, recv ? "waiting for" : "sending",
-			       what);
+			rd_snprintf_text(
+				c->err, sizeof(c->err),
+				"nothing from the peer for %d ms while "
+				"%s %s (peer silent, or not running the "
+				"same test?)",
+				timeout_ms, recv ? "waiting for" : "sending",
+				what);
 			return -ETIMEDOUT;
 		}
 		/* Spin briefly, then let a Soft-RoCE peer on this CPU run. */
@@ -509,7 +536,8 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 	int r;
 
 	if (!c->id || !c->cq) {
-		cm_err(c, "no rdma_cm control connection");
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "no rdma_cm control connection");
 		return -ENOTCONN;
 	}
 	if (c->recv_held) {
@@ -521,9 +549,11 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 			return r;
 	}
 	if (wc.byte_len != len) {
-		cm_err(c, "peer sent %u bytes as %s, expected %zu (is it "
-			  "running the same test, with -R?)",
-		       wc.byte_len, what, len);
+		rd_snprintf_text(
+			c->err, sizeof(c->err),
+			"peer sent %u bytes as %s, expected %zu (is it "
+			"running the same test, with -R?)",
+			wc.byte_len, what, len);
 		return -EPROTO;
 	}
 	memcpy(buf, c->buf, len);
@@ -544,8 +574,10 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 	int r;
 
 	if (!c->id || !c->cq || len > PERF_CM_MSG_MAX) {
-		cm_err(c, "cannot send %s on the rdma_cm control connection",
-		       what);
+		rd_snprintf_text(
+			c->err, sizeof(c->err),
+			"cannot send %s on the rdma_cm control connection",
+			what);
 		return -EINVAL;
 	}
 	memcpy(slot, buf, len);
@@ -554,7 +586,9 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 				.lkey = c->mr->lkey };
 	r = ibv_post_send(c->id->qp, &wr, &bad);
 	if (r) {
-		cm_err(c, "control QP: sending %s: %s", what, strerror(r));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "control QP: sending %s: %s", what,
+				 strerror(r));
 		return -r;
 	}
 	/* rnr_retry 7 waits for the peer's receive for ever: bound it. */
@@ -577,6 +611,16 @@ bool perf_cm_peer_gone(struct perf_cm *c)
 	return c->gone;
 }
 
+/* QP i of e on id, which must be on e's device. */
+static int test_qp(struct perf_cm *c, struct perf_end *e, unsigned i,
+		   struct rdma_cm_id *id)
+{
+	int r = same_device(c, id, e->dev->ctx);
+
+	return r < 0 ? r
+		     : perf_end_create_cm_qp(e, i, id, c->err, sizeof(c->err));
+}
+
 int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			unsigned out_reads, int timeout_ms)
 {
@@ -596,22 +640,16 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			for (;;) {
 				struct rdma_cm_id *id;
 
-				if (rdma_create_id(c->dch, &id, NULL,
-						   RDMA_PS_TCP)) {
-					cm_err(c, "rdma_create_id: %s",
-					       strerror(errno));
-					return -errno;
-				}
+				r = new_id(c, c->dch, &id);
+				if (r < 0)
+					return r;
 				r = resolve(c, c->dch, id, tos);
 				if (r == 0)
-					r = same_device(c, id, e->dev->ctx);
-				if (r == 0)
-					r = perf_end_create_cm_qp(
-						e, i, id, c->err,
-						sizeof(c->err));
+					r = test_qp(c, e, i, id);
 				if (r == 0 && rdma_connect(id, &cp)) {
-					cm_err(c, "rdma_connect: %s",
-					       strerror(errno));
+					rd_snprintf_text(c->err, sizeof(c->err),
+							 "rdma_connect: %s",
+							 strerror(errno));
 					r = -errno;
 				}
 				if (r == 0)
@@ -632,14 +670,14 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		}
 		return 0;
 	}
-	if (rdma_create_id(c->dch, &listen, NULL, RDMA_PS_TCP)) {
-		cm_err(c, "rdma_create_id: %s", strerror(errno));
-		return -errno;
-	}
+	r = new_id(c, c->dch, &listen);
+	if (r < 0)
+		return r;
 	if (rdma_bind_addr(listen, (struct sockaddr *)&c->addr) ||
 	    rdma_listen(listen, (int)e->nqp)) {
-		cm_err(c, "rdma_cm cannot listen for the test QPs: %s",
-		       strerror(errno));
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_cm cannot listen for the test QPs: %s",
+				 strerror(errno));
 		r = -errno;
 		goto out;
 	}
@@ -651,13 +689,11 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			break;
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST &&
 		    accepted < e->nqp) {
-			r = same_device(c, ev->id, e->dev->ctx);
-			if (r == 0)
-				r = perf_end_create_cm_qp(e, accepted, ev->id,
-							  c->err,
-							  sizeof(c->err));
+			r = test_qp(c, e, accepted, ev->id);
 			if (r == 0 && rdma_accept(ev->id, &cp)) {
-				cm_err(c, "rdma_accept: %s", strerror(errno));
+				rd_snprintf_text(c->err, sizeof(c->err),
+						 "rdma_accept: %s",
+						 strerror(errno));
 				r = -errno;
 			}
 			if (r < 0) {
@@ -677,10 +713,12 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 			established++;
 		} else {
-			cm_err(c, "test QP's connection: rdma_cm reported "
-				  "%s (status %d): %s",
-			       rdma_event_str(ev->event), ev->status,
-			       perf_cm_event_hint(ev->event, ev->status));
+			rd_snprintf_text(
+				c->err, sizeof(c->err),
+				"test QP's connection: rdma_cm reported "
+				"%s (status %d): %s",
+				rdma_event_str(ev->event), ev->status,
+				perf_cm_event_hint(ev->event, ev->status));
 			r = -EPROTO;
 		}
 		rdma_ack_cm_event(ev);

@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -329,44 +330,46 @@ int perf_oob_mtu_decode(const char *buf, size_t len, int *mtu_enum, char *err,
 	return 0;
 }
 
-static uint64_t dbl_bits(double d)
-{
-	uint64_t u;
+/*
+ * The bw report's fields in perftest's order: two integers, then three
+ * rates (doubles). An integer a peer sends must lie in min..max; a rate
+ * must be finite and in 0..1e9.
+ */
+static const struct report_field {
+	const char *name;
+	size_t off;
+	bool rate;
+	uint64_t min, max;
+} report_fields[PERF_OOB_REPORT_FIELDS] = {
+	{ .name = "message size",
+	  .off = offsetof(struct perf_oob_report, size),
+	  .min = 1,
+	  .max = 1ull << 31 },
+	{ .name = "iterations",
+	  .off = offsetof(struct perf_oob_report, iters),
+	  .max = 1ull << 48 },
+	{ .name = "peak",
+	  .off = offsetof(struct perf_oob_report, bw_peak),
+	  .rate = true },
+	{ .name = "average",
+	  .off = offsetof(struct perf_oob_report, bw_avg),
+	  .rate = true },
+	{ .name = "message rate",
+	  .off = offsetof(struct perf_oob_report, msg_rate),
+	  .rate = true },
+};
 
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static double bits_dbl(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
+_Static_assert(sizeof(double) == sizeof(uint64_t),
+	       "a report field is 8 bytes, integer or double");
 
 void perf_oob_report_field_encode(const struct perf_oob_report *r, int i,
 				  uint8_t *buf)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
-	switch (i) {
-	case 0:
-		v = r->size;
-		break;
-	case 1:
-		v = r->iters;
-		break;
-	case 2:
-		v = dbl_bits(r->bw_peak);
-		break;
-	case 3:
-		v = dbl_bits(r->bw_avg);
-		break;
-	default:
-		v = dbl_bits(r->msg_rate);
-		break;
-	}
+	/* A double travels as its bits, byte-swapped as an integer. */
+	if (i >= 0 && i < PERF_OOB_REPORT_FIELDS)
+		memcpy(&v, (const char *)r + report_fields[i].off, sizeof(v));
 	v = htobe64(v);
 	memcpy(buf, &v, 8);
 }
@@ -375,43 +378,24 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 				 struct perf_oob_report *r, char *err,
 				 size_t errlen)
 {
-	static const char *const names[] = { "size", "iterations", "peak",
-					     "average", "message rate" };
+	const struct report_field *f;
 	uint64_t v;
 	double d;
 
 	if (i < 0 || i >= PERF_OOB_REPORT_FIELDS)
 		return fail(err, errlen, "report field %d does not exist", i);
+	f = &report_fields[i];
 	memcpy(&v, buf, 8);
 	v = be64toh(v);
-	if (i == 0) {
-		if (v == 0 || v > (1ull << 31))
-			return fail(err, errlen,
-				    "peer's report: message size %llu is out "
-				    "of range",
-				    (unsigned long long)v);
-		r->size = v;
-		return 0;
-	}
-	if (i == 1) {
-		if (v > (1ull << 48))
-			return fail(err, errlen,
-				    "peer's report: %llu iterations is out of "
-				    "range",
-				    (unsigned long long)v);
-		r->iters = v;
-		return 0;
-	}
-	d = bits_dbl(v);
-	if (!isfinite(d) || d < 0 || d > 1e9)
+	if (!f->rate && (v < f->min || v > f->max))
+		return fail(err, errlen,
+			    "peer's report: %s %llu is out of range", f->name,
+			    (unsigned long long)v);
+	memcpy(&d, &v, sizeof(d));
+	if (f->rate && (!isfinite(d) || d < 0 || d > 1e9))
 		return fail(err, errlen, "peer's report: %s %g is not a rate",
-			    names[i], d);
-	if (i == 2)
-		r->bw_peak = d;
-	else if (i == 3)
-		r->bw_avg = d;
-	else
-		r->msg_rate = d;
+			    f->name, d);
+	memcpy((char *)r + f->off, &v, sizeof(v));
 	return 0;
 }
 
@@ -423,17 +407,6 @@ static int64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void oob_err(struct perf_oob *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void oob_err(struct perf_oob *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(o->err, sizeof(o->err), fmt, ap);
-	va_end(ap);
 }
 
 static bool stopped(const struct perf_oob *o)
@@ -522,7 +495,9 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 	snprintf(svc, sizeof(svc), "%u", port);
 	r = getaddrinfo(host, svc, &hints, &res);
 	if (r != 0) {
-		oob_err(o, "cannot resolve %s: %s", host, gai_strerror(r));
+		rd_snprintf_text(o->err, sizeof(o->err),
+				 "cannot resolve %s: %s", host,
+				 gai_strerror(r));
 		return -EHOSTUNREACH;
 	}
 	/* A server started a moment after us is normal in scripts: retry
@@ -550,16 +525,20 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 	if (last == -ETIMEDOUT && refused)
 		last = -ECONNREFUSED;
 	if (last == -EINTR)
-		oob_err(o, "interrupted while connecting to %s:%u", host, port);
+		rd_snprintf_text(o->err, sizeof(o->err),
+				 "interrupted while connecting to %s:%u", host,
+				 port);
 	else if (last == -ECONNREFUSED)
-		oob_err(o,
+		rd_snprintf_text(
+			o->err, sizeof(o->err),
 			"no server listening on %s:%u (connection refused for "
 			"%d ms): start 'rdmadiag bw' or ib_write_bw there "
 			"first",
 			host, port, timeout_ms);
 	else
-		oob_err(o, "cannot connect to %s:%u: %s", host, port,
-			strerror(-last));
+		rd_snprintf_text(o->err, sizeof(o->err),
+				 "cannot connect to %s:%u: %s", host, port,
+				 strerror(-last));
 	return last;
 }
 
@@ -571,7 +550,9 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 	int lfd, on = 1, r;
 
 	if (addr && inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
-		oob_err(o, "invalid IPv4 address \"%s\"", rd_esc_tmp(addr));
+		rd_snprintf_text(o->err, sizeof(o->err),
+				 "invalid IPv4 address \"%s\"",
+				 rd_esc_tmp(addr));
 		return -EINVAL;
 	}
 	if (!addr)
@@ -579,19 +560,22 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0) {
 		r = -errno;
-		oob_err(o, "socket: %s", strerror(errno));
+		rd_snprintf_text(o->err, sizeof(o->err), "socket: %s",
+				 strerror(errno));
 		return r;
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(lfd, 1) < 0) {
 		r = -errno;
-		oob_err(o, "cannot listen on %s TCP port %u: %s%s",
+		rd_snprintf_text(
+			o->err, sizeof(o->err),
+			"cannot listen on %s TCP port %u: %s%s",
 			addr ? rd_esc_tmp(addr) : "every IPv4 address", port,
 			strerror(errno),
 			errno == EADDRINUSE
 				? " (another server is running: use -p)"
-				: errno == EADDRNOTAVAIL
+			: errno == EADDRNOTAVAIL
 				? " (no interface has this address)"
 				: "");
 		close(lfd);
@@ -663,7 +647,9 @@ again:
 
 		if (stopped(o)) {
 			r = -EINTR;
-			oob_err(o, "interrupted while waiting for a client");
+			rd_snprintf_text(
+				o->err, sizeof(o->err),
+				"interrupted while waiting for a client");
 			goto out;
 		}
 		if (wait_ms >= 0) {
@@ -671,7 +657,8 @@ again:
 
 			if (left <= 0) {
 				r = -ETIMEDOUT;
-				oob_err(o,
+				rd_snprintf_text(
+					o->err, sizeof(o->err),
 					"no client connected to port %u "
 					"within %d ms",
 					port, wait_ms);
@@ -685,7 +672,8 @@ again:
 			break;
 		if (r < 0 && errno != EINTR) {
 			r = -errno;
-			oob_err(o, "poll: %s", strerror(errno));
+			rd_snprintf_text(o->err, sizeof(o->err), "poll: %s",
+					 strerror(errno));
 			goto out;
 		}
 	}
@@ -695,7 +683,8 @@ again:
 				     SOCK_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		oob_err(o, "accept: %s", strerror(errno));
+		rd_snprintf_text(o->err, sizeof(o->err), "accept: %s",
+				 strerror(errno));
 		goto out;
 	}
 	set_keepalive(fd);
@@ -750,7 +739,8 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 					 what);
 
 		if (r < 0)
-			oob_err(o, "%s", o->carrier->err(o->carrier_ctx));
+			rd_snprintf_text(o->err, sizeof(o->err), "%s",
+					 o->carrier->err(o->carrier_ctx));
 		return r;
 	}
 	while (got < len) {
@@ -760,11 +750,13 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		int r;
 
 		if (stopped(o)) {
-			oob_err(o, "interrupted while reading %s", what);
+			rd_snprintf_text(o->err, sizeof(o->err),
+					 "interrupted while reading %s", what);
 			return -EINTR;
 		}
 		if (timeout_ms >= 0 && left <= 0) {
-			oob_err(o,
+			rd_snprintf_text(
+				o->err, sizeof(o->err),
 				"peer sent %zu of %zu bytes of %s, then "
 				"nothing "
 				"for %d ms%s",
@@ -777,7 +769,8 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		r = poll(&p, 1,
 			 (timeout_ms < 0 || left > 200) ? 200 : (int)left);
 		if (r < 0 && errno != EINTR) {
-			oob_err(o, "poll: %s", strerror(errno));
+			rd_snprintf_text(o->err, sizeof(o->err), "poll: %s",
+					 strerror(errno));
 			return -errno;
 		}
 		if (r <= 0)
@@ -785,7 +778,8 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		n = recv(o->fd, (char *)buf + got, len - got, 0);
 		if (n == 0 || (n < 0 && errno == ECONNRESET)) {
 			/* A reset is a close that left our data unread. */
-			oob_err(o,
+			rd_snprintf_text(
+				o->err, sizeof(o->err),
 				"peer closed the connection %s %s (%zu of "
 				"%zu bytes%s)",
 				got ? "in the middle of" : "before sending",
@@ -795,7 +789,9 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			oob_err(o, "reading %s: %s", what, strerror(errno));
+			rd_snprintf_text(o->err, sizeof(o->err),
+					 "reading %s: %s", what,
+					 strerror(errno));
 			return -errno;
 		}
 		got += (size_t)n;
@@ -812,7 +808,8 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 		int r = o->carrier->write(o->carrier_ctx, buf, len, what);
 
 		if (r < 0)
-			oob_err(o, "%s", o->carrier->err(o->carrier_ctx));
+			rd_snprintf_text(o->err, sizeof(o->err), "%s",
+					 o->carrier->err(o->carrier_ctx));
 		return r;
 	}
 	/* perftest reads each message with one read(): send it whole. */
@@ -823,10 +820,12 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			oob_err(o, "sending %s: %s%s", what, strerror(errno),
-				errno == EPIPE || errno == ECONNRESET
-					? " (peer went away)"
-					: "");
+			rd_snprintf_text(o->err, sizeof(o->err),
+					 "sending %s: %s%s", what,
+					 strerror(errno),
+					 errno == EPIPE || errno == ECONNRESET
+						 ? " (peer went away)"
+						 : "");
 			return -errno;
 		}
 		put += (size_t)n;

@@ -291,6 +291,36 @@ static int cm_connect_qps(struct perf_session *s, unsigned out_reads)
 	return 0;
 }
 
+/* The out-of-band channel to the peer: TCP, or with -R an rdma_cm QP. */
+static int reach_peer(struct perf_session *s)
+{
+	const struct perf_opts *o = s->o;
+	int r;
+
+	if (o->rdma_cm) {
+		/* perftest -R: no socket, its messages on an rdma_cm QP. */
+		perf_cm_init(&s->cm, s->stop);
+		s->cm.timeout_ms = o->timeout_ms;
+		perf_cm_carry_oob(&s->cm, &s->oob);
+		s->oob.client = o->role == PERF_CLIENT;
+		if (o->role == PERF_CLIENT)
+			r = perf_cm_connect(&s->cm, s->dev.ctx, s->dev.pd,
+					    o->host, o->port, o->timeout_ms);
+		else
+			r = perf_cm_accept(&s->cm, s->dev.ctx, s->dev.pd,
+					   o->bind_addr, o->port);
+		return r < 0 ? perf_err(s, r, "%s", s->cm.err) : 0;
+	}
+	if (o->role == PERF_CLIENT)
+		r = perf_oob_connect(&s->oob, o->host, o->port, o->timeout_ms);
+	else
+		r = perf_oob_accept_aside(
+			&s->oob, o->bind_addr, o->bind_addr2, o->port, -1,
+			o->inband && o->inband->aside.claims ? &o->inband->aside
+							     : NULL);
+	return r < 0 ? perf_err(s, r, "%s", s->oob.err) : 0;
+}
+
 int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		      volatile sig_atomic_t *stop)
 {
@@ -355,40 +385,10 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 			mtu = want;
 	}
 
-	if (!s->loopback && o->rdma_cm) {
-		/* perftest -R: no socket, its messages on an rdma_cm QP. */
-		perf_cm_init(&s->cm, stop);
-		s->cm.timeout_ms = o->timeout_ms;
-		perf_cm_carry_oob(&s->cm, &s->oob);
-		s->oob.client = o->role == PERF_CLIENT;
-		if (o->role == PERF_CLIENT)
-			r = perf_cm_connect(&s->cm, s->dev.ctx, s->dev.pd,
-					    o->host, o->port, o->timeout_ms);
-		else
-			r = perf_cm_accept(&s->cm, s->dev.ctx, s->dev.pd,
-					   o->bind_addr, o->port);
-		if (r < 0) {
-			perf_err(s, r, "%s", s->cm.err);
-			goto fail;
-		}
-		r = negotiate(s, &mtu);
-		if (r < 0)
-			goto fail;
-	} else if (!s->loopback) {
-		if (o->role == PERF_CLIENT)
-			r = perf_oob_connect(&s->oob, o->host, o->port,
-					     o->timeout_ms);
-		else
-			r = perf_oob_accept_aside(
-				&s->oob, o->bind_addr, o->bind_addr2, o->port,
-				-1,
-				o->inband && o->inband->aside.claims ?
-					&o->inband->aside : NULL);
-		if (r < 0) {
-			perf_err(s, r, "%s", s->oob.err);
-			goto fail;
-		}
-		r = negotiate(s, &mtu);
+	if (!s->loopback) {
+		r = reach_peer(s);
+		if (r == 0)
+			r = negotiate(s, &mtu);
 		if (r < 0)
 			goto fail;
 	}

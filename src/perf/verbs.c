@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <rdma/rdma_cma.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#include "core/escape.h"
 
 int perf_mtu_bytes(int mtu_enum)
 {
@@ -54,10 +44,10 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		r = -errno;
-		set_err(err, errlen,
-			"cannot list RDMA devices: %s "
-			"(is ib_uverbs loaded?)",
-			strerror(errno));
+		rd_snprintf_text(err, errlen,
+				 "cannot list RDMA devices: %s "
+				 "(is ib_uverbs loaded?)",
+				 strerror(errno));
 		return r;
 	}
 	for (int i = 0; i < n; i++)
@@ -66,10 +56,10 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 			break;
 		}
 	if (!dev) {
-		set_err(err, errlen,
-			name ? "no RDMA device named %s"
-			     : "no RDMA device found%s",
-			name ? name : "");
+		rd_snprintf_text(err, errlen,
+				 name ? "no RDMA device named %s"
+				      : "no RDMA device found%s",
+				 name ? name : "");
 		r = -ENODEV;
 		goto out_list;
 	}
@@ -77,10 +67,10 @@ int perf_dev_open(struct perf_dev *d, const char *name, unsigned port,
 	d->ctx = ibv_open_device(dev);
 	if (!d->ctx) {
 		r = errno ? -errno : -ENODEV;
-		set_err(err, errlen,
-			"cannot open %s: %s (permissions on "
-			"/dev/infiniband/uverbs*?)",
-			d->name, strerror(-r));
+		rd_snprintf_text(err, errlen,
+				 "cannot open %s: %s (permissions on "
+				 "/dev/infiniband/uverbs*?)",
+				 d->name, strerror(-r));
 		goto out_list;
 	}
 	ibv_free_device_list(list);
@@ -100,7 +90,8 @@ int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
 	d->gid_index = -1;
 	list = rdma_get_devices(&n);
 	if (!list) {
-		set_err(err, errlen,
+		rd_snprintf_text(
+			err, errlen,
 			"rdma_cm lists no RDMA device: %s (are rdma_ucm and "
 			"ib_uverbs loaded?)",
 			strerror(errno ? errno : ENODEV));
@@ -112,8 +103,9 @@ int perf_dev_open_cm(struct perf_dev *d, const char *name, unsigned port,
 			d->ctx = list[i];
 	rdma_free_devices(list);
 	if (!d->ctx) {
-		set_err(err, errlen, "rdma_cm has no RDMA device named %s",
-			name ? name : "(any)");
+		rd_snprintf_text(err, errlen,
+				 "rdma_cm has no RDMA device named %s",
+				 name ? name : "(any)");
 		return -ENODEV;
 	}
 	d->cm_ctx = true;
@@ -128,21 +120,21 @@ static int dev_setup(struct perf_dev *d, unsigned port, char *err,
 	int r;
 
 	if ((r = ibv_query_device(d->ctx, &d->attr)) != 0) {
-		set_err(err, errlen, "ibv_query_device(%s): %s", d->name,
-			strerror(r));
+		rd_snprintf_text(err, errlen, "ibv_query_device(%s): %s",
+				 d->name, strerror(r));
 		r = -r;
 		goto out_close;
 	}
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		set_err(err, errlen, "%s has no port %u (ports 1..%u)", d->name,
-			port, d->attr.phys_port_cnt);
+		rd_snprintf_text(err, errlen, "%s has no port %u (ports 1..%u)",
+				 d->name, port, d->attr.phys_port_cnt);
 		r = -ENODEV;
 		goto out_close;
 	}
 	d->port = (uint8_t)port;
 	if ((r = ibv_query_port(d->ctx, d->port, &d->port_attr)) != 0) {
-		set_err(err, errlen, "ibv_query_port(%s/%u): %s", d->name, port,
-			strerror(r));
+		rd_snprintf_text(err, errlen, "ibv_query_port(%s/%u): %s",
+				 d->name, port, strerror(r));
 		r = -r;
 		goto out_close;
 	}
@@ -150,7 +142,7 @@ static int dev_setup(struct perf_dev *d, unsigned port, char *err,
 	d->pd = ibv_alloc_pd(d->ctx);
 	if (!d->pd) {
 		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_alloc_pd: %s", strerror(-r));
+		rd_snprintf_text(err, errlen, "ibv_alloc_pd: %s", strerror(-r));
 		goto out_close;
 	}
 	return 0;
@@ -176,10 +168,11 @@ int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen)
 	int r;
 
 	if (index < 0 || index >= d->port_attr.gid_tbl_len) {
-		set_err(err, errlen,
-			"GID index %d is outside the table of "
-			"%s port %u (0..%d)",
-			index, d->name, d->port, d->port_attr.gid_tbl_len - 1);
+		rd_snprintf_text(err, errlen,
+				 "GID index %d is outside the table of "
+				 "%s port %u (0..%d)",
+				 index, d->name, d->port,
+				 d->port_attr.gid_tbl_len - 1);
 		return -EINVAL;
 	}
 	r = ibv_query_gid(d->ctx, d->port, index, &d->gid);
@@ -189,10 +182,10 @@ int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen)
 		r = memcmp(d->gid.raw, zero, 16) == 0;
 	}
 	if (r) {
-		set_err(err, errlen,
-			"GID index %d of %s port %u cannot be "
-			"read (empty entry?)",
-			index, d->name, d->port);
+		rd_snprintf_text(err, errlen,
+				 "GID index %d of %s port %u cannot be "
+				 "read (empty entry?)",
+				 index, d->name, d->port);
 		return -EINVAL;
 	}
 	d->gid_index = index;
@@ -249,7 +242,8 @@ static int create_qp(struct perf_end *e, unsigned i, struct rdma_cm_id *id,
 	}
 	if (!e->qp[i]) {
 		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen,
+		rd_snprintf_text(
+			err, errlen,
 			"%s(RC, send %u, recv %u): %s (device max_qp_wr %d)",
 			id ? "rdma_create_qp" : "ibv_create_qp", e->tx_depth,
 			e->rx_depth, strerror(-r), d->attr.max_qp_wr);
@@ -274,7 +268,8 @@ int perf_end_create_cm_qp(struct perf_end *e, unsigned i,
 	int r;
 
 	if (i >= e->nqp || !e->cm_id || e->qp[i]) {
-		set_err(err, errlen, "QP %u cannot be made on rdma_cm", i);
+		rd_snprintf_text(err, errlen, "QP %u cannot be made on rdma_cm",
+				 i);
 		return -EINVAL;
 	}
 	r = create_qp(e, i, id, err, errlen);
@@ -290,6 +285,57 @@ void perf_end_destroy_cm_qp(struct perf_end *e, unsigned i)
 		e->cm_id[i] = NULL;
 		e->qp[i] = NULL;
 	}
+}
+
+int perf_buf_reg(struct ibv_pd *pd, size_t len, int access, uint8_t **buf,
+		 struct ibv_mr **mr, char *err, size_t errlen)
+{
+	int r;
+
+	*mr = NULL;
+	if (posix_memalign((void **)buf, 4096, len) != 0) {
+		*buf = NULL;
+		rd_snprintf_text(err, errlen,
+				 "cannot allocate %zu bytes of buffers", len);
+		return -ENOMEM;
+	}
+	memset(*buf, 0, len);
+	*mr = ibv_reg_mr(pd, *buf, len, access);
+	if (*mr)
+		return 0;
+	r = errno ? -errno : -ENOMEM;
+	rd_snprintf_text(err, errlen, "ibv_reg_mr(%zu bytes): %s%s", len,
+			 strerror(-r),
+			 r == -ENOMEM || r == -EPERM
+				 ? " (locked-memory limit too low? ulimit -l)"
+				 : "");
+	free(*buf);
+	*buf = NULL;
+	return r;
+}
+
+void perf_buf_dereg(uint8_t **buf, struct ibv_mr **mr)
+{
+	if (*mr)
+		ibv_dereg_mr(*mr);
+	free(*buf);
+	*mr = NULL;
+	*buf = NULL;
+}
+
+/* A completion queue of entries for e's QPs; which names it in err. */
+static int create_cq(struct perf_end *e, struct ibv_cq **cq, unsigned entries,
+		     const char *which, char *err, size_t errlen)
+{
+	int r;
+
+	*cq = ibv_create_cq(e->dev->ctx, (int)entries, NULL, NULL, 0);
+	if (*cq)
+		return 0;
+	r = errno ? -errno : -ENOMEM;
+	rd_snprintf_text(err, errlen, "ibv_create_cq(%s, %u entries): %s",
+			 which, entries, strerror(-r));
+	return r;
 }
 
 int perf_end_create(struct perf_dev *d, struct perf_end *e,
@@ -308,44 +354,20 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 	e->mine = calloc(cfg->nqp, sizeof(*e->mine));
 	e->peer = calloc(cfg->nqp, sizeof(*e->peer));
 	if (!e->qp || !e->mine || !e->peer) {
-		set_err(err, errlen, "out of memory");
+		rd_snprintf_text(err, errlen, "out of memory");
 		r = -ENOMEM;
-		goto out_arrays;
+		goto fail;
 	}
-	if (posix_memalign((void **)&e->buf, 4096, len) != 0) {
-		set_err(err, errlen, "cannot allocate %zu bytes of buffers",
-			len);
-		r = -ENOMEM;
-		e->buf = NULL;
-		goto out_arrays;
-	}
-	memset(e->buf, 0, len);
-	e->mr = ibv_reg_mr(d->pd, e->buf, len, access);
-	if (!e->mr) {
-		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_reg_mr(%zu bytes): %s%s", len,
-			strerror(-r),
-			r == -ENOMEM || r == -EPERM
-				? " (locked-memory limit too low? ulimit -l)"
-				: "");
-		goto out_buf;
-	}
-	e->scq = ibv_create_cq(d->ctx, (int)(cfg->tx_depth * cfg->nqp), NULL,
-			       NULL, 0);
-	if (!e->scq) {
-		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_create_cq(send, %u entries): %s",
-			cfg->tx_depth * cfg->nqp, strerror(-r));
-		goto out_mr;
-	}
-	e->rcq = ibv_create_cq(d->ctx, (int)(cfg->rx_depth * cfg->nqp), NULL,
-			       NULL, 0);
-	if (!e->rcq) {
-		r = errno ? -errno : -ENOMEM;
-		set_err(err, errlen, "ibv_create_cq(receive, %u entries): %s",
-			cfg->rx_depth * cfg->nqp, strerror(-r));
-		goto out_scq;
-	}
+	r = perf_buf_reg(d->pd, len, access, &e->buf, &e->mr, err, errlen);
+	if (r < 0)
+		goto fail;
+	r = create_cq(e, &e->scq, cfg->tx_depth * cfg->nqp, "send", err,
+		      errlen);
+	if (r == 0)
+		r = create_cq(e, &e->rcq, cfg->rx_depth * cfg->nqp, "receive",
+			      err, errlen);
+	if (r < 0)
+		goto fail;
 	e->max_inline = cfg->inline_size;
 	e->tx_depth = cfg->tx_depth;
 	e->rx_depth = cfg->rx_depth;
@@ -356,9 +378,9 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 	if (cfg->cm) {
 		e->cm_id = calloc(cfg->nqp, sizeof(*e->cm_id));
 		if (!e->cm_id) {
-			set_err(err, errlen, "out of memory");
+			rd_snprintf_text(err, errlen, "out of memory");
 			r = -ENOMEM;
-			goto out_qps;
+			goto fail;
 		}
 		return 0;
 	}
@@ -372,38 +394,24 @@ int perf_end_create(struct perf_dev *d, struct perf_end *e,
 
 		r = create_qp(e, i, NULL, err, errlen);
 		if (r < 0)
-			goto out_qps;
+			goto fail;
 		r = ibv_modify_qp(e->qp[i], &qa,
 				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		if (r) {
-			set_err(err, errlen,
-				"QP %#x to INIT (port %u, P_Key "
-				"index 0): %s",
-				e->qp[i]->qp_num, d->port, strerror(r));
+			rd_snprintf_text(err, errlen,
+					 "QP %#x to INIT (port %u, P_Key "
+					 "index 0): %s",
+					 e->qp[i]->qp_num, d->port,
+					 strerror(r));
 			r = -r;
-			goto out_qps;
+			goto fail;
 		}
 	}
 	return 0;
-out_qps:
-	for (i = e->nqp; i-- > 0;)
-		if (e->qp[i])
-			ibv_destroy_qp(e->qp[i]);
-	e->nqp = 0;
-	free(e->cm_id);
-	ibv_destroy_cq(e->rcq);
-out_scq:
-	ibv_destroy_cq(e->scq);
-out_mr:
-	ibv_dereg_mr(e->mr);
-out_buf:
-	free(e->buf);
-out_arrays:
-	free(e->qp);
-	free(e->mine);
-	free(e->peer);
-	memset(e, 0, sizeof(*e));
+fail:
+	/* What was made so far, in reverse. */
+	perf_end_destroy(e);
 	return r;
 }
 
@@ -423,9 +431,7 @@ void perf_end_destroy(struct perf_end *e)
 		ibv_destroy_cq(e->rcq);
 	if (e->scq)
 		ibv_destroy_cq(e->scq);
-	if (e->mr)
-		ibv_dereg_mr(e->mr);
-	free(e->buf);
+	perf_buf_dereg(&e->buf, &e->mr);
 	free(e->qp);
 	free(e->mine);
 	free(e->peer);
@@ -475,27 +481,27 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 	int r;
 
 	if (p->psn > 0xffffff) {
-		set_err(err, errlen,
-			"QP %#x to RTR: PSN %#x from the peer is "
-			"wider than 24 bits",
-			e->qp[i]->qp_num, p->psn);
+		rd_snprintf_text(err, errlen,
+				 "QP %#x to RTR: PSN %#x from the peer is "
+				 "wider than 24 bits",
+				 e->qp[i]->qp_num, p->psn);
 		return -EINVAL;
 	}
 	if (d->roce && d->gid_index < 0) {
-		set_err(err, errlen,
-			"QP %#x to RTR: RoCE needs a GID index "
-			"(-x)",
-			e->qp[i]->qp_num);
+		rd_snprintf_text(err, errlen,
+				 "QP %#x to RTR: RoCE needs a GID index "
+				 "(-x)",
+				 e->qp[i]->qp_num);
 		return -EINVAL;
 	}
 	if (d->gid_index >= 0) {
 		union ibv_gid zero = { 0 };
 
 		if (memcmp(p->gid, zero.raw, 16) == 0) {
-			set_err(err, errlen,
-				"QP %#x to RTR: the peer sent an "
-				"empty GID (does it use a GID index?)",
-				e->qp[i]->qp_num);
+			rd_snprintf_text(err, errlen,
+					 "QP %#x to RTR: the peer sent an "
+					 "empty GID (does it use a GID index?)",
+					 e->qp[i]->qp_num);
 			return -EINVAL;
 		}
 	}
@@ -510,7 +516,8 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		else if (d->gid_index > 0 && to_rtr(e, i, mtu, 0) == 0)
 			what = "GID index (try another -x; see 'rdmadiag "
 			       "snapshot' for the GID table)";
-		set_err(err, errlen,
+		rd_snprintf_text(
+			err, errlen,
 			"QP %#x to RTR failed: %s; the culprit is the %s. "
 			"Used: "
 			"MTU %d, GID index %d, remote QPN %#x, remote PSN %#x, "
@@ -536,7 +543,8 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 				  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				  IBV_QP_MAX_QP_RD_ATOMIC);
 	if (r) {
-		set_err(err, errlen,
+		rd_snprintf_text(
+			err, errlen,
 			"QP %#x to RTS failed: %s. Used: local PSN %#x, "
 			"timeout %u, outstanding reads %u (device allows %d)",
 			e->qp[i]->qp_num, strerror(r), a.sq_psn, a.timeout,

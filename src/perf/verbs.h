@@ -63,6 +63,15 @@ void perf_dev_close(struct perf_dev *d);
 /* Query and cache the GID at index (sets d->gid_index). */
 int perf_dev_set_gid(struct perf_dev *d, int index, char *err, size_t errlen);
 
+/*
+ * len zeroed, page-aligned bytes registered on pd with access: *buf and
+ * *mr, or -errno with err set and nothing left allocated.
+ */
+int perf_buf_reg(struct ibv_pd *pd, size_t len, int access, uint8_t **buf,
+		 struct ibv_mr **mr, char *err, size_t errlen);
+/* Undo perf_buf_reg (either may be NULL); both are NULL after. */
+void perf_buf_dereg(uint8_t **buf, struct ibv_mr **mr);
+
 int perf_end_create(struct perf_dev *d, struct perf_end *e,
 		    const struct perf_end_cfg *cfg, char *err, size_t errlen);
 void perf_end_destroy(struct perf_end *e);

@@ -52,6 +52,20 @@ static void test_text(void **state)
 	assert_string_equal(buf, "not known");
 }
 
+static void test_family_name(void **state)
+{
+	(void)state;
+	assert_string_equal(rd_test_family_name(RD_TEST_FAM_NONE),
+			    "no IP address");
+	assert_string_equal(rd_test_family_name(RD_TEST_FAM_IPV6), "IPv6");
+	/* A value from no enumerator reads as no address, never past the
+	 * table. */
+	assert_string_equal(rd_test_family_name((enum rd_test_family)99),
+			    "no IP address");
+	assert_string_equal(rd_test_family_name((enum rd_test_family) - 1),
+			    "no IP address");
+}
+
 static void test_json_round_trip(void **state)
 {
 	struct rd_test_choice in[] = {
@@ -187,6 +201,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_family_name),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_hostile),
 		cmocka_unit_test(test_compare),

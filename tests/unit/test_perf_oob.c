@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sys/socket.h>
 
+#include "core/escape.h"
 #include "perf/oob.h"
 
 /* What perftest 6.06 writes for these keys (KEY_PRINT_FMT, NUL included). */
@@ -352,18 +353,28 @@ static void test_report(void **state)
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 4, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_string_equal(err, "peer's report: message rate inf is not a "
+				 "rate");
 	r.size = 0;
 	perf_oob_report_field_encode(&r, 0, b);
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 0, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_string_equal(err,
+			    "peer's report: message size 0 is out of range");
 	memset(b, 0xff, 8);
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 1, &d, err, sizeof(err)),
 		-EPROTO);
+	assert_non_null(strstr(err, "iterations 18446744073709551615 is out"));
 	assert_int_equal(
 		perf_oob_report_field_decode(b, 7, &d, err, sizeof(err)),
 		-EPROTO);
+	/* Nothing is read from a field that does not exist. */
+	perf_oob_report_field_encode(&r, 7, b);
+	assert_memory_equal(b, (uint8_t[8]){ 0 }, 8);
+	/* A rejected field leaves what was decoded before it. */
+	assert_true(d.size == 65536 && d.iters == 5000);
 }
 
 /* ---- the socket side: short, silent and closing peers ---- */
@@ -559,6 +570,21 @@ static void test_bind_address(void **state)
 			 -ETIMEDOUT);
 }
 
+/* A message too long for o.err is cut before a whole character. */
+static void test_err_cut_whole_chars(void **state)
+{
+	struct perf_oob o = { .timeout_ms = 300 };
+	char addr[2 * 200 + 1];
+
+	(void)state;
+	for (size_t i = 0; i < 200; i++)
+		memcpy(addr + 2 * i, "\xc3\xa9", 2); /* U+00E9 */
+	addr[sizeof(addr) - 1] = '\0';
+	assert_int_equal(perf_oob_accept(&o, addr, NULL, 1, 100), -EINVAL);
+	assert_true(strlen(o.err) > 200 && strlen(o.err) < sizeof(o.err));
+	assert_true(rd_text_clean(o.err, strlen(o.err)));
+}
+
 /* Clients that are not the test's, then the test's own. */
 struct aside_run {
 	struct perf_oob o;
@@ -648,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_connect_refused),
 		cmocka_unit_test(test_second_peer_refused),
 		cmocka_unit_test(test_bind_address),
+		cmocka_unit_test(test_err_cut_whole_chars),
 		cmocka_unit_test(test_accept_aside),
 	};
 
