@@ -22,10 +22,10 @@ void con_update_free(struct con_update *u)
 {
 	if (!u)
 		return;
-	if (u->have_snap)
-		rd_snapshot_free(&u->snap);
-	if (u->have_results)
-		rd_results_free(&u->results);
+	/* Both are valid when empty: an update may hold either, or what an
+	 * adopted update took away from the state. */
+	rd_snapshot_free(&u->snap);
+	rd_results_free(&u->results);
 	free(u);
 }
 
@@ -120,13 +120,16 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 		snprintf(st->source_err, sizeof(st->source_err), "%s", u->text);
 		return;
 	}
+	/*
+	 * What the update brings is swapped in: the update takes the old
+	 * reading away, and con_update_free() releases it.
+	 */
 	if (u->have_snap) {
-		if (st->have_snap)
-			rd_snapshot_free(&st->snap);
+		struct rd_snapshot old = st->snap;
+
 		st->snap = u->snap;
+		u->snap = old;
 		st->have_snap = true;
-		u->have_snap = false;
-		rd_snapshot_init(&u->snap);
 		rd_history_add(&st->hist, &st->snap);
 		st->frame = u->frame;
 		st->n_frames = u->n_frames;
@@ -135,12 +138,11 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 		rebuild_ports(st);
 	}
 	if (u->have_results) {
-		if (st->have_results)
-			rd_results_free(&st->results);
+		struct rd_results old = st->results;
+
 		st->results = u->results;
+		u->results = old;
 		st->have_results = true;
-		u->have_results = false;
-		memset(&u->results, 0, sizeof(u->results));
 	}
 	/* At start, the port the person was called for is the one shown. */
 	if (!st->picked_worst && st->have_snap && st->have_results &&

@@ -48,14 +48,26 @@ static void test_adopt_takes_ownership(void **unused)
 	assert_false(st.have_snap);
 	assert_null(con_sel_port(&st));
 	con_state_adopt(&st, u);
-	/* The update gave everything away: freeing it frees nothing shown. */
-	assert_false(u->have_snap);
-	assert_false(u->have_results);
+	/* The update gave what it brought away and took the state's old,
+	 * empty, reading: freeing it frees nothing shown. */
+	assert_int_equal(u->snap.n_devices, 0);
+	assert_int_equal(u->results.n, 0);
 	con_update_free(u);
 	assert_true(st.have_snap);
 	assert_true(st.have_results);
 	assert_int_equal(st.n_ports, 2);
 	assert_string_equal(con_sel_device(&st)->name, "mlx5_0");
+
+	/* A second update takes the first reading away with it. */
+	u = update_with(two + 1, 1, 2000000000);
+	con_state_adopt(&st, u);
+	assert_int_equal(u->snap.n_devices, 2);
+	assert_string_equal(u->snap.devices[0].name, "mlx5_0");
+	assert_true(u->results.n > 0);
+	con_update_free(u);
+	assert_int_equal(st.snap.n_devices, 1);
+	assert_int_equal(st.n_ports, 1);
+	assert_string_equal(con_sel_device(&st)->name, "mlx5_1");
 	con_state_free(&st);
 }
 
