@@ -204,7 +204,9 @@ int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
 void rd_load_failure(char *err, size_t errlen, int sr, const char *serr,
 		     int rr, const char *rerr)
 {
-	if (sr != -EBADMSG)
+	/* rr 0: the recording reading did not fail, and rerr holds nothing
+	 * (the file changed between the two readings). */
+	if (sr != -EBADMSG || rr == 0)
 		rd_snprintf_text(err, errlen, "%s", serr);
 	else if (rr != -EBADMSG)
 		rd_snprintf_text(err, errlen, "%s", rerr);

@@ -49,7 +49,7 @@ int rd_recording_load_last(const char *path, struct rd_snapshot *s, char *err,
  * nor a recording (rr, rerr from rd_recording_open), told once: a file that
  * is one JSON document is a snapshot and gets serr; one whose first line is
  * a document is a recording and gets rerr; only a file that is neither
- * gets both.
+ * gets both. rerr is read only when rr is an error.
  */
 void rd_load_failure(char *err, size_t errlen, int sr, const char *serr,
 		     int rr, const char *rerr);

@@ -273,6 +273,23 @@ static void test_load_failure_told_once(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* Which reading's error is told, for each pair of outcomes. */
+static void test_load_failure_choice(void **state)
+{
+	char err[256];
+
+	(void)state;
+	rd_load_failure(err, sizeof(err), -EINVAL, "S", -EBADMSG, "R");
+	assert_string_equal(err, "S");
+	rd_load_failure(err, sizeof(err), -EBADMSG, "S", -EINVAL, "R");
+	assert_string_equal(err, "R");
+	rd_load_failure(err, sizeof(err), -EBADMSG, "S", -EBADMSG, "R");
+	assert_string_equal(err, "S (not a recording either: R)");
+	/* The recording reading succeeded: its error text is never read. */
+	rd_load_failure(err, sizeof(err), -EBADMSG, "S", 0, NULL);
+	assert_string_equal(err, "S");
+}
+
 static void test_file_shrinks_under_us(void **state)
 {
 	struct rd_recording rec;
@@ -350,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_file_shrinks_under_us),
 		cmocka_unit_test(test_load_last),
 		cmocka_unit_test(test_load_failure_told_once),
+		cmocka_unit_test(test_load_failure_choice),
 		cmocka_unit_test(test_demo_recording),
 	};
 
