@@ -15,7 +15,7 @@ lab_wait 30 "peer server on port $PP" lab_port_listening $PP
 lab_pair_serve bw "$RDMADIAG" bw -d "$LAB_RXE" -n $N
 lab_ran_at_mtu "$LAB_OUT/bw.server" 1024
 # a's second client finds nothing on the test's port.
-lab_barrier nobw
+lab_pair_no_server nobw
 lab_barrier finished
 kill "$peer_pid" 2> /dev/null || true
 wait "$peer_pid" 2> /dev/null || true

@@ -11,7 +11,8 @@ N=200
 lab_barrier gids
 a=$(lab_pair_addr a)
 
-lab_pair_serve alike "$RDMADIAG" bw -d "$LAB_RXE" -n $N
+# One server for a's peer check and then a's bw test.
+LAB_PAIR_ONCE=1 lab_pair_serve alike "$RDMADIAG" bw -d "$LAB_RXE" -n $N
 out=$LAB_OUT/alike.server
 grep -qE "^peer check from $a:[0-9]+ answered; still waiting for the test's client$" "$out" ||
 	lab_fail "the bw server's line for a's peer check: $(cat "$out")"
