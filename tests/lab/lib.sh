@@ -149,16 +149,25 @@ lab_cm_listening() {
 # ib_send_lat, ...) in loopback on one port: server and client both on
 # $LAB_RXE with the IPv4 RoCE v2 GID (index 1), out of band over 127.0.0.1.
 # Output in $LAB_OUT/NAME.server and NAME.client; fails if either fails.
+# Run once more if perftest gave up calibrating its clock (TCG, see
+# lab_pair_again).
 lab_perftest() {
-	local name=$1 tool=$2 port=18515
+	local name=$1 tool=$2 port=18515 try rc src server
 	shift 2
 	local -a common=(-d "$LAB_RXE" -i 1 -x 1 -p "$port" "$@")
-	"$tool" "${common[@]}" > "$LAB_OUT/$name.server" 2>&1 &
-	local server=$!
-	lab_wait 20 "$tool server on port $port" lab_port_listening "$port"
-	local rc=0 src=0
-	timeout 60 "$tool" "${common[@]}" 127.0.0.1 > "$LAB_OUT/$name.client" 2>&1 || rc=$?
-	wait "$server" || src=$?
+	for try in 1 2; do
+		"$tool" "${common[@]}" > "$LAB_OUT/$name.server" 2>&1 &
+		server=$!
+		lab_wait 20 "$tool server on port $port" lab_port_listening "$port"
+		rc=0 src=0
+		timeout 60 "$tool" "${common[@]}" 127.0.0.1 > "$LAB_OUT/$name.client" 2>&1 || rc=$?
+		wait "$server" || src=$?
+		[ "$try" -eq 1 ] && grep -qs "Can't produce a report" "$LAB_OUT/$name.server" "$LAB_OUT/$name.client" ||
+			break
+		lab_log "$name: $tool could not calibrate its clock under TCG; again"
+		cp "$LAB_OUT/$name.server" "$LAB_OUT/$name.server.1"
+		cp "$LAB_OUT/$name.client" "$LAB_OUT/$name.client.1"
+	done
 	[ "$rc" -eq 0 ] || lab_fail "$tool client exited $rc: $(tail -n 3 "$LAB_OUT/$name.client")"
 	[ "$src" -eq 0 ] || lab_fail "$tool server exited $src: $(tail -n 3 "$LAB_OUT/$name.server")"
 	lab_log "$tool: $(grep -A1 -E '^ *#bytes' "$LAB_OUT/$name.client" | tail -n 1 | tr -s ' ')"
