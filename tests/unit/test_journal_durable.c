@@ -231,6 +231,8 @@ int __wrap_rename(const char *from, const char *to)
 {
 	int r = __real_rename(from, to), saved = errno;
 
+	/* The old name goes as by unlink: its directory changes too. */
+	log_name(EV_UNLINK, AT_FDCWD, from, r);
 	log_name(EV_RENAME, AT_FDCWD, to, r);
 	errno = saved;
 	return r;
@@ -240,6 +242,7 @@ int __wrap_renameat(int fa, const char *from, int ta, const char *to)
 {
 	int r = __real_renameat(fa, from, ta, to), saved = errno;
 
+	log_name(EV_UNLINK, fa, from, r);
 	log_name(EV_RENAME, ta, to, r);
 	errno = saved;
 	return r;
@@ -459,6 +462,39 @@ static void test_checker(void **state)
 		log_stop();
 		assert_int_equal(first_unsynced(0, n_ev), checker_cases[c].want);
 	}
+}
+
+/* The wrappers see names change where they change. */
+static void test_wrappers(void **state)
+{
+	char x[PATH_MAX], d[PATH_MAX], y[PATH_MAX];
+	int rfd, dfd;
+
+	(void)state;
+	snprintf(x, sizeof(x), "%s/x", root);
+	snprintf(d, sizeof(d), "%s/d", root);
+	snprintf(y, sizeof(y), "%s/y", d);
+	unit_put(root, "x", "x");
+	assert_int_equal(mkdir(d, 0700), 0);
+	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(rfd >= 0 && dfd >= 0);
+
+	log_start();
+	assert_int_equal(rename(x, y), 0);
+	assert_int_equal(first_unsynced(0, n_ev), 0);	/* x left root */
+	assert_int_equal(fsync(rfd), 0);
+	assert_int_equal(first_unsynced(0, n_ev), 1);	/* y came to d */
+	assert_int_equal(fsync(dfd), 0);
+	assert_int_equal(first_unsynced(0, n_ev), -1);
+	assert_int_equal(unlinkat(dfd, "y", 0), 0);
+	assert_string_equal(evs[n_ev - 1].path, y);
+	assert_int_equal(first_unsynced(0, n_ev), 4);
+	assert_int_equal(fdatasync(dfd), 0);
+	assert_int_equal(first_unsynced(0, n_ev), -1);
+	log_stop();
+	close(rfd);
+	close(dfd);
 }
 
 /* ---- the journal's own calls ---- */
@@ -768,6 +804,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_checker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrappers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_engine, setup, teardown),
