@@ -409,7 +409,6 @@ static int open_dir_at(int at, const char *name, bool create,
 				 rd_esc_tmp(shown), strerror(e));
 			return -e;
 		}
-		fsync(at);
 		fd = openat(at, name,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
@@ -430,6 +429,20 @@ static int open_dir_at(int at, const char *name, bool create,
 			 rd_esc_tmp(shown), why ? why : "cannot be read");
 		close(fd);
 		return -EPERM;
+	}
+	/*
+	 * Its name must be on disk before a line in it counts. Synced each
+	 * time, not only when made here: a writer that made it and died
+	 * before its sync left a name that may exist only in memory.
+	 */
+	if (create && fsync(at) < 0) {
+		int e = errno;
+
+		rd_snprintf_text(err, errlen,
+			 "journal directory %s: fsync of the directory holding it: %s",
+			 rd_esc_tmp(shown), strerror(e));
+		close(fd);
+		return -e;
 	}
 	return fd;
 }
@@ -503,7 +516,7 @@ static int take_lock(int fd, int op)
 int rd_journal_open(const char *path, enum rd_journal_mode mode,
 		    struct rd_journal_file *jf, char *err, size_t errlen)
 {
-	bool wr = mode == RD_JOURNAL_WRITE, created = false;
+	bool wr = mode == RD_JOURNAL_WRITE;
 	const char *why = NULL;
 	struct stat st;
 	int r;
@@ -523,7 +536,6 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 				O_RDWR | O_APPEND | O_CREAT | O_EXCL |
 					O_NOFOLLOW | O_CLOEXEC,
 				0600);
-		created = jf->fd >= 0;
 		/* Non-blocking: a FIFO or device in its place must not hang us. */
 		if (jf->fd < 0 && errno == EEXIST)
 			jf->fd = openat(jf->dirfd, jf->name,
@@ -549,10 +561,22 @@ int rd_journal_open(const char *path, enum rd_journal_mode mode,
 		rd_journal_close(jf);
 		return -EPERM;
 	}
-	/* The new name must survive a crash as well as the lines in it. */
-	if (created && fsync(jf->dirfd) < 0) {
+	/*
+	 * The file, then its name, must survive a crash as well as the lines
+	 * in it. Synced on every open for writing, as its directory was: a
+	 * writer that made it may have died before its sync.
+	 */
+	if (wr && fsync(jf->fd) < 0) {
 		r = -errno;
-		rd_snprintf_text(err, errlen, "journal directory of %s: %s",
+		rd_snprintf_text(err, errlen, "journal %s: fsync: %s",
+			 rd_esc_tmp(path), strerror(-r));
+		rd_journal_close(jf);
+		return r;
+	}
+	if (wr && fsync(jf->dirfd) < 0) {
+		r = -errno;
+		rd_snprintf_text(err, errlen,
+			 "journal directory of %s: fsync: %s",
 			 rd_esc_tmp(path), strerror(-r));
 		rd_journal_close(jf);
 		return r;
@@ -651,6 +675,8 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 	size_t len, off = 0;
 	struct stat st;
 	char *buf, last;
+	const char *step = "", *left = "";
+	off_t end = -1;
 	int r = 0;
 
 	if (!txt) {
@@ -669,8 +695,9 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 		return -ENOMEM;
 	}
 	/* A hand-edited journal may lack its final newline: add it first. */
-	if (fstat(jf->fd, &st) == 0 && st.st_size > 0 &&
-	    pread(jf->fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+	if (fstat(jf->fd, &st) == 0)
+		end = st.st_size;	/* the lock keeps others' lines out */
+	if (end > 0 && pread(jf->fd, &last, 1, end - 1) == 1 && last != '\n')
 		buf[off++] = '\n';
 	memcpy(buf + off, txt, len);
 	len += off;
@@ -688,11 +715,19 @@ static int append_line(struct rd_journal_file *jf, struct json_object *o,
 		}
 		off += (size_t)n;
 	}
-	if (r == 0 && fsync(jf->fd) < 0)
+	if (r == 0 && fsync(jf->fd) < 0) {
 		r = -errno;
+		step = "fsync: ";
+	}
+	/*
+	 * Take back a line that may not be on disk: the caller acts as if it
+	 * was never written (after a failed "apply" line nothing changes).
+	 */
+	if (r < 0 && end >= 0 && ftruncate(jf->fd, end) < 0)
+		left = "; its last line may be unfinished";
 	if (r < 0)
-		rd_snprintf_text(err, errlen, "journal %s: %s", rd_esc_tmp(jf->path),
-			 strerror(-r));
+		rd_snprintf_text(err, errlen, "journal %s: %s%s%s",
+			 rd_esc_tmp(jf->path), step, strerror(-r), left);
 	free(buf);
 	return r;
 }

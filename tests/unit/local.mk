@@ -16,7 +16,8 @@ UNIT_TESTS = \
 	tests/unit/test_diag_data tests/unit/test_diag_golden \
 	tests/unit/test_qos_model tests/unit/test_counters_tsv \
 	tests/unit/test_explain tests/unit/test_compare tests/unit/test_check_pcie \
-	tests/unit/test_journal tests/unit/test_fix \
+	tests/unit/test_journal tests/unit/test_journal_durable \
+	tests/unit/test_fix \
 	tests/unit/test_perf_oob tests/unit/test_perf_stats \
 	tests/unit/test_perf_clock tests/unit/test_perf_gid \
 	tests/unit/test_perf_report tests/unit/test_perf_bind \
@@ -31,6 +32,11 @@ UNIT_TESTS = \
 	tests/unit/test_peer_child tests/unit/test_peer_choice \
 	tests/unit/test_peer_failure
 check_PROGRAMS += $(UNIT_TESTS)
+# Sees every call the journal makes to reach the disk, and fails some.
+tests_unit_test_journal_durable_LDFLAGS = $(AM_LDFLAGS) \
+	-Wl,--wrap=fsync -Wl,--wrap=fdatasync -Wl,--wrap=write \
+	-Wl,--wrap=openat -Wl,--wrap=mkdirat -Wl,--wrap=rename \
+	-Wl,--wrap=renameat -Wl,--wrap=unlink -Wl,--wrap=unlinkat
 # test_screens holds the registry's keys against the man page
 # (data/rdmadiag.8); test_fix_nonroot.sh runs the fix-ups as a user.
 TESTS += $(UNIT_TESTS) tests/unit/test_fix_nonroot.sh

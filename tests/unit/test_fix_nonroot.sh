@@ -14,7 +14,7 @@ run() {
 }
 run test -x "$here/test_fix" || { echo "uid 65534 cannot reach $here"; exit 77; }
 status=0
-for t in test_fix test_journal; do
+for t in test_fix test_journal test_journal_durable; do
 	if run "$here/$t"; then
 		echo "PASS $t as uid 65534"
 	else
