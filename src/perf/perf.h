@@ -200,8 +200,9 @@ int perf_bw_server_wait(struct perf_session *s, struct perf_bw_result *r);
 int perf_bw_finish(struct perf_session *s, const struct perf_bw_result *last);
 
 /*
- * A failure: its message into s->err, its kind (errno -r) into s->fail
- * unless an earlier failure of the session holds it; returns r.
+ * A failure: its message into s->err and its kind (errno -r) into
+ * s->fail, unless an earlier failure of the session holds them (the
+ * first is the cause); returns r.
  */
 int perf_err(struct perf_session *s, int r, enum perf_fail_kind kind,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -23,6 +23,16 @@ static void keep(struct perf_session *s, const struct perf_fail *why)
 		s->fail = *why;
 }
 
+static int verr(struct perf_session *s, int r, const struct perf_fail *why,
+		const char *fmt, va_list ap)
+{
+	if (s->fail.kind != PERF_FAIL_NONE)
+		return r;
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	keep(s, why);
+	return r;
+}
+
 int perf_err(struct perf_session *s, int r, enum perf_fail_kind kind,
 	     const char *fmt, ...)
 {
@@ -30,9 +40,8 @@ int perf_err(struct perf_session *s, int r, enum perf_fail_kind kind,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	r = verr(s, r, &why, fmt, ap);
 	va_end(ap);
-	keep(s, &why);
 	return r;
 }
 
@@ -42,9 +51,8 @@ int perf_err_why(struct perf_session *s, int r, const struct perf_fail *why,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	r = verr(s, r, why, fmt, ap);
 	va_end(ap);
-	keep(s, why);
 	return r;
 }
 
