@@ -14,9 +14,15 @@
 
 #include "perf/perf.h"
 
-static void pair(int sv[2])
+/* o on one end of a socket pair; returns the other end, the peer's. */
+static int oob_pair(struct perf_oob *o, int timeout_ms)
 {
+	int sv[2];
+
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	*o = (struct perf_oob){ .fd = sv[0], .timeout_ms = timeout_ms,
+				.fail = PERF_FAIL_INIT };
+	return sv[1];
 }
 
 static void expect(const struct perf_fail *f, enum perf_fail_kind kind,
@@ -31,14 +37,11 @@ static void expect(const struct perf_fail *f, enum perf_fail_kind kind,
 
 static void test_oob_peer_closed(void **state)
 {
-	struct perf_oob o = { .timeout_ms = 1000, .fail = PERF_FAIL_INIT };
+	struct perf_oob o;
 	char buf[8];
-	int sv[2];
 
 	(void)state;
-	pair(sv);
-	o.fd = sv[0];
-	close(sv[1]);
+	close(oob_pair(&o, 1000));
 	assert_int_equal(perf_oob_read(&o, buf, sizeof(buf), 1000, "x"),
 			 -ECONNRESET);
 	expect(&o.fail, PERF_FAIL_OOB_CLOSED, ECONNRESET);
@@ -52,41 +55,37 @@ static void test_oob_peer_closed(void **state)
 
 static void test_oob_silent(void **state)
 {
-	struct perf_oob o = { .timeout_ms = 50, .fail = PERF_FAIL_INIT };
+	struct perf_oob o;
 	char buf[16];
-	int sv[2];
+	int peer = oob_pair(&o, 50);
 
 	(void)state;
-	pair(sv);
-	o.fd = sv[0];
 	assert_int_equal(perf_oob_read(&o, buf, sizeof(buf), 50, "x"),
 			 -ETIMEDOUT);
 	expect(&o.fail, PERF_FAIL_OOB_SILENT, ETIMEDOUT);
 	/* Part of a message, then nothing: silent too. */
 	o.fail = PERF_FAIL_INIT;
-	assert_int_equal(write(sv[1], "6.0", 3), 3);
+	assert_int_equal(write(peer, "6.0", 3), 3);
 	assert_int_equal(perf_oob_read(&o, buf, sizeof(buf), 50, "x"),
 			 -ETIMEDOUT);
 	expect(&o.fail, PERF_FAIL_OOB_SILENT, ETIMEDOUT);
-	close(sv[1]);
+	close(peer);
 	perf_oob_close(&o);
 }
 
 static void test_oob_stopped(void **state)
 {
 	volatile sig_atomic_t stop = 1;
-	struct perf_oob o = { .timeout_ms = 1000, .stop = &stop,
-			      .fail = PERF_FAIL_INIT };
+	struct perf_oob o;
 	char buf[4];
-	int sv[2];
+	int peer = oob_pair(&o, 1000);
 
 	(void)state;
-	pair(sv);
-	o.fd = sv[0];
+	o.stop = &stop;
 	assert_int_equal(perf_oob_read(&o, buf, sizeof(buf), 1000, "x"),
 			 -EINTR);
 	expect(&o.fail, PERF_FAIL_STOPPED, EINTR);
-	close(sv[1]);
+	close(peer);
 	perf_oob_close(&o);
 }
 
@@ -211,10 +210,9 @@ struct sess {
 
 static void sess_init(struct sess *x)
 {
-	int sv[2];
-
 	memset(x, 0, sizeof(*x));
-	pair(sv);
+	x->peer = oob_pair(&x->s.oob, 100);
+	x->s.oob.client = true;
 	x->o = (struct perf_opts){ .role = PERF_CLIENT, .op = PERF_OP_WRITE,
 				   .nqp = 1, .timeout_ms = 100 };
 	x->keys = (struct perf_oob_keys){ .lid = 1, .qpn = 0x11, .psn = 7 };
@@ -222,10 +220,6 @@ static void sess_init(struct sess *x)
 	x->s.fail = PERF_FAIL_INIT;
 	x->s.a.nqp = 1;
 	x->s.a.mine = &x->keys;
-	x->s.oob = (struct perf_oob){ .fd = sv[0], .client = true,
-				      .timeout_ms = 100,
-				      .fail = PERF_FAIL_INIT };
-	x->peer = sv[1];
 }
 
 static void sess_free(struct sess *x)
