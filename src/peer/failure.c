@@ -56,7 +56,8 @@ void rd_failure_classify(const struct perf_fail *why, bool rdma,
 	switch (why->kind) {
 	case PERF_FAIL_QP_RTR:
 	case PERF_FAIL_QP_RTS:
-		f->kind = why->kind == PERF_FAIL_QP_RTR ? RD_FAIL_RTR : RD_FAIL_RTS;
+		f->kind = why->kind == PERF_FAIL_QP_RTR ? RD_FAIL_RTR
+							: RD_FAIL_RTS;
 		snprintf(f->label, sizeof(f->label),
 			 "the QP's move to %s was refused (%s)",
 			 f->kind == RD_FAIL_RTR ? "RTR" : "RTS",
@@ -66,8 +67,9 @@ void rd_failure_classify(const struct perf_fail *why, bool rdma,
 		if (why->wc_status < 0)
 			break;
 		f->status = why->wc_status;
-		f->kind = why->wc_status == IBV_WC_RETRY_EXC_ERR ?
-				  RD_FAIL_WC_RETRY : RD_FAIL_WC;
+		f->kind = why->wc_status == IBV_WC_RETRY_EXC_ERR
+				  ? RD_FAIL_WC_RETRY
+				  : RD_FAIL_WC;
 		snprintf(f->label, sizeof(f->label),
 			 "completion status %d (%s)", f->status,
 			 ibv_wc_status_str((enum ibv_wc_status)f->status));
