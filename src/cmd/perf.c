@@ -800,7 +800,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 			cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
 		rd_peer_precheck_explain(&pc, s.peer_version || o->rdma_cm,
-					 s.err, stderr);
+					 &s.fail, stderr);
 		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;
 		goto out_snap;
@@ -881,7 +881,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	goto out;
 fail:
 	cli_error(cli, "%s", s.err);
-	rd_peer_precheck_explain(&pc, true, s.err, stderr);
+	rd_peer_precheck_explain(&pc, true, &s.fail, stderr);
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)

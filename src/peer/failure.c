@@ -4,123 +4,94 @@
 
 #include "peer/failure.h"
 
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* The words between after and the first of stop in msg, into buf. */
-static void words_after(const char *msg, const char *after, const char *stop,
-			char *buf, size_t len)
-{
-	const char *p = strstr(msg, after);
-	size_t n;
-
-	buf[0] = '\0';
-	if (!p)
-		return;
-	p += strlen(after);
-	n = strcspn(p, stop);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-}
-
-/* The status's name: the words between the last ": " before at and at. */
-static void status_name(const char *msg, const char *at, char *buf, size_t len)
-{
-	const char *b = at;
-	size_t n;
-
-	while (b > msg + 1 && !(b[-2] == ':' && b[-1] == ' '))
-		b--;
-	n = (size_t)(at - b);
-	while (n && b[n - 1] == ' ')
-		n--;
-	if (b <= msg + 1 || n >= len)
-		n = 0;
-	memcpy(buf, b, n);
-	buf[n] = '\0';
-}
-
 static const struct {
-	const char *event;
+	int event;
 	enum rd_fail_kind kind;
 	const char *label;
 } cm_events[] = {
-	{ "RDMA_CM_EVENT_ADDR_ERROR", RD_FAIL_CM_ADDR,
+	{ RDMA_CM_EVENT_ADDR_ERROR, RD_FAIL_CM_ADDR,
 	  "rdma_cm could not resolve the address (ADDR_ERROR)" },
-	{ "RDMA_CM_EVENT_ROUTE_ERROR", RD_FAIL_CM_ROUTE,
+	{ RDMA_CM_EVENT_ROUTE_ERROR, RD_FAIL_CM_ROUTE,
 	  "rdma_cm found no route (ROUTE_ERROR)" },
-	{ "RDMA_CM_EVENT_UNREACHABLE", RD_FAIL_CM_UNREACH,
+	{ RDMA_CM_EVENT_UNREACHABLE, RD_FAIL_CM_UNREACH,
 	  "rdma_cm's request got no answer (UNREACHABLE)" },
-	{ "RDMA_CM_EVENT_CONNECT_ERROR", RD_FAIL_CM_UNREACH,
+	{ RDMA_CM_EVENT_CONNECT_ERROR, RD_FAIL_CM_UNREACH,
 	  "rdma_cm could not connect (CONNECT_ERROR)" },
-	{ "RDMA_CM_EVENT_REJECTED", RD_FAIL_CM_REJECT,
+	{ RDMA_CM_EVENT_REJECTED, RD_FAIL_CM_REJECT,
 	  "rdma_cm's request was refused (REJECTED)" },
 };
 
-void rd_failure_classify(const char *msg, bool rdma, struct rd_failure *f)
+static void set(struct rd_failure *f, enum rd_fail_kind kind,
+		const char *label)
 {
-	char w[96];
-	const char *p;
+	f->kind = kind;
+	snprintf(f->label, sizeof(f->label), "%s", label);
+}
+
+void rd_failure_classify(const struct perf_fail *why, bool rdma,
+			 struct rd_failure *f)
+{
+	const struct perf_fail none = PERF_FAIL_INIT;
 
 	memset(f, 0, sizeof(*f));
 	f->status = -1;
-	if (!msg)
-		msg = "";
-	for (size_t i = 0; i < sizeof(cm_events) / sizeof(cm_events[0]); i++)
-		if (strstr(msg, cm_events[i].event)) {
-			f->kind = cm_events[i].kind;
-			snprintf(f->label, sizeof(f->label), "%s",
-				 cm_events[i].label);
-			return;
-		}
+	if (!why)
+		why = &none;
+	if (why->kind == PERF_FAIL_CM_EVENT)
+		for (size_t i = 0; i < sizeof(cm_events) / sizeof(cm_events[0]);
+		     i++)
+			if (cm_events[i].event == why->cm_event) {
+				set(f, cm_events[i].kind, cm_events[i].label);
+				return;
+			}
 	if (!rdma) {
-		f->kind = RD_FAIL_OOB;
-		snprintf(f->label, sizeof(f->label), "the TCP exchange");
+		set(f, RD_FAIL_OOB, "the TCP exchange");
 		return;
 	}
-	if (strstr(msg, " to RTR failed: ") || strstr(msg, " to RTS failed: ")) {
-		bool rtr = strstr(msg, " to RTR failed: ") != NULL;
-
-		f->kind = rtr ? RD_FAIL_RTR : RD_FAIL_RTS;
-		words_after(msg, rtr ? " to RTR failed: " : " to RTS failed: ",
-			    ";.", w, sizeof(w));
+	switch (why->kind) {
+	case PERF_FAIL_QP_RTR:
+	case PERF_FAIL_QP_RTS:
+		f->kind = why->kind == PERF_FAIL_QP_RTR ? RD_FAIL_RTR
+							: RD_FAIL_RTS;
 		snprintf(f->label, sizeof(f->label),
 			 "the QP's move to %s was refused (%s)",
-			 rtr ? "RTR" : "RTS", w[0] ? w : "no reason given");
+			 f->kind == RD_FAIL_RTR ? "RTR" : "RTS",
+			 why->err > 0 ? strerror(why->err) : "no reason given");
 		return;
-	}
-	if (strstr(msg, "completion error") &&
-	    (p = strstr(msg, "(status ")) != NULL) {
-		char *end;
-		long st = strtol(p + 8, &end, 10);
-
-		if (end != p + 8 && st >= 0 && st < 1000) {
-			f->status = (int)st;
-			f->kind = st == 12 ? RD_FAIL_WC_RETRY : RD_FAIL_WC;
-			status_name(msg, p, w, sizeof(w));
-			snprintf(f->label, sizeof(f->label),
-				 "completion status %d (%s)", f->status,
-				 w[0] ? w : "no name given");
-			return;
-		}
-	}
-	if (strstr(msg, "no completion for ")) {
-		f->kind = RD_FAIL_TIMEOUT;
+	case PERF_FAIL_WC:
+		if (why->wc_status < 0)
+			break;
+		f->status = why->wc_status;
+		f->kind = why->wc_status == IBV_WC_RETRY_EXC_ERR
+				  ? RD_FAIL_WC_RETRY
+				  : RD_FAIL_WC;
 		snprintf(f->label, sizeof(f->label),
-			 "no completion within the timeout");
+			 "completion status %d (%s)", f->status,
+			 ibv_wc_status_str((enum ibv_wc_status)f->status));
 		return;
-	}
-	if (strstr(msg, "peer closed the ") || strstr(msg, "then nothing for ")) {
-		f->kind = RD_FAIL_PEER_GONE;
-		snprintf(f->label, sizeof(f->label),
-			 "the peer stopped answering after the TCP exchange");
+	case PERF_FAIL_STALL:
+		set(f, RD_FAIL_TIMEOUT, "no completion within the timeout");
 		return;
+	case PERF_FAIL_OOB_CLOSED:
+	case PERF_FAIL_OOB_SILENT:
+		set(f, RD_FAIL_PEER_GONE,
+		    "the peer stopped answering after the TCP exchange");
+		return;
+	case PERF_FAIL_NONE:
+	case PERF_FAIL_LOCAL:
+	case PERF_FAIL_OOB:
+	case PERF_FAIL_CM:
+	case PERF_FAIL_CM_EVENT:	/* an event that ends no connection */
+	case PERF_FAIL_STOPPED:
+	case PERF_FAIL_KINDS:
+		break;
 	}
-	f->kind = RD_FAIL_OTHER;
-	snprintf(f->label, sizeof(f->label), "this failure");
+	set(f, RD_FAIL_OTHER, "this failure");
 }
 
 /* Mismatches by the name compare and choice give them. */

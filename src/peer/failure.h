@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What kind of failure ended a bw/lat test, read from the test's own error
- * message, and which mismatches of the two ports or of the two tests'
- * choices can explain that kind, most likely first. Pure: no I/O.
+ * What kind of failure ended a bw/lat test, from the record the test made
+ * where it failed (never from its message's words), and which mismatches
+ * of the two ports or of the two tests' choices can explain that kind,
+ * most likely first. Pure: no I/O.
  */
 #ifndef RD_PEER_FAILURE_H
 #define RD_PEER_FAILURE_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 
 #include "diag/compare.h"
+#include "perf/fail.h"
 
 enum rd_fail_kind {
 	RD_FAIL_OTHER,		/* none of the kinds below */
@@ -35,11 +37,12 @@ struct rd_failure {
 };
 
 /*
- * Classify msg, the message the test failed with (its own text: the
- * escaped words of the kernel's errno and of the completion status).
- * rdma false: the test never got past its TCP exchange.
+ * Classify why, the test's record of its failure (NULL, or kind
+ * PERF_FAIL_NONE: not known). rdma false: the test never got past its
+ * TCP exchange. The label names the errno or the completion status.
  */
-void rd_failure_classify(const char *msg, bool rdma, struct rd_failure *f);
+void rd_failure_classify(const struct perf_fail *why, bool rdma,
+			 struct rd_failure *f);
 
 /* How well a mismatch accounts for a kind of failure. */
 enum rd_fail_fit {

@@ -232,7 +232,7 @@ static int connect_end(struct perf_end *e, int64_t idx, enum ibv_mtu mtu,
 
 	if (r == 0)
 		r = perf_end_connect(e, 0, mtu, send_side, QP_TIMEOUT, err,
-				     errlen);
+				     errlen, NULL);
 	return r;
 }
 

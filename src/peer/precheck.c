@@ -174,6 +174,7 @@ int rd_peer_precheck_inband(struct rd_peer_precheck *pc,
 	int r;
 
 	memset(pc, 0, sizeof(*pc));
+	o->fail = PERF_FAIL_INIT;
 	have = make_mine(pc, s, dev, ib_port, &mine) == 0;
 	if (have && test)
 		mine.test = *test;
@@ -196,6 +197,9 @@ int rd_peer_precheck_inband(struct rd_peer_precheck *pc,
 	print(pc, with, out);
 	if (broken) {
 		snprintf(o->err, sizeof(o->err), "the peer check: %s", err);
+		/* The channel's own kind when it failed, else out of step. */
+		if (o->fail.kind == PERF_FAIL_NONE)
+			o->fail = perf_fail_of(PERF_FAIL_OOB, r < 0 ? -r : EIO);
 		return r < 0 ? r : -EIO;
 	}
 	return 0;
@@ -210,7 +214,7 @@ static void name_item(FILE *out, const char *lead, const struct rd_cmp_item *it)
 }
 
 void rd_peer_precheck_explain(const struct rd_peer_precheck *pc, bool rdma,
-			      const char *msg, FILE *out)
+			      const struct perf_fail *why, FILE *out)
 {
 	const struct rd_cmp_item *all[RD_TEST_ITEMS_MAX + 64];
 	size_t can[RD_TEST_ITEMS_MAX + 64], slow[RD_TEST_ITEMS_MAX + 64];
@@ -223,7 +227,7 @@ void rd_peer_precheck_explain(const struct rd_peer_precheck *pc, bool rdma,
 				     "of the two ports is known\n", pc->err);
 		return;
 	}
-	rd_failure_classify(msg, rdma, &f);
+	rd_failure_classify(why, rdma, &f);
 	if (f.kind == RD_FAIL_OOB) {
 		fprintf(out, "peer check: the test failed before its RDMA "
 			     "part, on the TCP exchange, so %s\n",

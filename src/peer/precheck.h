@@ -61,13 +61,14 @@ int rd_peer_precheck_inband(struct rd_peer_precheck *pc,
 			    int timeout_ms, FILE *out);
 
 /*
- * After a failed test: the kind of failure msg (the test's error) names,
- * and the mismatches of the ports and of the tests' choices that can
- * explain it, most likely first; or that none does. rdma: the test got
- * past its TCP exchange (or connects through rdma_cm).
+ * After a failed test: the kind of failure why (the test's record of it,
+ * struct perf_session's fail) names, and the mismatches of the ports and
+ * of the tests' choices that can explain it, most likely first; or that
+ * none does. rdma: the test got past its TCP exchange (or connects
+ * through rdma_cm).
  */
 void rd_peer_precheck_explain(const struct rd_peer_precheck *pc, bool rdma,
-			      const char *msg, FILE *out);
+			      const struct perf_fail *why, FILE *out);
 
 void rd_peer_precheck_free(struct rd_peer_precheck *pc);
 

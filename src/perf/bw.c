@@ -91,7 +91,8 @@ static int post_recv(struct bw *b, struct bw_side *sd, unsigned i,
 		int r = ibv_post_recv(e->qp[i], &wr, &bad);
 
 		if (r)
-			return perf_err(b->s, -r, "ibv_post_recv on QP %#x: %s",
+			return perf_err(b->s, -r, PERF_FAIL_LOCAL,
+					"ibv_post_recv on QP %#x: %s",
 					e->qp[i]->qp_num, strerror(r));
 		sd->rposted[i]++;
 	}
@@ -150,7 +151,8 @@ static int post_batch(struct bw *b, struct bw_side *sd, unsigned i,
 	(void)last_round;
 	r = ibv_post_send(e->qp[i], wr, &bad);
 	if (r)
-		return perf_err(b->s, -r, "ibv_post_send on QP %#x: %s",
+		return perf_err(b->s, -r, PERF_FAIL_LOCAL,
+				"ibv_post_send on QP %#x: %s",
 				e->qp[i]->qp_num, strerror(r));
 	sd->scnt[i] += n;
 	b->tot_s += n;
@@ -160,12 +162,15 @@ static int post_batch(struct bw *b, struct bw_side *sd, unsigned i,
 static int wc_error(struct bw *b, const struct ibv_wc *wc, const char *what,
 		    uint64_t count)
 {
-	return perf_err(b->s, -EIO,
-			"%s completion error on QP %#x after %llu messages: %s "
-			"(status %d, vendor error %#x): %s",
-			what, wc->qp_num, (unsigned long long)count,
-			ibv_wc_status_str(wc->status), wc->status,
-			wc->vendor_err, perf_wc_hint(wc->status));
+	struct perf_fail why = perf_fail_of(PERF_FAIL_WC, EIO);
+
+	why.wc_status = (int)wc->status;
+	return perf_err_why(b->s, -EIO, &why,
+			    "%s completion error on QP %#x after %llu "
+			    "messages: %s (status %d, vendor error %#x): %s",
+			    what, wc->qp_num, (unsigned long long)count,
+			    ibv_wc_status_str(wc->status), wc->status,
+			    wc->vendor_err, perf_wc_hint(wc->status));
 }
 
 static int poll_tx(struct bw *b, struct bw_side *sd)
@@ -174,7 +179,8 @@ static int poll_tx(struct bw *b, struct bw_side *sd)
 	int n = ibv_poll_cq(sd->e->scq, BW_POLL_BATCH, wc);
 
 	if (n < 0)
-		return perf_err(b->s, -EIO, "ibv_poll_cq (send) failed: %d", n);
+		return perf_err(b->s, -EIO, PERF_FAIL_LOCAL,
+				"ibv_poll_cq (send) failed: %d", n);
 	for (int k = 0; k < n; k++) {
 		unsigned i = (unsigned)(wc[k].wr_id & 0xffffffffu);
 		uint64_t covered = wc[k].wr_id >> 32;
@@ -183,7 +189,7 @@ static int poll_tx(struct bw *b, struct bw_side *sd)
 			return wc_error(b, &wc[k], perf_op_title(b->o->op),
 					b->tot_c);
 		if (i >= sd->e->nqp)
-			return perf_err(b->s, -EIO,
+			return perf_err(b->s, -EIO, PERF_FAIL_LOCAL,
 					"completion for unknown QP %u", i);
 		sd->ccnt[i] += covered;
 		b->tot_c += covered;
@@ -197,8 +203,8 @@ static int poll_rx(struct bw *b, struct bw_side *sd, double now)
 	int n = ibv_poll_cq(sd->e->rcq, BW_POLL_BATCH, wc);
 
 	if (n < 0)
-		return perf_err(b->s, -EIO, "ibv_poll_cq (receive) failed: %d",
-				n);
+		return perf_err(b->s, -EIO, PERF_FAIL_LOCAL,
+				"ibv_poll_cq (receive) failed: %d", n);
 	for (int k = 0; k < n; k++) {
 		unsigned i = (unsigned)wc[k].wr_id;
 		int r;
@@ -206,8 +212,8 @@ static int poll_rx(struct bw *b, struct bw_side *sd, double now)
 		if (wc[k].status != IBV_WC_SUCCESS)
 			return wc_error(b, &wc[k], "Receive", b->tot_r);
 		if (i >= sd->e->nqp)
-			return perf_err(b->s, -EIO, "receive for unknown QP %u",
-					i);
+			return perf_err(b->s, -EIO, PERF_FAIL_LOCAL,
+					"receive for unknown QP %u", i);
 		if (b->tot_r == 0)
 			b->t_first = now;
 		b->tot_r++;
@@ -263,7 +269,8 @@ static int bw_loop(struct bw *b)
 		if (b->tot_s != before && b->iters &&
 		    push_mark(&b->posts, &b->nposts, &b->cap_posts, now,
 			      before) < 0)
-			return perf_err(b->s, -ENOMEM, "out of memory");
+			return perf_err(b->s, -ENOMEM, PERF_FAIL_LOCAL,
+					"out of memory");
 	poll:
 		for (unsigned k = 0; k < b->ntx; k++) {
 			int r = poll_tx(b, &b->tx[k]);
@@ -278,6 +285,7 @@ static int bw_loop(struct bw *b)
 					      &b->cap_comps, b->t_last,
 					      b->tot_c) < 0)
 					return perf_err(b->s, -ENOMEM,
+							PERF_FAIL_LOCAL,
 							"out of memory");
 			}
 		}
@@ -309,7 +317,7 @@ static int bw_loop(struct bw *b)
 		if (now - last_event > limit &&
 		    (b->ntx || b->tot_r > 0 || now - b->t_start > 3 * limit))
 			return perf_err(
-				b->s, -ETIMEDOUT,
+				b->s, -ETIMEDOUT, PERF_FAIL_STALL,
 				"no completion for %.0f s (%llu of %llu "
 				"messages done): the peer stopped "
 				"responding",
@@ -397,10 +405,8 @@ static int xchg_report(struct perf_session *s,
 		perf_oob_report_field_encode(&out, f, o8);
 		r = perf_oob_xchg(&s->oob, o8, i8, sizeof(i8), timeout_ms,
 				  "the bandwidth report");
-		if (r < 0) {
-			snprintf(s->err, sizeof(s->err), "%s", s->oob.err);
-			return r;
-		}
+		if (r < 0)
+			return perf_err_oob(s, r);
 		/* A one-way server sends whatever its unused report holds:
 		 * check only the figures this side will use. */
 		if (!theirs)
@@ -408,7 +414,7 @@ static int xchg_report(struct perf_session *s,
 		r = perf_oob_report_field_decode(i8, f, &in, s->err,
 						 sizeof(s->err));
 		if (r < 0)
-			return r;
+			return perf_failed(s, r, PERF_FAIL_OOB);
 	}
 	if (theirs)
 		from_report(&in, s->o->gbits, theirs);
@@ -462,7 +468,7 @@ int perf_bw_run(struct perf_session *s, uint64_t size,
 	if (r == 0 && send && s->loopback)
 		r = side_alloc(&b.rx[b.nrx++], &s->b, false);
 	if (r < 0) {
-		perf_err(b.s, r, "out of memory");
+		perf_err(b.s, r, PERF_FAIL_LOCAL, "out of memory");
 		goto out;
 	}
 	for (unsigned k = 0; k < b.nrx; k++)

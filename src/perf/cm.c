@@ -116,6 +116,34 @@ void perf_cm_init(struct perf_cm *c, volatile sig_atomic_t *stop)
 {
 	memset(c, 0, sizeof(*c));
 	c->stop = stop;
+	c->fail = PERF_FAIL_INIT;
+}
+
+/* The kind of the failure c->err now tells; returns r. */
+static int cm_failed(struct perf_cm *c, int r, enum perf_fail_kind kind)
+{
+	c->fail = perf_fail_of(kind, r < 0 ? -r : 0);
+	return r;
+}
+
+/* rdma_cm answered what with ev instead: said in c->err. */
+static int cm_event_failed(struct perf_cm *c, const char *what,
+			   const struct rdma_cm_event *ev)
+{
+	int r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED
+		: ev->event == RDMA_CM_EVENT_UNREACHABLE ||
+				ev->event == RDMA_CM_EVENT_CONNECT_ERROR
+			? -EHOSTUNREACH
+			: -EPROTO;
+
+	rd_snprintf_text(c->err, sizeof(c->err),
+			 "%s: rdma_cm reported %s (status %d): %s", what,
+			 rdma_event_str(ev->event), ev->status,
+			 perf_cm_event_hint(ev->event, ev->status));
+	c->fail = perf_fail_of(PERF_FAIL_CM_EVENT, -r);
+	c->fail.cm_event = (int)ev->event;
+	c->fail.cm_status = ev->status;
+	return r;
 }
 
 static struct rdma_event_channel *new_channel(struct perf_cm *c)
@@ -128,12 +156,14 @@ static struct rdma_event_channel *new_channel(struct perf_cm *c)
 				 "rdma_create_event_channel: %s (is rdma_ucm "
 				 "loaded?)",
 				 strerror(errno));
+		cm_failed(c, -errno, PERF_FAIL_CM);
 		return NULL;
 	}
 	fl = fcntl(ch->fd, F_GETFL);
 	if (fl < 0 || fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
 		rd_snprintf_text(c->err, sizeof(c->err), "rdma_cm channel: %s",
 				 strerror(errno));
+		cm_failed(c, -errno, PERF_FAIL_CM);
 		rdma_destroy_event_channel(ch);
 		return NULL;
 	}
@@ -147,7 +177,7 @@ static int new_id(struct perf_cm *c, struct rdma_event_channel *ch,
 		return 0;
 	rd_snprintf_text(c->err, sizeof(c->err), "rdma_create_id: %s",
 			 strerror(errno));
-	return -errno;
+	return cm_failed(c, -errno, PERF_FAIL_CM);
 }
 
 /* The next event on ch within timeout_ms (< 0: until *stop). */
@@ -165,7 +195,7 @@ static int next_event(struct perf_cm *c, struct rdma_event_channel *ch,
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "interrupted while waiting for %s",
 					 what);
-			return -EINTR;
+			return cm_failed(c, -EINTR, PERF_FAIL_STOPPED);
 		}
 		if (rdma_get_cm_event(ch, ev) == 0)
 			return 0;
@@ -173,13 +203,13 @@ static int next_event(struct perf_cm *c, struct rdma_event_channel *ch,
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "rdma_get_cm_event: %s",
 					 strerror(errno));
-			return -errno;
+			return cm_failed(c, -errno, PERF_FAIL_CM);
 		}
 		if (timeout_ms >= 0 && left <= 0) {
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "no rdma_cm event for %s in %d ms",
 					 what, timeout_ms);
-			return -ETIMEDOUT;
+			return cm_failed(c, -ETIMEDOUT, PERF_FAIL_CM);
 		}
 		poll(&p, 1, (timeout_ms < 0 || left > 200) ? 200 : (int)left);
 	}
@@ -202,15 +232,7 @@ static int expect_event(struct perf_cm *c, struct rdma_event_channel *ch,
 			rdma_ack_cm_event(ev);
 		return 0;
 	}
-	rd_snprintf_text(c->err, sizeof(c->err),
-			 "%s: rdma_cm reported %s (status %d): %s", what,
-			 rdma_event_str(ev->event), ev->status,
-			 perf_cm_event_hint(ev->event, ev->status));
-	r = ev->event == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED
-	    : ev->event == RDMA_CM_EVENT_UNREACHABLE ||
-			    ev->event == RDMA_CM_EVENT_CONNECT_ERROR
-		    ? -EHOSTUNREACH
-		    : -EPROTO;
+	r = cm_event_failed(c, what, ev);
 	rdma_ack_cm_event(ev);
 	return r;
 }
@@ -227,7 +249,7 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "rdma_resolve_addr(%s): %s", host,
 				 strerror(errno));
-		return -errno;
+		return cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	r = expect_event(c, ch, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS * 2,
 			 "the peer's address", NULL);
@@ -241,14 +263,14 @@ static int resolve(struct perf_cm *c, struct rdma_event_channel *ch,
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "rdma_cm ToS %d: %s", tos,
 					 strerror(errno));
-			return -errno;
+			return cm_failed(c, -errno, PERF_FAIL_CM);
 		}
 	}
 	if (rdma_resolve_route(id, CM_RESOLVE_MS)) {
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "rdma_resolve_route(%s): %s", host,
 				 strerror(errno));
-		return -errno;
+		return cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	return expect_event(c, ch, RDMA_CM_EVENT_ROUTE_RESOLVED,
 			    CM_RESOLVE_MS * 2, "the route to the peer", NULL);
@@ -269,7 +291,7 @@ static int same_device(struct perf_cm *c, struct rdma_cm_id *id,
 		ibv_get_device_name(verbs->device),
 		id->verbs ? ibv_get_device_name(id->verbs->device) : "?",
 		ibv_get_device_name(verbs->device));
-	return -ENODEV;
+	return cm_failed(c, -ENODEV, PERF_FAIL_LOCAL);
 }
 
 static int post_recv(struct perf_cm *c)
@@ -280,10 +302,11 @@ static int post_recv(struct perf_cm *c)
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 	int r = ibv_post_recv(c->id->qp, &wr, &bad);
 
-	if (r)
-		rd_snprintf_text(c->err, sizeof(c->err),
-				 "control QP: ibv_post_recv: %s", strerror(r));
-	return -r;
+	if (!r)
+		return 0;
+	rd_snprintf_text(c->err, sizeof(c->err),
+			 "control QP: ibv_post_recv: %s", strerror(r));
+	return cm_failed(c, -r, PERF_FAIL_CM);
 }
 
 /* The control QP on c->id, which must be on verbs, with one receive
@@ -303,20 +326,20 @@ static int control_qp(struct perf_cm *c, struct ibv_context *verbs,
 	r = perf_buf_reg(pd, 2 * PERF_CM_MSG_MAX, IBV_ACCESS_LOCAL_WRITE,
 			 &c->buf, &c->mr, c->err, sizeof(c->err));
 	if (r < 0)
-		return r;
+		return cm_failed(c, r, PERF_FAIL_LOCAL);
 	c->cq = ibv_create_cq(c->id->verbs, 8, NULL, NULL, 0);
 	if (!c->cq) {
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "control QP: ibv_create_cq: %s",
 				 strerror(errno));
-		return -errno;
+		return cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	ia.send_cq = ia.recv_cq = c->cq;
 	if (rdma_create_qp(c->id, pd, &ia)) {
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "control QP: rdma_create_qp: %s",
 				 strerror(errno));
-		return -errno;
+		return cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	return post_recv(c);
 }
@@ -352,7 +375,7 @@ static int sockaddr_of(struct perf_cm *c, const char *host, uint16_t port)
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "cannot resolve %s to an IPv4 address: %s",
 				 host, gai_strerror(r));
-		return -EHOSTUNREACH;
+		return cm_failed(c, -EHOSTUNREACH, PERF_FAIL_CM);
 	}
 	c->addr.sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
 	freeaddrinfo(res);
@@ -406,7 +429,7 @@ int perf_cm_connect(struct perf_cm *c, struct ibv_context *verbs,
 		if (r == 0 && rdma_connect(c->id, &cp)) {
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "rdma_connect: %s", strerror(errno));
-			r = -errno;
+			r = cm_failed(c, -errno, PERF_FAIL_CM);
 		}
 		if (r == 0)
 			r = expect_event(c, c->ch, RDMA_CM_EVENT_ESTABLISHED,
@@ -427,7 +450,7 @@ int perf_cm_connect(struct perf_cm *c, struct ibv_context *verbs,
 int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 		   struct ibv_pd *pd, const char *bind_addr, uint16_t port)
 {
-	struct rdma_cm_event *ev;
+	struct rdma_cm_event *ev = NULL;
 	struct rdma_conn_param cp = conn_param(0);
 	int r;
 
@@ -444,7 +467,7 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 				 strerror(errno),
 				 errno == EADDRINUSE ? " (another server runs?)"
 						     : "");
-		return -errno;
+		return cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	r = expect_event(c, c->ch, RDMA_CM_EVENT_CONNECT_REQUEST, -1,
 			 "a client", &ev);
@@ -455,7 +478,7 @@ int perf_cm_accept(struct perf_cm *c, struct ibv_context *verbs,
 	if (r == 0 && rdma_accept(c->id, &cp)) {
 		rd_snprintf_text(c->err, sizeof(c->err), "rdma_accept: %s",
 				 strerror(errno));
-		r = -errno;
+		r = cm_failed(c, -errno, PERF_FAIL_CM);
 	}
 	if (r < 0)
 		rdma_reject(c->id, NULL, 0);
@@ -479,7 +502,7 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 		if (n < 0) {
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "control QP: ibv_poll_cq failed");
-			return -EIO;
+			return cm_failed(c, -EIO, PERF_FAIL_CM);
 		}
 		if (n == 1) {
 			if (wc->status != IBV_WC_SUCCESS) {
@@ -489,7 +512,7 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 						 recv ? "receiving" : "sending",
 						 what,
 						 ibv_wc_status_str(wc->status));
-				return -ECONNRESET;
+				return cm_failed(c, -ECONNRESET, PERF_FAIL_CM);
 			}
 			if (recv == ((wc->opcode & IBV_WC_RECV) != 0))
 				return 0;
@@ -505,13 +528,13 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "interrupted while waiting for %s",
 					 what);
-			return -EINTR;
+			return cm_failed(c, -EINTR, PERF_FAIL_STOPPED);
 		}
 		if (perf_cm_peer_gone(c)) {
 			rd_snprintf_text(c->err, sizeof(c->err),
 					 "the peer disconnected before %s",
 					 what);
-			return -ECONNRESET;
+			return cm_failed(c, -ECONNRESET, PERF_FAIL_CM);
 		}
 		if (timeout_ms >= 0 && now_ms() > deadline) {
 			rd_snprintf_text(
@@ -521,7 +544,7 @@ static int control_wait(struct perf_cm *c, bool recv, int timeout_ms,
 				"same test?)",
 				timeout_ms, recv ? "waiting for" : "sending",
 				what);
-			return -ETIMEDOUT;
+			return cm_failed(c, -ETIMEDOUT, PERF_FAIL_CM);
 		}
 		/* Spin briefly, then let a Soft-RoCE peer on this CPU run. */
 		if (++spins > 2000)
@@ -538,7 +561,7 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 	if (!c->id || !c->cq) {
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "no rdma_cm control connection");
-		return -ENOTCONN;
+		return cm_failed(c, -ENOTCONN, PERF_FAIL_CM);
 	}
 	if (c->recv_held) {
 		wc.byte_len = c->recv_len;
@@ -554,7 +577,7 @@ int perf_cm_read(struct perf_cm *c, void *buf, size_t len, int timeout_ms,
 			"peer sent %u bytes as %s, expected %zu (is it "
 			"running the same test, with -R?)",
 			wc.byte_len, what, len);
-		return -EPROTO;
+		return cm_failed(c, -EPROTO, PERF_FAIL_CM);
 	}
 	memcpy(buf, c->buf, len);
 	return post_recv(c);
@@ -578,7 +601,7 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 			c->err, sizeof(c->err),
 			"cannot send %s on the rdma_cm control connection",
 			what);
-		return -EINVAL;
+		return cm_failed(c, -EINVAL, PERF_FAIL_CM);
 	}
 	memcpy(slot, buf, len);
 	sge = (struct ibv_sge){ .addr = (uintptr_t)slot,
@@ -589,7 +612,7 @@ int perf_cm_write(struct perf_cm *c, const void *buf, size_t len,
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "control QP: sending %s: %s", what,
 				 strerror(r));
-		return -r;
+		return cm_failed(c, -r, PERF_FAIL_CM);
 	}
 	/* rnr_retry 7 waits for the peer's receive for ever: bound it. */
 	return control_wait(c, false, c->timeout_ms > 0 ? c->timeout_ms : -1,
@@ -617,8 +640,9 @@ static int test_qp(struct perf_cm *c, struct perf_end *e, unsigned i,
 {
 	int r = same_device(c, id, e->dev->ctx);
 
-	return r < 0 ? r
-		     : perf_end_create_cm_qp(e, i, id, c->err, sizeof(c->err));
+	if (r == 0)
+		r = perf_end_create_cm_qp(e, i, id, c->err, sizeof(c->err));
+	return r < 0 ? cm_failed(c, r, PERF_FAIL_LOCAL) : 0;
 }
 
 int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
@@ -650,7 +674,7 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 					rd_snprintf_text(c->err, sizeof(c->err),
 							 "rdma_connect: %s",
 							 strerror(errno));
-					r = -errno;
+					r = cm_failed(c, -errno, PERF_FAIL_CM);
 				}
 				if (r == 0)
 					r = expect_event(
@@ -678,7 +702,7 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		rd_snprintf_text(c->err, sizeof(c->err),
 				 "rdma_cm cannot listen for the test QPs: %s",
 				 strerror(errno));
-		r = -errno;
+		r = cm_failed(c, -errno, PERF_FAIL_CM);
 		goto out;
 	}
 	while (r == 0 && (accepted < e->nqp || established < e->nqp)) {
@@ -694,7 +718,7 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 				rd_snprintf_text(c->err, sizeof(c->err),
 						 "rdma_accept: %s",
 						 strerror(errno));
-				r = -errno;
+				r = cm_failed(c, -errno, PERF_FAIL_CM);
 			}
 			if (r < 0) {
 				struct rdma_cm_id *id = ev->id;
@@ -713,13 +737,7 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 			established++;
 		} else {
-			rd_snprintf_text(
-				c->err, sizeof(c->err),
-				"test QP's connection: rdma_cm reported "
-				"%s (status %d): %s",
-				rdma_event_str(ev->event), ev->status,
-				perf_cm_event_hint(ev->event, ev->status));
-			r = -EPROTO;
+			r = cm_event_failed(c, "test QP's connection", ev);
 		}
 		rdma_ack_cm_event(ev);
 	}
@@ -779,11 +797,17 @@ static const char *carrier_err(void *ctx)
 	return ((struct perf_cm *)ctx)->err;
 }
 
+static const struct perf_fail *carrier_fail(void *ctx)
+{
+	return &((struct perf_cm *)ctx)->fail;
+}
+
 static const struct perf_oob_carrier cm_carrier = {
 	.read = carrier_read,
 	.write = carrier_write,
 	.peer_gone = carrier_peer_gone,
 	.err = carrier_err,
+	.fail = carrier_fail,
 	.msg_max = PERF_CM_MSG_MAX,
 };
 

@@ -50,6 +50,7 @@ struct perf_cm {
 	volatile sig_atomic_t *stop;
 	int timeout_ms;	/* a send the peer never takes; 0: no limit */
 	char err[300];
+	struct perf_fail fail;	/* the kind of the failure err tells */
 };
 
 void perf_cm_init(struct perf_cm *c, volatile sig_atomic_t *stop);

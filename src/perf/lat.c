@@ -55,11 +55,11 @@ static double post_time(const struct lat *l, size_t k)
 static int clock_failed(struct lat *l, int r)
 {
 	if (r == -ERANGE)
-		return perf_err(l->s, r,
+		return perf_err(l->s, r, PERF_FAIL_LOCAL,
 				"the CPU's cycle counter did not keep pace "
 				"with the system clock during the test, so "
 				"its samples cannot be trusted");
-	return perf_err(l->s, r, "out of memory");
+	return perf_err(l->s, r, PERF_FAIL_LOCAL, "out of memory");
 }
 
 /*
@@ -88,7 +88,7 @@ static int housekeeping(struct lat *l, uint64_t tk)
 	if (perf_should_stop(l->s, "the latency test"))
 		return -EINTR;
 	if (now - l->last_event > stall)
-		return perf_err(l->s, -ETIMEDOUT,
+		return perf_err(l->s, -ETIMEDOUT, PERF_FAIL_STALL,
 				"no reply for %.0f s after %zu round trips: "
 				"the peer stopped responding",
 				now - l->last_event, l->nt);
@@ -122,7 +122,7 @@ static int reserve(struct lat *l, size_t n)
 		return 0;
 	nv = realloc(l->t, n * sizeof(*nv));
 	if (!nv)
-		return perf_err(l->s, -ENOMEM,
+		return perf_err(l->s, -ENOMEM, PERF_FAIL_LOCAL,
 				"out of memory for %zu latency samples (%zu "
 				"MiB)",
 				n, n * sizeof(*nv) >> 20);
@@ -186,21 +186,26 @@ static int wait_cq(struct lat *l, struct ibv_cq *cq, const char *what)
 		int n = ibv_poll_cq(cq, 1, &wc);
 
 		if (n < 0)
-			return perf_err(l->s, -EIO, "ibv_poll_cq failed: %d",
-					n);
+			return perf_err(l->s, -EIO, PERF_FAIL_LOCAL,
+					"ibv_poll_cq failed: %d", n);
 		if (n == 1)
 			break;
 		r = spin_pause(l, &sp);
 		if (r < 0)
 			return r;
 	}
-	if (wc.status != IBV_WC_SUCCESS)
-		return perf_err(l->s, -EIO,
-				"%s completion error on QP %#x after %zu round "
-				"trips: %s (status %d, vendor error %#x): %s",
-				what, wc.qp_num, l->nt,
-				ibv_wc_status_str(wc.status), wc.status,
-				wc.vendor_err, perf_wc_hint(wc.status));
+	if (wc.status != IBV_WC_SUCCESS) {
+		struct perf_fail why = perf_fail_of(PERF_FAIL_WC, EIO);
+
+		why.wc_status = (int)wc.status;
+		return perf_err_why(l->s, -EIO, &why,
+				    "%s completion error on QP %#x after %zu "
+				    "round trips: %s (status %d, vendor error "
+				    "%#x): %s",
+				    what, wc.qp_num, l->nt,
+				    ibv_wc_status_str(wc.status), wc.status,
+				    wc.vendor_err, perf_wc_hint(wc.status));
+	}
 	l->events++;
 	return 0;
 }
@@ -228,7 +233,8 @@ static int post_recv1(struct lat *l, struct perf_end *e)
 	int r = ibv_post_recv(e->qp[0], &wr, &bad);
 
 	if (r)
-		return perf_err(l->s, -r, "ibv_post_recv: %s", strerror(r));
+		return perf_err(l->s, -r, PERF_FAIL_LOCAL, "ibv_post_recv: %s",
+				strerror(r));
 	return 0;
 }
 
@@ -257,7 +263,8 @@ static int post1(struct lat *l, struct perf_end *e, uint64_t seq)
 		wr.send_flags |= IBV_SEND_INLINE;
 	r = ibv_post_send(e->qp[0], &wr, &bad);
 	if (r)
-		return perf_err(l->s, -r, "ibv_post_send on QP %#x: %s",
+		return perf_err(l->s, -r, PERF_FAIL_LOCAL,
+				"ibv_post_send on QP %#x: %s",
 				e->qp[0]->qp_num, strerror(r));
 	return sig ? wait_cq(l, e->scq, perf_op_title(o->op)) : 0;
 }
@@ -382,7 +389,7 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 	memset(res, 0, sizeof(*res));
 	l.iters = o->duration ? 0 : o->iters;
 	if (l.iters > PERF_LAT_MAX_SAMPLES) {
-		r = perf_err(s, -E2BIG,
+		r = perf_err(s, -E2BIG, PERF_FAIL_LOCAL,
 			     "%llu iterations: every sample is kept, and at "
 			     "most %u of them fit in the memory set aside",
 			     (unsigned long long)l.iters,
@@ -442,7 +449,7 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 		}
 	}
 	if (l.nt < 2) {
-		r = perf_err(l.s, -ENODATA,
+		r = perf_err(l.s, -ENODATA, PERF_FAIL_LOCAL,
 			     "no complete round trip to measure");
 		goto out;
 	}

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Verbs bandwidth and latency tests (rdmadiag bw / lat).
 src_librdmadiag_a_SOURCES += \
+	src/perf/fail.h \
 	src/perf/oob.c src/perf/oob.h \
 	src/perf/stats.c src/perf/stats.h \
 	src/perf/clock.c src/perf/clock.h \

@@ -414,6 +414,32 @@ static bool stopped(const struct perf_oob *o)
 	return o->stop && *o->stop;
 }
 
+/* The kind of the failure o->err now tells; returns r. */
+static int failed_as(struct perf_oob *o, int r, enum perf_fail_kind kind)
+{
+	o->fail = perf_fail_of(kind, r < 0 ? -r : 0);
+	return r;
+}
+
+/* A carrier's failure r: its text, and its kind (or r's). */
+static int carrier_failed(struct perf_oob *o, int r)
+{
+	const struct perf_fail *f =
+		o->carrier->fail ? o->carrier->fail(o->carrier_ctx) : NULL;
+
+	rd_snprintf_text(o->err, sizeof(o->err), "%s",
+			 o->carrier->err(o->carrier_ctx));
+	if (f && f->kind != PERF_FAIL_NONE) {
+		o->fail = *f;
+		return r;
+	}
+	return failed_as(o, r,
+			 r == -ECONNRESET ? PERF_FAIL_OOB_CLOSED
+			 : r == -ETIMEDOUT ? PERF_FAIL_OOB_SILENT
+			 : r == -EINTR	  ? PERF_FAIL_STOPPED
+					  : PERF_FAIL_OOB);
+}
+
 static void set_keepalive(int fd)
 {
 	int on = 1, idle = 5, intvl = 2, cnt = 3;
@@ -498,7 +524,7 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 		rd_snprintf_text(o->err, sizeof(o->err),
 				 "cannot resolve %s: %s", host,
 				 gai_strerror(r));
-		return -EHOSTUNREACH;
+		return failed_as(o, -EHOSTUNREACH, PERF_FAIL_OOB);
 	}
 	/* A server started a moment after us is normal in scripts: retry
 	 * refused connections until the deadline. */
@@ -539,7 +565,8 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 		rd_snprintf_text(o->err, sizeof(o->err),
 				 "cannot connect to %s:%u: %s", host, port,
 				 strerror(-last));
-	return last;
+	return failed_as(o, last,
+			 last == -EINTR ? PERF_FAIL_STOPPED : PERF_FAIL_OOB);
 }
 
 /* A listening socket on addr:port (addr NULL: every IPv4 address). */
@@ -553,7 +580,7 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 		rd_snprintf_text(o->err, sizeof(o->err),
 				 "invalid IPv4 address \"%s\"",
 				 rd_esc_tmp(addr));
-		return -EINVAL;
+		return failed_as(o, -EINVAL, PERF_FAIL_LOCAL);
 	}
 	if (!addr)
 		sa.sin_addr.s_addr = htonl(INADDR_ANY);
@@ -562,7 +589,7 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 		r = -errno;
 		rd_snprintf_text(o->err, sizeof(o->err), "socket: %s",
 				 strerror(errno));
-		return r;
+		return failed_as(o, r, PERF_FAIL_LOCAL);
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
@@ -579,7 +606,7 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 				? " (no interface has this address)"
 				: "");
 		close(lfd);
-		return r;
+		return failed_as(o, r, PERF_FAIL_LOCAL);
 	}
 	return lfd;
 }
@@ -650,6 +677,7 @@ again:
 			rd_snprintf_text(
 				o->err, sizeof(o->err),
 				"interrupted while waiting for a client");
+			failed_as(o, r, PERF_FAIL_STOPPED);
 			goto out;
 		}
 		if (wait_ms >= 0) {
@@ -662,6 +690,7 @@ again:
 					"no client connected to port %u "
 					"within %d ms",
 					port, wait_ms);
+				failed_as(o, r, PERF_FAIL_OOB);
 				goto out;
 			}
 			if (left < slice)
@@ -674,6 +703,7 @@ again:
 			r = -errno;
 			rd_snprintf_text(o->err, sizeof(o->err), "poll: %s",
 					 strerror(errno));
+			failed_as(o, r, PERF_FAIL_LOCAL);
 			goto out;
 		}
 	}
@@ -685,6 +715,7 @@ again:
 		r = -errno;
 		rd_snprintf_text(o->err, sizeof(o->err), "accept: %s",
 				 strerror(errno));
+		failed_as(o, r, PERF_FAIL_LOCAL);
 		goto out;
 	}
 	set_keepalive(fd);
@@ -738,10 +769,7 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		int r = o->carrier->read(o->carrier_ctx, buf, len, timeout_ms,
 					 what);
 
-		if (r < 0)
-			rd_snprintf_text(o->err, sizeof(o->err), "%s",
-					 o->carrier->err(o->carrier_ctx));
-		return r;
+		return r < 0 ? carrier_failed(o, r) : r;
 	}
 	while (got < len) {
 		struct pollfd p = { .fd = o->fd, .events = POLLIN };
@@ -752,7 +780,7 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		if (stopped(o)) {
 			rd_snprintf_text(o->err, sizeof(o->err),
 					 "interrupted while reading %s", what);
-			return -EINTR;
+			return failed_as(o, -EINTR, PERF_FAIL_STOPPED);
 		}
 		if (timeout_ms >= 0 && left <= 0) {
 			rd_snprintf_text(
@@ -764,14 +792,15 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 				got ? " (do both sides use the same options, "
 				      "e.g. -x / GID?)"
 				    : " (peer silent or not a perftest peer)");
-			return -ETIMEDOUT;
+			return failed_as(o, -ETIMEDOUT, PERF_FAIL_OOB_SILENT);
 		}
 		r = poll(&p, 1,
 			 (timeout_ms < 0 || left > 200) ? 200 : (int)left);
 		if (r < 0 && errno != EINTR) {
+			r = -errno;
 			rd_snprintf_text(o->err, sizeof(o->err), "poll: %s",
-					 strerror(errno));
-			return -errno;
+					 strerror(-r));
+			return failed_as(o, r, PERF_FAIL_LOCAL);
 		}
 		if (r <= 0)
 			continue;
@@ -784,15 +813,15 @@ int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 				"%zu bytes%s)",
 				got ? "in the middle of" : "before sending",
 				what, got, len, n ? ", reset" : "");
-			return -ECONNRESET;
+			return failed_as(o, -ECONNRESET, PERF_FAIL_OOB_CLOSED);
 		}
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
+			r = -errno;
 			rd_snprintf_text(o->err, sizeof(o->err),
-					 "reading %s: %s", what,
-					 strerror(errno));
-			return -errno;
+					 "reading %s: %s", what, strerror(-r));
+			return failed_as(o, r, PERF_FAIL_OOB);
 		}
 		got += (size_t)n;
 	}
@@ -807,10 +836,7 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 	if (o->carrier) {
 		int r = o->carrier->write(o->carrier_ctx, buf, len, what);
 
-		if (r < 0)
-			rd_snprintf_text(o->err, sizeof(o->err), "%s",
-					 o->carrier->err(o->carrier_ctx));
-		return r;
+		return r < 0 ? carrier_failed(o, r) : r;
 	}
 	/* perftest reads each message with one read(): send it whole. */
 	while (put < len) {
@@ -818,15 +844,17 @@ int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,
 				 MSG_NOSIGNAL);
 
 		if (n < 0) {
-			if (errno == EINTR)
+			int e = errno;
+			bool gone = e == EPIPE || e == ECONNRESET;
+
+			if (e == EINTR)
 				continue;
 			rd_snprintf_text(o->err, sizeof(o->err),
-					 "sending %s: %s%s", what,
-					 strerror(errno),
-					 errno == EPIPE || errno == ECONNRESET
-						 ? " (peer went away)"
-						 : "");
-			return -errno;
+					 "sending %s: %s%s", what, strerror(e),
+					 gone ? " (peer went away)" : "");
+			return failed_as(o, -e,
+					 gone ? PERF_FAIL_OOB_CLOSED
+					      : PERF_FAIL_OOB);
 		}
 		put += (size_t)n;
 	}

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "perf/fail.h"
+
 #define PERF_OOB_PORT 18515
 #define PERF_OOB_VERSION_LEN 16
 /* perftest refuses peers below 5.70 and negotiates parameters only with
@@ -110,7 +112,8 @@ int perf_oob_report_field_decode(const uint8_t *buf, int i,
 /*
  * Another carrier for the same messages (perftest's -R sends them on an
  * rdma_cm QP): when set, read, write and peer_gone go through it. err
- * returns the carrier's last error text.
+ * returns the carrier's last error text, fail its kind (NULL: the kind
+ * follows from the errno the call returned).
  */
 struct perf_oob_carrier {
 	int (*read)(void *ctx, void *buf, size_t len, int timeout_ms,
@@ -119,6 +122,7 @@ struct perf_oob_carrier {
 	bool (*peer_gone)(void *ctx);
 	const char *(*err)(void *ctx);
 	size_t msg_max; /* the longest message it carries, in bytes */
+	const struct perf_fail *(*fail)(void *ctx);
 };
 
 /* A connected OOB channel. */
@@ -136,6 +140,7 @@ struct perf_oob {
 	const struct perf_oob_carrier *carrier;
 	void *carrier_ctx;
 	char err[256];
+	struct perf_fail fail; /* the kind of the failure err tells */
 };
 
 int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
@@ -168,7 +173,9 @@ int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
 void perf_oob_close(struct perf_oob *o);
 
 /* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR
- * (stop) / -errno with o->err saying what was being read. */
+ * (stop) / -errno with o->err saying what was being read and o->fail its
+ * kind (PERF_FAIL_OOB_SILENT, _OOB_CLOSED, _STOPPED...). Every call that
+ * fails sets both. */
 int perf_oob_read(struct perf_oob *o, void *buf, size_t len, int timeout_ms,
 		  const char *what);
 int perf_oob_write(struct perf_oob *o, const void *buf, size_t len,

@@ -14,6 +14,7 @@
 
 #include "core/rate.h"
 #include "perf/cm.h"
+#include "perf/fail.h"
 #include "perf/oob.h"
 #include "perf/stats.h"
 #include "perf/verbs.h"
@@ -111,6 +112,9 @@ struct perf_session {
 	char reach_why[160];	/* why there is no figure */
 	volatile sig_atomic_t *stop;
 	char err[512];
+	/* The kind of the session's first failure, set where it happened;
+	 * err is its message. */
+	struct perf_fail fail;
 };
 
 /* Open the device, agree with the peer (or the other loopback end) and
@@ -195,9 +199,20 @@ int perf_bw_server_wait(struct perf_session *s, struct perf_bw_result *r);
 /* End of a bw test: the client's report (WRITE/READ), then goodbye. */
 int perf_bw_finish(struct perf_session *s, const struct perf_bw_result *last);
 
-/* Writes the message of a failure into s->err and returns r. */
-int perf_err(struct perf_session *s, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/*
+ * A failure: its message into s->err and its kind (errno -r) into
+ * s->fail, unless an earlier failure of the session holds them (the
+ * first is the cause); returns r.
+ */
+int perf_err(struct perf_session *s, int r, enum perf_fail_kind kind,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same with the whole record: a completion's status, an event. */
+int perf_err_why(struct perf_session *s, int r, const struct perf_fail *why,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The kind of a failure whose message is already in s->err; returns r. */
+int perf_failed(struct perf_session *s, int r, enum perf_fail_kind kind);
+/* The out-of-band channel's failure r: its message and kind; returns r. */
+int perf_err_oob(struct perf_session *s, int r);
 /* Monotonic seconds. */
 double perf_now(void);
 /* The peer vanished (OOB closed) or the user pressed Ctrl-C. */

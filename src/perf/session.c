@@ -16,14 +16,73 @@
 
 #include "perf/gid.h"
 
-int perf_err(struct perf_session *s, int r, const char *fmt, ...)
+/* The first failure is the cause; what follows is its echo. */
+static void keep(struct perf_session *s, const struct perf_fail *why)
+{
+	if (s->fail.kind == PERF_FAIL_NONE)
+		s->fail = *why;
+}
+
+static int verr(struct perf_session *s, int r, const struct perf_fail *why,
+		const char *fmt, va_list ap)
+{
+	if (s->fail.kind != PERF_FAIL_NONE)
+		return r;
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	keep(s, why);
+	return r;
+}
+
+int perf_err(struct perf_session *s, int r, enum perf_fail_kind kind,
+	     const char *fmt, ...)
+{
+	struct perf_fail why = perf_fail_of(kind, r < 0 ? -r : 0);
+	va_list ap;
+
+	va_start(ap, fmt);
+	r = verr(s, r, &why, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int perf_err_why(struct perf_session *s, int r, const struct perf_fail *why,
+		 const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	r = verr(s, r, why, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int perf_failed(struct perf_session *s, int r, enum perf_fail_kind kind)
+{
+	struct perf_fail why = perf_fail_of(kind, r < 0 ? -r : 0);
+
+	keep(s, &why);
+	return r;
+}
+
+int perf_err_oob(struct perf_session *s, int r)
+{
+	struct perf_fail why = s->oob.fail;
+
+	/* A message of a layer above the channel (the in-band check's
+	 * frames) may come without a kind: the channel's, then. */
+	if (why.kind == PERF_FAIL_NONE)
+		why = perf_fail_of(PERF_FAIL_OOB, r < 0 ? -r : 0);
+	return perf_err_why(s, r, &why, "%s", s->oob.err);
+}
+
+/* rdma_cm's failure r: its message and kind. */
+static int cm_failed(struct perf_session *s, int r)
+{
+	struct perf_fail why = s->cm.fail;
+
+	if (why.kind == PERF_FAIL_NONE)
+		why = perf_fail_of(PERF_FAIL_CM, r < 0 ? -r : 0);
+	return perf_err_why(s, r, &why, "%s", s->cm.err);
 }
 
 double perf_now(void)
@@ -51,11 +110,12 @@ const char *perf_op_name(enum perf_op op)
 bool perf_should_stop(struct perf_session *s, const char *during)
 {
 	if (s->stop && *s->stop) {
-		perf_err(s, 0, "interrupted during %s", during);
+		perf_err(s, 0, PERF_FAIL_STOPPED, "interrupted during %s",
+			 during);
 		return true;
 	}
 	if (!s->loopback && perf_oob_peer_gone(&s->oob)) {
-		perf_err(s, 0,
+		perf_err(s, 0, PERF_FAIL_OOB_CLOSED,
 			 "the peer closed the out-of-band connection "
 			 "during %s: it exited or was killed",
 			 during);
@@ -74,7 +134,7 @@ static int choose_gid(struct perf_session *s)
 
 	c = calloc((size_t)d->port_attr.gid_tbl_len, sizeof(*c));
 	if (!c)
-		return perf_err(s, -ENOMEM, "out of memory");
+		return perf_err(s, -ENOMEM, PERF_FAIL_LOCAL, "out of memory");
 	for (int i = 0; i < d->port_attr.gid_tbl_len; i++) {
 		struct ibv_gid_entry ge;
 
@@ -91,12 +151,13 @@ static int choose_gid(struct perf_session *s)
 	idx = perf_gid_choose(c, n, true, why, sizeof(why));
 	free(c);
 	if (idx < 0)
-		return perf_err(s, idx, "%s port %u: no usable GID: %s",
-				d->name, d->port, why);
+		return perf_err(s, idx, PERF_FAIL_LOCAL,
+				"%s port %u: no usable GID: %s", d->name,
+				d->port, why);
 	snprintf(s->gid_why, sizeof(s->gid_why), "GID index %d chosen: %s", idx,
 		 why);
 	r = perf_dev_set_gid(d, idx, s->err, sizeof(s->err));
-	return r;
+	return r < 0 ? perf_failed(s, r, PERF_FAIL_LOCAL) : r;
 }
 
 static int xchg_keys(struct perf_session *s, unsigned i,
@@ -115,24 +176,26 @@ static int xchg_keys(struct perf_session *s, unsigned i,
 		r = perf_oob_xchg(&s->oob, bout, bin, sizeof(bin), timeout_ms,
 				  what);
 		if (r < 0)
-			return perf_err(s, r, "%s", s->oob.err);
+			return perf_err_oob(s, r);
 		r = perf_cm_keys_decode(bin, sizeof(bin), into, derr,
 					sizeof(derr));
 		if (r < 0)
-			return perf_err(s, r, "bad %s from the peer: %s", what,
-					derr);
+			return perf_err(s, r, PERF_FAIL_OOB,
+					"bad %s from the peer: %s", what, derr);
 		return 0;
 	}
 	r = perf_oob_keys_encode(&s->a.mine[i], s->with_gid, out, sizeof(out));
 	if (r < 0)
-		return perf_err(s, r, "cannot encode the keys of QP %u", i);
+		return perf_err(s, r, PERF_FAIL_LOCAL,
+				"cannot encode the keys of QP %u", i);
 	r = perf_oob_xchg(&s->oob, out, in, len, timeout_ms, what);
 	if (r < 0)
-		return perf_err(s, r, "%s", s->oob.err);
+		return perf_err_oob(s, r);
 	r = perf_oob_keys_decode(in, len, s->with_gid, into, derr,
 				 sizeof(derr));
 	if (r < 0)
-		return perf_err(s, r, "bad %s from the peer: %s", what, derr);
+		return perf_err(s, r, PERF_FAIL_OOB,
+				"bad %s from the peer: %s", what, derr);
 	return 0;
 }
 
@@ -188,13 +251,13 @@ static int negotiate(struct perf_session *s, int *mtu)
 					   "the version string");
 	}
 	if (r < 0)
-		return perf_err(s, r, "%s", s->oob.err);
+		return perf_err_oob(s, r);
 	r = perf_oob_version_decode(vin, sizeof(vin), &s->peer_version, s->err,
 				    sizeof(s->err));
 	if (r < 0)
-		return r;
+		return perf_failed(s, r, PERF_FAIL_OOB);
 	if (s->peer_version < PERF_OOB_MIN_VERSION)
-		return perf_err(s, -EPROTO,
+		return perf_err(s, -EPROTO, PERF_FAIL_OOB,
 				"peer speaks perftest %u.%02u; versions below "
 				"5.70 use another report format and are not "
 				"supported",
@@ -208,7 +271,7 @@ static int negotiate(struct perf_session *s, int *mtu)
 		r = o->inband->exchange(&s->oob, s->oob.client, &ch,
 					o->inband->ctx);
 		if (r < 0)
-			return perf_err(s, r, "%s", s->oob.err);
+			return perf_err_oob(s, r);
 	}
 	perf_oob_sysdata_encode(s->cycle_buffer, s->cache_line, sout);
 	/* Two exchanges of four bytes: a server reading all eight before
@@ -219,11 +282,11 @@ static int negotiate(struct perf_session *s, int *mtu)
 		r = perf_oob_xchg(&s->oob, sout + 4, sin + 4, 4, o->timeout_ms,
 				  "the system data (cache line)");
 	if (r < 0)
-		return perf_err(s, r, "%s", s->oob.err);
+		return perf_err_oob(s, r);
 	r = perf_oob_sysdata_decode(sin, sizeof(sin), &cb, &cl, s->err,
 				    sizeof(s->err));
 	if (r < 0)
-		return r;
+		return perf_failed(s, r, PERF_FAIL_OOB);
 	if (cb > s->cycle_buffer)
 		s->cycle_buffer = cb;
 	if (cl > s->cache_line)
@@ -232,11 +295,11 @@ static int negotiate(struct perf_session *s, int *mtu)
 	r = perf_oob_xchg(&s->oob, mout, min, sizeof(min), o->timeout_ms,
 			  "the MTU");
 	if (r < 0)
-		return perf_err(s, r, "%s", s->oob.err);
+		return perf_err_oob(s, r);
 	r = perf_oob_mtu_decode(min, sizeof(min), &rmtu, s->err,
 				sizeof(s->err));
 	if (r < 0)
-		return r;
+		return perf_failed(s, r, PERF_FAIL_OOB);
 	if (rmtu < *mtu)
 		*mtu = rmtu;
 	return 0;
@@ -263,7 +326,7 @@ static int cm_connect_qps(struct perf_session *s, unsigned out_reads)
 				o->op == PERF_OP_READ ? out_reads : 0,
 				o->timeout_ms);
 	if (r < 0)
-		return perf_err(s, r, "%s", s->cm.err);
+		return cm_failed(s, r);
 	r = xchg_keys(s, 0, &tmp, "the synchronisation after rdma_cm",
 		      o->timeout_ms);
 	if (r < 0)
@@ -309,7 +372,7 @@ static int reach_peer(struct perf_session *s)
 		else
 			r = perf_cm_accept(&s->cm, s->dev.ctx, s->dev.pd,
 					   o->bind_addr, o->port);
-		return r < 0 ? perf_err(s, r, "%s", s->cm.err) : 0;
+		return r < 0 ? cm_failed(s, r) : 0;
 	}
 	if (o->role == PERF_CLIENT)
 		r = perf_oob_connect(&s->oob, o->host, o->port, o->timeout_ms);
@@ -318,22 +381,25 @@ static int reach_peer(struct perf_session *s)
 			&s->oob, o->bind_addr, o->bind_addr2, o->port, -1,
 			o->inband && o->inband->aside.claims ? &o->inband->aside
 							     : NULL);
-	return r < 0 ? perf_err(s, r, "%s", s->oob.err) : 0;
+	return r < 0 ? perf_err_oob(s, r) : 0;
 }
 
 int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		      volatile sig_atomic_t *stop)
 {
 	struct perf_end_cfg cfg = { 0 };
+	struct perf_fail why = perf_fail_of(PERF_FAIL_LOCAL, 0);
 	uint64_t max_size = o->all_sizes ? PERF_MAX_SIZE : o->size;
 	bool write_lat = o->lat && o->op == PERF_OP_WRITE;
 	unsigned pre, post;
 	int mtu, r;
 
 	memset(s, 0, sizeof(*s));
+	s->fail = PERF_FAIL_INIT;
 	s->o = o;
 	s->stop = stop;
 	s->oob.fd = -1;
+	s->oob.fail = PERF_FAIL_INIT;
 	s->oob.stop = stop;
 	s->oob.timeout_ms = o->timeout_ms;
 	s->loopback = o->role == PERF_LOOPBACK;
@@ -349,12 +415,14 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		r = perf_dev_open(&s->dev, o->dev, o->ib_port, s->err,
 				  sizeof(s->err));
 	if (r < 0)
-		return r;
+		return perf_failed(s, r, PERF_FAIL_LOCAL);
 	if (o->gid_index >= 0) {
 		r = perf_dev_set_gid(&s->dev, o->gid_index, s->err,
 				     sizeof(s->err));
-		if (r < 0)
+		if (r < 0) {
+			perf_failed(s, r, PERF_FAIL_LOCAL);
 			goto fail;
+		}
 		snprintf(s->gid_why, sizeof(s->gid_why),
 			 "GID index %d given with -x", o->gid_index);
 	} else if (s->dev.roce && !o->rdma_cm) {
@@ -369,7 +437,7 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		int want = perf_mtu_enum(o->mtu);
 
 		if (want < 0) {
-			r = perf_err(s, -EINVAL,
+			r = perf_err(s, -EINVAL, PERF_FAIL_LOCAL,
 				     "-m %u: the MTU must be 256, 512, "
 				     "1024, 2048 or 4096",
 				     o->mtu);
@@ -409,14 +477,18 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		cfg.out_reads = m <= 0 ? 1 : m > 255 ? 255 : (unsigned)m;
 	}
 	r = perf_end_create(&s->dev, &s->a, &cfg, s->err, sizeof(s->err));
-	if (r < 0)
+	if (r < 0) {
+		perf_failed(s, r, PERF_FAIL_LOCAL);
 		goto fail;
+	}
 	s->have_a = true;
 	if (s->loopback) {
 		r = perf_end_create(&s->dev, &s->b, &cfg, s->err,
 				    sizeof(s->err));
-		if (r < 0)
+		if (r < 0) {
+			perf_failed(s, r, PERF_FAIL_LOCAL);
 			goto fail;
+		}
 		s->have_b = true;
 		for (unsigned i = 0; i < o->nqp; i++) {
 			s->a.peer[i] = s->b.mine[i];
@@ -444,15 +516,14 @@ int perf_session_open(struct perf_session *s, const struct perf_opts *o,
 		bool send_side = o->lat || o->bidir || o->role != PERF_SERVER;
 
 		r = perf_end_connect(&s->a, i, s->mtu, send_side, o->qp_timeout,
-				     s->err, sizeof(s->err));
-		if (r < 0)
-			goto fail;
-		if (s->loopback) {
+				     s->err, sizeof(s->err), &why);
+		if (r == 0 && s->loopback)
 			r = perf_end_connect(&s->b, i, s->mtu,
 					     o->lat || o->bidir, o->qp_timeout,
-					     s->err, sizeof(s->err));
-			if (r < 0)
-				goto fail;
+					     s->err, sizeof(s->err), &why);
+		if (r < 0) {
+			keep(s, &why);
+			goto fail;
 		}
 	}
 	if (!s->loopback) {
@@ -499,7 +570,7 @@ int perf_session_goodbye(struct perf_session *s)
 	r = perf_oob_write(&s->oob, PERF_OOB_DONE, sizeof(PERF_OOB_DONE),
 			   "the goodbye");
 	if (r < 0)
-		return perf_err(s, r, "%s", s->oob.err);
+		return perf_err_oob(s, r);
 	/* Read the peer's so closing does not reset the connection early;
 	 * a peer that closes without it is fine. */
 	perf_oob_read(&s->oob, done, sizeof(done), 1000, "the goodbye");

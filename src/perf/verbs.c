@@ -471,9 +471,17 @@ static int to_rtr(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 				     IBV_QP_MIN_RNR_TIMER);
 }
 
+/* Record the kind of the failure err tells; returns r. */
+static int failed_as(struct perf_fail *fail, int r, enum perf_fail_kind kind)
+{
+	if (fail)
+		*fail = perf_fail_of(kind, -r);
+	return r;
+}
+
 int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		     bool send_side, uint8_t qp_timeout, char *err,
-		     size_t errlen)
+		     size_t errlen, struct perf_fail *fail)
 {
 	struct perf_dev *d = e->dev;
 	const struct perf_oob_keys *p = &e->peer[i];
@@ -485,14 +493,14 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 				 "QP %#x to RTR: PSN %#x from the peer is "
 				 "wider than 24 bits",
 				 e->qp[i]->qp_num, p->psn);
-		return -EINVAL;
+		return failed_as(fail, -EINVAL, PERF_FAIL_OOB);
 	}
 	if (d->roce && d->gid_index < 0) {
 		rd_snprintf_text(err, errlen,
 				 "QP %#x to RTR: RoCE needs a GID index "
 				 "(-x)",
 				 e->qp[i]->qp_num);
-		return -EINVAL;
+		return failed_as(fail, -EINVAL, PERF_FAIL_LOCAL);
 	}
 	if (d->gid_index >= 0) {
 		union ibv_gid zero = { 0 };
@@ -502,7 +510,7 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 					 "QP %#x to RTR: the peer sent an "
 					 "empty GID (does it use a GID index?)",
 					 e->qp[i]->qp_num);
-			return -EINVAL;
+			return failed_as(fail, -EINVAL, PERF_FAIL_OOB);
 		}
 	}
 	r = to_rtr(e, i, mtu, d->gid_index);
@@ -525,7 +533,7 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 			e->qp[i]->qp_num, strerror(r), what,
 			perf_mtu_bytes((int)mtu), d->gid_index, p->qpn, p->psn,
 			p->lid);
-		return -r;
+		return failed_as(fail, -r, PERF_FAIL_QP_RTR);
 	}
 	if (!send_side)
 		return 0;
@@ -549,7 +557,7 @@ int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 			"timeout %u, outstanding reads %u (device allows %d)",
 			e->qp[i]->qp_num, strerror(r), a.sq_psn, a.timeout,
 			a.max_rd_atomic, d->attr.max_qp_init_rd_atom);
-		return -r;
+		return failed_as(fail, -r, PERF_FAIL_QP_RTS);
 	}
 	return 0;
 }

@@ -92,11 +92,13 @@ static inline uint8_t *perf_end_remote(const struct perf_end *e, unsigned i)
 
 /*
  * INIT -> RTR (-> RTS when send_side) against the peer's keys of QP i.
- * Errors name the attribute that is the likely cause.
+ * Errors name the attribute that is the likely cause; fail (NULL: not
+ * wanted) gets their kind: PERF_FAIL_QP_RTR / _QP_RTS with the errno
+ * ibv_modify_qp gave, or the keys the peer sent were unusable.
  */
 int perf_end_connect(struct perf_end *e, unsigned i, enum ibv_mtu mtu,
 		     bool send_side, uint8_t qp_timeout, char *err,
-		     size_t errlen);
+		     size_t errlen, struct perf_fail *fail);
 
 /* What a completion status usually means on a RoCE/IB fabric. */
 const char *perf_wc_hint(enum ibv_wc_status s);

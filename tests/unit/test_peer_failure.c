@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A failed test's message names its kind, and the mismatches that can
+ * A failed test's record names its kind, and the mismatches that can
  * explain that kind come first: a table of (failure, mismatches) and the
  * mismatch expected to be named first, or none.
  */
@@ -8,84 +8,182 @@
 
 #include "unit.h"
 
-#include "peer/failure.h"
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 
-#define RTR_MSG "QP 0x12 to RTR failed: Invalid argument; the culprit is x"
-#define RTS_MSG "QP 0x12 to RTS failed: Invalid argument. Used: x"
-#define WC12_MSG                                                               \
-	"send completion error on QP 0x12 after 3 messages: transport retry " \
-	"counter exceeded (status 12, vendor error 0x81): x"
-#define WC10_MSG                                                               \
-	"send completion error on QP 0x12 after 3 messages: remote access "   \
-	"error (status 10, vendor error 0): x"
-#define LAT_MSG                                                                \
-	"recv completion error on QP 0x12 after 0 round trips: transport "   \
-	"retry counter exceeded (status 12, vendor error 0): x"
-#define TIMEOUT_MSG                                                            \
-	"no completion for 5 s (0 of 10 messages done): the peer stopped "    \
-	"responding"
-#define GONE_MSG                                                               \
-	"peer closed the connection before sending QP keys (after RTR) (0 "   \
-	"of 41 bytes)"
-#define CM_REJ_MSG                                                             \
-	"connect: rdma_cm reported RDMA_CM_EVENT_REJECTED (status 28): x"
-#define CM_ADDR_MSG                                                            \
-	"resolve: rdma_cm reported RDMA_CM_EVENT_ADDR_ERROR (status -110): x"
-#define CM_UNR_MSG                                                             \
-	"connect: rdma_cm reported RDMA_CM_EVENT_UNREACHABLE (status -110): x"
+#include "peer/failure.h"
+#include "perf/perf.h"
+
+/* A record as the test makes it where it fails. */
+static struct perf_fail rec(enum perf_fail_kind kind, int err, int wc,
+			    int event)
+{
+	struct perf_fail f = perf_fail_of(kind, err);
+
+	f.wc_status = wc;
+	f.cm_event = event;
+	return f;
+}
 
 static void test_classify(void **state)
 {
 	static const struct {
-		const char *msg;
+		enum perf_fail_kind kind;
+		int err, wc, event;
 		bool rdma;
-		enum rd_fail_kind kind;
+		enum rd_fail_kind want;
 		int status;
 		const char *label;
 	} t[] = {
-		{ RTR_MSG, true, RD_FAIL_RTR, -1,
+		{ PERF_FAIL_QP_RTR, EINVAL, -1, -1, true, RD_FAIL_RTR, -1,
 		  "the QP's move to RTR was refused (Invalid argument)" },
-		{ RTS_MSG, true, RD_FAIL_RTS, -1,
+		{ PERF_FAIL_QP_RTR, ENETUNREACH, -1, -1, true, RD_FAIL_RTR, -1,
+		  "the QP's move to RTR was refused (Network is unreachable)" },
+		{ PERF_FAIL_QP_RTR, 0, -1, -1, true, RD_FAIL_RTR, -1,
+		  "the QP's move to RTR was refused (no reason given)" },
+		{ PERF_FAIL_QP_RTS, EINVAL, -1, -1, true, RD_FAIL_RTS, -1,
 		  "the QP's move to RTS was refused (Invalid argument)" },
-		{ WC12_MSG, true, RD_FAIL_WC_RETRY, 12,
+		{ PERF_FAIL_WC, EIO, IBV_WC_RETRY_EXC_ERR, -1, true,
+		  RD_FAIL_WC_RETRY, 12,
 		  "completion status 12 (transport retry counter exceeded)" },
-		{ WC10_MSG, true, RD_FAIL_WC, 10,
-		  "completion status 10 (remote access error)" },
-		{ LAT_MSG, true, RD_FAIL_WC_RETRY, 12,
-		  "completion status 12 (transport retry counter exceeded)" },
-		{ "completion error (status 5, vendor error 0)", true,
-		  RD_FAIL_WC, 5, "completion status 5 (no name given)" },
-		{ TIMEOUT_MSG, true, RD_FAIL_TIMEOUT, -1,
-		  "no completion within the timeout" },
-		{ GONE_MSG, true, RD_FAIL_PEER_GONE, -1,
-		  "the peer stopped answering after the TCP exchange" },
-		{ CM_REJ_MSG, true, RD_FAIL_CM_REJECT, -1,
-		  "rdma_cm's request was refused (REJECTED)" },
-		{ CM_ADDR_MSG, true, RD_FAIL_CM_ADDR, -1,
-		  "rdma_cm could not resolve the address (ADDR_ERROR)" },
-		{ CM_UNR_MSG, true, RD_FAIL_CM_UNREACH, -1,
-		  "rdma_cm's request got no answer (UNREACHABLE)" },
-		/* Before RDMA, whatever the words. */
-		{ RTR_MSG, false, RD_FAIL_OOB, -1, "the TCP exchange" },
-		{ "cannot connect to h:1: Connection refused", false,
-		  RD_FAIL_OOB, -1, "the TCP exchange" },
-		{ "out of memory", true, RD_FAIL_OTHER, -1, "this failure" },
-		{ NULL, true, RD_FAIL_OTHER, -1, "this failure" },
-		/* A status that is not a number is not a completion error. */
-		{ "completion error (status x", true, RD_FAIL_OTHER, -1,
+		{ PERF_FAIL_WC, EIO, IBV_WC_REM_ACCESS_ERR, -1, true, RD_FAIL_WC,
+		  10, "completion status 10 (remote access error)" },
+		{ PERF_FAIL_WC, EIO, IBV_WC_RNR_RETRY_EXC_ERR, -1, true,
+		  RD_FAIL_WC, 13,
+		  "completion status 13 (RNR retry counter exceeded)" },
+		/* A completion error without its status is not one. */
+		{ PERF_FAIL_WC, EIO, -1, -1, true, RD_FAIL_OTHER, -1,
 		  "this failure" },
+		{ PERF_FAIL_STALL, ETIMEDOUT, -1, -1, true, RD_FAIL_TIMEOUT, -1,
+		  "no completion within the timeout" },
+		{ PERF_FAIL_OOB_CLOSED, ECONNRESET, -1, -1, true,
+		  RD_FAIL_PEER_GONE, -1,
+		  "the peer stopped answering after the TCP exchange" },
+		{ PERF_FAIL_OOB_SILENT, ETIMEDOUT, -1, -1, true,
+		  RD_FAIL_PEER_GONE, -1,
+		  "the peer stopped answering after the TCP exchange" },
+		{ PERF_FAIL_CM_EVENT, ECONNREFUSED, -1, RDMA_CM_EVENT_REJECTED,
+		  true, RD_FAIL_CM_REJECT, -1,
+		  "rdma_cm's request was refused (REJECTED)" },
+		{ PERF_FAIL_CM_EVENT, EPROTO, -1, RDMA_CM_EVENT_ADDR_ERROR, true,
+		  RD_FAIL_CM_ADDR, -1,
+		  "rdma_cm could not resolve the address (ADDR_ERROR)" },
+		{ PERF_FAIL_CM_EVENT, EPROTO, -1, RDMA_CM_EVENT_ROUTE_ERROR,
+		  true, RD_FAIL_CM_ROUTE, -1,
+		  "rdma_cm found no route (ROUTE_ERROR)" },
+		{ PERF_FAIL_CM_EVENT, EHOSTUNREACH, -1,
+		  RDMA_CM_EVENT_UNREACHABLE, true, RD_FAIL_CM_UNREACH, -1,
+		  "rdma_cm's request got no answer (UNREACHABLE)" },
+		{ PERF_FAIL_CM_EVENT, EHOSTUNREACH, -1,
+		  RDMA_CM_EVENT_CONNECT_ERROR, true, RD_FAIL_CM_UNREACH, -1,
+		  "rdma_cm could not connect (CONNECT_ERROR)" },
+		/* rdma_cm's answer names its kind before any TCP question. */
+		{ PERF_FAIL_CM_EVENT, ECONNREFUSED, -1, RDMA_CM_EVENT_REJECTED,
+		  false, RD_FAIL_CM_REJECT, -1,
+		  "rdma_cm's request was refused (REJECTED)" },
+		/* An event that ends no connection explains nothing. */
+		{ PERF_FAIL_CM_EVENT, EPROTO, -1, RDMA_CM_EVENT_DISCONNECTED,
+		  true, RD_FAIL_OTHER, -1, "this failure" },
+		{ PERF_FAIL_CM, ETIMEDOUT, -1, -1, true, RD_FAIL_OTHER, -1,
+		  "this failure" },
+		{ PERF_FAIL_LOCAL, ENOMEM, -1, -1, true, RD_FAIL_OTHER, -1,
+		  "this failure" },
+		{ PERF_FAIL_OOB, EPROTO, -1, -1, true, RD_FAIL_OTHER, -1,
+		  "this failure" },
+		{ PERF_FAIL_STOPPED, EINTR, -1, -1, true, RD_FAIL_OTHER, -1,
+		  "this failure" },
+		{ PERF_FAIL_NONE, 0, -1, -1, true, RD_FAIL_OTHER, -1,
+		  "this failure" },
+		/* Before RDMA, whatever the kind. */
+		{ PERF_FAIL_QP_RTR, EINVAL, -1, -1, false, RD_FAIL_OOB, -1,
+		  "the TCP exchange" },
+		{ PERF_FAIL_OOB, ECONNREFUSED, -1, -1, false, RD_FAIL_OOB, -1,
+		  "the TCP exchange" },
+		{ PERF_FAIL_WC, EIO, 12, -1, false, RD_FAIL_OOB, -1,
+		  "the TCP exchange" },
 	};
+	struct rd_failure f;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		struct rd_failure f;
+		struct perf_fail why = rec(t[i].kind, t[i].err, t[i].wc,
+					   t[i].event);
 
-		rd_failure_classify(t[i].msg, t[i].rdma, &f);
-		if (f.kind != t[i].kind || f.status != t[i].status ||
+		rd_failure_classify(&why, t[i].rdma, &f);
+		if (f.kind != t[i].want || f.status != t[i].status ||
 		    strcmp(f.label, t[i].label) != 0)
 			fail_msg("case %zu: kind %d status %d \"%s\"", i,
 				 f.kind, f.status, f.label);
 	}
+	/* No record at all: not known, never a guess. */
+	rd_failure_classify(NULL, true, &f);
+	assert_int_equal(f.kind, RD_FAIL_OTHER);
+	assert_string_equal(f.label, "this failure");
+	rd_failure_classify(NULL, false, &f);
+	assert_int_equal(f.kind, RD_FAIL_OOB);
+}
+
+/* Every kind perf records lands on a kind of failure, with a label. */
+static void test_every_kind(void **state)
+{
+	bool seen[RD_FAIL_KINDS] = { false };
+
+	(void)state;
+	for (int k = PERF_FAIL_NONE; k < PERF_FAIL_KINDS; k++) {
+		struct perf_fail why = rec((enum perf_fail_kind)k, EIO, 12,
+					   RDMA_CM_EVENT_REJECTED);
+		struct rd_failure f;
+
+		rd_failure_classify(&why, true, &f);
+		assert_true(f.kind >= RD_FAIL_OTHER && f.kind < RD_FAIL_KINDS);
+		assert_true(f.label[0] != '\0');
+		seen[f.kind] = true;
+	}
+	/* Each kind that decides on the record alone is reached. */
+	assert_true(seen[RD_FAIL_OTHER] && seen[RD_FAIL_RTR] &&
+		    seen[RD_FAIL_RTS] && seen[RD_FAIL_WC_RETRY] &&
+		    seen[RD_FAIL_TIMEOUT] && seen[RD_FAIL_PEER_GONE] &&
+		    seen[RD_FAIL_CM_REJECT]);
+}
+
+/*
+ * The session's record decides, not its message: a completion error
+ * recorded with its words, then with other words or none, is the same
+ * kind; and the latency test's stall, worded unlike the bandwidth
+ * test's, is a stall all the same.
+ */
+static void test_words_do_not_count(void **state)
+{
+	struct perf_opts o = { .timeout_ms = 100 };
+	struct perf_session s = { .o = &o, .fail = PERF_FAIL_INIT };
+	struct perf_fail why = rec(PERF_FAIL_WC, EIO, IBV_WC_RETRY_EXC_ERR, -1);
+	struct rd_failure a, b;
+
+	(void)state;
+	assert_int_equal(perf_err_why(&s, -EIO, &why,
+				      "send completion error on QP 0x12 "
+				      "after 3 messages: transport retry "
+				      "counter exceeded (status 12)"),
+			 -EIO);
+	rd_failure_classify(&s.fail, true, &a);
+	snprintf(s.err, sizeof(s.err), "%s", "");
+	rd_failure_classify(&s.fail, true, &b);
+	assert_int_equal(a.kind, RD_FAIL_WC_RETRY);
+	assert_int_equal(b.kind, a.kind);
+	assert_int_equal(b.status, 12);
+	assert_string_equal(b.label, a.label);
+	snprintf(s.err, sizeof(s.err), "%s",
+		 "no completion for 5 s: the peer stopped responding");
+	rd_failure_classify(&s.fail, true, &b);
+	assert_int_equal(b.kind, RD_FAIL_WC_RETRY);
+
+	s.fail = PERF_FAIL_INIT;
+	perf_err(&s, -ETIMEDOUT, PERF_FAIL_STALL,
+		 "no reply for %d s after %d round trips", 10, 7);
+	rd_failure_classify(&s.fail, true, &a);
+	assert_int_equal(a.kind, RD_FAIL_TIMEOUT);
+	assert_int_equal(s.fail.err, ETIMEDOUT);
 }
 
 static const char *const GID = "the test's GID", *const TYPE = "the test's GID type",
@@ -162,6 +260,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_every_kind),
+		cmocka_unit_test(test_words_do_not_count),
 		cmocka_unit_test(test_rank),
 	};
 

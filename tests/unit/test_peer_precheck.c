@@ -71,10 +71,14 @@ static void box_init(struct box *b, uint64_t active_mtu, uint64_t mtu,
 enum answer { ANSWER_PEER, ANSWER_PERFTEST };
 
 /* A test that ended on retries: the wire lost every packet. */
-#define RETRY                                                                  \
-	"send completion error on QP 0x11 after 0 messages: transport "      \
-	"retry counter exceeded (status 12, vendor error 0x81): the peer "  \
-	"never acknowledged"
+static const struct perf_fail RETRY[1] = { { .kind = PERF_FAIL_WC,
+					     .err = EIO, .wc_status = 12,
+					     .cm_event = -1 } };
+/* One that could not reach its peer's TCP port. */
+static const struct perf_fail REFUSED[1] = { { .kind = PERF_FAIL_OOB,
+					       .err = ECONNREFUSED,
+					       .wc_status = -1,
+					       .cm_event = -1 } };
 
 /* A loopback listener on a free port, and a child answering one client. */
 static pid_t serve(const struct box *theirs, enum answer how, uint16_t *port)
@@ -149,19 +153,20 @@ static int check(uint64_t active_mtu, uint64_t mtu, enum answer how,
 	f2 = open_memstream(after, &n2);
 	rd_peer_precheck_explain(pc, true, RETRY, f2);
 	if (pc->ran)
-		rd_peer_precheck_explain(pc, false, "cannot connect", f2);
+		rd_peer_precheck_explain(pc, false, REFUSED, f2);
 	fclose(f2);
 	return r;
 }
 
-/* What explain says of msg, as a malloc'd string. */
-static char *explain(const struct rd_peer_precheck *pc, const char *msg)
+/* What explain says of the failure why, as a malloc'd string. */
+static char *explain(const struct rd_peer_precheck *pc,
+		     const struct perf_fail *why)
 {
 	char *after;
 	size_t n;
 	FILE *f = open_memstream(&after, &n);
 
-	rd_peer_precheck_explain(pc, true, msg, f);
+	rd_peer_precheck_explain(pc, true, why, f);
 	fclose(f);
 	return after;
 }
@@ -411,6 +416,7 @@ static void test_inband_choices(void **state)
 	static const uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, [12] = 192,
 					[13] = 0, [14] = 2, [15] = 2 };
 	struct rd_test_choice mt = choice(0, ll, 1024), tt = choice(1, v4, 1024);
+	struct perf_fail rtr;
 	struct rd_peer_precheck pc;
 	struct box mine, theirs;
 	char *out, *after;
@@ -428,8 +434,8 @@ static void test_inband_choices(void **state)
 				    "ends speak different address families; "
 				    "RoCE v2 packets between them cannot be "
 				    "routed: use -x 1 here\n"));
-	after = explain(&pc, "QP 0x11 to RTR failed: Network is unreachable; "
-			     "the culprit is the dest QPN");
+	rtr = perf_fail_of(PERF_FAIL_QP_RTR, ENETUNREACH);
+	after = explain(&pc, &rtr);
 	assert_non_null(strstr(after, "peer check: the QP's move to RTR was "
 				      "refused (Network is unreachable): most "
 				      "likely the test's GID mismatch (here "
