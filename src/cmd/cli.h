@@ -133,9 +133,10 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv);
 struct rd_snapshot;
 struct rd_history;
 /*
- * bw/lat: when err is a completion error ("... (status 12, vendor error
- * 0x81) ..."), explain it, ranked by the counters between s0 and s1 (the
- * test's start and end) or, without them, by a snapshot taken now.
+ * bw/lat, after a completion error: explain err, its message ("...
+ * (status 12, vendor error 0x81) ..."), read as `rdmadiag explain` reads
+ * one, ranked by the counters between s0 and s1 (the test's start and
+ * end) or, without them, by a snapshot taken now.
  */
 void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 			    const char *device, unsigned port,

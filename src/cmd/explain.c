@@ -221,8 +221,7 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 	struct explain_job j = { 0 };
 	struct rd_diag_opts o;
 
-	if (!err || !strstr(err, "completion error") ||
-	    load_tables(cli, &j.wc, &j.m) < 0 ||
+	if (!err || load_tables(cli, &j.wc, &j.m) < 0 ||
 	    rd_explain_parse(err, j.wc, j.m, &j.in) != 1)
 		return;
 	/* Vendor codes are mlx5's; another provider's mean something else. */

@@ -886,7 +886,7 @@ fail:
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
 		perf_counters_text(stderr, &s0, &s1, s.dev.name, s.dev.port);
-	if (!o->json && !o->quiet)
+	if (!o->json && !o->quiet && s.fail.kind == PERF_FAIL_WC)
 		cli_explain_completion(cli, stderr, s.err, s.dev.name, s.dev.port,
 				       have1 ? &s0 : NULL, have1 ? &s1 : NULL);
 	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,

@@ -27,7 +27,12 @@ for i in $(seq 200); do
 	[ $((i % 50)) = 0 ] && echo $((i * 1000)) >"$ctr"
 	sleep 0.01
 done
-sleep 0.3
+# Rewritten every 0.1 s; a loaded machine may take longer: up to 5 s.
+for i in $(seq 50); do
+	grep -q '^rdmadiag_port_events_total{device="mlx5_0",port="1",counter="symbol_error"} 200000$' \
+		"$tmp/tf/rdmadiag.prom" && break
+	sleep 0.1
+done
 grep -q '^rdmadiag_port_events_total{device="mlx5_0",port="1",counter="symbol_error"} 200000$' \
 	"$tmp/tf/rdmadiag.prom" || fail "the file was not rewritten with the new counter"
 echo "ok: 200 reads saw whole files; the counter change arrived"
@@ -55,13 +60,15 @@ rd2=$!
 pids+=("$rd2")
 for i in $(seq 50); do [ -f "$tmp/tf2/rdmadiag.prom" ] && break; sleep 0.1; done
 [ -f "$tmp/tf2/rdmadiag.prom" ] || fail "the second exporter wrote nothing"
-rm -rf "$tmp/tf2"
+# Moved away in one step: rm -r could race a round's new temporary file
+# and fail with "Directory not empty".
+mv "$tmp/tf2" "$tmp/tf2.gone"
 sleep 1
 kill -0 "$rd2" 2>/dev/null || fail "the exporter ended when its directory went away"
 mkdir "$tmp/tf2"
 for i in $(seq 50); do [ -f "$tmp/tf2/rdmadiag.prom" ] && break; sleep 0.1; done
 [ -f "$tmp/tf2/rdmadiag.prom" ] || fail "no file after the directory came back"
-sleep 0.3
+for i in $(seq 50); do grep -q 'rdmadiag.prom written again' "$tmp/err2" && break; sleep 0.1; done
 kill -TERM "$rd2"
 wait "$rd2" && st=0 || st=$?
 [ "$st" = 0 ] || fail "exit status $st after SIGTERM (directory gone and back)"
