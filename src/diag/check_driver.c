@@ -144,8 +144,9 @@ void check_user_provider(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_device *d = t->d;
 
-	if (!diag_have(x, r, d->verbs.opened.ok, "%s: libibverbs not queried",
-		       d->name))
+	if (!diag_have(x, r, d->verbs.opened.ok, "%s: libibverbs not queried%s%s",
+		       d->name, d->verbs.open_error ? ": " : "",
+		       d->verbs.open_error ? d->verbs.open_error : ""))
 		return;
 	if (d->verbs.opened.v) {
 		diag_ev(x, r, "ibv_open_device", "libibverbs", "ok");
