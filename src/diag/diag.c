@@ -384,6 +384,38 @@ void rd_diag_opts_init(struct rd_diag_opts *o)
 	o->numa_node_wanted = -1;
 }
 
+int rd_diag_filter_check(const struct rd_snapshot *s,
+			 const struct rd_diag_opts *o, char *why, size_t len)
+{
+	const char *dev = o ? o->device : NULL;
+	bool named = false;
+
+	if (!o || (!dev && !o->port))
+		return 0;
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		if (dev && (!d->name || strcmp(d->name, dev) != 0))
+			continue;
+		named = true;
+		for (size_t j = 0; j < d->n_ports; j++)
+			if (!o->port || d->ports[j].port == o->port)
+				return 0;
+	}
+	if (dev && !named)
+		snprintf(why, len, "no RDMA device %s%s", dev,
+			 s->n_devices ? "" : " (the host has none)");
+	else if (!dev && s->n_devices == 0)
+		return 0;
+	else if (dev)
+		snprintf(why, len, "%s has no port %" PRIu64, dev,
+			 o->port);
+	else
+		snprintf(why, len, "no RDMA device has a port %" PRIu64,
+			 o->port);
+	return -ENODEV;
+}
+
 static bool area_selected(const struct rd_check *c, const char *only)
 {
 	size_t n;
