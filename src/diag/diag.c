@@ -341,8 +341,14 @@ static void walk_one(struct diag_ctx *x, const struct diag_target *t)
 	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
 		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
 	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p)) {
-		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
-			     "%s not ACTIVE: see port.state", t->name);
+		/* An unread state is not a port known to be down. */
+		if (!t->p->state_num.ok)
+			diag_verdict(x, r, RD_UNKNOWN, "no_data",
+				     "%s: port state not read: see port.state",
+				     t->name);
+		else
+			diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+				     "%s not ACTIVE: see port.state", t->name);
 		return;
 	}
 	if (c->why)

@@ -489,6 +489,53 @@ static void test_port_not_active(void **state)
 	}
 }
 
+/*
+ * ACTIVE_DEFER carries traffic: judged like ACTIVE. A state that was not
+ * read is not a port known to be down: no_data, never "not ACTIVE".
+ */
+static void test_port_state_edges(void **state)
+{
+	(void)state;
+	for (int unread = 0; unread < 2; unread++) {
+		struct rd_snapshot s;
+		struct rd_history h;
+		struct rd_results res;
+
+		full(&s);
+		for (size_t dev = 0; dev < 2; dev++) {
+			struct rd_port *p = &s.devices[dev].ports[0];
+
+			p->state_num = rd_u64(5);
+			if (unread)
+				p->state_num.ok = false;
+		}
+		history_of(&h, &s);
+		run_all(&s, &h, &res);
+		for (size_t i = 0; i < res.n; i++) {
+			const struct rd_result *r = &res.v[i];
+
+			if (!r->port || !needs_active(rd_check_find(r->check_id)))
+				continue;
+			if (!unread && r->verdict != RD_PASS)
+				fail_msg("ACTIVE_DEFER: %s %s/%u %s %s",
+					 r->check_id, r->device,
+					 (unsigned)r->port,
+					 rd_verdict_name(r->verdict), r->summary);
+			if (unread && (r->verdict != RD_UNKNOWN ||
+				       strcmp(r->cause, "no_data") != 0 ||
+				       !strstr(r->summary, "port state not read")))
+				fail_msg("state unread: %s %s/%u %s %s: %s",
+					 r->check_id, r->device,
+					 (unsigned)r->port,
+					 rd_verdict_name(r->verdict), r->cause,
+					 r->summary);
+		}
+		rd_results_free(&res);
+		rd_history_free(&h);
+		rd_snapshot_free(&s);
+	}
+}
+
 /* The fix-up comes with the state it fixes, read, and never without. */
 static void test_port_down_fix(void **state)
 {
@@ -584,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_full_is_healthy),
 		cmocka_unit_test(test_missing_source),
 		cmocka_unit_test(test_port_not_active),
+		cmocka_unit_test(test_port_state_edges),
 		cmocka_unit_test(test_port_down_fix),
 		cmocka_unit_test(test_verbs_list_failed),
 	};
