@@ -524,6 +524,9 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				 "service unit, not to the host" },
 		{ "uverbs_missing", "device nodes come from the driver and "
 				    "udev (or the container's runtime)" },
+		/* With its flags read, admin_down carries a fix-up. */
+		{ "admin_down", "the netdev's state was not read: nothing is "
+				"changed on a guess" },
 	};
 
 	if (r->cause && strcmp(r->cause, "port_not_active") == 0)

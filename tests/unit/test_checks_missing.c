@@ -580,6 +580,7 @@ static void test_port_down_fix(void **state)
 	assert_null(r->fix);
 	assert_non_null(strstr(r->summary, "netdev not read"));
 	assert_non_null(r->next_step);
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "not read"));
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
