@@ -15,12 +15,16 @@
 
 #include "core/history.h"
 #include "probes/probe.h"
+#include "probe_unit.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 /* The ways a source goes missing. */
 enum miss {
 	MISS_NETLINK_REFUSED,	/* socket refused: no netdev data at all */
+	MISS_NETLINK_ECN_ONLY,	/* refused; the ECN probe still names it */
 	MISS_NETLINK_OFF,	/* files only: what sysfs tells of a netdev */
 	MISS_VERBS_OFF,		/* no libibverbs query made */
 	MISS_VERBS_LIST_FAILED,	/* ibv_get_device_list failed */
@@ -30,7 +34,8 @@ enum miss {
 };
 
 static const char *const miss_names[MISS_COUNT] = {
-	"netlink refused", "netlink off (sysfs only)", "verbs off",
+	"netlink refused", "netlink refused, ECN read",
+	"netlink off (sysfs only)", "verbs off",
 	"ibv_get_device_list failed", "port without netdev",
 	"netdev without device",
 };
@@ -54,15 +59,15 @@ static const struct {
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.uverbs", 0 },
 	{ "port.state", 0 },
-	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_OFF) |
-			       M(MISS_PORT_NETDEV) },
+	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "port.pkey", 0 },
 	{ "counters.errors", 0 },
 	{ "port.rocev2_gid", 0 },
 	{ "port.mtu", 0 },
 	{ "port.ib_mtu", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
-	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_OFF) |
-			     M(MISS_PORT_NETDEV) },
+	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) },
 	{ "net.udp4791", 0 },
 	{ "rdma_cm.roce_mode", 0 },
@@ -236,17 +241,23 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_NETLINK_REFUSED:
 		drop_netdevs(s);
 		break;
+	case MISS_NETLINK_ECN_ONLY:
 	case MISS_NETLINK_OFF: {
-		/* What collect_sysfs reads: name, MTU, flags, carrier. */
+		/*
+		 * What collect_sysfs reads (name, MTU, flags, carrier), or
+		 * with netlink refused only what the ECN probe names.
+		 */
 		struct rd_netdev keep = { 0 };
 
 		keep.name = rd_strdup(n->name);
 		keep.rdma_device = rd_strdup(n->rdma_device);
 		keep.rdma_port = n->rdma_port;
-		keep.mtu = n->mtu;
-		keep.admin_up = n->admin_up;
-		keep.carrier = n->carrier;
-		keep.operstate = rd_strdup(n->operstate);
+		if (k == MISS_NETLINK_OFF) {
+			keep.mtu = n->mtu;
+			keep.admin_up = n->admin_up;
+			keep.carrier = n->carrier;
+			keep.operstate = rd_strdup(n->operstate);
+		}
 		/* ECN is a sysfs directory, read without netlink. */
 		keep.ecn = n->ecn;
 		memset(&n->ecn, 0, sizeof(n->ecn));
@@ -586,6 +597,85 @@ static void test_port_down_fix(void **state)
 }
 
 /*
+ * Netlink refused for real: the fixture host's sysfs is read, then every
+ * new descriptor is refused (RLIMIT_NOFILE at the lowest free one) while
+ * the netlink probes run, as a locked-down host refuses the sockets. The
+ * port that is DOWN/Disabled keeps its FAIL without a fix-up, and the
+ * checks that need the netdev are UNKNOWN, never PASS.
+ */
+static void test_netlink_refused_probes(void **state)
+{
+	static const enum rd_probe_id order[] = {
+		RD_PROBE_IB_SYSFS, RD_PROBE_RDMA_NL, RD_PROBE_NETDEV,
+		RD_PROBE_ETHTOOL,  RD_PROBE_DCB,     RD_PROBE_PCI,
+		RD_PROBE_KMOD,	   RD_PROBE_HOST,    RD_PROBE_ECN,
+	};
+	struct rd_roots roots;
+	struct rd_probe_ctx ctx;
+	struct rd_snapshot s;
+	struct rd_results res;
+	struct {
+		struct rlimit was;
+	} save;
+	const struct rd_result *r;
+	char dir[PATH_MAX];
+
+	(void)state;
+	unit_probe_ctx(&roots, &ctx, unit_fixture("cx6dx-roce-port-down", dir,
+						  sizeof(dir)),
+		       NULL);
+	ctx.flags = RD_PROBE_NO_VERBS;	/* netlink allowed, and refused */
+	rd_snapshot_init(&s);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &save.was), 0);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		bool refuse = order[i] == RD_PROBE_RDMA_NL ||
+			      order[i] == RD_PROBE_NETDEV ||
+			      order[i] == RD_PROBE_ETHTOOL ||
+			      order[i] == RD_PROBE_DCB;
+
+		if (refuse) {
+			int fd = dup(0);
+			struct rlimit lim = save.was;
+
+			assert_true(fd >= 0);
+			close(fd);
+			lim.rlim_cur = (rlim_t)fd;
+			assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+		}
+		(void)rd_probe_run(&ctx, order[i], &s);
+		if (refuse)
+			assert_int_equal(setrlimit(RLIMIT_NOFILE, &save.was), 0);
+	}
+	assert_true(s.n_devices == 2);
+	/* Only the ECN directories' netdevs, with nothing netlink tells. */
+	for (size_t i = 0; i < s.n_netdevs; i++) {
+		assert_false(s.netdevs[i].admin_up.ok);
+		assert_false(s.netdevs[i].mtu.ok);
+		assert_false(s.netdevs[i].dcb.supported.ok);
+	}
+	assert_true(unit_has_error(&s, "NETLINK_ROUTE", NULL));
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	r = find_result(&res, "port.state", "mlx5_1", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_null(r->fix);
+	for (size_t i = 0; i < res.n; i++) {
+		const struct rd_result *x = &res.v[i];
+
+		if (strcmp(x->check_id, "qos.pfc") == 0 ||
+		    strcmp(x->check_id, "qos.ecn") == 0 ||
+		    (strcmp(x->check_id, "port.rate") == 0 && x->port == 1 &&
+		     strcmp(x->device, "mlx5_0") == 0))
+			if (x->verdict != RD_UNKNOWN || x->fix)
+				fail_msg("netlink refused: %s %s/%u %s",
+					 x->check_id, x->device,
+					 (unsigned)x->port,
+					 rd_verdict_name(x->verdict));
+	}
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
  * The verbs probe when libibverbs cannot list devices (its sysfs is made
  * unreadable through SYSFS_PATH, which libibverbs honours): the devices
  * are left not queried, with the reason, and user.provider is UNKNOWN,
@@ -635,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_port_state_edges),
 		cmocka_unit_test(test_port_down_fix),
 		cmocka_unit_test(test_verbs_list_failed),
+		cmocka_unit_test(test_netlink_refused_probes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
