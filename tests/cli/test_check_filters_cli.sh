@@ -92,6 +92,15 @@ else
 	bad "--only port.ib_mtu on IB: rc=$rc $(head -c 300 <<<"$out")"
 fi
 
+# fix names the device that is not there rather than "nothing to fix".
+out=$("$bin" fix port.state --root "$roce" --device mlx5_9 </dev/null 2>"$tmp/err")
+rc=$?
+if [ $rc -eq 3 ] && [ -z "$out" ] && grep -q '^rdmadiag: fix: no RDMA device mlx5_9$' "$tmp/err"; then
+	ok "fix --device naming no device"
+else
+	bad "fix --device mlx5_9: rc=$rc $(head -c 200 "$tmp/err") $out"
+fi
+
 # --help says what exit status 3 covers.
 if "$bin" check --help 2>&1 | grep -q -- '--device or --port naming nothing here'; then
 	ok "--help: exit status 3 for a filter naming nothing"
