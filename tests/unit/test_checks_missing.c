@@ -547,6 +547,50 @@ static void test_port_state_edges(void **state)
 	}
 }
 
+/*
+ * A device without a uverbs interface: libibverbs could not try any
+ * provider, so user.provider is UNKNOWN pointing at user.uverbs (which
+ * fails with its own fix-up), not a provider to install.
+ */
+static void test_provider_without_uverbs(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res;
+	const struct rd_result *r;
+	struct rd_device *d;
+
+	(void)state;
+	full(&s);
+	d = &s.devices[0];
+	free(d->uverbs);
+	d->uverbs = NULL;
+	free(d->uverbs_dev);
+	d->uverbs_dev = NULL;
+	clear_verbs(d);
+	d->verbs.opened = rd_bool(false);
+	d->verbs.open_error = rd_strdup(
+		"no uverbs interface for this device (is ib_uverbs loaded?)");
+	run_only(&s, NULL, "user", &res);
+	r = find_result(&res, "user.provider", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_null(r->fix);
+	assert_non_null(strstr(r->summary, "see user.uverbs"));
+	r = find_result(&res, "user.provider", "mlx5_1", 0);
+	assert_int_equal(r->verdict, RD_PASS);
+	rd_results_free(&res);
+	/* A provider that is truly missing still fails. */
+	d->uverbs = rd_strdup("uverbs0");
+	free(d->verbs.open_error);
+	d->verbs.open_error = rd_strdup("libibverbs does not list this device: "
+					"no user-space provider for driver mlx5_core");
+	run_only(&s, NULL, "user.provider", &res);
+	r = find_result(&res, "user.provider", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "provider_missing");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 /* The fix-up comes with the state it fixes, read, and never without. */
 static void test_port_down_fix(void **state)
 {
@@ -725,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_port_state_edges),
 		cmocka_unit_test(test_port_down_fix),
 		cmocka_unit_test(test_verbs_list_failed),
+		cmocka_unit_test(test_provider_without_uverbs),
 		cmocka_unit_test(test_netlink_refused_probes),
 	};
 
