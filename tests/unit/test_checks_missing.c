@@ -591,6 +591,41 @@ static void test_provider_without_uverbs(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * counters.errors on a RoCE port whose netdev statistics were not read
+ * judges the counters it has and says the PHY's were not among them.
+ */
+static void test_counters_without_ethtool(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_history h;
+	struct rd_results res;
+	const struct rd_result *r;
+
+	(void)state;
+	full(&s);
+	add_counter(&s.netdevs[0].ethtool.stats, "rx_crc_errors_phy", 0);
+	history_of(&h, &s);
+	run_only(&s, &h, "counters.errors", &res);
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_null(strstr(r->summary, "ethtool"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	take_away(&s, MISS_NETLINK_REFUSED);
+	history_of(&h, &s);
+	run_only(&s, &h, "counters.errors", &res);
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "no ethtool statistics read"));
+	/* An InfiniBand port has none to read. */
+	r = find_result(&res, "counters.errors", "mlx5_1", 1);
+	assert_null(strstr(r->summary, "ethtool"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+}
+
 /* The fix-up comes with the state it fixes, read, and never without. */
 static void test_port_down_fix(void **state)
 {
@@ -770,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_port_down_fix),
 		cmocka_unit_test(test_verbs_list_failed),
 		cmocka_unit_test(test_provider_without_uverbs),
+		cmocka_unit_test(test_counters_without_ethtool),
 		cmocka_unit_test(test_netlink_refused_probes),
 	};
 
