@@ -29,6 +29,7 @@ enum miss {
 	MISS_VERBS_OFF,		/* no libibverbs query made */
 	MISS_VERBS_LIST_FAILED,	/* ibv_get_device_list failed */
 	MISS_PORT_NETDEV,	/* a RoCE port whose netdev is not known */
+	MISS_DEVICE_PARENT,	/* no PCI function or driver read */
 	MISS_NETDEV_DEVICE,	/* a netdev whose RDMA device is gone */
 	MISS_COUNT
 };
@@ -37,6 +38,7 @@ static const char *const miss_names[MISS_COUNT] = {
 	"netlink refused", "netlink refused, ECN read",
 	"netlink off (sysfs only)", "verbs off",
 	"ibv_get_device_list failed", "port without netdev",
+	"device without PCI function or driver",
 	"netdev without device",
 };
 
@@ -51,8 +53,8 @@ static const struct {
 	unsigned unknown_when;
 } reads[] = {
 	{ "hw.pcie_link", 0 },
-	{ "hw.pcie_bandwidth", 0 },
-	{ "fw.version", 0 },
+	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) },
+	{ "fw.version", M(MISS_DEVICE_PARENT) },
 	{ "driver.modules", 0 },
 	{ "driver.ofed", 0 },
 	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
@@ -69,11 +71,11 @@ static const struct {
 	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) },
-	{ "net.udp4791", 0 },
+	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
 	{ "rdma_cm.roce_mode", 0 },
 	{ "host.memlock", 0 },
 	{ "host.hugepages", 0 },
-	{ "host.numa", 0 },
+	{ "host.numa", M(MISS_DEVICE_PARENT) },
 	{ "host.container", 0 },
 	{ "host.udp_buffers", 0 },
 };
@@ -291,6 +293,15 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 		n->rdma_port.ok = false;
 		break;
 	}
+	case MISS_DEVICE_PARENT:
+		/* An unreadable "device" link, under a name of any kind. */
+		for (size_t i = 0; i < s->n_devices; i++) {
+			free(s->devices[i].pci_bdf);
+			s->devices[i].pci_bdf = NULL;
+			free(s->devices[i].driver);
+			s->devices[i].driver = NULL;
+		}
+		break;
 	case MISS_NETDEV_DEVICE:
 		/* mlx5_0 went away; eth2 still names it. */
 		rd_model_free(rd_device_fields, &s->devices[0]);
