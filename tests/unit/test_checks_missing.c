@@ -31,6 +31,9 @@ enum miss {
 	MISS_PORT_NETDEV,	/* a RoCE port whose netdev is not known */
 	MISS_DEVICE_PARENT,	/* no PCI function or driver read */
 	MISS_NETDEV_DEVICE,	/* a netdev whose RDMA device is gone */
+	MISS_MODULES,		/* /sys/module not read */
+	MISS_PCI,		/* libpci found nothing */
+	MISS_HOST,		/* /proc, limits, /dev and configfs not read */
 	MISS_COUNT
 };
 
@@ -39,7 +42,8 @@ static const char *const miss_names[MISS_COUNT] = {
 	"netlink off (sysfs only)", "verbs off",
 	"ibv_get_device_list failed", "port without netdev",
 	"device without PCI function or driver",
-	"netdev without device",
+	"netdev without device", "modules not read", "PCI not read",
+	"host files not read",
 };
 
 #define M(k) (1u << (k))
@@ -52,14 +56,14 @@ static const struct {
 	const char *id;
 	unsigned unknown_when;
 } reads[] = {
-	{ "hw.pcie_link", 0 },
-	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) },
-	{ "fw.version", M(MISS_DEVICE_PARENT) },
-	{ "driver.modules", 0 },
-	{ "driver.ofed", 0 },
+	{ "hw.pcie_link", M(MISS_PCI) },
+	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
+	{ "fw.version", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
+	{ "driver.modules", M(MISS_MODULES) },
+	{ "driver.ofed", M(MISS_MODULES) },
 	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
-	{ "user.uverbs", 0 },
+	{ "user.uverbs", M(MISS_HOST) },
 	{ "port.state", 0 },
 	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
@@ -72,12 +76,12 @@ static const struct {
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) },
 	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
-	{ "rdma_cm.roce_mode", 0 },
-	{ "host.memlock", 0 },
-	{ "host.hugepages", 0 },
-	{ "host.numa", M(MISS_DEVICE_PARENT) },
-	{ "host.container", 0 },
-	{ "host.udp_buffers", 0 },
+	{ "rdma_cm.roce_mode", M(MISS_HOST) },
+	{ "host.memlock", M(MISS_HOST) },
+	{ "host.hugepages", M(MISS_HOST) },
+	{ "host.numa", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_HOST) },
+	{ "host.container", M(MISS_HOST) },
+	{ "host.udp_buffers", M(MISS_HOST) },
 };
 
 static const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
@@ -308,6 +312,22 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 		memmove(&s->devices[0], &s->devices[1], sizeof(s->devices[0]));
 		s->n_devices = 1;
 		break;
+	case MISS_MODULES:
+		rd_model_free_array(rd_module_fields, (void **)&s->modules,
+				    &s->n_modules, sizeof(*s->modules));
+		break;
+	case MISS_PCI:
+		rd_model_free_array(rd_pci_fields, (void **)&s->pci, &s->n_pci,
+				    sizeof(*s->pci));
+		break;
+	case MISS_HOST: {
+		/* Keep only what other probes put there. */
+		struct rd_host h = { 0 };
+
+		rd_model_free(rd_host_fields, &s->host);
+		s->host = h;
+		break;
+	}
 	case MISS_COUNT:
 		break;
 	}
