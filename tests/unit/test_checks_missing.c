@@ -3,9 +3,10 @@
  * Every row of rd_checks[] against a snapshot whose data is complete, then
  * against the same snapshot with one source missing the way the probes
  * leave it missing: netlink refused or off, libibverbs off or failing, a
- * port without its netdev, a netdev without its device. A result that
- * changed must not be a PASS, must offer no fix-up and must say why; a
- * row that reads the missing source must turn UNKNOWN with the reason.
+ * port without its netdev, a netdev without its device, a device without
+ * its PCI function, the module list, libpci or the host's files. A result
+ * that changed must not be a PASS, must offer no fix-up and must say why;
+ * a row that reads the missing source must turn UNKNOWN with the reason.
  * Every row must be listed below with what it reads, so a new check is
  * held to the same rules the day it is added.
  */
@@ -17,7 +18,6 @@
 #include "probes/probe.h"
 #include "probe_unit.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
