@@ -48,7 +48,8 @@ static void check_usage(FILE *f)
 		"                    (and keys of a loaded file that were not understood)\n"
 		"exit status: 0 all PASS (UNKNOWN allowed unless --strict),\n"
 		"             1 a WARN (or an UNKNOWN with --strict), 2 a FAIL,\n"
-		"             3 the check could not run (bad option, no snapshot)\n");
+		"             3 the check could not run (bad option, no snapshot,\n"
+		"             --device or --port naming nothing here, nothing to judge)\n");
 }
 
 static void sleep_seconds(double s)
@@ -465,9 +466,25 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	{
+		char why[256];
+
+		if (rd_diag_filter_check(&s, &o, why, sizeof(why)) < 0) {
+			cli_error(cli, "check: %s", why);
+			rc = EXIT_RUN_ERROR;
+			goto out;
+		}
+	}
 	r = rd_diag_run(&s, window > 0 ? &h : NULL, &o, &res);
 	if (r < 0) {
 		cli_error(cli, "check: %s", strerror(-r));
+		rc = EXIT_RUN_ERROR;
+		goto out;
+	}
+	if (res.n == 0) {
+		/* Nothing judged is not a PASS. */
+		cli_error(cli, "check: nothing to judge: no device or port here is one %s checks",
+			  o.only_area ? o.only_area : "the checklist");
 		rc = EXIT_RUN_ERROR;
 		goto out;
 	}

@@ -239,6 +239,11 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		rd_snapshot_free(&s);
 		return FIX_NOT_APPLIED;
 	}
+	if (rd_diag_filter_check(&s, &o, msg, sizeof(msg)) < 0) {
+		cli_error(cli, "fix: %s", msg);
+		rd_snapshot_free(&s);
+		return FIX_USAGE;
+	}
 	r = rd_diag_run(&s, NULL, &o, &res);
 	for (size_t i = 0; r == 0 && i < res.n; i++)
 		rd_fix_bind(res.v[i].fix, &s);

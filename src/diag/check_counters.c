@@ -112,9 +112,14 @@ void check_counters_errors(struct diag_ctx *x, const struct diag_target *t,
 			     "%s/%" PRIu64 ": one sample only; rising counters need a window (--window)",
 			     d->name, p->port);
 	} else if (w.v == RD_PASS) {
+		/* A RoCE port's PHY errors are ethtool's: say when unread. */
+		bool no_phy = diag_port_is_eth(p) &&
+			      (!t->n || t->n->ethtool.stats.n == 0);
+
 		diag_verdict(x, r, RD_PASS, "ok",
-			     "%s/%" PRIu64 ": none of %zu error counters rising",
-			     d->name, p->port, w.watched);
+			     "%s/%" PRIu64 ": none of %zu error counters rising%s",
+			     d->name, p->port, w.watched,
+			     no_phy ? " (no ethtool statistics read)" : "");
 	} else {
 		diag_verdict(x, r, w.v, "error_counter_rising",
 			     "%s/%" PRIu64 ": %s rising at %.3g/s",

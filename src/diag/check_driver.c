@@ -144,8 +144,9 @@ void check_user_provider(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_device *d = t->d;
 
-	if (!diag_have(x, r, d->verbs.opened.ok, "%s: libibverbs not queried",
-		       d->name))
+	if (!diag_have(x, r, d->verbs.opened.ok, "%s: libibverbs not queried%s%s",
+		       d->name, d->verbs.open_error ? ": " : "",
+		       d->verbs.open_error ? d->verbs.open_error : ""))
 		return;
 	if (d->verbs.opened.v) {
 		diag_ev(x, r, "ibv_open_device", "libibverbs", "ok");
@@ -155,6 +156,11 @@ void check_user_provider(struct diag_ctx *x, const struct diag_target *t,
 	}
 	diag_ev(x, r, "ibv_open_device", "libibverbs", "%s",
 		d->verbs.open_error ? d->verbs.open_error : "failed");
+	/* Without a uverbs interface no provider could be tried. */
+	if (!diag_have(x, r, d->uverbs != NULL,
+		       "%s: no uverbs interface, so no provider could be "
+		       "tried: see user.uverbs", d->name))
+		return;
 	diag_verdict(x, r, RD_FAIL, "provider_missing",
 		     "%s: libibverbs cannot open it%s%s", d->name,
 		     d->verbs.open_error ? ": " : "",

@@ -88,10 +88,26 @@ static const char *pci_rdma_name(const struct rd_snapshot *s,
 	return NULL;
 }
 
-/* It walks the RDMA NICs' PCI functions, not the RDMA devices. */
+/*
+ * It walks the RDMA NICs' PCI functions, not the RDMA devices; a device
+ * whose function libpci did not list is UNKNOWN rather than left out.
+ */
 void check_hw_pcie_link(struct diag_ctx *x)
 {
 	const struct rd_snapshot *s = x->s;
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+		struct rd_result *r;
+
+		if (!d->pci_bdf || rd_snapshot_pci(s, d->pci_bdf) ||
+		    !diag_wants(x, d->name, 0))
+			continue;
+		r = diag_new(x, d->name, 0, NULL);
+		diag_why(x, r, "%s", x->c->why);
+		diag_have(x, r, false, "%s: PCI function %s not read (libpci)",
+			  d->name, d->pci_bdf);
+	}
 
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const struct rd_pci *p = &s->pci[i];

@@ -105,9 +105,13 @@ void check_hw_pcie_bandwidth(struct diag_ctx *x, const struct diag_target *t,
 	struct rd_rate m;
 	double need, worst;
 
-	if (!p->state_num.ok || p->state_num.v != 4) {
+	if (!diag_port_active(p)) {
 		diag_ev(x, r, "port state", "sysfs ports/<n>/state", "%s",
-			p->state ? p->state : "not read");
+			p->state_num.ok && p->state ? p->state : "not read");
+		if (!diag_have(x, r, p->state_num.ok,
+			       "%s: port state not read: its link rate is not "
+			       "known to be settled", t->name))
+			return;
 		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
 			     "%s is not ACTIVE: its link rate is not "
 			     "settled", t->name);

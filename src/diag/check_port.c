@@ -242,6 +242,18 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_why(x, r,
 			 "A RoCE port follows its netdev: with the netdev down "
 			 "the port is DOWN/Disabled.");
+		if (!admin_known) {
+			/*
+			 * The netdev's flags were not read, and RoCE drivers
+			 * (mlx5, bnxt_re) report Disabled for an up netdev
+			 * without carrier too: nothing is changed on a guess.
+			 */
+			diag_next(x, r,
+				  "check whether %s is up (ip link show %s); "
+				  "if it is down, bring it up, else check the carrier",
+				  ndname, rd_shquote_tmp(ndname));
+			return;
+		}
 		diag_next(x, r, "bring %s up, then recheck the carrier", ndname);
 		diag_fix(x, r, RD_FIX_LINK_UP, ndname, false, true,
 			 "brings the interface up; addresses and routes on it become active",

@@ -431,8 +431,14 @@ void check_net_udp4791(struct diag_ctx *x, const struct diag_target *t,
 	const struct rd_device *d = t->d;
 
 	if (!diag_device_is_soft(d)) {
+		/* Hardware is known by its PCI function or its driver. */
+		if (!diag_have(x, r, d->pci_bdf || d->driver,
+			       "%s: neither its PCI function nor its driver was "
+			       "read: hardware or Soft-RoCE not known",
+			       d->name))
+			return;
 		diag_ev(x, r, "device", "sysfs", "%s: hardware (%s)", d->name,
-			d->pci_bdf ? d->pci_bdf : "PCI");
+			d->pci_bdf ? d->pci_bdf : d->driver);
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "%s: hardware RoCE bypasses the host firewall",
 			     d->name);

@@ -341,8 +341,14 @@ static void walk_one(struct diag_ctx *x, const struct diag_target *t)
 	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
 		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
 	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p)) {
-		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
-			     "%s not ACTIVE: see port.state", t->name);
+		/* An unread state is not a port known to be down. */
+		if (!t->p->state_num.ok)
+			diag_verdict(x, r, RD_UNKNOWN, "no_data",
+				     "%s: port state not read: see port.state",
+				     t->name);
+		else
+			diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+				     "%s not ACTIVE: see port.state", t->name);
 		return;
 	}
 	if (c->why)
@@ -382,6 +388,38 @@ void rd_diag_opts_init(struct rd_diag_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->numa_node_wanted = -1;
+}
+
+int rd_diag_filter_check(const struct rd_snapshot *s,
+			 const struct rd_diag_opts *o, char *why, size_t len)
+{
+	const char *dev = o ? o->device : NULL;
+	bool named = false;
+
+	if (!o || (!dev && !o->port))
+		return 0;
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		if (dev && (!d->name || strcmp(d->name, dev) != 0))
+			continue;
+		named = true;
+		for (size_t j = 0; j < d->n_ports; j++)
+			if (!o->port || d->ports[j].port == o->port)
+				return 0;
+	}
+	if (dev && !named)
+		snprintf(why, len, "no RDMA device %s%s", dev,
+			 s->n_devices ? "" : " (the host has none)");
+	else if (!dev && s->n_devices == 0)
+		return 0;
+	else if (dev)
+		snprintf(why, len, "%s has no port %" PRIu64, dev,
+			 o->port);
+	else
+		snprintf(why, len, "no RDMA device has a port %" PRIu64,
+			 o->port);
+	return -ENODEV;
 }
 
 static bool area_selected(const struct rd_check *c, const char *only)
@@ -486,6 +524,9 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				 "service unit, not to the host" },
 		{ "uverbs_missing", "device nodes come from the driver and "
 				    "udev (or the container's runtime)" },
+		/* With its flags read, admin_down carries a fix-up. */
+		{ "admin_down", "the netdev's state was not read: nothing is "
+				"changed on a guess" },
 	};
 
 	if (r->cause && strcmp(r->cause, "port_not_active") == 0)

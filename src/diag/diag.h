@@ -161,6 +161,14 @@ extern const size_t rd_n_checks;
 const struct rd_check *rd_check_find(const char *id);
 
 void rd_diag_opts_init(struct rd_diag_opts *o);
+/*
+ * Does the --device/--port filter name a target the snapshot has? 0, or
+ * -ENODEV with why set ("no RDMA device mlx5_9", "mlx5_0 has no port 2"),
+ * raw text for the caller to escape. A port filter on a host without any
+ * RDMA device is left to port.state, which says there is none.
+ */
+int rd_diag_filter_check(const struct rd_snapshot *s,
+			 const struct rd_diag_opts *o, char *why, size_t len);
 
 /* Run every check (filtered by o). 0 or -errno; out is always valid. */
 int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,

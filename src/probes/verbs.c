@@ -229,9 +229,15 @@ static int probe_verbs_collect(const struct rd_probe_ctx *ctx, void *state,
 		int e = errno ? errno : EIO;
 
 		rd_snapshot_error(s, SRC, "ibv_get_device_list", e, NULL);
-		for (size_t i = 0; i < s->n_devices; i++)
+		/*
+		 * Nothing was asked of any device: whether it opens stays
+		 * unknown, with the reason.
+		 */
+		for (size_t i = 0; i < s->n_devices; i++) {
 			set_error(&s->devices[i], "ibv_get_device_list: %s",
 				  strerror(e));
+			s->devices[i].verbs.opened.ok = false;
+		}
 		return 0;
 	}
 	for (size_t i = 0; i < s->n_devices; i++) {

@@ -259,6 +259,7 @@ static void test_verbs_checks(void **state)
 	run_only(&s, NULL, "user", &res);
 	expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_UNKNOWN, "no_data");
 	rd_results_free(&res);
+	d->uverbs = rd_strdup("uverbs0");	/* listed, no provider */
 	d->verbs.opened = rd_bool(false);
 	d->verbs.open_error = rd_strdup("no provider for mlx5_0");
 	run_only(&s, NULL, "user.provider", &res);

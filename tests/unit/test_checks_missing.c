@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every row of rd_checks[] against a snapshot whose data is complete, then
+ * against the same snapshot with one source missing the way the probes
+ * leave it missing: netlink refused or off, libibverbs off or failing, a
+ * port without its netdev, a netdev without its device, a device without
+ * its PCI function, the module list, libpci or the host's files. A result
+ * that changed must not be a PASS, must offer no fix-up and must say why;
+ * a row that reads the missing source must turn UNKNOWN with the reason.
+ * Every row must be listed below with what it reads, so a new check is
+ * held to the same rules the day it is added.
+ */
+#include "config.h"
+
+#include "diag_snap.h"
+
+#include "core/history.h"
+#include "probes/probe.h"
+#include "probe_unit.h"
+
+#include <stdlib.h>
+#include <sys/resource.h>
+
+/* The ways a source goes missing. */
+enum miss {
+	MISS_NETLINK_REFUSED,	/* socket refused: no netdev data at all */
+	MISS_NETLINK_ECN_ONLY,	/* refused; the ECN probe still names it */
+	MISS_NETLINK_OFF,	/* files only: what sysfs tells of a netdev */
+	MISS_VERBS_OFF,		/* no libibverbs query made */
+	MISS_VERBS_LIST_FAILED,	/* ibv_get_device_list failed */
+	MISS_PORT_NETDEV,	/* a RoCE port whose netdev is not known */
+	MISS_DEVICE_PARENT,	/* no PCI function or driver read */
+	MISS_NETDEV_DEVICE,	/* a netdev whose RDMA device is gone */
+	MISS_MODULES,		/* /sys/module not read */
+	MISS_PCI,		/* libpci found nothing */
+	MISS_HOST,		/* /proc, limits, /dev and configfs not read */
+	MISS_COUNT
+};
+
+static const char *const miss_names[MISS_COUNT] = {
+	"netlink refused", "netlink refused, ECN read",
+	"netlink off (sysfs only)", "verbs off",
+	"ibv_get_device_list failed", "port without netdev",
+	"device without PCI function or driver",
+	"netdev without device", "modules not read", "PCI not read",
+	"host files not read",
+};
+
+#define M(k) (1u << (k))
+
+/*
+ * What each check reads: under these misses at least one of its results
+ * must be UNKNOWN with a reason. A row missing here fails the test.
+ */
+static const struct {
+	const char *id;
+	unsigned unknown_when;
+} reads[] = {
+	{ "hw.pcie_link", M(MISS_PCI) },
+	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
+	{ "fw.version", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
+	{ "driver.modules", M(MISS_MODULES) },
+	{ "driver.ofed", M(MISS_MODULES) },
+	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
+	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
+	{ "user.uverbs", M(MISS_HOST) },
+	{ "port.state", 0 },
+	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
+	{ "port.pkey", 0 },
+	{ "counters.errors", 0 },
+	{ "port.rocev2_gid", 0 },
+	{ "port.mtu", 0 },
+	{ "port.ib_mtu", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
+	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
+	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) },
+	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
+	{ "rdma_cm.roce_mode", M(MISS_HOST) },
+	{ "host.memlock", M(MISS_HOST) },
+	{ "host.hugepages", M(MISS_HOST) },
+	{ "host.numa", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_HOST) },
+	{ "host.container", M(MISS_HOST) },
+	{ "host.udp_buffers", M(MISS_HOST) },
+};
+
+static const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+				    192, 168, 10, 1 };
+
+static void add_counter(struct rd_counters *c, const char *name, uint64_t v)
+{
+	assert_non_null(rd_counters_add(c, name, rd_u64(v)));
+}
+
+static void full_pci(struct rd_snapshot *s, const char *bdf, uint64_t devid,
+		     const char *rdma)
+{
+	struct rd_pci *p = snap_pci(s, bdf, 0x15b3, devid, "mlx5_core");
+
+	p->rdma_device = rd_strdup(rdma);
+	p->link_speed_gts = rd_dbl(16.0);
+	p->link_width = rd_u64(16);
+	p->cap_speed_gts = rd_dbl(16.0);
+	p->cap_width = rd_u64(16);
+	p->max_payload = rd_u64(512);
+	p->numa_node = rd_s64(0);
+	p->local_cpulist = rd_strdup("0-7");
+}
+
+static struct rd_device *full_dev(struct rd_snapshot *s, const char *name,
+				  const char *bdf, const char *uverbs)
+{
+	struct rd_device *d = snap_dev(s, name, bdf);
+	char path[64];
+
+	d->fw_ver = rd_strdup("22.36.1010");
+	d->driver = rd_strdup("mlx5_core");
+	d->uverbs = rd_strdup(uverbs);
+	snprintf(path, sizeof(path), "/dev/infiniband/%s", uverbs);
+	d->uverbs_dev = rd_strdup(path);
+	d->verbs.opened = rd_bool(true);
+	d->verbs.max_cqe = rd_u64(4194303);
+	d->verbs.max_cq = rd_u64(16777216);
+	return d;
+}
+
+static void full_port(struct rd_port *p, const char *width)
+{
+	p->rate_gbps = rd_dbl(100);
+	p->rate_text = rd_strdup("100 Gb/sec (2X HDR)");
+	p->width = rd_strdup(width);
+	p->speed = rd_strdup("HDR");
+	p->pkey0 = rd_u64(0xffff);
+	p->sm_lid = rd_u64(1);
+	p->verbs.active_mtu = rd_u64(4096);
+	p->verbs.max_mtu = rd_u64(4096);
+	add_counter(&p->counters, "symbol_error", 5);
+	add_counter(&p->counters, "port_xmit_data", 1000);
+}
+
+static void full_devnode(struct rd_host *h, const char *path)
+{
+	struct rd_devnode *n = RD_PUSH(h->devnodes, h->n_devnodes);
+
+	assert_non_null(n);
+	n->path = rd_strdup(path);
+	n->exists = rd_bool(true);
+	n->mode = rd_u64(0666);
+	n->readable = rd_bool(true);
+	n->writable = rd_bool(true);
+}
+
+/*
+ * A healthy host: mlx5_0 a RoCE port on eth2, mlx5_1 an InfiniBand port,
+ * both ACTIVE, every source read.
+ */
+static void full(struct rd_snapshot *s)
+{
+	static const char *const mods[] = { "ib_core", "ib_uverbs",
+					    "mlx5_core", "mlx5_ib", "rdma_cm",
+					    "rdma_ucm" };
+	struct rd_device *d;
+	struct rd_port *p;
+	struct rd_netdev *n;
+	struct rd_cm_port *cm;
+
+	rd_snapshot_init(s);
+	d = full_dev(s, "mlx5_0", "0000:3b:00.0", "uverbs0");
+	p = snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	full_port(p, "2X");
+	snap_gid(p, 3, "RoCE v2", gid_v4, "eth2");
+	d = full_dev(s, "mlx5_1", "0000:5e:00.0", "uverbs1");
+	p = snap_port(d, 1, 4, 5, "InfiniBand", NULL);
+	full_port(p, "4X");
+
+	n = snap_netdev(s, "eth2", true, true, 9000);
+	n->rdma_device = rd_strdup("mlx5_0");
+	n->rdma_port = rd_u64(1);
+	n->operstate = rd_strdup("up");
+	snap_addr4(n, "192.168.10.1");
+	n->ethtool.speed_mbps = rd_u64(100000);
+	n->ethtool.rx_pause = rd_bool(false);
+	n->ethtool.tx_pause = rd_bool(false);
+	n->dcb.supported = rd_bool(true);
+	n->dcb.pfc_en = rd_u64(0x08);
+	snap_app(n, 3, 4791, 3);
+	n->ecn.present = rd_bool(true);
+	add_counter(&n->ecn.np_enable, "prio3", 1);
+	add_counter(&n->ecn.rp_enable, "prio3", 1);
+
+	full_pci(s, "0000:3b:00.0", 0x101d, "mlx5_0");
+	full_pci(s, "0000:5e:00.0", 0x101b, "mlx5_1");
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		snap_module(s, mods[i]);
+
+	s->host.memlock_unlimited = rd_bool(true);
+	s->host.cap_ipc_lock = rd_bool(false);
+	s->host.hugepages_total = rd_u64(512);
+	s->host.hugepages_free = rd_u64(100);
+	s->host.numa_nodes = rd_u64(2);
+	s->host.cpu_affinity = rd_strdup("0-3");
+	s->host.container = rd_strdup("none");
+	s->host.rmem_default = rd_u64(212992);
+	s->host.rmem_max = rd_u64(212992);
+	full_devnode(&s->host, "/dev/infiniband/uverbs0");
+	full_devnode(&s->host, "/dev/infiniband/uverbs1");
+	cm = RD_PUSH(s->host.cm_ports, s->host.n_cm_ports);
+	assert_non_null(cm);
+	cm->device = rd_strdup("mlx5_0");
+	cm->port = rd_u64(1);
+	cm->default_roce_mode = rd_strdup("RoCE v2");
+}
+
+/* Two readings 2 s apart, nothing rising: counters can be judged. */
+static void history_of(struct rd_history *h, struct rd_snapshot *s)
+{
+	rd_history_init(h);
+	s->monotonic_ns = rd_u64(1000000000ull);
+	assert_int_equal(rd_history_add(h, s), 0);
+	s->monotonic_ns = rd_u64(3000000000ull);
+	assert_int_equal(rd_history_add(h, s), 0);
+}
+
+static void drop_netdevs(struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_netdevs; i++)
+		rd_model_free(rd_netdev_fields, &s->netdevs[i]);
+	free(s->netdevs);
+	s->netdevs = NULL;
+	s->n_netdevs = 0;
+}
+
+static void clear_verbs(struct rd_device *d)
+{
+	free(d->verbs.open_error);
+	memset(&d->verbs, 0, sizeof(d->verbs));
+	for (size_t j = 0; j < d->n_ports; j++)
+		memset(&d->ports[j].verbs, 0, sizeof(d->ports[j].verbs));
+}
+
+/* Take away one source as the probes would leave it. */
+static void take_away(struct rd_snapshot *s, enum miss k)
+{
+	struct rd_netdev *n = &s->netdevs[0];
+
+	switch (k) {
+	case MISS_NETLINK_REFUSED:
+		drop_netdevs(s);
+		break;
+	case MISS_NETLINK_ECN_ONLY:
+	case MISS_NETLINK_OFF: {
+		/*
+		 * What collect_sysfs reads (name, MTU, flags, carrier), or
+		 * with netlink refused only what the ECN probe names.
+		 */
+		struct rd_netdev keep = { 0 };
+
+		keep.name = rd_strdup(n->name);
+		keep.rdma_device = rd_strdup(n->rdma_device);
+		keep.rdma_port = n->rdma_port;
+		if (k == MISS_NETLINK_OFF) {
+			keep.mtu = n->mtu;
+			keep.admin_up = n->admin_up;
+			keep.carrier = n->carrier;
+			keep.operstate = rd_strdup(n->operstate);
+		}
+		/* ECN is a sysfs directory, read without netlink. */
+		keep.ecn = n->ecn;
+		memset(&n->ecn, 0, sizeof(n->ecn));
+		rd_model_free(rd_netdev_fields, n);
+		*n = keep;
+		break;
+	}
+	case MISS_VERBS_OFF:
+		for (size_t i = 0; i < s->n_devices; i++)
+			clear_verbs(&s->devices[i]);
+		break;
+	case MISS_VERBS_LIST_FAILED:
+		/* What probe_verbs leaves when the list cannot be had. */
+		for (size_t i = 0; i < s->n_devices; i++) {
+			clear_verbs(&s->devices[i]);
+			s->devices[i].verbs.open_error = rd_strdup(
+				"ibv_get_device_list: Function not implemented");
+		}
+		break;
+	case MISS_PORT_NETDEV: {
+		struct rd_port *p = &s->devices[0].ports[0];
+
+		free(p->netdev);
+		p->netdev = NULL;
+		for (size_t j = 0; j < p->n_gids; j++) {
+			free(p->gids[j].netdev);
+			p->gids[j].netdev = NULL;
+		}
+		free(n->rdma_device);
+		n->rdma_device = NULL;
+		n->rdma_port.ok = false;
+		break;
+	}
+	case MISS_DEVICE_PARENT:
+		/* An unreadable "device" link, under a name of any kind. */
+		for (size_t i = 0; i < s->n_devices; i++) {
+			free(s->devices[i].pci_bdf);
+			s->devices[i].pci_bdf = NULL;
+			free(s->devices[i].driver);
+			s->devices[i].driver = NULL;
+		}
+		break;
+	case MISS_NETDEV_DEVICE:
+		/* mlx5_0 went away; eth2 still names it. */
+		rd_model_free(rd_device_fields, &s->devices[0]);
+		memmove(&s->devices[0], &s->devices[1], sizeof(s->devices[0]));
+		s->n_devices = 1;
+		break;
+	case MISS_MODULES:
+		rd_model_free_array(rd_module_fields, (void **)&s->modules,
+				    &s->n_modules, sizeof(*s->modules));
+		break;
+	case MISS_PCI:
+		rd_model_free_array(rd_pci_fields, (void **)&s->pci, &s->n_pci,
+				    sizeof(*s->pci));
+		break;
+	case MISS_HOST: {
+		/* Keep only what other probes put there. */
+		struct rd_host h = { 0 };
+
+		rd_model_free(rd_host_fields, &s->host);
+		s->host = h;
+		break;
+	}
+	case MISS_COUNT:
+		break;
+	}
+}
+
+static const struct rd_result *same_target(const struct rd_results *res,
+					   const struct rd_result *r)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		const struct rd_result *o = &res->v[i];
+
+		if (strcmp(o->check_id, r->check_id) == 0 &&
+		    (o->device && r->device ?
+			     strcmp(o->device, r->device) == 0 :
+			     o->device == r->device) &&
+		    o->port == r->port)
+			return o;
+	}
+	return NULL;
+}
+
+static unsigned unknown_when(const char *id)
+{
+	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++)
+		if (strcmp(reads[i].id, id) == 0)
+			return reads[i].unknown_when;
+	fail_msg("check %s is not listed with what it reads", id);
+	return 0;
+}
+
+static void run_all(const struct rd_snapshot *s, const struct rd_history *h,
+		    struct rd_results *res)
+{
+	assert_int_equal(rd_diag_run(s, h, NULL, res), 0);
+}
+
+/* The healthy host gives every row a result and a PASS where it can. */
+static void test_full_is_healthy(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_history h;
+	struct rd_results res;
+
+	(void)state;
+	full(&s);
+	history_of(&h, &s);
+	run_all(&s, &h, &res);
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].verdict != RD_PASS)
+			fail_msg("healthy host: %s %s: %s %s",
+				 res.v[i].check_id,
+				 res.v[i].device ? res.v[i].device : "host",
+				 rd_verdict_name(res.v[i].verdict),
+				 res.v[i].summary ? res.v[i].summary : "");
+	for (size_t c = 0; c < rd_n_checks; c++) {
+		bool seen = false;
+
+		(void)unknown_when(rd_checks[c].id);
+		for (size_t i = 0; i < res.n && !seen; i++)
+			seen = strcmp(res.v[i].check_id, rd_checks[c].id) == 0;
+		if (!seen)
+			fail_msg("healthy host: no result for %s",
+				 rd_checks[c].id);
+	}
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+}
+
+/* Each source taken away in turn, every row of the table judged. */
+static void test_missing_source(void **state)
+{
+	(void)state;
+	for (int k = 0; k < MISS_COUNT; k++) {
+		struct rd_snapshot s;
+		struct rd_history h;
+		struct rd_results before, after;
+
+		full(&s);
+		history_of(&h, &s);
+		run_all(&s, &h, &before);
+		take_away(&s, (enum miss)k);
+		run_all(&s, &h, &after);
+		for (size_t i = 0; i < after.n; i++) {
+			const struct rd_result *r = &after.v[i];
+			const struct rd_result *o = same_target(&before, r);
+			const char *tgt = r->device ? r->device : "host";
+
+			if (o && o->verdict == r->verdict &&
+			    strcmp(o->cause, r->cause) == 0)
+				continue;
+			if (r->verdict == RD_PASS)
+				fail_msg("%s: %s %s/%u PASS: %s", miss_names[k],
+					 r->check_id, tgt, (unsigned)r->port,
+					 r->summary);
+			if (r->fix)
+				fail_msg("%s: %s %s/%u offers \"%s\"",
+					 miss_names[k], r->check_id, tgt,
+					 (unsigned)r->port, r->fix->command);
+			if (!r->summary || !*r->summary)
+				fail_msg("%s: %s %s/%u: no reason given",
+					 miss_names[k], r->check_id, tgt,
+					 (unsigned)r->port);
+		}
+		for (size_t c = 0; c < rd_n_checks; c++) {
+			bool unknown = false;
+
+			if (!(unknown_when(rd_checks[c].id) & M(k)))
+				continue;
+			for (size_t i = 0; i < after.n && !unknown; i++)
+				unknown = strcmp(after.v[i].check_id,
+						 rd_checks[c].id) == 0 &&
+					  after.v[i].verdict == RD_UNKNOWN &&
+					  after.v[i].summary &&
+					  *after.v[i].summary;
+			if (!unknown)
+				fail_msg("%s: %s is not UNKNOWN with a reason",
+					 miss_names[k], rd_checks[c].id);
+		}
+		rd_results_free(&before);
+		rd_results_free(&after);
+		rd_history_free(&h);
+		rd_snapshot_free(&s);
+	}
+}
+
+/*
+ * A port that is not ACTIVE: the checks that need traffic on it say
+ * port_not_active; port.state gives its FAIL; the checks of the port's
+ * configuration still judge it.
+ */
+static bool needs_active(const struct rd_check *c)
+{
+	/* hw.pcie_bandwidth walks its own way but needs a settled rate. */
+	return (c->only & RD_ONLY_ACTIVE) ||
+	       strcmp(c->id, "hw.pcie_bandwidth") == 0;
+}
+
+static void test_port_not_active(void **state)
+{
+	static const struct {
+		uint64_t st, ph;
+		const char *name;
+	} states[] = {
+		{ 1, 3, "DOWN/Disabled" }, { 1, 2, "DOWN/Polling" },
+		{ 2, 5, "INIT/LinkUp" },   { 3, 5, "ARMED/LinkUp" },
+		{ 1, 1, "DOWN/Sleep" },    { 2, 4, "INIT/Training" },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+		for (size_t dev = 0; dev < 2; dev++) {
+			struct rd_snapshot s;
+			struct rd_history h;
+			struct rd_results res;
+			struct rd_port *p;
+			const char *name;
+
+			full(&s);
+			p = &s.devices[dev].ports[0];
+			name = s.devices[dev].name;
+			p->state_num = rd_u64(states[k].st);
+			p->phys_state_num = rd_u64(states[k].ph);
+			/* The RoCE port's netdev agrees with the state. */
+			if (dev == 0) {
+				s.netdevs[0].carrier = rd_bool(false);
+				s.netdevs[0].admin_up =
+					rd_bool(states[k].ph != 3);
+			}
+			history_of(&h, &s);
+			run_all(&s, &h, &res);
+			for (size_t i = 0; i < res.n; i++) {
+				const struct rd_result *r = &res.v[i];
+				const struct rd_check *c =
+					rd_check_find(r->check_id);
+
+				if (!r->device || strcmp(r->device, name) ||
+				    r->port != 1)
+					continue;
+				if (strcmp(r->check_id, "port.state") == 0) {
+					if (r->verdict != RD_FAIL)
+						fail_msg("%s %s: port.state %s",
+							 name, states[k].name,
+							 rd_verdict_name(r->verdict));
+					continue;
+				}
+				if (!needs_active(c))
+					continue;
+				if (r->verdict != RD_UNKNOWN ||
+				    strcmp(r->cause, "port_not_active") != 0 ||
+				    r->fix)
+					fail_msg("%s %s: %s %s %s", name,
+						 states[k].name, r->check_id,
+						 rd_verdict_name(r->verdict),
+						 r->cause);
+			}
+			rd_results_free(&res);
+			rd_history_free(&h);
+			rd_snapshot_free(&s);
+		}
+	}
+}
+
+/*
+ * ACTIVE_DEFER carries traffic: judged like ACTIVE. A state that was not
+ * read is not a port known to be down: no_data, never "not ACTIVE".
+ */
+static void test_port_state_edges(void **state)
+{
+	(void)state;
+	for (int unread = 0; unread < 2; unread++) {
+		struct rd_snapshot s;
+		struct rd_history h;
+		struct rd_results res;
+
+		full(&s);
+		for (size_t dev = 0; dev < 2; dev++) {
+			struct rd_port *p = &s.devices[dev].ports[0];
+
+			p->state_num = rd_u64(5);
+			if (unread)
+				p->state_num.ok = false;
+		}
+		history_of(&h, &s);
+		run_all(&s, &h, &res);
+		for (size_t i = 0; i < res.n; i++) {
+			const struct rd_result *r = &res.v[i];
+
+			if (!r->port || !needs_active(rd_check_find(r->check_id)))
+				continue;
+			if (!unread && r->verdict != RD_PASS)
+				fail_msg("ACTIVE_DEFER: %s %s/%u %s %s",
+					 r->check_id, r->device,
+					 (unsigned)r->port,
+					 rd_verdict_name(r->verdict), r->summary);
+			if (unread && (r->verdict != RD_UNKNOWN ||
+				       strcmp(r->cause, "no_data") != 0 ||
+				       !strstr(r->summary, "port state not read")))
+				fail_msg("state unread: %s %s/%u %s %s: %s",
+					 r->check_id, r->device,
+					 (unsigned)r->port,
+					 rd_verdict_name(r->verdict), r->cause,
+					 r->summary);
+		}
+		rd_results_free(&res);
+		rd_history_free(&h);
+		rd_snapshot_free(&s);
+	}
+}
+
+/*
+ * A device without a uverbs interface: libibverbs could not try any
+ * provider, so user.provider is UNKNOWN pointing at user.uverbs (which
+ * fails with its own fix-up), not a provider to install.
+ */
+static void test_provider_without_uverbs(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res;
+	const struct rd_result *r;
+	struct rd_device *d;
+
+	(void)state;
+	full(&s);
+	d = &s.devices[0];
+	free(d->uverbs);
+	d->uverbs = NULL;
+	free(d->uverbs_dev);
+	d->uverbs_dev = NULL;
+	clear_verbs(d);
+	d->verbs.opened = rd_bool(false);
+	d->verbs.open_error = rd_strdup(
+		"no uverbs interface for this device (is ib_uverbs loaded?)");
+	run_only(&s, NULL, "user", &res);
+	r = find_result(&res, "user.provider", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_null(r->fix);
+	assert_non_null(strstr(r->summary, "see user.uverbs"));
+	r = find_result(&res, "user.provider", "mlx5_1", 0);
+	assert_int_equal(r->verdict, RD_PASS);
+	rd_results_free(&res);
+	/* A provider that is truly missing still fails. */
+	d->uverbs = rd_strdup("uverbs0");
+	free(d->verbs.open_error);
+	d->verbs.open_error = rd_strdup("libibverbs does not list this device: "
+					"no user-space provider for driver mlx5_core");
+	run_only(&s, NULL, "user.provider", &res);
+	r = find_result(&res, "user.provider", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "provider_missing");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * counters.errors on a RoCE port whose netdev statistics were not read
+ * judges the counters it has and says the PHY's were not among them.
+ */
+static void test_counters_without_ethtool(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_history h;
+	struct rd_results res;
+	const struct rd_result *r;
+
+	(void)state;
+	full(&s);
+	add_counter(&s.netdevs[0].ethtool.stats, "rx_crc_errors_phy", 0);
+	history_of(&h, &s);
+	run_only(&s, &h, "counters.errors", &res);
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_null(strstr(r->summary, "ethtool"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	take_away(&s, MISS_NETLINK_REFUSED);
+	history_of(&h, &s);
+	run_only(&s, &h, "counters.errors", &res);
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "no ethtool statistics read"));
+	/* An InfiniBand port has none to read. */
+	r = find_result(&res, "counters.errors", "mlx5_1", 1);
+	assert_null(strstr(r->summary, "ethtool"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+}
+
+/* The fix-up comes with the state it fixes, read, and never without. */
+static void test_port_down_fix(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res;
+	const struct rd_result *r;
+
+	(void)state;
+	full(&s);
+	s.devices[0].ports[0].state_num = rd_u64(1);
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	s.netdevs[0].admin_up = rd_bool(false);
+	s.netdevs[0].carrier = rd_bool(false);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "admin_down");
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "ip link set dev eth2 up");
+	rd_results_free(&res);
+
+	/* An InfiniBand port up without an SM: FAIL, and nothing to run. */
+	s.devices[1].ports[0].state_num = rd_u64(2);
+	s.devices[1].ports[0].phys_state_num = rd_u64(5);
+	s.devices[1].ports[0].sm_lid = rd_u64(0);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_1", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_sm");
+	assert_null(r->fix);
+	rd_results_free(&res);
+
+	/*
+	 * Netlink refused: DOWN/Disabled still fails (the port state was
+	 * read) but the netdev's flags were not, and a RoCE port is also
+	 * Disabled when its netdev is up without carrier: no fix-up.
+	 */
+	take_away(&s, MISS_NETLINK_REFUSED);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_null(r->fix);
+	assert_non_null(strstr(r->summary, "netdev not read"));
+	assert_non_null(r->next_step);
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "not read"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * Netlink refused for real: the fixture host's sysfs is read, then every
+ * new descriptor is refused (RLIMIT_NOFILE at the lowest free one) while
+ * the netlink probes run, as a locked-down host refuses the sockets. The
+ * port that is DOWN/Disabled keeps its FAIL without a fix-up, and the
+ * checks that need the netdev are UNKNOWN, never PASS.
+ */
+static void test_netlink_refused_probes(void **state)
+{
+	static const enum rd_probe_id order[] = {
+		RD_PROBE_IB_SYSFS, RD_PROBE_RDMA_NL, RD_PROBE_NETDEV,
+		RD_PROBE_ETHTOOL,  RD_PROBE_DCB,     RD_PROBE_PCI,
+		RD_PROBE_KMOD,	   RD_PROBE_HOST,    RD_PROBE_ECN,
+	};
+	struct rd_roots roots;
+	struct rd_probe_ctx ctx;
+	struct rd_snapshot s;
+	struct rd_results res;
+	struct {
+		struct rlimit was;
+	} save;
+	const struct rd_result *r;
+	char dir[PATH_MAX];
+
+	(void)state;
+	unit_probe_ctx(&roots, &ctx, unit_fixture("cx6dx-roce-port-down", dir,
+						  sizeof(dir)),
+		       NULL);
+	ctx.flags = RD_PROBE_NO_VERBS;	/* netlink allowed, and refused */
+	rd_snapshot_init(&s);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &save.was), 0);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		bool refuse = order[i] == RD_PROBE_RDMA_NL ||
+			      order[i] == RD_PROBE_NETDEV ||
+			      order[i] == RD_PROBE_ETHTOOL ||
+			      order[i] == RD_PROBE_DCB;
+
+		if (refuse) {
+			int fd = dup(0);
+			struct rlimit lim = save.was;
+
+			assert_true(fd >= 0);
+			close(fd);
+			lim.rlim_cur = (rlim_t)fd;
+			assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+		}
+		(void)rd_probe_run(&ctx, order[i], &s);
+		if (refuse)
+			assert_int_equal(setrlimit(RLIMIT_NOFILE, &save.was), 0);
+	}
+	assert_true(s.n_devices == 2);
+	/* Only the ECN directories' netdevs, with nothing netlink tells. */
+	for (size_t i = 0; i < s.n_netdevs; i++) {
+		assert_false(s.netdevs[i].admin_up.ok);
+		assert_false(s.netdevs[i].mtu.ok);
+		assert_false(s.netdevs[i].dcb.supported.ok);
+	}
+	assert_true(unit_has_error(&s, "NETLINK_ROUTE", NULL));
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	r = find_result(&res, "port.state", "mlx5_1", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_null(r->fix);
+	for (size_t i = 0; i < res.n; i++) {
+		const struct rd_result *x = &res.v[i];
+
+		if (strcmp(x->check_id, "qos.pfc") == 0 ||
+		    strcmp(x->check_id, "qos.ecn") == 0 ||
+		    (strcmp(x->check_id, "port.rate") == 0 && x->port == 1 &&
+		     strcmp(x->device, "mlx5_0") == 0))
+			if (x->verdict != RD_UNKNOWN || x->fix)
+				fail_msg("netlink refused: %s %s/%u %s",
+					 x->check_id, x->device,
+					 (unsigned)x->port,
+					 rd_verdict_name(x->verdict));
+	}
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * The verbs probe when libibverbs cannot list devices (its sysfs is made
+ * unreadable through SYSFS_PATH, which libibverbs honours): the devices
+ * are left not queried, with the reason, and user.provider is UNKNOWN,
+ * not a missing provider.
+ */
+static void test_verbs_list_failed(void **state)
+{
+	struct rd_roots roots;
+	struct rd_probe_ctx ctx = { .roots = &roots };
+	struct rd_snapshot s;
+	struct rd_results res;
+	struct rd_device *d;
+	const struct rd_result *r;
+	bool failed = false;
+
+	(void)state;
+	assert_int_equal(setenv("SYSFS_PATH", "/nonexistent-rdmadiag-test", 1),
+			 0);
+	rd_roots_init(&roots);
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_0", "0000:3b:00.0");
+	d->uverbs = rd_strdup("uverbs0");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth2");
+	assert_int_equal(rd_probe_run(&ctx, RD_PROBE_VERBS, &s), 0);
+	for (size_t i = 0; i < s.n_errors; i++)
+		failed |= strcmp(s.errors[i].where, "ibv_get_device_list") == 0;
+	assert_true(failed);
+	d = &s.devices[0];
+	assert_false(d->verbs.opened.ok);
+	assert_non_null(d->verbs.open_error);
+	assert_non_null(strstr(d->verbs.open_error, "ibv_get_device_list"));
+	run_only(&s, NULL, "user.provider", &res);
+	r = find_result(&res, "user.provider", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_null(r->fix);
+	assert_non_null(strstr(r->summary, "ibv_get_device_list"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_is_healthy),
+		cmocka_unit_test(test_missing_source),
+		cmocka_unit_test(test_port_not_active),
+		cmocka_unit_test(test_port_state_edges),
+		cmocka_unit_test(test_port_down_fix),
+		cmocka_unit_test(test_verbs_list_failed),
+		cmocka_unit_test(test_provider_without_uverbs),
+		cmocka_unit_test(test_counters_without_ethtool),
+		cmocka_unit_test(test_netlink_refused_probes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
