@@ -483,8 +483,9 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	}
 	if (res.n == 0) {
 		/* Nothing judged is not a PASS. */
-		cli_error(cli, "check: nothing to judge: no device or port here is one %s checks",
-			  o.only_area ? o.only_area : "the checklist");
+		cli_error(cli, "check: nothing to judge: %s%s apply to no device or port here",
+			  o.only_area ? "the checks of " : "the checks",
+			  o.only_area ? o.only_area : "");
 		rc = EXIT_RUN_ERROR;
 		goto out;
 	}

@@ -43,7 +43,7 @@ expect "--port 256" 3 '--port "256" is not a number in 1\.\.255' \
 expect "--only naming no check" 3 'unknown area "nothing"' \
 	--root "$roce" --only nothing
 expect "--only whose targets are all elsewhere" 3 \
-	'nothing to judge: no device or port here is one port\.ib_mtu checks' \
+	'nothing to judge: the checks of port\.ib_mtu apply to no device or port here' \
 	--root "$roce" --only port.ib_mtu
 expect "--only with the targets filtered away" 3 'nothing to judge' \
 	--root "$ib" --only qos.pfc
