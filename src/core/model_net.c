@@ -97,6 +97,7 @@ const struct rd_field rd_netdev_fields[] = {
 	RD_FLD_STR(struct rd_netdev, pci_bdf, "pci"),
 	RD_FLD_ARRAY(struct rd_netdev, addrs, n_addrs, struct rd_addr,
 		     addr_fields, "addresses"),
+	RD_FLD_BOOL(struct rd_netdev, addrs_read, "addresses_read"),
 	RD_FLD_STRUCT(struct rd_netdev, ethtool, ethtool_fields, "ethtool"),
 	RD_FLD_STRUCT(struct rd_netdev, dcb, dcb_fields, "dcb"),
 	RD_FLD_STRUCT(struct rd_netdev, ecn, ecn_fields, "ecn"),

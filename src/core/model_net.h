@@ -97,6 +97,12 @@ struct rd_netdev {
 	char *pci_bdf;
 	struct rd_addr *addrs;
 	size_t n_addrs;
+	/*
+	 * true: addrs is every address the kernel gave (an RTM_GETADDR dump
+	 * succeeded); false: the list was cut; absent: never read (files
+	 * only, or a recording made before this was kept).
+	 */
+	struct rd_obool addrs_read;
 	struct rd_ethtool ethtool;
 	struct rd_dcb dcb;
 	struct rd_ecn ecn;

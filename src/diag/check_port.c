@@ -513,14 +513,37 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 			     tgt);
 		return;
 	}
-	diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
-		     v4addr ? "%s: %s has IPv4 but no RoCE v2 IPv4 GID" :
-			      "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
-		     tgt, r->netdev);
-	diag_next(x, r,
-		  v4addr ? "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)" :
-			   "add an IPv4 address to %s (ip addr add ADDR/LEN dev IF)",
-		  r->netdev);
+	if (v4addr) {
+		diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
+			     "%s: %s has IPv4 but no RoCE v2 IPv4 GID", tgt,
+			     r->netdev);
+		diag_next(x, r,
+			  "check gid_attrs/types and that the address is on %s itself (not a bond/VLAN above it)",
+			  r->netdev);
+	} else if (n->addrs_read.ok && n->addrs_read.v) {
+		diag_ev(x, r, "IPv4 addresses", "rtnetlink RTM_GETADDR",
+			"none on %s", r->netdev);
+		diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
+			     "%s: %s has no IPv4 address, so no RoCE v2 IPv4 GID",
+			     tgt, r->netdev);
+		diag_next(x, r,
+			  "add an IPv4 address to %s (ip addr add ADDR/LEN dev %s)",
+			  r->netdev, rd_shquote_tmp(r->netdev));
+	} else {
+		/* Files alone, or a list cut short: no claim on addresses. */
+		bool cut = n->addrs_read.ok;
+
+		diag_ev(x, r, "IPv4 addresses", "rtnetlink RTM_GETADDR", "%s",
+			cut ? "not all read" : "not read");
+		diag_verdict(x, r, v6 ? RD_WARN : RD_FAIL, "no_ipv4_rocev2_gid",
+			     "%s: no RoCE v2 IPv4 GID in the GID table (%s of %s %s read)",
+			     tgt, cut ? "not every address" : "the addresses",
+			     r->netdev, cut ? "was" : "were not");
+		diag_next(x, r,
+			  "look at the IPv4 addresses of %s on the host (ip -4 addr show dev %s): "
+			  "with none, add one; with one, check gid_attrs/types",
+			  r->netdev, rd_shquote_tmp(r->netdev));
+	}
 }
 
 /* The largest IB MTU that fits the netdev MTU minus the RoCE headers. */

@@ -299,8 +299,12 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 			break;
 		}
 		d = by_ifindex(nd, n, ifa.ifa_index);
-		if (!d || d->n_addrs >= NETDEV_MAX_ADDRS)
+		if (!d)
 			continue;
+		if (d->n_addrs >= NETDEV_MAX_ADDRS) {
+			d->addrs_read = rd_bool(false);	/* the list is cut */
+			continue;
+		}
 		if (!inet_ntop(ifa.ifa_family, nla_data(at), text,
 			       sizeof(text))) {
 			r = -EBADMSG;
@@ -318,7 +322,13 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 			rd_netdev_scope_name(ifa.ifa_scope, sbuf, sizeof(sbuf)));
 	}
 	rd_nl_iter_end(&it);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	/* The dump covers every link: one without an address has none. */
+	for (size_t i = 0; i < n; i++)
+		if (!nd[i].addrs_read.ok)
+			nd[i].addrs_read = rd_bool(true);
+	return 0;
 }
 
 /* ---- the probe ---- */

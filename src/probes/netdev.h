@@ -16,7 +16,11 @@ extern const struct rd_probe probe_netdev;
  */
 int rd_netdev_parse_links(const void *bytes, size_t len,
 			  struct rd_netdev **out, size_t *n);
-/* RTM_NEWADDR messages; each address goes to the netdev of its ifindex. */
+/*
+ * RTM_NEWADDR messages of a whole dump; each address goes to the netdev of
+ * its ifindex. On success every netdev of nd has addrs_read set: true, or
+ * false where more addresses came than one netdev keeps.
+ */
 int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 			  size_t n);
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n);

@@ -48,6 +48,7 @@ static inline struct rd_netdev *snap_netdev(struct rd_snapshot *s,
 	n->carrier = rd_bool(carrier);
 	n->mtu = rd_u64(mtu);
 	n->max_mtu = rd_u64(9216);
+	n->addrs_read = rd_bool(true);	/* as the rtnetlink probe leaves it */
 	return n;
 }
 

@@ -318,6 +318,7 @@ static void test_gid(void **state)
 {
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
+	const struct rd_result *r;
 	struct rd_port *p;
 
 	(void)state;
@@ -330,12 +331,51 @@ static void test_gid(void **state)
 	s.netdevs[0].name = rd_strdup("eth2");
 	s.netdevs[0].admin_up = rd_bool(true);
 	s.netdevs[0].carrier = rd_bool(true);
+	s.netdevs[0].addrs_read = rd_bool(true);
 	run_only(&s, NULL, "port.rocev2_gid", &res);
 	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_FAIL,
 		       "no_ipv4_rocev2_gid");
-	assert_non_null(strstr(find_result(&res, "port.rocev2_gid", "mlx5_0", 1)
-				       ->summary,
-			       "no IPv4 address"));
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "eth2 has no IPv4 address"));
+	assert_non_null(strstr(r->next_step, "ip addr add ADDR/LEN dev eth2"));
+	rd_results_free(&res);
+	/*
+	 * Read from files only (a fixture tree, netlink refused): the GID
+	 * table still lacks the GID, but nothing is known of the addresses.
+	 */
+	s.netdevs[0].addrs_read.ok = false;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_FAIL,
+		       "no_ipv4_rocev2_gid");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_null(strstr(r->summary, "no IPv4 address"));
+	assert_string_equal(r->summary,
+			    "mlx5_0/1: no RoCE v2 IPv4 GID in the GID table "
+			    "(the addresses of eth2 were not read)");
+	assert_non_null(strstr(r->next_step, "ip -4 addr show dev eth2"));
+	assert_null(strstr(r->next_step, "ip addr add"));
+	assert_null(r->fix);
+	rd_results_free(&res);
+	/* More addresses than were kept: the list is not all of them. */
+	s.netdevs[0].addrs_read = rd_bool(false);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_null(strstr(r->summary, "no IPv4 address"));
+	assert_non_null(strstr(r->summary, "not every address of eth2 was read"));
+	rd_results_free(&res);
+	/* A name that is not a shell word is quoted in the command. */
+	free(s.netdevs[0].name);
+	s.netdevs[0].name = rd_strdup("e$(x)");
+	free(p->netdev);
+	p->netdev = rd_strdup("e$(x)");
+	for (size_t k = 0; k < p->n_gids; k++) {
+		free(p->gids[k].netdev);
+		p->gids[k].netdev = rd_strdup("e$(x)");
+	}
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->next_step, "ip -4 addr show dev 'e$(x)'"));
 	rd_results_free(&res);
 	/* GID table not read at all. */
 	p->n_gids = 0;

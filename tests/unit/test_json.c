@@ -92,6 +92,47 @@ static void test_round_trip_absent_and_extremes(void **state)
 	rd_snapshot_free(&b);
 }
 
+/*
+ * Whether a netdev's addresses were read is kept; a document without it
+ * (files only, an older recording) reads back as not known.
+ */
+static void test_netdev_addrs_read(void **state)
+{
+	const char *old = "{\"schema_version\":1,\"netdevs\":[{\"name\":\"eth2\","
+			  "\"addresses\":[]}]}";
+	struct rd_snapshot a, b;
+	struct rd_netdev *n;
+	char err[256] = "";
+	char *ja;
+
+	(void)state;
+	probe_fixture("cx6dx-roce-port-down", &a);
+	assert_true(a.n_netdevs > 0);
+	for (size_t i = 0; i < a.n_netdevs; i++)
+		assert_false(a.netdevs[i].addrs_read.ok);
+	rd_snapshot_free(&a);
+
+	rd_snapshot_init(&a);
+	n = RD_PUSH(a.netdevs, a.n_netdevs);
+	assert_non_null(n);
+	n->name = strdup("eth2");
+	n->addrs_read = rd_bool(true);
+	ja = rd_snapshot_to_string(&a, 0);
+	assert_non_null(strstr(ja, "\"addresses_read\":true"));
+	assert_int_equal(rd_snapshot_from_string(ja, strlen(ja), &b, err,
+						 sizeof(err)), 0);
+	assert_true(b.netdevs[0].addrs_read.ok && b.netdevs[0].addrs_read.v);
+	free(ja);
+	rd_snapshot_free(&a);
+	rd_snapshot_free(&b);
+
+	assert_int_equal(rd_snapshot_from_string(old, strlen(old), &b, err,
+						 sizeof(err)), 0);
+	assert_int_equal(b.n_netdevs, 1);
+	assert_false(b.netdevs[0].addrs_read.ok);
+	rd_snapshot_free(&b);
+}
+
 static void expect_load_error(const char *text, size_t len, const char *want)
 {
 	struct rd_snapshot s;
@@ -385,6 +426,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_round_trip_absent_and_extremes),
+		cmocka_unit_test(test_netdev_addrs_read),
 		cmocka_unit_test(test_bad_documents),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_every_truncation),

@@ -73,10 +73,16 @@ static void test_lab_veth0(void **state)
 	v = find(&d, "lo");
 	assert_non_null(v);
 	assert_null(v->kind);
+	/* A link dump says nothing of addresses. */
+	for (size_t i = 0; i < d.n; i++)
+		assert_false(d.v[i].addrs_read.ok);
 
 	nb_load(LAB "rtnl-addr.bin", &b);
 	assert_int_equal(rd_netdev_parse_addrs(b.data, b.len, d.v, d.n), 0);
 	rd_nl_buf_free(&b);
+	/* The whole dump was read: every link's list is complete. */
+	for (size_t i = 0; i < d.n; i++)
+		assert_true(d.v[i].addrs_read.ok && d.v[i].addrs_read.v);
 	v = find(&d, "veth0");
 	assert_int_equal(v->n_addrs, 3);
 	assert_string_equal(v->addrs[0].family, "inet");
@@ -338,6 +344,76 @@ static void test_hostile_links(void **state)
 	nds_reset(&d);
 }
 
+static void put_addr4(struct rd_nl_buf *b, uint32_t ifindex, uint32_t n)
+{
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 24,
+				 .ifa_index = ifindex };
+	uint8_t a4[4] = { 10, (uint8_t)(n >> 16), (uint8_t)(n >> 8),
+			  (uint8_t)n };
+	struct nl_msg *m = nb_msg(RTM_NEWADDR, NLM_F_MULTI, &ifa, sizeof(ifa));
+
+	nla_put(m, IFA_LOCAL, sizeof(a4), a4);
+	nb_take(b, m);
+}
+
+/*
+ * Whether a netdev's addresses were read: not after a failed dump, and
+ * not all of them when it has more than one netdev keeps.
+ */
+static void test_addrs_read(void **state)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 7 };
+	struct rd_nl_buf b = { 0 }, links;
+	struct nds d = { 0 };
+	struct nl_msg *m;
+
+	(void)state;
+	m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	nla_put_string(m, IFLA_IFNAME, "eth7");
+	nb_take(&b, m);
+	ifi.ifi_index = 8;
+	m = nb_msg(RTM_NEWLINK, NLM_F_MULTI, &ifi, sizeof(ifi));
+	nla_put_string(m, IFLA_IFNAME, "eth8");
+	nb_take(&b, m);
+	nb_done(&b);
+	links = b;
+	b = (struct rd_nl_buf){ 0 };
+	assert_int_equal(rd_netdev_parse_links(links.data, links.len, &d.v,
+					       &d.n), 0);
+	assert_int_equal(d.n, 2);
+
+	/* One good address, then a broken message: nothing is known. */
+	put_addr4(&b, 7, 1);
+	{
+		struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_index = 8 };
+
+		nb_take(&b, nb_msg(RTM_NEWADDR, NLM_F_MULTI, &ifa, sizeof(ifa)));
+	}
+	nb_done(&b);
+	assert_int_equal(rd_netdev_parse_addrs(b.data, b.len, d.v, d.n),
+			 -EBADMSG);
+	rd_nl_buf_free(&b);
+	assert_false(d.v[0].addrs_read.ok);
+	assert_false(d.v[1].addrs_read.ok);
+	nds_reset(&d);
+
+	/* eth7 with one address more than is kept; eth8 with none. */
+	assert_int_equal(rd_netdev_parse_links(links.data, links.len, &d.v,
+					       &d.n), 0);
+	rd_nl_buf_free(&links);
+	for (uint32_t i = 0; i <= 1024; i++)
+		put_addr4(&b, 7, i);
+	nb_done(&b);
+	assert_int_equal(rd_netdev_parse_addrs(b.data, b.len, d.v, d.n), 0);
+	rd_nl_buf_free(&b);
+	assert_int_equal(d.v[0].n_addrs, 1024);
+	assert_true(d.v[0].addrs_read.ok);
+	assert_false(d.v[0].addrs_read.v);
+	assert_int_equal(d.v[1].n_addrs, 0);
+	assert_true(d.v[1].addrs_read.ok && d.v[1].addrs_read.v);
+	nds_reset(&d);
+}
+
 static void test_scope_names(void **state)
 {
 	char buf[16];
@@ -410,6 +486,8 @@ static void test_live_port_netdev(void **state)
 		assert_string_equal(s.netdevs[0].rdma_device, "rxe9");
 		assert_int_equal(s.netdevs[0].rdma_port.v, 1);
 		assert_true(s.netdevs[0].mtu.ok);
+		assert_true(s.netdevs[0].addrs_read.ok &&
+			    s.netdevs[0].addrs_read.v);
 		rd_snapshot_free(&s);
 	}
 	rd_probe_cache_free(cache);
@@ -422,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_mlx5_link),
 		cmocka_unit_test(test_hostile_links),
+		cmocka_unit_test(test_addrs_read),
 		cmocka_unit_test(test_vlan_egress_map),
 		cmocka_unit_test(test_keep_vlan_of_port),
 		cmocka_unit_test(test_scope_names),
