@@ -57,6 +57,8 @@ struct rd_port {
 struct rd_verbs_dev {
 	struct rd_obool opened;		/* provider loaded and device opened */
 	char *open_error;
+	struct rd_obool listed;		/* ibv_get_device_list has it */
+	struct rd_ou64 open_errno;	/* why ibv_open_device failed */
 	struct rd_ou64 max_cqe;
 	struct rd_ou64 max_cq;
 	struct rd_ou64 max_qp;

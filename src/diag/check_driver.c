@@ -3,6 +3,7 @@
 #include "config.h"
 #include "diag/diag_int.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,6 +140,62 @@ void check_dev_cq_size(struct diag_ctx *x, const struct diag_target *t,
 			     d->verbs.max_cqe.v);
 }
 
+/*
+ * libibverbs lists only devices it has a provider for: a listed device
+ * that does not open is a problem of its node or of the device itself.
+ */
+static void provider_open_failed(struct diag_ctx *x, struct rd_result *r,
+				 const struct rd_device *d)
+{
+	const char *node = d->uverbs_dev ? d->uverbs_dev : "/dev/infiniband";
+	uint64_t e = d->verbs.open_errno.ok ? d->verbs.open_errno.v : 0;
+
+	if (!d->verbs.open_errno.ok) {
+		/* It opened; a query failed after that. */
+		diag_verdict(x, r, RD_FAIL, "query_failed",
+			     "%s: libibverbs opens it but cannot query it%s%s",
+			     d->name, d->verbs.open_error ? ": " : "",
+			     d->verbs.open_error ? d->verbs.open_error : "");
+		diag_next(x, r, "check dmesg for errors of %s's driver",
+			  d->name);
+	} else if (e == EACCES || e == EPERM) {
+		diag_verdict(x, r, RD_FAIL, "uverbs_denied",
+			     "%s: libibverbs lists it but %s cannot be opened: %s",
+			     d->name, node, strerror((int)e));
+		diag_next(x, r,
+			  "run as root, or give this user read and write "
+			  "access to %s (udev rules: the rdma group or mode "
+			  "0666); a container needs the device passed in",
+			  node);
+	} else if (e == ENOENT) {
+		diag_verdict(x, r, RD_FAIL, "uverbs_missing",
+			     "%s: libibverbs lists it but %s does not exist",
+			     d->name, node);
+		diag_next(x, r,
+			  "a container needs /dev/infiniband passed in; on the "
+			  "host, check that udev made %s (see user.uverbs)",
+			  node);
+	} else if (e == ENODEV || e == ENXIO) {
+		diag_verdict(x, r, RD_FAIL, "device_gone",
+			     "%s: libibverbs lists it but it went away while "
+			     "being opened: %s",
+			     d->name, strerror((int)e));
+		diag_next(x, r,
+			  "check dmesg for %s being removed or reset (driver "
+			  "reload, firmware reset, hot unplug), then run again",
+			  d->name);
+	} else {
+		diag_verdict(x, r, RD_FAIL, "open_failed",
+			     "%s: libibverbs lists it but cannot open it%s%s",
+			     d->name, d->verbs.open_error ? ": " : "",
+			     d->verbs.open_error ? d->verbs.open_error : "");
+		diag_next(x, r,
+			  "check dmesg for errors of %s's driver, and that "
+			  "rdma-core suits the kernel (ibv_devinfo -d %s)",
+			  d->name, rd_shquote_tmp(d->name));
+	}
+}
+
 void check_user_provider(struct diag_ctx *x, const struct diag_target *t,
 			 struct rd_result *r)
 {
@@ -161,14 +218,36 @@ void check_user_provider(struct diag_ctx *x, const struct diag_target *t,
 		       "%s: no uverbs interface, so no provider could be "
 		       "tried: see user.uverbs", d->name))
 		return;
-	diag_verdict(x, r, RD_FAIL, "provider_missing",
-		     "%s: libibverbs cannot open it%s%s", d->name,
-		     d->verbs.open_error ? ": " : "",
-		     d->verbs.open_error ? d->verbs.open_error : "");
-	diag_next(x, r,
-		  "install the provider (Debian: ibverbs-providers) and "
-		  "check /etc/libibverbs.d; ibv_devices must list %s",
-		  d->name);
+	if (!d->verbs.listed.ok || !d->verbs.listed.v) {
+		bool unlisted = d->verbs.listed.ok;
+
+		if (unlisted)
+			diag_ev(x, r, "ibv_get_device_list", "libibverbs",
+				"%s not listed", d->name);
+		/* A recording without the listing gets no guess. */
+		diag_verdict(x, r, RD_FAIL,
+			     unlisted ? "provider_missing" : "open_failed",
+			     "%s: libibverbs cannot open it%s%s", d->name,
+			     d->verbs.open_error ? ": " : "",
+			     d->verbs.open_error ? d->verbs.open_error : "");
+		if (unlisted)
+			diag_next(x, r,
+				  "install the provider (Debian: "
+				  "ibverbs-providers) and check "
+				  "/etc/libibverbs.d; ibv_devices must list %s",
+				  d->name);
+		else
+			diag_next(x, r,
+				  "run ibv_devices: a device it does not list "
+				  "has no provider (Debian: ibverbs-providers); "
+				  "one it lists needs access to %s (see "
+				  "user.uverbs)",
+				  d->uverbs_dev ? d->uverbs_dev : "/dev/infiniband");
+		return;
+	}
+	diag_ev(x, r, "ibv_get_device_list", "libibverbs", "%s listed",
+		d->name);
+	provider_open_failed(x, r, d);
 }
 
 /*

@@ -57,7 +57,8 @@ const struct rd_check rd_checks[] = {
 	      .walk = RD_WALK_DEVICE, .each = check_user_provider,
 	      .why = "libibverbs needs a provider library (libmlx5, librxe, "
 		     "...) matching the kernel driver; without it the device "
-		     "is in sysfs but ibv_devices does not list it."),
+		     "is in sysfs but ibv_devices does not list it. A device "
+		     "it lists is opened through /dev/infiniband/uverbsN."),
 	CHECK("user", "uverbs", "/dev/infiniband/uverbsN present and usable",
 	      USER, .walk = RD_WALK_DEVICE, .each = check_user_uverbs,
 	      .why = "Verbs programs talk to the kernel through "

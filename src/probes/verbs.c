@@ -3,9 +3,10 @@
  * libibverbs' view of each RDMA device sysfs shows: the device limits an
  * application will meet (max_cqe, max_mr_size...) and each port's MTU,
  * speed and table sizes. A device that sysfs has but libibverbs does not
- * list has no user-space provider; one that cannot be opened has a
- * /dev/infiniband problem. Devices are opened, queried and closed at once:
- * holding a context would pin the driver and count against the device.
+ * list has no user-space provider; one it lists that cannot be opened
+ * has a /dev/infiniband problem or went away, told apart by the errno.
+ * Devices are opened, queried and closed at once: holding a context
+ * would pin the driver and count against the device.
  */
 #include "config.h"
 #include "probes/verbs.h"
@@ -83,6 +84,7 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	struct ibv_device_attr a;
 	int r;
 
+	d->verbs.listed = rd_bool(true);
 	c = ibv_open_device(dev);
 	if (!c) {
 		int e = errno ? errno : EIO;
@@ -92,11 +94,14 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 		 * leaves the last errno (ENOENT): ask the node directly.
 		 */
 		if (d->uverbs_dev && faccessat(AT_FDCWD, d->uverbs_dev,
-					       R_OK | W_OK, AT_EACCESS) < 0)
+					       R_OK | W_OK, AT_EACCESS) < 0) {
+			e = errno;
 			set_error(d, "ibv_open_device: %s: %s", d->uverbs_dev,
-				  strerror(errno));
-		else
+				  strerror(e));
+		} else {
 			set_error(d, "ibv_open_device: %s", strerror(e));
+		}
+		d->verbs.open_errno = rd_u64((uint64_t)e);
 		return;
 	}
 	memset(&ax, 0, sizeof(ax));
@@ -249,9 +254,12 @@ static int probe_verbs_collect(const struct rd_probe_ctx *ctx, void *state,
 		for (int k = 0; k < n; k++)
 			if (strcmp(ibv_get_device_name(list[k]), d->name) == 0)
 				dev = list[k];
-		if (dev)
+		if (dev) {
 			query(s, d, dev);
-		else if (!d->uverbs)
+			continue;
+		}
+		d->verbs.listed = rd_bool(false);
+		if (!d->uverbs)
 			set_error(d, "no uverbs interface for this device "
 				     "(is ib_uverbs loaded?)");
 		else

@@ -38,6 +38,10 @@ tests_unit_test_journal_durable_LDFLAGS = $(AM_LDFLAGS) \
 	-Wl,--wrap=fsync -Wl,--wrap=fdatasync -Wl,--wrap=write \
 	-Wl,--wrap=openat -Wl,--wrap=mkdirat -Wl,--wrap=rename \
 	-Wl,--wrap=renameat -Wl,--wrap=unlink -Wl,--wrap=unlinkat
+# Serves a device list whose device does not open, or the real one.
+tests_unit_test_verbs_LDFLAGS = $(AM_LDFLAGS) \
+	-Wl,--wrap=ibv_get_device_list -Wl,--wrap=ibv_free_device_list \
+	-Wl,--wrap=ibv_open_device
 # test_screens holds the registry's keys against the man page
 # (data/rdmadiag.8); test_fix_nonroot.sh runs the fix-ups as a user.
 TESTS += $(UNIT_TESTS) tests/unit/test_fix_nonroot.sh

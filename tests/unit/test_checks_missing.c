@@ -611,6 +611,7 @@ static void test_provider_without_uverbs(void **state)
 	rd_results_free(&res);
 	/* A provider that is truly missing still fails. */
 	d->uverbs = rd_strdup("uverbs0");
+	d->verbs.listed = rd_bool(false);
 	free(d->verbs.open_error);
 	d->verbs.open_error = rd_strdup("libibverbs does not list this device: "
 					"no user-space provider for driver mlx5_core");

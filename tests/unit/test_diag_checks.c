@@ -259,13 +259,71 @@ static void test_verbs_checks(void **state)
 	run_only(&s, NULL, "user", &res);
 	expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_UNKNOWN, "no_data");
 	rd_results_free(&res);
-	d->uverbs = rd_strdup("uverbs0");	/* listed, no provider */
+	d->uverbs = rd_strdup("uverbs0");	/* not listed: no provider */
+	d->uverbs_dev = rd_strdup("/dev/infiniband/uverbs0");
 	d->verbs.opened = rd_bool(false);
+	d->verbs.listed = rd_bool(false);
 	d->verbs.open_error = rd_strdup("no provider for mlx5_0");
 	run_only(&s, NULL, "user.provider", &res);
 	expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
 		       "provider_missing");
 	rd_results_free(&res);
+	/*
+	 * Listed but not opened: the provider is there; the errno says
+	 * what is wrong, and no provider is to be installed.
+	 */
+	{
+		static const struct {
+			int err;
+			const char *cause, *says, *next;
+		} open_fails[] = {
+			{ EACCES, "uverbs_denied",
+			  "/dev/infiniband/uverbs0 cannot be opened: Permission denied",
+			  "run as root" },
+			{ EPERM, "uverbs_denied", "Operation not permitted",
+			  "a container needs the device passed in" },
+			{ ENOENT, "uverbs_missing",
+			  "/dev/infiniband/uverbs0 does not exist", "udev" },
+			{ ENODEV, "device_gone", "went away", "dmesg" },
+			{ ENXIO, "device_gone", "went away", "reset" },
+			{ EIO, "open_failed", "cannot open it: ibv_open_device",
+			  "ibv_devinfo -d mlx5_0" },
+		};
+
+		d->verbs.listed = rd_bool(true);
+		for (size_t i = 0; i < sizeof(open_fails) / sizeof(open_fails[0]);
+		     i++) {
+			const struct rd_result *r;
+
+			d->verbs.open_errno = rd_u64((uint64_t)open_fails[i].err);
+			free(d->verbs.open_error);
+			d->verbs.open_error = rd_strdup("ibv_open_device: x");
+			run_only(&s, NULL, "user.provider", &res);
+			expect_verdict(&res, "user.provider", "mlx5_0", 0,
+				       RD_FAIL, open_fails[i].cause);
+			r = find_result(&res, "user.provider", "mlx5_0", 0);
+			if (!strstr(r->summary, open_fails[i].says) ||
+			    !strstr(r->next_step, open_fails[i].next))
+				fail_msg("errno %d: %s / %s", open_fails[i].err,
+					 r->summary, r->next_step);
+			assert_null(strstr(r->summary, "provider"));
+			assert_null(strstr(r->next_step, "provider"));
+			assert_null(r->fix);
+			rd_results_free(&res);
+		}
+		/* Opened, then the query failed. */
+		d->verbs.open_errno.ok = false;
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "query_failed");
+		rd_results_free(&res);
+		/* A recording that did not keep the listing: no guess. */
+		d->verbs.listed.ok = false;
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		rd_results_free(&res);
+	}
 	d->verbs.max_cqe = rd_u64(1024);
 	run_only(&s, NULL, "dev.cq_size", &res);
 	expect_verdict(&res, "dev.cq_size", "mlx5_0", 0, RD_WARN, "cq_small");
