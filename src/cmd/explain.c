@@ -36,7 +36,8 @@ static void explain_usage(FILE *f)
 		"  --port N          only this port's evidence\n"
 		"  --                the rest is text, even when it starts with \"-\"\n"
 		"exit status: 0 explained, 1 the text is not a completion error this\n"
-		"             table knows, 3 bad option or unreadable tables\n");
+		"             table knows, 3 bad option, unreadable tables, or --device\n"
+		"             or --port naming nothing here\n");
 }
 
 /* TEXT from the arguments, or standard input (bounded). */
@@ -171,9 +172,9 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	if (j.in.truncated)
 		fprintf(stderr, "rdmadiag: explain: only the first %d bytes were read\n",
 			RD_EXPLAIN_INPUT_MAX);
-	printf("Recognised: %s\n",
-	       j.in.recognised[0] ? j.in.recognised : "nothing");
 	if (!known) {
+		printf("Recognised: %s\n",
+		       j.in.recognised[0] ? j.in.recognised : "nothing");
 		if (j.in.status >= 0)
 			printf("Status %d is not an ibv_wc_status value (they run 0 to %zu).\n",
 			       j.in.status,
@@ -186,6 +187,22 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	}
 	rd_history_init(&j.h);
 	gather(cli, load, window, &j);
+	/* --device/--port naming nothing here end the command, as for check. */
+	if (j.have && (device || port)) {
+		struct rd_diag_opts o;
+		char why[256];
+
+		rd_diag_opts_init(&o);
+		o.device = device;
+		o.port = port;
+		if (rd_diag_filter_check(&j.s, &o, why, sizeof(why)) < 0) {
+			cli_error(cli, "explain: %s", why);
+			job_free(&j);
+			return EXIT_RUN_ERROR;
+		}
+	}
+	printf("Recognised: %s\n",
+	       j.in.recognised[0] ? j.in.recognised : "nothing");
 	j.ev.device = device ? device : j.in.device[0] ? j.in.device : NULL;
 	j.ev.port = port ? (unsigned)port : j.in.port;
 	/* A device the text names that this host does not have: look at all. */

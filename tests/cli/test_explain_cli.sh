@@ -86,6 +86,32 @@ msg=$("$bin" explain --window x 'status 12' 2>&1)
 [ $? -eq 3 ] && grep -q 'is not 0..3600 seconds' <<<"$msg" && ok "--window x: refused" || bad "--window x: $msg"
 msg=$("$bin" explain --port 0 'status 12' 2>&1)
 [ $? -eq 3 ] && grep -q 'is not a number in 1..255' <<<"$msg" && ok "--port 0: refused" || bad "--port 0: $msg"
+# --device or --port naming nothing in the evidence: one line, exit 3,
+# nothing on standard output, as check says it.
+for args in "--device mlx5_9|no RDMA device mlx5_9" \
+	"--device mlx5_0 --port 2|mlx5_0 has no port 2" "--port 3|no RDMA device has a port 3"; do
+	opts=${args%%|*} want=${args#*|}
+	# shellcheck disable=SC2086 # the options are words
+	out=$("$bin" explain --load "$snap" $opts 'status 12' 2>"$tmp/err")
+	rc=$?
+	if [ $rc -eq 3 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -qx "rdmadiag: explain: $want" "$tmp/err"; then
+		ok "explain $opts: said, exit 3"
+	else
+		bad "explain $opts: rc=$rc stderr=$(head -c 200 "$tmp/err") stdout=$(head -c 200 <<<"$out")"
+	fi
+done
+"$bin" explain --load "$snap" --device $'mlx5\e[2J' 'status 12' >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && ! grep -q $'\e' "$tmp/err" && grep -q 'no RDMA device mlx5' "$tmp/err"; then
+	ok "explain --device: the name is escaped"
+else
+	bad "explain --device escape: rc=$rc $(od -c "$tmp/err" | head -3)"
+fi
+out=$("$bin" explain --load "$snap" --device mlx5_1 --port 1 'status 12' 2>&1)
+[ $? -eq 0 ] && grep -q '^Status 12' <<<"$out" && ok "explain --device mlx5_1 --port 1: explained" ||
+	bad "explain --device mlx5_1: $out"
+
 printf 'junk' >"$tmp/junk"
 out=$("$bin" explain --load "$tmp/junk" 'status 12' 2>&1)
 [ $? -eq 0 ] && grep -q 'not ranked: no snapshot could be taken' <<<"$out" &&
