@@ -32,9 +32,11 @@ static void check_usage(FILE *f)
 		"                    as Slurm NHC and node-problem-detector read them\n"
 		"  --device DEV      only this RDMA device (host-wide checks still run)\n"
 		"  --port N          only this port number\n"
-		"  --only AREA       one area (port, qos, host, driver, dev, user, fw,\n"
-		"                    hw, net, rdma_cm, counters), a layer (hw, driver,\n"
-		"                    user, port, netcfg, host) or a check id (port.mtu)\n"
+		"  --only AREA       the checks of one area (port, qos, host, driver, dev,\n"
+		"                    user, fw, hw, net, rdma_cm, counters), one layer (hw,\n"
+		"                    driver, user, port, netcfg, host) or one check id\n"
+		"                    (port.mtu), in any letter case; a name both an area\n"
+		"                    and a layer keeps both, \"port.\" the area alone\n"
 		"  --window SECONDS  sample the counters this long to see them rise\n"
 		"                    (default 2; 0 = one snapshot, counters UNKNOWN)\n"
 		"  --load FILE       evaluate a saved snapshot (rdmadiag snapshot --json)\n"
@@ -415,21 +417,10 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "check: unexpected argument \"%s\"", argv[optind]);
 		return EXIT_RUN_ERROR;
 	}
-	if (o.only_area) {
-		bool known = false;
-
-		for (size_t i = 0; i < rd_n_checks && !known; i++) {
-			const struct rd_check *c = &rd_checks[i];
-
-			known = strcmp(c->area, o.only_area) == 0 ||
-				strcmp(c->id, o.only_area) == 0 ||
-				strcmp(rd_layer_name(c->layer), o.only_area) == 0;
-		}
-		if (!known) {
-			cli_error(cli, "check: unknown area \"%s\" (see --help)",
-				  o.only_area);
-			return EXIT_RUN_ERROR;
-		}
+	if (o.only_area && !rd_diag_only_known(o.only_area)) {
+		cli_error(cli, "check: unknown area \"%s\" (see --help)",
+			  o.only_area);
+		return EXIT_RUN_ERROR;
 	}
 
 	if (nhc && json) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/escape.h"
 #include "core/print.h"
@@ -422,19 +423,26 @@ int rd_diag_filter_check(const struct rd_snapshot *s,
 	return -ENODEV;
 }
 
-static bool area_selected(const struct rd_check *c, const char *only)
+bool rd_diag_only_selects(const struct rd_check *c, const char *only)
 {
-	size_t n;
+	size_t a = strlen(c->area);
 
-	if (!only || !*only)
+	if (!only)
 		return true;
-	if (strcmp(only, c->area) == 0 || strcmp(only, c->id) == 0)
+	/* An area, also written as the start of its ids ("port."). */
+	if (strncasecmp(only, c->area, a) == 0 &&
+	    (only[a] == '\0' || strcmp(only + a, ".") == 0))
 		return true;
-	n = strlen(only);
-	/* "port." or a layer name select a group too. */
-	if (only[n - 1] == '.' && strncmp(c->id, only, n) == 0)
-		return true;
-	return strcasecmp(only, rd_layer_name(c->layer)) == 0;
+	return strcasecmp(only, c->id) == 0 ||
+	       strcasecmp(only, rd_layer_name(c->layer)) == 0;
+}
+
+bool rd_diag_only_known(const char *only)
+{
+	for (size_t i = 0; only && i < rd_n_checks; i++)
+		if (rd_diag_only_selects(&rd_checks[i], only))
+			return true;
+	return false;
 }
 
 int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
@@ -453,7 +461,7 @@ int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 		struct diag_ctx x = { .c = &rd_checks[i], .s = s, .h = h,
 				      .o = o, .out = out };
 
-		if (!area_selected(x.c, o->only_area))
+		if (!rd_diag_only_selects(x.c, o->only_area))
 			continue;
 		if (x.c->run)
 			x.c->run(&x);

@@ -111,7 +111,7 @@ struct rd_results {
 struct rd_diag_opts {
 	const char *device;	/* NULL = all */
 	uint64_t port;		/* 0 = all */
-	const char *only_area;	/* "port", "qos", "host", ...; NULL = all */
+	const char *only_area;	/* --only: rd_diag_only_selects; NULL = all */
 	uint64_t hugepages_wanted;	/* 0 = only report */
 	int numa_node_wanted;	/* -1 = none */
 	double counter_window;	/* seconds of history to judge; 0 = 10 */
@@ -169,6 +169,16 @@ void rd_diag_opts_init(struct rd_diag_opts *o);
  */
 int rd_diag_filter_check(const struct rd_snapshot *s,
 			 const struct rd_diag_opts *o, char *why, size_t len);
+
+/*
+ * The one rule for --only: a name keeps the checks of an area ("port",
+ * also written "port."), of a layer ("netcfg") or one check id
+ * ("port.mtu"), in any letter case; a name both an area and a layer keeps
+ * both. NULL keeps every check. rd_diag_only_known: does the name keep
+ * any check at all (the command line refuses one that does not)?
+ */
+bool rd_diag_only_selects(const struct rd_check *c, const char *only);
+bool rd_diag_only_known(const char *only);
 
 /* Run every check (filtered by o). 0 or -errno; out is always valid. */
 int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,

@@ -92,6 +92,29 @@ else
 	bad "--only port.ib_mtu on IB: rc=$rc $(head -c 300 <<<"$out")"
 fi
 
+# --only takes the names the checks take, no more: an area with its dot,
+# any letter case; a name that selects nothing is refused.
+for args in 'port.|.check | startswith("port.")' \
+	'NETCFG|.layer == "netcfg"' 'Port.MTU|.check == "port.mtu"' \
+	'qos|.check | startswith("qos.")'; do
+	name=${args%%|*} filter=${args#*|}
+	out=$("$bin" check --json --window 0 --root "$roce" --only "$name" 2>&1)
+	rc=$?
+	if [ $rc -ne 3 ] && jq -e "length > 0 and all(.[]; $filter)" <<<"$out" >/dev/null; then
+		ok "--only $name: accepted, keeps its checks"
+	else
+		bad "--only $name: rc=$rc $(head -c 300 <<<"$out")"
+	fi
+done
+expect "--only a part of an area" 3 'unknown area "po"' --root "$roce" --only po
+expect "--only a layer with a dot" 3 'unknown area "netcfg\."' --root "$roce" --only netcfg.
+if "$bin" check --help 2>&1 | grep -q 'in any letter case' &&
+	grep -q 'in any letter case' "$src/data/rdmadiag.8"; then
+	ok "--help and the man page say which names --only takes"
+else
+	bad "--help or the man page does not say which names --only takes"
+fi
+
 # fix names the device that is not there rather than "nothing to fix".
 out=$("$bin" fix port.state --root "$roce" --device mlx5_9 </dev/null 2>"$tmp/err")
 rc=$?

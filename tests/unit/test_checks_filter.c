@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rd_diag_filter_check: a --device or --port that names nothing in the
- * snapshot is refused with the reason, before any check runs.
+ * snapshot is refused with the reason, before any check runs. The --only
+ * rule: the names the command line accepts are the ones that select.
  */
 #include "config.h"
 
 #include "diag_snap.h"
 
+#include <ctype.h>
 #include <errno.h>
 
 static int filter(const struct rd_snapshot *s, const char *dev,
@@ -56,10 +58,70 @@ static void test_filter(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* How many rows of the table the name keeps. */
+static size_t kept(const char *only)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rd_n_checks; i++)
+		n += rd_diag_only_selects(&rd_checks[i], only);
+	return n;
+}
+
+static void test_only_names(void **state)
+{
+	static const char *const refused[] = {
+		"", "nothing", "po", "port..", ".port", "port.m", "port.mtu.",
+		"netcfg.", "por t", "qos.pfc.x",
+	};
+
+	(void)state;
+	assert_int_equal(kept(NULL), rd_n_checks);
+	for (size_t i = 0; i < rd_n_checks; i++) {
+		const struct rd_check *c = &rd_checks[i];
+		const char *layer = rd_layer_name(c->layer);
+		char dotted[64], upper[64];
+		size_t j;
+
+		/* Every id, area, "area." and layer, in either case. */
+		snprintf(dotted, sizeof(dotted), "%s.", c->area);
+		for (j = 0; c->id[j] && j + 1 < sizeof(upper); j++)
+			upper[j] = (char)toupper((unsigned char)c->id[j]);
+		upper[j] = '\0';
+		assert_int_equal(kept(c->id), 1);
+		assert_true(rd_diag_only_selects(c, upper));
+		assert_true(rd_diag_only_selects(c, c->area));
+		assert_true(rd_diag_only_selects(c, dotted));
+		assert_true(rd_diag_only_selects(c, layer));
+		assert_true(rd_diag_only_known(upper));
+		assert_true(rd_diag_only_known(dotted));
+	}
+	/*
+	 * "port" keeps the port area and the port layer; "port." only the
+	 * ids that start with it.
+	 */
+	for (size_t i = 0; i < rd_n_checks; i++) {
+		const struct rd_check *c = &rd_checks[i];
+		bool area = strcmp(c->area, "port") == 0;
+
+		assert_int_equal(rd_diag_only_selects(c, "port"),
+				 area || c->layer == RD_LAYER_PORT);
+		assert_int_equal(rd_diag_only_selects(c, "PORT."), area);
+		assert_int_equal(rd_diag_only_selects(c, "NetCfg"),
+				 c->layer == RD_LAYER_NETCFG);
+	}
+	/* A name is accepted exactly when it keeps something. */
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_false(rd_diag_only_known(refused[i]));
+		assert_int_equal(kept(refused[i]), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_only_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
