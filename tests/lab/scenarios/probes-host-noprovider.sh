@@ -19,6 +19,7 @@ done
 lab_snapshot noprovider
 assert_snap devices.# 1 "sysfs still shows rxe0"
 assert_snap devices.rxe0.verbs.opened false
+assert_snap devices.rxe0.verbs.listed false "libibverbs does not list rxe0"
 assert_json_true "$SNAP" '.devices[] | select(.name == "rxe0") | .verbs.open_error | test("no user-space provider")' \
 	"open_error names the missing provider"
 assert_snap devices.rxe0.verbs.max_cqe null "no attributes without a provider"

@@ -58,6 +58,7 @@ assert_eq 1 "$(nd .rdma_port)" "rdma_port"
 want=$(jq -c '[.[0].addr_info[] | {address: .local, prefixlen, scope}] | sort_by(.address)' "$ORACLE/ip-addr.json")
 got=$(jq -c --arg n "$LAB_NETDEV" '[.netdevs[] | select(.name == $n) | .addresses[] | {address, prefixlen, scope}] | sort_by(.address)' "$SNAP")
 assert_eq "$want" "$got" "addresses (ip addr)"
+assert_eq true "$(nd .addresses_read)" "addresses read (RTM_GETADDR dump)"
 
 # ethtool against ethtool -S and the veth driver's fixed link settings.
 want=$(sed -n 's/^ *\([^:]*\): \([0-9]*\)$/\1=\2/p' "$ORACLE/ethtool-S.txt" | sort | tr '\n' ' ')
