@@ -76,8 +76,10 @@ static int add_netdevs(const struct rd_cmp_side *side, struct rd_snapshot *o)
 			break;
 		/* Counters change every second and say nothing of setup. */
 		n.ethtool.stats = (struct rd_counters){ 0 };
-		if (n.n_addrs > RD_PEER_ADDRS_MAX)
+		if (n.n_addrs > RD_PEER_ADDRS_MAX) {
 			n.n_addrs = RD_PEER_ADDRS_MAX;
+			n.addrs_read = rd_bool(false);	/* a cut list */
+		}
 		dst = RD_PUSH(o->netdevs, o->n_netdevs);
 		if (!dst)
 			return -ENOMEM;

@@ -263,6 +263,36 @@ static void test_many_gids(void **state)
 	free(g);
 }
 
+/* A netdev's address list cut to fit is not every address it has. */
+static void test_many_addrs(void **state)
+{
+	struct rd_addr *a = calloc(RD_PEER_ADDRS_MAX + 1, sizeof(*a));
+	struct rd_peer_summary sum;
+	struct host h;
+
+	(void)state;
+	assert_non_null(a);
+	host_init(&h);
+	for (size_t i = 0; i <= RD_PEER_ADDRS_MAX; i++) {
+		a[i].family = (char *)"inet6";
+		a[i].address = (char *)"2001:db8::1";
+	}
+	h.nd[0].addrs = a;
+	h.nd[0].n_addrs = RD_PEER_ADDRS_MAX + 1;
+	h.nd[0].addrs_read = rd_bool(true);
+	assert_int_equal(rd_peer_summary_make(&h.side, &sum), 0);
+	assert_int_equal(sum.s.netdevs[0].n_addrs, RD_PEER_ADDRS_MAX);
+	assert_true(sum.s.netdevs[0].addrs_read.ok);
+	assert_false(sum.s.netdevs[0].addrs_read.v);
+	rd_peer_summary_free(&sum);
+	/* All of them fit: still every address. */
+	h.nd[0].n_addrs = RD_PEER_ADDRS_MAX;
+	assert_int_equal(rd_peer_summary_make(&h.side, &sum), 0);
+	assert_true(sum.s.netdevs[0].addrs_read.v);
+	rd_peer_summary_free(&sum);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_many_gids),
+		cmocka_unit_test(test_many_addrs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
