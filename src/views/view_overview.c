@@ -208,7 +208,8 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	if (p)
 		reach_line(ui, &in, row++, d, p);
 	if (nd) {
-		const char *ip = "-";
+		/* "?": the addresses were not read (a tree of files), "-": none. */
+		const char *ip = nd->addrs_read.ok && nd->addrs_read.v ? "-" : "?";
 
 		for (size_t i = 0; i < nd->n_addrs; i++)
 			if (nd->addrs[i].family &&

@@ -274,6 +274,7 @@ static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 	n->perm_mac = rd_strdup(n->mac);
 	n->driver = rd_strdup("mlx5_core");
 	n->pci_bdf = rd_strdup(up ? "0000:3b:00.0" : "0000:3b:00.1");
+	n->addrs_read = rd_bool(true);	/* read over netlink, as live */
 	if (up) {
 		struct rd_addr *a = RD_PUSH(n->addrs, n->n_addrs);
 

@@ -90,6 +90,17 @@ absent badroot "No RDMA devices"
 keys badroot q
 wait_exit badroot 0
 
+# Addresses: a tree of files reads none ("IPv4 ?", not known); the demo,
+# read as a live host is, has none on its down port's netdev ("IPv4 -").
+tui_start addrs 100 30 --root tests/fixtures/cx6dx-roce-port-down
+wait_for addrs "netdev eth3  admin DOWN  carrier ?  IPv4 ?" 10
+keys addrs q
+wait_exit addrs 0
+tui_start addrs-demo 100 30 --demo
+wait_for addrs-demo "netdev ens1f1np1  admin up  carrier NO  IPv4 -" 10
+keys addrs-demo q
+wait_exit addrs-demo 0
+
 # The QoS screen labels rates and totals apart (the demo has DCB).
 tui_start qos 80 24 --demo
 wait_for qos "DEMO" 10
