@@ -51,7 +51,9 @@ static void check_usage(FILE *f)
 		"exit status: 0 all PASS (UNKNOWN allowed unless --strict),\n"
 		"             1 a WARN (or an UNKNOWN with --strict), 2 a FAIL,\n"
 		"             3 the check could not run (bad option, no snapshot,\n"
-		"             --device or --port naming nothing here, nothing to judge)\n");
+		"             --device or --port naming nothing here);\n"
+		"             nothing to judge (--only with no target here) is said,\n"
+		"             and counts as an UNKNOWN\n");
 }
 
 static void sleep_seconds(double s)
@@ -393,6 +395,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	struct loaded ld = { .label = "" };
 	double window = 2.0;
 	uint64_t frame = 0;
+	char nothing[256] = "";	/* why no result was judged */
 	int r, rc;
 
 	rd_diag_opts_init(&o);
@@ -473,12 +476,17 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (res.n == 0) {
-		/* Nothing judged is not a PASS. */
-		cli_error(cli, "check: nothing to judge: %s%s apply to no device or port here",
-			  o.only_area ? "the checks of " : "the checks",
-			  o.only_area ? o.only_area : "");
-		rc = EXIT_RUN_ERROR;
-		goto out;
+		/*
+		 * Nothing judged is neither a FAIL nor a PASS: it is said, and
+		 * counts as an UNKNOWN (an error under --strict). It is not a
+		 * check that could not run: on a fleet of both kinds, --only
+		 * qos has nothing to judge on an InfiniBand host, which is no
+		 * reason to take it out of service.
+		 */
+		snprintf(nothing, sizeof(nothing),
+			 "nothing to judge: %s%s apply to no device or port here",
+			 o.only_area ? "the checks of " : "the checks",
+			 o.only_area ? rd_esc_tmp(o.only_area) : "");
 	}
 	rd_results_sort(&res);
 	if (load)
@@ -494,6 +502,8 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			rc = EXIT_RUN_ERROR;
 			goto out;
 		}
+	} else if (!nhc && nothing[0]) {
+		printf("%s\n", nothing);
 	} else if (!nhc) {
 		rd_print_begin(&pr, stdout, false);
 		pr.color = cli_use_color(stdout);
@@ -504,11 +514,16 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = cli_verdict_status(rd_results_worst(&res), strict);
+	rc = cli_verdict_status(nothing[0] ? RD_UNKNOWN : rd_results_worst(&res),
+				strict);
 	if (nhc) {
 		char line[RD_NHC_LINE_MAX + 1];
 
-		rc = rd_nhc_line(&res, strict, line, sizeof(line));
+		if (nothing[0])
+			snprintf(line, sizeof(line), "%s: %s",
+				 strict ? "ERROR" : "OK", nothing);
+		else
+			rc = rd_nhc_line(&res, strict, line, sizeof(line));
 		printf("%s\n", line);
 	}
 	if (fflush(stdout) != 0) {

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `rdmadiag check` filters that name nothing here (--device, --port, an
-# --only with no target on this host) say so in one line with exit status
-# 3, never an empty or host-only list that reads as a PASS; filters that
-# match keep exactly their targets.
+# `rdmadiag check` filters that name nothing here (--device, --port) say
+# so in one line with exit status 3, never an empty or host-only list that
+# reads as a PASS; an --only with no target here says "nothing to judge"
+# and counts as an UNKNOWN; filters that match keep exactly their targets.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "${RDMADIAG_SRCDIR:?}/tests/cli/lib.sh"
@@ -42,11 +42,41 @@ expect "--port 256" 3 '--port "256" is not a number in 1\.\.255' \
 	--root "$roce" --port 256
 expect "--only naming no check" 3 'unknown area "nothing"' \
 	--root "$roce" --only nothing
-expect "--only whose targets are all elsewhere" 3 \
-	'nothing to judge: the checks of port\.ib_mtu apply to no device or port here' \
+
+# nothing NAME RC PATTERN ARGS...: an --only with no target here: exit
+# status RC, stdout one line matching PATTERN (no result list), stderr empty.
+nothing() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 3
+	out=$("$bin" check --window 0 "$@" 2>"$tmp/err")
+	rc=$?
+	if [ "$rc" -eq "$want" ] && [ ! -s "$tmp/err" ] &&
+		[ "$(wc -l <<<"$out")" -eq 1 ] && grep -qE -- "$pat" <<<"$out"; then
+		ok "$name"
+	else
+		bad "$name: rc=$rc stdout=$(head -c 200 <<<"$out") stderr=$(head -c 200 "$tmp/err")"
+	fi
+}
+# Said, and an UNKNOWN: no host of a mixed fleet is taken out of service
+# for a check that does not apply to it, and --strict still refuses it.
+judge='^nothing to judge: the checks of port\.ib_mtu apply to no device or port here$'
+nothing "--only whose targets are all elsewhere" 0 "$judge" \
 	--root "$roce" --only port.ib_mtu
-expect "--only with the targets filtered away" 3 'nothing to judge' \
+nothing "--only with nothing to judge, --strict" 1 "$judge" \
+	--root "$roce" --only port.ib_mtu --strict
+nothing "--only with the targets filtered away" 0 '^nothing to judge: the checks of qos\.pfc' \
 	--root "$ib" --only qos.pfc
+nothing "--only with nothing to judge, --nhc" 0 '^OK: nothing to judge: the checks of port\.ib_mtu' \
+	--root "$roce" --only port.ib_mtu --nhc
+nothing "--only with nothing to judge, --nhc --strict" 1 '^ERROR: nothing to judge' \
+	--root "$roce" --only port.ib_mtu --nhc --strict
+out=$("$bin" check --json --window 0 --root "$roce" --only port.ib_mtu 2>"$tmp/err")
+rc=$?
+if [ $rc -eq 0 ] && jq -e 'type == "array" and length == 0' <<<"$out" >/dev/null; then
+	ok "--only with nothing to judge, --json: an empty array"
+else
+	bad "--only nothing to judge --json: rc=$rc $(head -c 200 <<<"$out")"
+fi
 
 # A device name from the command line is escaped in the message.
 "$bin" check --window 0 --root "$roce" --device $'mlx5\e[2J' 2>"$tmp/err" >/dev/null
