@@ -50,16 +50,20 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
 			size_t max_findings)
 {
 	size_t answered = count_state(f, RD_FLEET_ANSWERED);
-	size_t shown = 0;
+	size_t shown = 0, none = count_worst(f, -1);
 	char hosts[1024];
 
+	/* A host with no results (check --only with nothing to judge there)
+	 * passed nothing: counted apart, and only when there is one. */
 	fprintf(out,
 		"%zu hosts: %zu answered (worst verdict: %zu FAIL, %zu WARN, "
-		"%zu UNKNOWN, %zu PASS), "
-		"%zu with malformed output, %zu did not answer\n",
+		"%zu UNKNOWN, %zu PASS",
 		f->n_hosts, answered, count_worst(f, RD_FLEET_FAIL),
 		count_worst(f, RD_FLEET_WARN), count_worst(f, RD_FLEET_UNKNOWN),
-		count_worst(f, RD_FLEET_PASS) + count_worst(f, -1),
+		count_worst(f, RD_FLEET_PASS));
+	if (none)
+		fprintf(out, "; %zu with nothing judged", none);
+	fprintf(out, "), %zu with malformed output, %zu did not answer\n",
 		count_state(f, RD_FLEET_MALFORMED),
 		count_state(f, RD_FLEET_NO_ANSWER));
 	if (f->n_findings) {

@@ -153,6 +153,26 @@ else
 	echo "skip clush -b (clustershell not installed)"
 fi
 
+# One set of options over a mixed fleet: --only port.ib_mtu has nothing
+# to judge on the RoCE host, which answers with no results; the summary
+# counts it apart, not as a PASS, and the host is not "did not answer".
+mkdir "$tmp/mixed"
+ln -s "$fix/cx5-ib-init-no-sm" "$tmp/mixed/ib1"
+ln -s "$fix/cx6dx-roce-port-down" "$tmp/mixed/roce1"
+pdsh -R exec -w 'ib1,roce1' "$bin" check --json --window 0 --only port.ib_mtu \
+	--root "$tmp/mixed/%h" > "$tmp/mixed.out" 2>&1
+"$bin" report "$tmp/mixed.out" > "$tmp/mixed.txt"
+"$bin" report --json "$tmp/mixed.out" > "$tmp/mixed.json"
+if jq -e '.answered == 2 and .no_answer == 0 and
+	(.hosts[] | select(.host == "roce1") | .state == "answered" and .worst == null)' \
+	"$tmp/mixed.json" >/dev/null &&
+	grep -q '^2 hosts: 2 answered (worst verdict: .*; 1 with nothing judged), ' "$tmp/mixed.txt" &&
+	! grep -q ' 1 PASS' "$tmp/mixed.txt"; then
+	ok "--only with nothing to judge on one host: answered, counted apart"
+else
+	bad "mixed fleet: $(head -n 1 "$tmp/mixed.txt") $(jq -c '[.answered,.no_answer]' "$tmp/mixed.json")"
+fi
+
 # Nothing usable: a clear message and exit 3, never a crash.
 : > "$tmp/empty"
 "$bin" report "$tmp/empty" > /dev/null 2> "$tmp/err"; rc=$?
