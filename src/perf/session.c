@@ -64,25 +64,30 @@ int perf_failed(struct perf_session *s, int r, enum perf_fail_kind kind)
 	return r;
 }
 
+/*
+ * A layer's failure r, told with its message and the kind it recorded; a
+ * message without a kind (one of a layer above it, as the in-band check's
+ * frames on the out-of-band channel) takes the layer's own, dflt.
+ */
+static int relay(struct perf_session *s, int r, const struct perf_fail *f,
+		 enum perf_fail_kind dflt, const char *msg)
+{
+	struct perf_fail why = *f;
+
+	if (why.kind == PERF_FAIL_NONE)
+		why = perf_fail_of(dflt, r < 0 ? -r : 0);
+	return perf_err_why(s, r, &why, "%s", msg);
+}
+
 int perf_err_oob(struct perf_session *s, int r)
 {
-	struct perf_fail why = s->oob.fail;
-
-	/* A message of a layer above the channel (the in-band check's
-	 * frames) may come without a kind: the channel's, then. */
-	if (why.kind == PERF_FAIL_NONE)
-		why = perf_fail_of(PERF_FAIL_OOB, r < 0 ? -r : 0);
-	return perf_err_why(s, r, &why, "%s", s->oob.err);
+	return relay(s, r, &s->oob.fail, PERF_FAIL_OOB, s->oob.err);
 }
 
 /* rdma_cm's failure r: its message and kind. */
 static int cm_failed(struct perf_session *s, int r)
 {
-	struct perf_fail why = s->cm.fail;
-
-	if (why.kind == PERF_FAIL_NONE)
-		why = perf_fail_of(PERF_FAIL_CM, r < 0 ? -r : 0);
-	return perf_err_why(s, r, &why, "%s", s->cm.err);
+	return relay(s, r, &s->cm.fail, PERF_FAIL_CM, s->cm.err);
 }
 
 double perf_now(void)
