@@ -4,6 +4,7 @@
 #define RD_CORE_MODEL_NET_H
 
 #include "core/model.h"
+#include "core/model_phy.h"
 
 struct rd_addr {
 	char *family;		/* "inet" / "inet6" */
@@ -29,6 +30,21 @@ struct rd_ethtool {
 	struct rd_obool tx_pause;
 	char *fec_active;
 	char *fec_configured;
+	struct rd_obool fec_auto;	/* FEC left to autonegotiation */
+	/*
+	 * FEC_GET statistics (counter group "fec"): corrected_blocks,
+	 * uncorrectable_blocks, corrected_bits, and per lane the same names
+	 * with "_lane<N>" (N from 0, as the kernel numbers them).
+	 */
+	struct rd_counters fec_stats;
+	/*
+	 * Link modes as the kernel names them ("100000baseCR4/Full"), space
+	 * separated: what this port supports, advertises, and what the link
+	 * partner advertised in autonegotiation ("" = nothing received).
+	 */
+	char *modes_supported;
+	char *modes_advertised;
+	char *modes_partner;
 	char *driver;
 	char *driver_version;
 	char *firmware;
@@ -104,6 +120,7 @@ struct rd_netdev {
 	 */
 	struct rd_obool addrs_read;
 	struct rd_ethtool ethtool;
+	struct rd_xcvr xcvr;	/* the pluggable module (transceiver) in its cage */
 	struct rd_dcb dcb;
 	struct rd_ecn ecn;
 };

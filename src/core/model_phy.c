@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <math.h>
+
+#include "core/model_phy.h"
+
+static const struct rd_field limit_fields[] = {
+	RD_FLD_DBL(struct rd_xcvr_limits, high_alarm, "high_alarm"),
+	RD_FLD_DBL(struct rd_xcvr_limits, low_alarm, "low_alarm"),
+	RD_FLD_DBL(struct rd_xcvr_limits, high_warn, "high_warning"),
+	RD_FLD_DBL(struct rd_xcvr_limits, low_warn, "low_warning"),
+	RD_FLD_END
+};
+
+static const struct rd_field lane_fields[] = {
+	RD_FLD_PU64(struct rd_xcvr_lane, lane, "lane"),
+	RD_FLD_DBL(struct rd_xcvr_lane, tx_bias_ma, "tx_bias_ma"),
+	RD_FLD_DBL(struct rd_xcvr_lane, tx_power_mw, "tx_power_mw"),
+	RD_FLD_DBL(struct rd_xcvr_lane, rx_power_mw, "rx_power_mw"),
+	RD_FLD_BOOL(struct rd_xcvr_lane, rx_los, "rx_los"),
+	RD_FLD_BOOL(struct rd_xcvr_lane, tx_los, "tx_los"),
+	RD_FLD_BOOL(struct rd_xcvr_lane, rx_lol, "rx_lol"),
+	RD_FLD_BOOL(struct rd_xcvr_lane, tx_lol, "tx_lol"),
+	RD_FLD_BOOL(struct rd_xcvr_lane, tx_fault, "tx_fault"),
+	RD_FLD_U64(struct rd_xcvr_lane, tx_bias_flags, "tx_bias_flags"),
+	RD_FLD_U64(struct rd_xcvr_lane, tx_power_flags, "tx_power_flags"),
+	RD_FLD_U64(struct rd_xcvr_lane, rx_power_flags, "rx_power_flags"),
+	RD_FLD_STR(struct rd_xcvr_lane, datapath_state, "datapath_state"),
+	RD_FLD_END
+};
+
+static const struct rd_field page_fields[] = {
+	RD_FLD_PU64(struct rd_xcvr_page, i2c, "i2c_address"),
+	RD_FLD_PU64(struct rd_xcvr_page, bank, "bank"),
+	RD_FLD_PU64(struct rd_xcvr_page, page, "page"),
+	RD_FLD_PU64(struct rd_xcvr_page, offset, "offset"),
+	RD_FLD_STR(struct rd_xcvr_page, hex, "hex"),
+	RD_FLD_END
+};
+
+const struct rd_field rd_xcvr_fields[] = {
+	RD_FLD_BOOL(struct rd_xcvr, present, "present"),
+	RD_FLD_STR(struct rd_xcvr, error, "error"),
+	RD_FLD_U64(struct rd_xcvr, error_errno, "errno"),
+	RD_FLD_STR(struct rd_xcvr, source, "source"),
+	RD_FLD_STR(struct rd_xcvr, spec, "spec"),
+	RD_FLD_HEX(struct rd_xcvr, identifier, "identifier"),
+	RD_FLD_STR(struct rd_xcvr, type, "type"),
+	RD_FLD_HEX(struct rd_xcvr, connector, "connector"),
+	RD_FLD_STR(struct rd_xcvr, connector_name, "connector_name"),
+	RD_FLD_STR(struct rd_xcvr, media, "media"),
+	RD_FLD_STR(struct rd_xcvr, media_detail, "media_detail"),
+	RD_FLD_STR(struct rd_xcvr, vendor, "vendor"),
+	RD_FLD_STR(struct rd_xcvr, vendor_oui, "vendor_oui"),
+	RD_FLD_STR(struct rd_xcvr, part_number, "part_number"),
+	RD_FLD_STR(struct rd_xcvr, revision, "revision"),
+	RD_FLD_STR(struct rd_xcvr, serial, "serial"),
+	RD_FLD_STR(struct rd_xcvr, date_code, "date_code"),
+	RD_FLD_DBL(struct rd_xcvr, length_m, "length_m"),
+	RD_FLD_DBL(struct rd_xcvr, wavelength_nm, "wavelength_nm"),
+	RD_FLD_U64(struct rd_xcvr, nominal_mbps, "nominal_mbps"),
+	RD_FLD_U64(struct rd_xcvr, media_lanes, "media_lanes"),
+	RD_FLD_U64(struct rd_xcvr, power_class, "power_class"),
+	RD_FLD_DBL(struct rd_xcvr, max_power_w, "max_power_w"),
+	RD_FLD_STR(struct rd_xcvr, firmware, "firmware"),
+	RD_FLD_BOOL(struct rd_xcvr, flat_memory, "flat_memory"),
+	RD_FLD_STR(struct rd_xcvr, module_state, "module_state"),
+	RD_FLD_U64(struct rd_xcvr, module_state_num, "module_state_num"),
+	RD_FLD_STR(struct rd_xcvr, fault_cause, "fault_cause"),
+	RD_FLD_BOOL(struct rd_xcvr, dom, "diagnostics"),
+	RD_FLD_STR(struct rd_xcvr, no_dom, "no_diagnostics"),
+	RD_FLD_BOOL(struct rd_xcvr, rx_power_is_oma, "rx_power_is_oma"),
+	RD_FLD_BOOL(struct rd_xcvr, ext_calibrated, "externally_calibrated"),
+	RD_FLD_DBL(struct rd_xcvr, temperature_c, "temperature_c"),
+	RD_FLD_DBL(struct rd_xcvr, vcc_v, "vcc_v"),
+	RD_FLD_U64(struct rd_xcvr, temperature_flags, "temperature_flags"),
+	RD_FLD_U64(struct rd_xcvr, vcc_flags, "vcc_flags"),
+	RD_FLD_STRUCT(struct rd_xcvr, temperature_limits, limit_fields,
+		      "temperature_limits_c"),
+	RD_FLD_STRUCT(struct rd_xcvr, vcc_limits, limit_fields,
+		      "vcc_limits_v"),
+	RD_FLD_STRUCT(struct rd_xcvr, tx_bias_limits, limit_fields,
+		      "tx_bias_limits_ma"),
+	RD_FLD_STRUCT(struct rd_xcvr, tx_power_limits, limit_fields,
+		      "tx_power_limits_mw"),
+	RD_FLD_STRUCT(struct rd_xcvr, rx_power_limits, limit_fields,
+		      "rx_power_limits_mw"),
+	RD_FLD_ARRAY(struct rd_xcvr, lanes, n_lanes, struct rd_xcvr_lane,
+		     lane_fields, "lanes"),
+	RD_FLD_ARRAY(struct rd_xcvr, pages, n_pages, struct rd_xcvr_page,
+		     page_fields, "pages"),
+	RD_FLD_DBL(struct rd_xcvr, read_at, "read_at"),
+	RD_FLD_END
+};
+
+bool rd_mw_to_dbm(double mw, double *dbm)
+{
+	if (!(mw > 0) || !isfinite(mw))
+		return false;
+	*dbm = 10.0 * log10(mw);
+	return true;
+}
