@@ -229,6 +229,35 @@ static int one_reply(const void *bytes, size_t len, int reply_cmd,
 	return rd_nl_one_reply(it, bytes, len, &want, reply_cmd, tb);
 }
 
+enum bs_which { BS_VALUE, BS_MASK };
+static int bitset_names(struct nlattr *set, enum bs_which which, char *out,
+			size_t size);
+
+static int linkmode_lists(struct nlattr **tb, struct rd_ethtool *et)
+{
+	char sup[4096] = "", adv[4096] = "", peer[4096] = "";
+	int r = 0;
+
+	if (tb[ETHTOOL_A_LINKMODES_OURS]) {
+		r = bitset_names(tb[ETHTOOL_A_LINKMODES_OURS], BS_MASK, sup,
+				 sizeof(sup));
+		if (r == 0)
+			r = bitset_names(tb[ETHTOOL_A_LINKMODES_OURS], BS_VALUE,
+					 adv, sizeof(adv));
+		if (r == 0 && (rd_str_set(&et->modes_supported, sup) ||
+			       rd_str_set(&et->modes_advertised, adv)))
+			r = -ENOMEM;
+	}
+	/* The kernel leaves PEER out when the partner advertised nothing. */
+	if (r == 0 && tb[ETHTOOL_A_LINKMODES_PEER])
+		r = bitset_names(tb[ETHTOOL_A_LINKMODES_PEER], BS_VALUE, peer,
+				 sizeof(peer));
+	if (r == 0 && tb[ETHTOOL_A_LINKMODES_OURS] &&
+	    rd_str_set(&et->modes_partner, peer))
+		r = -ENOMEM;
+	return r;
+}
+
 int rd_ethtool_parse_linkmodes(const void *bytes, size_t len,
 			       struct rd_ethtool *et)
 {
@@ -262,6 +291,7 @@ int rd_ethtool_parse_linkmodes(const void *bytes, size_t len,
 		    nla_get_u32(tb[ETHTOOL_A_LINKMODES_LANES]))
 			et->lanes = rd_u64(
 				nla_get_u32(tb[ETHTOOL_A_LINKMODES_LANES]));
+		r = linkmode_lists(tb, et);
 	}
 	rd_nl_iter_end(&it);
 	return r;
@@ -344,8 +374,14 @@ static void words_add(char *buf, size_t size, const char *w)
 	snprintf(buf + l, size - l, "%s%s", l ? " " : "", w);
 }
 
-/* Names of the set bits of a FEC-mode bitset, verbose or compact. */
-static int fec_bitset(struct nlattr *set, char *out, size_t size)
+/*
+ * Names of the bits of a bitset, verbose (the kernel names each bit) or
+ * compact (u32 words in host order; only FEC bits have names here, others
+ * are "bitN"). which: the set bits (VALUE), or every bit the mask holds
+ * (MASK: what the device supports).
+ */
+static int bitset_names(struct nlattr *set, enum bs_which which, char *out,
+			size_t size)
 {
 	struct nlattr *tb[ETHTOOL_A_BITSET_MAX + 1];
 	bool nomask;
@@ -374,7 +410,9 @@ static int fec_bitset(struct nlattr *set, char *out, size_t size)
 				return r;
 			if (!bt[ETHTOOL_A_BITSET_BIT_INDEX])
 				return -EBADMSG;
-			if (!nomask && !bt[ETHTOOL_A_BITSET_BIT_VALUE])
+			/* A listed bit is in the mask; VALUE says it is set. */
+			if (which == BS_VALUE && !nomask &&
+			    !bt[ETHTOOL_A_BITSET_BIT_VALUE])
 				continue;
 			name = rd_nl_text(bt[ETHTOOL_A_BITSET_BIT_NAME]);
 			if (!name)
@@ -389,27 +427,78 @@ static int fec_bitset(struct nlattr *set, char *out, size_t size)
 		}
 		return 0;
 	}
-	if (tb[ETHTOOL_A_BITSET_VALUE]) {
-		const uint8_t *v = nla_data(tb[ETHTOOL_A_BITSET_VALUE]);
-		unsigned nbits = (unsigned)nla_len(tb[ETHTOOL_A_BITSET_VALUE]) * 8;
-		static const unsigned fec_bits[] = {
-			ETHTOOL_LINK_MODE_FEC_NONE_BIT,
-			ETHTOOL_LINK_MODE_FEC_RS_BIT,
-			ETHTOOL_LINK_MODE_FEC_BASER_BIT,
-			ETHTOOL_LINK_MODE_FEC_LLRS_BIT,
-		};
+	{
+		struct nlattr *a = tb[which == BS_MASK && !nomask ?
+					      ETHTOOL_A_BITSET_MASK :
+					      ETHTOOL_A_BITSET_VALUE];
+		const uint8_t *v;
+		unsigned nbytes, nbits;
 
+		if (!a)
+			return 0;
+		v = nla_data(a);
+		nbytes = (unsigned)nla_len(a) & ~3u;
+		nbits = nbytes * 8;
+		if (nbits > MAX_BITS)
+			nbits = MAX_BITS;
 		/* Compact form: u32 words in host order. */
-		for (size_t i = 0; i < N(fec_bits); i++) {
-			unsigned bit = fec_bits[i];
+		for (unsigned bit = 0; bit < nbits; bit++) {
+			const char *name = fec_bit_name(bit);
+			char num[24];
 			uint32_t w;
 
-			if (bit >= nbits || (bit / 32 + 1) * 4 >
-						    (unsigned)nla_len(tb[ETHTOOL_A_BITSET_VALUE]))
-				continue;
 			memcpy(&w, v + (bit / 32) * 4, 4);
-			if (w & (1u << (bit % 32)))
-				words_add(out, size, fec_bit_name(bit));
+			if (!(w & (1u << (bit % 32))))
+				continue;
+			if (!name) {
+				snprintf(num, sizeof(num), "bit%u", bit);
+				name = num;
+			}
+			words_add(out, size, name);
+		}
+	}
+	return 0;
+}
+
+/* The FEC statistics nest: arrays of u64, the total then one per lane. */
+static int fec_stats(struct nlattr *nest, struct rd_counters *out)
+{
+	static const struct {
+		int type;
+		const char *name;
+	} st[] = {
+		{ ETHTOOL_A_FEC_STAT_CORRECTED, "corrected_blocks" },
+		{ ETHTOOL_A_FEC_STAT_UNCORR, "uncorrectable_blocks" },
+		{ ETHTOOL_A_FEC_STAT_CORR_BITS, "corrected_bits" },
+	};
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		const char *name = NULL;
+		size_t n, len = (size_t)nla_len(a);
+		const uint8_t *p = nla_data(a);
+
+		for (size_t i = 0; i < N(st); i++)
+			if (nla_type(a) == st[i].type)
+				name = st[i].name;
+		if (!name)
+			continue;	/* PAD, the histogram, newer kinds */
+		if (len % 8 || len / 8 > 1 + 64)
+			return -EBADMSG;
+		n = len / 8;
+		for (size_t i = 0; i < n; i++) {
+			char key[64];
+			uint64_t v;
+
+			memcpy(&v, p + i * 8, 8);
+			if (i == 0)
+				snprintf(key, sizeof(key), "%s", name);
+			else
+				snprintf(key, sizeof(key), "%s_lane%zu", name,
+					 i - 1);
+			if (!rd_counters_add(out, key, rd_u64(v)))
+				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -425,11 +514,13 @@ int rd_ethtool_parse_fec(const void *bytes, size_t len, struct rd_ethtool *et)
 
 	if (r > 0) {
 		r = 0;
+		if (tb[ETHTOOL_A_FEC_AUTO])
+			et->fec_auto = rd_bool(nla_get_u8(tb[ETHTOOL_A_FEC_AUTO]));
 		if (tb[ETHTOOL_A_FEC_AUTO] && nla_get_u8(tb[ETHTOOL_A_FEC_AUTO]))
 			words_add(conf, sizeof(conf), "Auto");
 		if (tb[ETHTOOL_A_FEC_MODES])
-			r = fec_bitset(tb[ETHTOOL_A_FEC_MODES], conf,
-				       sizeof(conf));
+			r = bitset_names(tb[ETHTOOL_A_FEC_MODES], BS_VALUE,
+					 conf, sizeof(conf));
 		if (r == 0 && conf[0])
 			(void)rd_str_set(&et->fec_configured, conf);
 		if (r == 0 && tb[ETHTOOL_A_FEC_ACTIVE]) {
@@ -443,6 +534,8 @@ int rd_ethtool_parse_fec(const void *bytes, size_t len, struct rd_ethtool *et)
 			}
 			(void)rd_str_set(&et->fec_active, name);
 		}
+		if (r == 0 && tb[ETHTOOL_A_FEC_STATS])
+			r = fec_stats(tb[ETHTOOL_A_FEC_STATS], &et->fec_stats);
 	}
 	rd_nl_iter_end(&it);
 	return r;
@@ -696,12 +789,14 @@ static const struct {
 	uint32_t flags;
 	nl_parser parse;
 } nl_ops[] = {
-	{ "linkmodes", ETHTOOL_MSG_LINKMODES_GET, ETHTOOL_FLAG_COMPACT_BITSETS,
+	/* Verbose bitsets: the kernel names each link mode itself. */
+	{ "linkmodes", ETHTOOL_MSG_LINKMODES_GET, 0,
 	  rd_ethtool_parse_linkmodes },
 	{ "linkstate", ETHTOOL_MSG_LINKSTATE_GET, 0,
 	  rd_ethtool_parse_linkstate },
 	{ "pause", ETHTOOL_MSG_PAUSE_GET, 0, rd_ethtool_parse_pause },
-	{ "fec", ETHTOOL_MSG_FEC_GET, 0, rd_ethtool_parse_fec },
+	{ "fec", ETHTOOL_MSG_FEC_GET, ETHTOOL_FLAG_STATS,
+	  rd_ethtool_parse_fec },
 };
 
 static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,

@@ -341,6 +341,127 @@ static void test_truncated_and_corrupt(void **state)
 	rd_nl_buf_free(&b);
 }
 
+/*
+ * FEC_GET with ETHTOOL_FLAG_STATS, laid out as net/ethtool/fec.c writes
+ * it: each statistic an array of u64, the total first, then one per lane
+ * (a driver may give only the total). Values as netdevsim reports them
+ * (corrected 123, uncorrectable 4).
+ */
+static void test_fec_stats(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct rd_ethtool et = { 0 };
+	struct nl_msg *m = genl_reply(ETHTOOL_MSG_FEC_GET_REPLY);
+	struct nlattr *st;
+	const uint64_t corr[] = { 123, 100, 20, 3, 0 }, uncorr[] = { 4 };
+	const struct rd_counter *c;
+
+	(void)state;
+	nla_put_u8(m, ETHTOOL_A_FEC_AUTO, 0);
+	nla_put_u32(m, ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT);
+	st = nla_nest_start(m, ETHTOOL_A_FEC_STATS);
+	nla_put(m, ETHTOOL_A_FEC_STAT_CORRECTED, sizeof(corr), corr);
+	nla_put(m, ETHTOOL_A_FEC_STAT_UNCORR, sizeof(uncorr), uncorr);
+	nla_nest_end(m, st);
+	nb_take(&b, m);
+	assert_int_equal(rd_ethtool_parse_fec(b.data, b.len, &et), 0);
+	assert_true(et.fec_auto.ok && !et.fec_auto.v);
+	assert_string_equal(et.fec_active, "RS");
+	c = rd_counters_find(&et.fec_stats, "corrected_blocks");
+	assert_non_null(c);
+	assert_int_equal(c->value.v, 123);
+	c = rd_counters_find(&et.fec_stats, "corrected_blocks_lane2");
+	assert_non_null(c);
+	assert_int_equal(c->value.v, 3);
+	assert_non_null(rd_counters_find(&et.fec_stats,
+					 "corrected_blocks_lane3"));
+	assert_null(rd_counters_find(&et.fec_stats, "corrected_blocks_lane4"));
+	c = rd_counters_find(&et.fec_stats, "uncorrectable_blocks");
+	assert_non_null(c);
+	assert_int_equal(c->value.v, 4);
+	assert_null(rd_counters_find(&et.fec_stats, "uncorrectable_blocks_lane0"));
+	assert_null(rd_counters_find(&et.fec_stats, "corrected_bits"));
+	et_reset(&et);
+	rd_nl_buf_free(&b);
+
+	/* A statistic whose length is not a whole number of u64 is refused. */
+	m = genl_reply(ETHTOOL_MSG_FEC_GET_REPLY);
+	st = nla_nest_start(m, ETHTOOL_A_FEC_STATS);
+	nla_put(m, ETHTOOL_A_FEC_STAT_CORRECTED, 12, corr);
+	nla_nest_end(m, st);
+	nb_take(&b, m);
+	assert_int_equal(rd_ethtool_parse_fec(b.data, b.len, &et), -EBADMSG);
+	et_reset(&et);
+	rd_nl_buf_free(&b);
+}
+
+static void put_mode(struct nl_msg *m, unsigned idx, const char *name,
+		     bool value)
+{
+	struct nlattr *bit = nla_nest_start(m, ETHTOOL_A_BITSET_BITS_BIT);
+
+	nla_put_u32(m, ETHTOOL_A_BITSET_BIT_INDEX, idx);
+	nla_put_string(m, ETHTOOL_A_BITSET_BIT_NAME, name);
+	if (value)
+		nla_put_flag(m, ETHTOOL_A_BITSET_BIT_VALUE);
+	nla_nest_end(m, bit);
+}
+
+/*
+ * LINKMODES_GET in verbose form, as net/ethtool/linkmodes.c writes it:
+ * OURS lists every supported mode, VALUE on the advertised ones; PEER is
+ * a no-mask list, and is left out when the partner advertised nothing.
+ */
+static void test_linkmodes_lists(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct rd_ethtool et = { 0 };
+	struct nl_msg *m = genl_reply(ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	struct nlattr *set, *bits;
+
+	(void)state;
+	nla_put_u8(m, ETHTOOL_A_LINKMODES_AUTONEG, AUTONEG_ENABLE);
+	set = nla_nest_start(m, ETHTOOL_A_LINKMODES_OURS);
+	nla_put_u32(m, ETHTOOL_A_BITSET_SIZE, 100);
+	bits = nla_nest_start(m, ETHTOOL_A_BITSET_BITS);
+	put_mode(m, 38, "100000baseSR4/Full", false);
+	put_mode(m, 39, "100000baseCR4/Full", true);
+	put_mode(m, 6, "Autoneg", true);
+	nla_nest_end(m, bits);
+	nla_nest_end(m, set);
+	set = nla_nest_start(m, ETHTOOL_A_LINKMODES_PEER);
+	nla_put_flag(m, ETHTOOL_A_BITSET_NOMASK);
+	nla_put_u32(m, ETHTOOL_A_BITSET_SIZE, 100);
+	bits = nla_nest_start(m, ETHTOOL_A_BITSET_BITS);
+	put_mode(m, 39, "100000baseCR4/Full", false);
+	nla_nest_end(m, bits);
+	nla_nest_end(m, set);
+	nla_put_u32(m, ETHTOOL_A_LINKMODES_SPEED, 100000);
+	nla_put_u32(m, ETHTOOL_A_LINKMODES_LANES, 4);
+	nb_take(&b, m);
+	assert_int_equal(rd_ethtool_parse_linkmodes(b.data, b.len, &et), 0);
+	assert_string_equal(et.modes_supported,
+			    "100000baseSR4/Full 100000baseCR4/Full Autoneg");
+	assert_string_equal(et.modes_advertised, "100000baseCR4/Full Autoneg");
+	assert_string_equal(et.modes_partner, "100000baseCR4/Full");
+	assert_int_equal(et.lanes.v, 4);
+	et_reset(&et);
+	rd_nl_buf_free(&b);
+
+	/* No PEER: the partner's list is read and empty, not unknown. */
+	m = genl_reply(ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	set = nla_nest_start(m, ETHTOOL_A_LINKMODES_OURS);
+	bits = nla_nest_start(m, ETHTOOL_A_BITSET_BITS);
+	put_mode(m, 39, "100000baseCR4/Full", true);
+	nla_nest_end(m, bits);
+	nla_nest_end(m, set);
+	nb_take(&b, m);
+	assert_int_equal(rd_ethtool_parse_linkmodes(b.data, b.len, &et), 0);
+	assert_string_equal(et.modes_partner, "");
+	et_reset(&et);
+	rd_nl_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +474,8 @@ int main(void)
 		cmocka_unit_test(test_ext_state_names),
 		cmocka_unit_test(test_unknown_ext_state),
 		cmocka_unit_test(test_pause_and_fec),
+		cmocka_unit_test(test_fec_stats),
+		cmocka_unit_test(test_linkmodes_lists),
 		cmocka_unit_test(test_wrong_reply_and_policy),
 		cmocka_unit_test(test_truncated_and_corrupt),
 	};
