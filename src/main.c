@@ -37,6 +37,8 @@ static const struct subcommand subcommands[] = {
 	  "what a completion error means, causes ranked by this host's evidence" },
 	{ "env", cmd_env,
 	  "NCCL, UCX or Open MPI variables for this host (NAME=value lines)" },
+	{ "module", cmd_module,
+	  "the cable or optics of a port, or an ethtool -m dump, decoded and judged" },
 	{ "export", cmd_export,
 	  "Prometheus metrics: stdout, a textfile, or HTTP (--listen)" },
 	{ NULL, NULL, NULL },

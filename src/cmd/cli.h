@@ -148,5 +148,7 @@ int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 		       char *label, size_t len);
 /* Prometheus metrics (src/export). */
 int cmd_export(struct rd_cli *cli, int argc, char **argv);
+/* rdmadiag module: decode and judge a port's module, or a dump. */
+int cmd_module(struct rd_cli *cli, int argc, char **argv);
 
 #endif

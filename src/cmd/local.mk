@@ -3,5 +3,5 @@ src_librdmadiag_a_SOURCES += \
 	src/cmd/cli.c src/cmd/cli.h \
 	src/cmd/snapshot.c src/cmd/check.c src/cmd/fix.c \
 	src/cmd/console.c src/cmd/perf.c src/cmd/report.c \
-	src/cmd/explain.c src/cmd/env.c src/cmd/export.c \
+	src/cmd/explain.c src/cmd/env.c src/cmd/export.c src/cmd/module.c \
 	src/cmd/diff.c src/cmd/peer.c

@@ -151,6 +151,11 @@ int rd_history_add(struct rd_history *h, const struct rd_snapshot *s)
 			 n->name ? n->name : "?",
 			 rd_counter_group_name(RD_CTR_ETHTOOL));
 		r = add_counters(h, prefix, &n->ethtool.stats, t);
+		snprintf(prefix, sizeof(prefix), "netdev/%s/%s",
+			 n->name ? n->name : "?",
+			 rd_counter_group_name(RD_CTR_FEC));
+		if (r == 0)
+			r = add_counters(h, prefix, &n->ethtool.fec_stats, t);
 	}
 	return r;
 }
@@ -191,9 +196,15 @@ const struct rd_series *rd_history_counter(const struct rd_history *h,
 					   enum rd_counter_group group,
 					   const char *name)
 {
-	if (group != RD_CTR_ETHTOOL)
+	char key[512];
+
+	if (group != RD_CTR_ETHTOOL && group != RD_CTR_FEC)
 		return rd_history_port(h, dev, port, group, name);
-	return ifname ? rd_history_netdev(h, ifname, name) : NULL;
+	if (!ifname)
+		return NULL;
+	snprintf(key, sizeof(key), "netdev/%s/%s/%s", ifname,
+		 rd_counter_group_name(group), name);
+	return rd_history_get(h, key);
 }
 
 const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i)

@@ -60,7 +60,7 @@ const struct rd_series *rd_history_netdev(const struct rd_history *h,
 					  const char *ifname,
 					  const char *name);
 /* A counter of any group at a port; ifname is the port's netdev (for
- * RD_CTR_ETHTOOL; NULL gives NULL). */
+ * RD_CTR_ETHTOOL and RD_CTR_FEC; NULL gives NULL). */
 const struct rd_series *rd_history_counter(const struct rd_history *h,
 					   const char *dev, uint64_t port,
 					   const char *ifname,

@@ -71,6 +71,7 @@ static const char *const counter_groups[RD_CTR_GROUPS] = {
 	[RD_CTR_PORT] = "counters",
 	[RD_CTR_HW] = "hw_counters",
 	[RD_CTR_ETHTOOL] = "ethtool",
+	[RD_CTR_FEC] = "fec",
 };
 
 const char *rd_counter_group_name(enum rd_counter_group g)

@@ -65,6 +65,7 @@ enum rd_counter_group {
 	RD_CTR_PORT,		/* "counters": IB PMA, ports/N/counters */
 	RD_CTR_HW,		/* "hw_counters": driver counters of a port */
 	RD_CTR_ETHTOOL,		/* "ethtool": statistics of the port's netdev */
+	RD_CTR_FEC,		/* "fec": FEC blocks and bits of the netdev */
 	RD_CTR_GROUPS
 };
 

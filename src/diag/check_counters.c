@@ -33,6 +33,8 @@ static const struct rd_counters *group_counters(const struct rd_port *p,
 		return &p->counters;
 	case RD_CTR_HW:
 		return &p->hw_counters;
+	case RD_CTR_FEC:
+		return n ? &n->ethtool.fec_stats : NULL;
 	default:
 		return n ? &n->ethtool.stats : NULL;
 	}

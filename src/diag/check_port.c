@@ -289,6 +289,9 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_why(x, r,
 			 "The netdev is up but sees no link partner, so the "
 			 "port stays DOWN/Polling.");
+		/* The module, its light and FEC say more than the reason. */
+		if (diag_phy_down_cause(x, r, t))
+			return;
 		if (link_down_reason(x, r, tgt, ndname, n))
 			return;
 		diag_verdict(x, r, RD_FAIL, "no_carrier",

@@ -38,6 +38,35 @@ const struct rd_check rd_checks[] = {
 		     "The firmware's major number names the family: 16.x is "
 		     "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
 		     "ConnectX-5 minimum never applies to a ConnectX-6."),
+	CHECK("phy", "module", "Module present, ready and fit for the speed",
+	      PHY, .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,
+	      .each = check_phy_module,
+	      .why = "The first fork of a port that is down: is a module in "
+		     "the cage, is it powered up (CMIS ModuleReady), and can "
+		     "it carry the port's speed on its lanes."),
+	CHECK("phy", "optics", "Optical power within the module's limits",
+	      PHY, .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,
+	      .each = check_phy_optics,
+	      .why = "The module measures the light it receives and sends on "
+		     "each lane and states its own alarm limits: no light on "
+		     "every lane points at the far end or the fibre, one dark "
+		     "lane at a dirty connector, a Tx fault at this module."),
+	CHECK("phy", "fec", "FEC matches the link and corrects all errors",
+	      PHY, .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,
+	      .each = check_phy_fec,
+	      .why = "Both ends must use the same FEC, and 25G-per-lane 100G "
+		     "and PAM4 links need RS-FEC; an uncorrectable FEC block "
+		     "is a lost frame, which RoCE pays for with a retransmit."),
+	CHECK("phy", "linkmodes", "Link modes agree with the partner", PHY,
+	      .walk = RD_WALK_PORT,
+	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,
+	      .each = check_phy_linkmodes,
+	      .why = "A link comes up only on a speed both ends advertise; "
+		     "autonegotiation on one end and a forced speed on the "
+		     "other never meet."),
 	CHECK("driver", "modules", "RDMA kernel modules loaded", DRIVER,
 	      .walk = RD_WALK_HOST, .each = check_driver_modules,
 	      .why = "Verbs needs ib_core and ib_uverbs plus the vendor's RDMA "

@@ -561,6 +561,7 @@ static const struct {
 	const char *name, *title;
 } layers[RD_LAYER_COUNT] = {
 	[RD_LAYER_HW] = { "hw", "Hardware and firmware" },
+	[RD_LAYER_PHY] = { "phy", "Cable and PHY" },
 	[RD_LAYER_DRIVER] = { "driver", "Driver" },
 	[RD_LAYER_USER] = { "user", "User-space library" },
 	[RD_LAYER_PORT] = { "port", "Port" },

@@ -30,13 +30,14 @@ enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
  */
 enum rd_layer {
 	RD_LAYER_HW,
+	RD_LAYER_PHY,
 	RD_LAYER_DRIVER,
 	RD_LAYER_USER,
 	RD_LAYER_PORT,
 	RD_LAYER_NETCFG,
 	RD_LAYER_HOST,
 };
-#define RD_LAYER_COUNT 6
+#define RD_LAYER_COUNT 7
 
 /* "port state", "1: DOWN", "/sys/class/infiniband/mlx5_1/ports/1/state" */
 struct rd_evidence {

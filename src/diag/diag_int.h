@@ -124,6 +124,14 @@ diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
 	check_host_hugepages, check_host_numa, check_host_container,
 	check_host_udp_buffers, check_driver_modules, check_driver_ofed,
 	check_dev_cq_size, check_user_provider, check_user_uverbs,
-	check_fw_version, check_counters_errors;
+	check_fw_version, check_counters_errors, check_phy_module,
+	check_phy_optics, check_phy_fec, check_phy_linkmodes;
+
+/*
+ * The physical cause of a DOWN RoCE port without carrier (check_phy.c):
+ * the first decisive FAIL of the phy checks, as port.state's verdict.
+ */
+bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
+			 const struct diag_target *t);
 
 #endif

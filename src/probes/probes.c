@@ -10,6 +10,7 @@
 
 #include "probes/dcb.h"
 #include "probes/ethtool.h"
+#include "probes/xcvr.h"
 #include "probes/ib_sysfs.h"
 #include "probes/ecn.h"
 #include "probes/host.h"
@@ -27,6 +28,7 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_RDMA_NL] = &probe_rdma_nl,
 	[RD_PROBE_NETDEV] = &probe_netdev,
 	[RD_PROBE_ETHTOOL] = &probe_ethtool,
+	[RD_PROBE_XCVR] = &probe_xcvr,
 	[RD_PROBE_DCB] = &probe_dcb,
 	/* Files and libraries; after netlink so netdevs already exist. */
 	[RD_PROBE_PCI] = &probe_pci,

@@ -139,6 +139,11 @@ static void collect(struct ui *ui)
 		push(ui, RD_CTR_ETHTOOL, &nd->ethtool.stats.v[i],
 		     rd_history_netdev(&ui->st.hist, nd->name,
 				       nd->ethtool.stats.v[i].name));
+	for (size_t i = 0; nd && i < nd->ethtool.fec_stats.n; i++)
+		push(ui, RD_CTR_FEC, &nd->ethtool.fec_stats.v[i],
+		     rd_history_counter(&ui->st.hist, d->name, p->port,
+					nd->name, RD_CTR_FEC,
+					nd->ethtool.fec_stats.v[i].name));
 	qsort(cs.rows, cs.n, sizeof(*cs.rows), cmp_rows);
 	/* Follow the selected counter when the order changes. */
 	for (size_t i = 0; i < cs.n; i++)
@@ -153,7 +158,7 @@ static const char *group_short(enum rd_counter_group g)
 {
 	static const char *const names[RD_CTR_GROUPS] = {
 		[RD_CTR_PORT] = "port", [RD_CTR_HW] = "hw",
-		[RD_CTR_ETHTOOL] = "eth",
+		[RD_CTR_ETHTOOL] = "eth", [RD_CTR_FEC] = "fec",
 	};
 
 	return (unsigned)g < RD_CTR_GROUPS ? names[g] : "?";
