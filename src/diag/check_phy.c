@@ -12,6 +12,7 @@
 #include "config.h"
 #include "core/escape.h"
 #include "core/xcvr_decode.h"
+#include "diag/data.h"
 #include "diag/diag_int.h"
 
 #include <errno.h>
@@ -546,13 +547,19 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 		return;
 	e = &n->ethtool;
 	if (fec_ext_mismatch(n)) {
+		const struct rd_link_ext *le = rd_link_ext_find(
+			rd_data_link_ext(), (unsigned)e->ext_state_num.v,
+			(unsigned)e->ext_substate_num.v);
+
 		diag_ev(x, r, "link down reason",
-			"ethtool netlink LINKSTATE ext_state", "%s / %s",
-			e->ext_state ? e->ext_state : "?",
-			e->ext_substate ? e->ext_substate : "?");
+			"ethtool netlink LINKSTATE ext_state", "%" PRIu64
+			"/%" PRIu64 "%s%s",
+			e->ext_state_num.v, e->ext_substate_num.v,
+			le ? ": " : "", le ? le->summary : "");
 		diag_verdict(x, r, RD_FAIL, "fec_mismatch",
-			     "%s: FEC differs from the link partner's (%s)",
-			     t->name, e->ext_substate ? e->ext_substate : "FEC");
+			     "%s: FEC mismatch with the link partner%s%s%s",
+			     t->name, le ? " (" : "", le ? le->summary : "",
+			     le ? ")" : "");
 		next_set_fec(x, r, t->netdev);
 		return;
 	}

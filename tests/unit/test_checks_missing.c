@@ -65,6 +65,15 @@ static const struct {
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.uverbs", M(MISS_HOST) },
 	{ "port.state", 0 },
+	{ "phy.module", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
+	{ "phy.optics", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
+	{ "phy.fec", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
+	{ "phy.linkmodes", M(MISS_NETLINK_REFUSED) |
+				   M(MISS_NETLINK_ECN_ONLY) |
+				   M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "port.pkey", 0 },
@@ -150,6 +159,42 @@ static void full_devnode(struct rd_host *h, const char *path)
 	n->writable = rd_bool(true);
 }
 
+/* A 100G optical module at healthy light levels, RS-FEC, autoneg agreed. */
+static void full_phy(struct rd_netdev *n)
+{
+	struct rd_xcvr *m = &n->xcvr;
+
+	n->ethtool.lanes = rd_u64(4);
+	n->ethtool.autoneg = rd_bool(true);
+	n->ethtool.fec_active = rd_strdup("RS");
+	n->ethtool.fec_configured = rd_strdup("Auto");
+	n->ethtool.modes_advertised = rd_strdup("100000baseSR4/Full");
+	n->ethtool.modes_partner = rd_strdup("100000baseSR4/Full");
+	add_counter(&n->ethtool.fec_stats, "uncorrectable_blocks", 0);
+	m->present = rd_bool(true);
+	m->identifier = rd_u64(0x11);
+	m->type = rd_strdup("QSFP28");
+	m->media = rd_strdup("optical");
+	m->media_lanes = rd_u64(4);
+	m->nominal_mbps = rd_u64(25500);
+	m->dom = rd_bool(true);
+	m->temperature_c = rd_dbl(40);
+	m->temperature_limits.high_alarm = rd_dbl(75);
+	m->temperature_limits.high_warn = rd_dbl(70);
+	m->rx_power_limits.low_alarm = rd_dbl(0.05);
+	m->rx_power_limits.low_warn = rd_dbl(0.1);
+	for (unsigned i = 1; i <= 4; i++) {
+		struct rd_xcvr_lane *l = RD_PUSH(m->lanes, m->n_lanes);
+
+		assert_non_null(l);
+		l->lane = i;
+		l->rx_power_mw = rd_dbl(0.8);
+		l->tx_power_mw = rd_dbl(0.9);
+		l->rx_los = rd_bool(false);
+		l->tx_fault = rd_bool(false);
+	}
+}
+
 /*
  * A healthy host: mlx5_0 a RoCE port on eth2, mlx5_1 an InfiniBand port,
  * both ACTIVE, every source read.
@@ -181,6 +226,7 @@ static void full(struct rd_snapshot *s)
 	n->ethtool.speed_mbps = rd_u64(100000);
 	n->ethtool.rx_pause = rd_bool(false);
 	n->ethtool.tx_pause = rd_bool(false);
+	full_phy(n);
 	n->dcb.supported = rd_bool(true);
 	n->dcb.pfc_en = rd_u64(0x08);
 	snap_app(n, 3, 4791, 3);
