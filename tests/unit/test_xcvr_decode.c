@@ -213,7 +213,7 @@ static void test_real_qsfp_dac(void **state)
 
 /*
  * Hisense DEF8504-2C02 QSFP+ CMIS active optical cable. Source:
- * sonic-net/sonic-mgmt tests/transceiver docstring of
+ * Hisense-Ligent/SONiC-CICT testcode_112224/test_sfputil.py, docstring of
  * test_check_sfputil_transceiver_eeprom_hexdump (lower page, page 00h
  * upper, page 11h); oracle: what that test checks of it: CMIS rev 5.2,
  * vendor "Hisense", date 2023-11-20, data path state 4 (activated) on the
