@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/attr.h"
 #include "core/xcvr_decode.h"
 
 #define I2C_A0 0x50
@@ -1086,17 +1087,6 @@ int rd_xcvr_pages_save(const struct rd_xcvr_mem *m, struct rd_xcvr *x)
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int rd_xcvr_pages_load(const struct rd_xcvr *x, struct rd_xcvr_mem *m)
 {
 	uint8_t data[HALF];
@@ -1110,8 +1100,8 @@ int rd_xcvr_pages_load(const struct rd_xcvr *x, struct rd_xcvr_mem *m)
 		    p->bank > 255 || p->page > 255)
 			goto bad;
 		for (int k = 0; k < HALF; k++) {
-			int hi = hexval(p->hex[2 * k]),
-			    lo = hexval(p->hex[2 * k + 1]);
+			int hi = rd_hex_digit(p->hex[2 * k]),
+			    lo = rd_hex_digit(p->hex[2 * k + 1]);
 
 			if (hi < 0 || lo < 0)
 				goto bad;
@@ -1215,20 +1205,20 @@ static bool keyword_num(const char *s, const char *e, const char *kw,
 		while (q < e && (*q == ' ' || *q == '\t' || *q == '=' ||
 				 *q == ':'))
 			q++;
-		if (q == e || hexval(*q) < 0)
+		if (q == e || rd_hex_digit(*q) < 0)
 			continue;
 		if (q + 1 < e && q[0] == '0' && (q[1] | 0x20) == 'x') {
 			q += 2;
 			base = 16;
 		}
-		for (r = q; r < e && hexval(*r) >= 0; r++)
+		for (r = q; r < e && rd_hex_digit(*r) >= 0; r++)
 			;
 		if (base == 10 && r < e && (*r | 0x20) == 'h')
 			base = 16;
 		for (const char *t = q; t < r && x <= 0xffff; t++) {
-			if (hexval(*t) >= base)
+			if (rd_hex_digit(*t) >= base)
 				return false;
-			x = x * base + (unsigned long)hexval(*t);
+			x = x * base + (unsigned long)rd_hex_digit(*t);
 		}
 		if (r == q || x > 0xffff)
 			return false;
@@ -1249,8 +1239,8 @@ static bool hex_line(const char *s, const char *e, struct hexblk *b,
 		p++;
 	if (e - p < 4 || p[0] != '0' || (p[1] | 0x20) != 'x')
 		return false;
-	for (p += 2; p < e && hexval(*p) >= 0 && off <= 0xffffff; p++)
-		off = off * 16 + (unsigned long)hexval(*p);
+	for (p += 2; p < e && rd_hex_digit(*p) >= 0 && off <= 0xffffff; p++)
+		off = off * 16 + (unsigned long)rd_hex_digit(*p);
 	if (p == e || *p != ':')
 		return false;
 	for (p++; p < e;) {
@@ -1260,8 +1250,8 @@ static bool hex_line(const char *s, const char *e, struct hexblk *b,
 			p++;
 		if (e - p < 2)
 			break;
-		hi = hexval(p[0]);
-		lo = hexval(p[1]);
+		hi = rd_hex_digit(p[0]);
+		lo = rd_hex_digit(p[1]);
 		if (hi < 0 || lo < 0 || (e - p > 2 && p[2] != ' ' &&
 					 p[2] != '\t' && p[2] != '\r'))
 			break;
