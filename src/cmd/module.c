@@ -17,6 +17,7 @@
 #include "core/escape.h"
 #include "core/json.h"
 #include "core/print.h"
+#include "core/recording.h"
 #include "core/xcvr_decode.h"
 #include "probes/probe.h"
 
@@ -31,7 +32,8 @@ static void module_usage(FILE *f)
 		"                 writes it (binary) or `ethtool -m IF hex on` prints it\n"
 		"  -d, --device   the RDMA device (default: every port)\n"
 		"  -i, --ib-port  its port\n"
-		"  --load FILE    a saved snapshot instead of this host\n"
+		"  --load FILE    a saved snapshot (or a recording's last frame)\n"
+		"                 instead of this host\n"
 		"  --json         the stable JSON form\n"
 		"exit status: 0 all PASS, 1 a WARN, 2 a FAIL, 3 bad usage or no\n"
 		"             module data to show\n");
@@ -339,7 +341,7 @@ int cmd_module(struct rd_cli *cli, int argc, char **argv)
 	if (dump)
 		r = dump_snapshot(cli, dump, &s);
 	else if (o.load) {
-		r = rd_snapshot_load_file(o.load, &s, err, sizeof(err));
+		r = rd_recording_load_last(o.load, &s, err, sizeof(err));
 		if (r < 0)
 			cli_error(cli, "%s", err);
 	} else {

@@ -118,6 +118,43 @@ static int add_counters(struct rd_history *h, const char *prefix,
 	return 0;
 }
 
+/*
+ * The module's Rx power per lane as a gauge, in 0.1 uW (the unit the
+ * module reports): "netdev/<if>/xcvr/rx_power_lane<N>".
+ */
+static int add_xcvr(struct rd_history *h, const struct rd_netdev *n,
+		    double t)
+{
+	struct rd_counters c = { 0 };
+	char prefix[320];
+	int r = 0;
+
+	for (size_t i = 0; i < n->xcvr.n_lanes && r == 0; i++) {
+		const struct rd_xcvr_lane *l = &n->xcvr.lanes[i];
+		char name[48];
+		struct rd_ou64 v = { 0 };
+
+		if (!l->rx_power_mw.ok)
+			continue;
+		if (l->rx_power_mw.v > 0 && l->rx_power_mw.v < 1e6)
+			v = rd_u64((uint64_t)(l->rx_power_mw.v * 1e4 + 0.5));
+		else if (l->rx_power_mw.v == 0)
+			v = rd_u64(0);
+		snprintf(name, sizeof(name), "rx_power_lane%" PRIu64, l->lane);
+		if (!rd_counters_add(&c, name, v))
+			r = -ENOMEM;
+	}
+	if (r == 0 && c.n) {
+		snprintf(prefix, sizeof(prefix), "netdev/%s/xcvr",
+			 n->name ? n->name : "?");
+		r = add_counters(h, prefix, &c, t);
+	}
+	for (size_t i = 0; i < c.n; i++)
+		free(c.v[i].name);
+	free(c.v);
+	return r;
+}
+
 int rd_history_add(struct rd_history *h, const struct rd_snapshot *s)
 {
 	double t = s->monotonic_ns.ok ? (double)s->monotonic_ns.v / 1e9 :
@@ -156,6 +193,8 @@ int rd_history_add(struct rd_history *h, const struct rd_snapshot *s)
 			 rd_counter_group_name(RD_CTR_FEC));
 		if (r == 0)
 			r = add_counters(h, prefix, &n->ethtool.fec_stats, t);
+		if (r == 0)
+			r = add_xcvr(h, n, t);
 	}
 	return r;
 }

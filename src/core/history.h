@@ -7,6 +7,8 @@
  * (e.g. "mlx5_0/1") or "netdev/<ifname>", and group is the name of an
  * enum rd_counter_group ("counters", "hw_counters", "ethtool"):
  *   "mlx5_0/1/hw_counters/out_of_buffer", "netdev/eth2/ethtool/rx_prio3_pause"
+ * and the module's Rx power per lane, a gauge in 0.1 uW:
+ *   "netdev/eth2/xcvr/rx_power_lane1"
  */
 #ifndef RD_CORE_HISTORY_H
 #define RD_CORE_HISTORY_H

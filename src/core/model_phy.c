@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "core/model_phy.h"
 
@@ -93,6 +96,85 @@ const struct rd_field rd_xcvr_fields[] = {
 	RD_FLD_DBL(struct rd_xcvr, read_at, "read_at"),
 	RD_FLD_END
 };
+
+static void cable(char *buf, size_t size, const char *kind,
+		  const struct rd_xcvr *m)
+{
+	if (m->length_m.ok && m->length_m.v >= 0.5 && m->length_m.v < 1000)
+		snprintf(buf, size, "%s %.0fm", kind, m->length_m.v);
+	else
+		snprintf(buf, size, "%s", kind);
+}
+
+enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
+				  size_t size)
+{
+	bool any_rx = false, all_los = true, tx_fault = false;
+	double worst = 0, dbm;
+
+	if (m->present.ok && !m->present.v) {
+		snprintf(buf, size, "none");
+		return RD_XCVR_G_NONE;
+	}
+	if (!m->identifier.ok) {
+		bool na = m->error_errno.ok &&
+			  (m->error_errno.v == EOPNOTSUPP ||
+			   m->error_errno.v == ENODATA);
+
+		snprintf(buf, size, "%s", na ? "-" : "?");
+		return na ? RD_XCVR_G_NA : RD_XCVR_G_UNKNOWN;
+	}
+	if (m->module_state && strcmp(m->module_state, "ModuleReady") &&
+	    (!strcmp(m->module_state, "ModuleFault") ||
+	     !strcmp(m->module_state, "ModuleLowPwr"))) {
+		snprintf(buf, size, "%s",
+			 !strcmp(m->module_state, "ModuleFault") ? "FAULT" :
+								   "LOWPWR");
+		return RD_XCVR_G_BAD;
+	}
+	for (size_t i = 0; i < m->n_lanes; i++) {
+		const struct rd_xcvr_lane *l = &m->lanes[i];
+
+		tx_fault |= l->tx_fault.ok && l->tx_fault.v;
+		if (!(l->rx_los.ok && l->rx_los.v))
+			all_los = false;
+		if (l->rx_power_mw.ok && (!any_rx || l->rx_power_mw.v < worst)) {
+			worst = l->rx_power_mw.v;
+			any_rx = true;
+		}
+	}
+	if (tx_fault) {
+		snprintf(buf, size, "TX FAULT");
+		return RD_XCVR_G_BAD;
+	}
+	if (m->n_lanes && all_los) {
+		snprintf(buf, size, "no light");
+		return RD_XCVR_G_BAD;
+	}
+	if (m->media && !strcmp(m->media, "passive copper")) {
+		cable(buf, size, "DAC", m);
+		return RD_XCVR_G_OK;
+	}
+	if (m->media && !strcmp(m->media, "active copper")) {
+		cable(buf, size, "AEC", m);
+		return RD_XCVR_G_OK;
+	}
+	if (any_rx) {
+		if (rd_mw_to_dbm(worst, &dbm) && dbm > -100)
+			snprintf(buf, size, "%.1fdBm", dbm);
+		else
+			snprintf(buf, size, "no light");
+		return rd_mw_to_dbm(worst, &dbm) ? RD_XCVR_G_OK : RD_XCVR_G_BAD;
+	}
+	if (m->media && !strcmp(m->media, "active optical")) {
+		cable(buf, size, "AOC", m);
+		return RD_XCVR_G_OK;
+	}
+	snprintf(buf, size, "%s", m->type ? m->type : "module");
+	if (strlen(buf) > 9)
+		buf[9] = '\0';
+	return RD_XCVR_G_OK;
+}
 
 bool rd_mw_to_dbm(double mw, double *dbm)
 {

@@ -133,4 +133,19 @@ extern const struct rd_field rd_xcvr_fields[];
 /* 10*log10(mW); false for 0 mW or less (no light: say so, never -inf). */
 bool rd_mw_to_dbm(double mw, double *dbm);
 
+/* What the module says at a glance, in at most 9 characters. */
+enum rd_xcvr_glance {
+	RD_XCVR_G_UNKNOWN,	/* "?": not read */
+	RD_XCVR_G_NONE,		/* "none": the cage is empty */
+	RD_XCVR_G_NA,		/* "-": the driver has no module memory */
+	RD_XCVR_G_OK,		/* a cable, or the weakest Rx power */
+	RD_XCVR_G_BAD,		/* "no light", "TX FAULT", "FAULT", "LOWPWR" */
+};
+/*
+ * "DAC 3m", "AEC 2m", "AOC 3m", "-3.1dBm" (the weakest lane's Rx power),
+ * "no light", "TX FAULT", "none", "?", "-".
+ */
+enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
+				  size_t size);
+
 #endif

@@ -350,6 +350,13 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 	struct lane_scan s;
 	char src[128];
 
+	if (m && m->present.ok && !m->present.v) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_module",
+			     "%s: no module in the cage: no light to measure "
+			     "(see phy.module)",
+			     t->name);
+		return;
+	}
 	if (module_missing(x, r, t))
 		return;
 	if (m->dom.ok && !m->dom.v) {
@@ -576,6 +583,14 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 	if (e->fec_active)
 		diag_ev(x, r, "FEC active", "ethtool netlink FEC_GET", "%s",
 			e->fec_active);
+	if (port_down(t)) {
+		diag_verdict(x, r, RD_UNKNOWN, "port_not_active",
+			     "%s: link down: no FEC is active until it is up "
+			     "(configured %s), and the driver names no FEC "
+			     "mismatch",
+			     t->name, e->fec_configured ? e->fec_configured : "?");
+		return;
+	}
 	if (fec_rate(x, t, "uncorrectable_blocks", &rate) && rate > 0) {
 		diag_ev(x, r, "uncorrectable FEC blocks",
 			"ethtool netlink FEC_GET statistics", "%.3g/s", rate);
@@ -735,6 +750,32 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 	}
 	if (port_down(t) && e->autoneg.v && e->modes_partner &&
 	    !*e->modes_partner && reports_partner(n)) {
+		/* Nothing negotiates without a signal: is one arriving? */
+		struct lane_scan s;
+
+		if (m->present.ok && !m->present.v) {
+			diag_verdict(x, r, RD_UNKNOWN, "no_module",
+				     "%s: no module in the cage: no partner to "
+				     "negotiate with (see phy.module)",
+				     t->name);
+			return;
+		}
+		if (!module_read(m)) {
+			diag_verdict(x, r, RD_UNKNOWN, "no_data",
+				     "%s: the partner sends no autonegotiation "
+				     "pages; whether any signal arrives needs the "
+				     "module's data (%s)",
+				     t->name, m->error ? m->error : "not read");
+			return;
+		}
+		scan_lanes(m, &s);
+		if (s.n && s.rx_dark == s.n) {
+			diag_verdict(x, r, RD_UNKNOWN, "no_light",
+				     "%s: no light arrives, so nothing can "
+				     "negotiate (see phy.optics)",
+				     t->name);
+			return;
+		}
 		diag_verdict(x, r, RD_FAIL, "partner_no_autoneg",
 			     "%s: autonegotiation is on here but the partner "
 			     "sends no autonegotiation pages (autoneg off on "
@@ -785,6 +826,14 @@ bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
 	bool found = false;
 
 	if (!t->n)
+		return false;
+	/*
+	 * A cage known empty only from the driver's "no cable" is said by the
+	 * link-down reason table, with its own next step.
+	 */
+	if (t->n->ethtool.ext_state_num.ok &&
+	    t->n->ethtool.ext_state_num.v == EXT_NO_CABLE &&
+	    !(t->n->xcvr.present.ok && t->n->xcvr.present.v))
 		return false;
 	/* Each phy check judges a scratch result; a decisive FAIL wins. */
 	for (size_t i = 0; !found && i < sizeof(order) / sizeof(order[0]); i++) {

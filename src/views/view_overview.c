@@ -19,6 +19,7 @@ enum ocol {
 	OC_LL,
 	OC_MTU,
 	OC_CARRIER,
+	OC_MODULE,
 	OC_PCIE,
 	OC_NUMA,
 	OC_FW,
@@ -36,12 +37,13 @@ static const struct {
 	[OC_STATE] = { { "STATE", 7, false }, 1 },
 	[OC_PHYS] = { { "PHYS", 9, false }, 4 },
 	[OC_RATE] = { { "RATE", 6, true }, 5 },
-	[OC_LL] = { { "LL", 3, false }, 8 },
+	[OC_LL] = { { "LL", 3, false }, 9 },
 	[OC_MTU] = { { "MTU nd/act", 10, false }, 6 },
 	[OC_CARRIER] = { { "CARR", 4, false }, 7 },
-	[OC_PCIE] = { { "PCIe now/cap", 14, false }, 9 },
-	[OC_NUMA] = { { "NUMA", 4, true }, 10 },
-	[OC_FW] = { { "FIRMWARE", 12, false }, 11 },
+	[OC_MODULE] = { { "MODULE", 9, false }, 8 },
+	[OC_PCIE] = { { "PCIe now/cap", 14, false }, 10 },
+	[OC_NUMA] = { { "NUMA", 4, true }, 11 },
+	[OC_FW] = { { "FIRMWARE", 12, false }, 12 },
 	[OC_VERDICT] = { { "CHECKS", 7, false }, 2 },
 };
 
@@ -225,6 +227,20 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 				 : "admin ?",
 			 nd->carrier.ok ? (nd->carrier.v ? "yes" : "NO") : "?",
 			 ip, ui_str(nd->mac));
+		if (nd->xcvr.identifier.ok) {
+			const struct rd_xcvr *m = &nd->xcvr;
+			char len[24] = "", t[24] = "";
+
+			if (m->length_m.ok)
+				snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+			if (m->temperature_c.ok)
+				snprintf(t, sizeof(t), "  %.1f C", m->temperature_c.v);
+			w_printf(&in, row++, 0, W_NORMAL,
+				 "module %s %s%s  %s %s  SN %s%s",
+				 ui_str(m->type), ui_str(m->media), len,
+				 ui_str(m->vendor), ui_str(m->part_number),
+				 ui_str(m->serial), t);
+		}
 	}
 	if (ui->st.have_results) {
 		for (size_t i = 0; i < ui->st.results.n && row < in.h; i++) {
@@ -293,7 +309,7 @@ static void overview_draw(struct ui *ui)
 						  : &d->ports[ui->st.ports[i].p];
 		const struct rd_netdev *nd = p ? ui_port_netdev(ui, p) : NULL;
 		const struct rd_pci *pci = ui_device_pci(ui, d);
-		char port[64], rate[24], mtu[48], pcie[64], numa[16];
+		char port[64], rate[24], mtu[48], pcie[64], numa[16], mod[16];
 		const char *text[OC_N];
 		enum w_style st[OC_N];
 		const char *all[OC_N];
@@ -350,6 +366,16 @@ static void overview_draw(struct ui *ui)
 					  : "-";
 		if (nd && nd->carrier.ok && !nd->carrier.v)
 			allst[OC_CARRIER] = W_BAD;
+		all[OC_MODULE] = "-";
+		if (nd) {
+			enum rd_xcvr_glance g =
+				rd_xcvr_brief(&nd->xcvr, mod, sizeof(mod));
+
+			all[OC_MODULE] = mod;
+			allst[OC_MODULE] = g == RD_XCVR_G_BAD ? W_BAD :
+					   g == RD_XCVR_G_NONE ? W_WARN :
+					   g == RD_XCVR_G_OK ? W_NORMAL : W_DIM;
+		}
 		all[OC_PCIE] = pcie;
 		if (pcie_degraded(pci))
 			allst[OC_PCIE] = W_WARN;
@@ -390,7 +416,9 @@ static const struct ui_action overview_actions[] = {
 static const char overview_help[] =
 	"One row per RDMA device port: state and physical state in "
 	"colour, rate, link layer, MTU of the netdev and the active "
-	"RDMA MTU, carrier, PCIe link now and capable, NUMA node, "
+	"RDMA MTU, carrier, the module (a cable's kind and length, an "
+	"optic's weakest Rx power, none, or ? when not read), PCIe link "
+	"now and capable, NUMA node, "
 	"firmware and the worst verdict of the checks for that port. "
 	"The pane below summarises the selected port, with the data rate "
 	"it can reach (the lesser of the link after encoding and packet "

@@ -85,6 +85,9 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 		case RD_F_STRUCT: {
 			char sub[96];
 
+			/* The module has its own section, Cable and optics. */
+			if (!strcmp(f->key, "transceiver"))
+				continue;
 			snprintf(sub, sizeof(sub), "%s.", key);
 			fields(l, f->sub, p, sub);
 			continue;
@@ -201,6 +204,171 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	}
 }
 
+static void dbm_text(char *buf, size_t size, struct rd_odbl mw)
+{
+	double dbm;
+
+	if (!mw.ok)
+		snprintf(buf, size, "-");
+	else if (rd_mw_to_dbm(mw.v, &dbm))
+		snprintf(buf, size, "%.2f", dbm);
+	else
+		snprintf(buf, size, "dark");
+}
+
+static const char *flag(struct rd_obool b, const char *set)
+{
+	return !b.ok ? "-" : b.v ? set : ".";
+}
+
+/* A lane's colour against the module's own limits and flags. */
+static enum w_style lane_style(const struct rd_xcvr *m,
+			       const struct rd_xcvr_lane *l)
+{
+	const struct rd_xcvr_limits *rx = &m->rx_power_limits;
+
+	if ((l->rx_los.ok && l->rx_los.v) || (l->tx_fault.ok && l->tx_fault.v) ||
+	    (l->rx_power_mw.ok && rx->low_alarm.ok &&
+	     l->rx_power_mw.v < rx->low_alarm.v) ||
+	    (l->rx_power_flags.ok && (l->rx_power_flags.v & RD_XCVR_F_LOW_ALARM)))
+		return W_BAD;
+	if ((l->rx_power_mw.ok && rx->low_warn.ok &&
+	     l->rx_power_mw.v < rx->low_warn.v) ||
+	    (l->rx_power_flags.ok && (l->rx_power_flags.v & RD_XCVR_F_LOW_WARN)))
+		return W_WARN;
+	return W_NORMAL;
+}
+
+/* Cable and optics: what ethtool -m, --show-fec and mlxlink would show. */
+static void optics(struct ui *ui, struct w_lines *l,
+		   const struct rd_netdev *nd, int width)
+{
+	const struct rd_xcvr *m = &nd->xcvr;
+	const struct rd_ethtool *e = &nd->ethtool;
+	const struct rd_counter *unc =
+		rd_counters_find(&e->fec_stats, "uncorrectable_blocks");
+	const struct rd_counter *cor =
+		rd_counters_find(&e->fec_stats, "corrected_blocks");
+
+	w_lines_add(l, W_HEAD, "Cable and optics (%s)", ui_str(nd->name));
+	if (!m->identifier.ok) {
+		w_lines_add(l, m->present.ok && !m->present.v ? W_BAD : W_DIM,
+			    "  %s",
+			    m->error ? m->error :
+			    m->present.ok && !m->present.v ? "no module in the cage" :
+							       "module memory not read");
+	} else {
+		char len[24] = "", wl[24] = "";
+
+		if (m->length_m.ok)
+			snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+		if (m->wavelength_nm.ok)
+			snprintf(wl, sizeof(wl), " %.0f nm", m->wavelength_nm.v);
+		w_lines_add(l, W_NORMAL, "  %s %s%s%s  %s  %s %s rev %s SN %s",
+			    ui_str(m->type), ui_str(m->media), len, wl,
+			    ui_str(m->media_detail), ui_str(m->vendor),
+			    ui_str(m->part_number), ui_str(m->revision),
+			    ui_str(m->serial));
+		if (m->module_state)
+			w_lines_add(l,
+				    strcmp(m->module_state, "ModuleReady") ?
+					    W_BAD : W_NORMAL,
+				    "  module state %s%s%s", m->module_state,
+				    m->fault_cause ? ": " : "",
+				    m->fault_cause ? m->fault_cause : "");
+		if (m->dom.ok && !m->dom.v)
+			w_lines_add(l, W_DIM, "  no diagnostics: %s",
+				    ui_str(m->no_dom));
+		if (m->temperature_c.ok || m->vcc_v.ok) {
+			const struct rd_xcvr_limits *t = &m->temperature_limits;
+			bool hot = m->temperature_c.ok &&
+				   ((t->high_alarm.ok &&
+				     m->temperature_c.v > t->high_alarm.v) ||
+				    (t->high_warn.ok &&
+				     m->temperature_c.v > t->high_warn.v));
+			char tc[32] = "-", vc[32] = "-", lim[48] = "";
+
+			if (m->temperature_c.ok)
+				snprintf(tc, sizeof(tc), "%.1f C", m->temperature_c.v);
+			if (m->vcc_v.ok)
+				snprintf(vc, sizeof(vc), "%.3f V", m->vcc_v.v);
+			if (t->high_warn.ok)
+				snprintf(lim, sizeof(lim), " (high warning %.1f C)",
+					 t->high_warn.v);
+			w_lines_add(l, hot ? W_BAD : W_NORMAL,
+				    "  temperature %s%s  supply %s", tc, lim, vc);
+		}
+		if (m->n_lanes) {
+			char lo[24] = "-";
+			double dbm;
+			int sw = width - 62 > 8 ? width - 62 : 8;
+
+			if (sw > 40)
+				sw = 40;
+			if (m->rx_power_limits.low_alarm.ok &&
+			    rd_mw_to_dbm(m->rx_power_limits.low_alarm.v, &dbm))
+				snprintf(lo, sizeof(lo), "%.1f dBm", dbm);
+			w_lines_add(l, W_HEAD,
+				    "  %-4s %9s %8s %8s %3s %3s %5s  Rx last minute (low alarm %s)",
+				    "LANE", "BIAS mA", "TX dBm", "RX dBm", "LOS",
+				    "LOL", "FAULT", lo);
+			for (size_t i = 0; i < m->n_lanes; i++) {
+				const struct rd_xcvr_lane *ln = &m->lanes[i];
+				char bias[16] = "-", tx[16], rx[16], key[160];
+				char spark[256] = "";
+				double v[RD_HISTORY_DEPTH];
+				size_t n = 0;
+				const struct rd_series *ser;
+
+				if (ln->tx_bias_ma.ok)
+					snprintf(bias, sizeof(bias), "%.2f",
+						 ln->tx_bias_ma.v);
+				dbm_text(tx, sizeof(tx), ln->tx_power_mw);
+				dbm_text(rx, sizeof(rx), ln->rx_power_mw);
+				snprintf(key, sizeof(key),
+					 "netdev/%s/xcvr/rx_power_lane%" PRIu64,
+					 ui_str(nd->name), ln->lane);
+				ser = rd_history_get(&ui->st.hist, key);
+				for (size_t k = ser ? ser->len : 0; k-- > 0;) {
+					const struct rd_sample *s =
+						rd_series_at(ser, k);
+
+					if (s && n < 60)
+						v[n++] = s->ok ? (double)s->v : 0;
+				}
+				w_spark(v, n, sw, w_utf8(), spark, sizeof(spark));
+				w_lines_add(l, lane_style(m, ln),
+					    "  %-4" PRIu64 " %9s %8s %8s %3s %3s %5s  %s",
+					    ln->lane, bias, tx, rx,
+					    flag(ln->rx_los, "LOS"),
+					    flag(ln->rx_lol, "LOL"),
+					    flag(ln->tx_fault, "FAULT"), spark);
+			}
+		}
+	}
+	if (e->fec_active || e->fec_configured || e->fec_stats.n) {
+		char c[32] = "-", u[32] = "-";
+
+		if (cor && cor->value.ok)
+			snprintf(c, sizeof(c), "%" PRIu64, cor->value.v);
+		if (unc && unc->value.ok)
+			snprintf(u, sizeof(u), "%" PRIu64, unc->value.v);
+		w_lines_add(l,
+			    unc && unc->value.ok && unc->value.v ? W_WARN : W_NORMAL,
+			    "  FEC %s (configured %s)  blocks corrected %s, "
+			    "uncorrectable %s (rates: Counters screen)",
+			    ui_str(e->fec_active), ui_str(e->fec_configured), c, u);
+	}
+	if (e->modes_advertised)
+		w_lines_add(l, W_NORMAL, "  autoneg %s  advertised %s",
+			    e->autoneg.ok ? (e->autoneg.v ? "on" : "off") : "?",
+			    ui_str(e->modes_advertised));
+	if (e->modes_partner)
+		w_lines_add(l, *e->modes_partner ? W_NORMAL : W_DIM,
+			    "  partner advertised %s",
+			    *e->modes_partner ? e->modes_partner : "nothing");
+}
+
 static void port_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
@@ -233,15 +401,24 @@ static void port_draw(struct ui *ui)
 		    p->state ? p->state : "N/A",
 		    p->phys_state ? p->phys_state : "N/A");
 	w_lines_add(&page.lines, W_NORMAL, " ");
+	nd = ui_port_netdev(ui, p);
 	/* A port that is not ACTIVE: why, and what to do, come first. */
 	if (p->state_num.ok && p->state_num.v != 4 && p->state_num.v != 5) {
 		verdicts(ui, &page.lines, d, p, r->w);
 		w_lines_add(&page.lines, W_NORMAL, " ");
+		if (nd) {
+			optics(ui, &page.lines, nd, r->w);
+			w_lines_add(&page.lines, W_NORMAL, " ");
+		}
 		gid_table(&page.lines, p);
 	} else {
 		gid_table(&page.lines, p);
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		verdicts(ui, &page.lines, d, p, r->w);
+		if (nd) {
+			w_lines_add(&page.lines, W_NORMAL, " ");
+			optics(ui, &page.lines, nd, r->w);
+		}
 	}
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	w_lines_add(&page.lines, W_HEAD, "Port attributes");
@@ -250,7 +427,6 @@ static void port_draw(struct ui *ui)
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	w_lines_add(&page.lines, W_HEAD, "Device %s", ui_str(d->name));
 	fields(&page.lines, rd_device_fields, d, "");
-	nd = ui_port_netdev(ui, p);
 	if (nd) {
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		w_lines_add(&page.lines, W_HEAD, "Netdev %s", ui_str(nd->name));

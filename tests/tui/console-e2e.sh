@@ -44,7 +44,14 @@ gone demo "port_xmit_data"
 wait_for demo "out_of_buffer (hw_counters)"
 keys demo /
 keys demo Escape
+keys demo Home
 wait_for demo "VL15_dropped"
+# The FEC counters of the port's netdev are a group of their own.
+keys demo / c o r r e c t e d Enter
+wait_for demo "corrected_blocks_lane1"
+wait_for demo "fec"
+keys demo /
+keys demo Escape
 keys demo z
 wait_for demo "changed only"
 keys demo z

@@ -251,6 +251,96 @@ static void stat_add(struct rd_netdev *n, const char *name, uint64_t v)
 	rd_counters_add(&n->ethtool.stats, name, rd_u64(v));
 }
 
+static void limits(struct rd_xcvr_limits *l, double ha, double la, double hw,
+		   double lw)
+{
+	l->high_alarm = rd_dbl(ha);
+	l->low_alarm = rd_dbl(la);
+	l->high_warn = rd_dbl(hw);
+	l->low_warn = rd_dbl(lw);
+}
+
+/*
+ * The cage of each port: a 3 m active optical cable on the port that is
+ * up (two 50G PAM4 lanes, RS-FEC, light well inside its limits), nothing
+ * in the cage of the port that is down (the driver said "no cable", so
+ * its memory is not read).
+ */
+static void cage(struct rd_netdev *n, bool up, const struct totals *t)
+{
+	struct rd_xcvr *m = &n->xcvr;
+
+	n->ethtool.fec_auto = rd_bool(true);
+	n->ethtool.modes_supported = rd_strdup(
+		"100000baseSR2/Full 100000baseCR2/Full 50000baseSR/Full "
+		"25000baseSR/Full Autoneg");
+	n->ethtool.modes_advertised = rd_strdup(n->ethtool.modes_supported);
+	n->ethtool.modes_partner = rd_strdup(up ? "100000baseSR2/Full" : "");
+	if (!up) {
+		m->present = rd_bool(false);
+		m->error = rd_strdup("no module in the cage (the driver's "
+				     "link-down reason: no cable)");
+		return;
+	}
+	rd_counters_add(&n->ethtool.fec_stats, "corrected_blocks",
+			rd_u64(t->tx_pkts / 9000));
+	rd_counters_add(&n->ethtool.fec_stats, "corrected_blocks_lane0",
+			rd_u64(t->tx_pkts / 18000));
+	rd_counters_add(&n->ethtool.fec_stats, "corrected_blocks_lane1",
+			rd_u64(t->tx_pkts / 18000));
+	rd_counters_add(&n->ethtool.fec_stats, "uncorrectable_blocks", rd_u64(0));
+	m->present = rd_bool(true);
+	m->source = rd_strdup("demo");
+	m->spec = rd_strdup("SFF-8636");
+	m->identifier = rd_u64(0x11);
+	m->type = rd_strdup("QSFP56");
+	m->connector = rd_u64(0x23);
+	m->connector_name = rd_strdup("No separable connector");
+	m->media = rd_strdup("active optical");
+	m->media_detail = rd_strdup("100G AOC, 2 x 50G PAM4");
+	m->vendor = rd_strdup("DEMO OPTICS");
+	m->vendor_oui = rd_strdup("00:00:00");
+	m->part_number = rd_strdup("AOC-100G-2L-3M");
+	m->revision = rd_strdup("A1");
+	m->serial = rd_strdup("DM2231000415");
+	m->date_code = rd_strdup("2022-08-01");
+	m->length_m = rd_dbl(3);
+	m->wavelength_nm = rd_dbl(850);
+	m->nominal_mbps = rd_u64(53125);
+	m->media_lanes = rd_u64(2);
+	m->power_class = rd_u64(4);
+	m->max_power_w = rd_dbl(3.5);
+	m->flat_memory = rd_bool(false);
+	m->dom = rd_bool(true);
+	m->rx_power_is_oma = rd_bool(false);
+	m->temperature_c = rd_dbl(41.5 + (double)(t->tx_pkts % 7) / 10);
+	m->vcc_v = rd_dbl(3.291);
+	limits(&m->temperature_limits, 80, -10, 75, -5);
+	limits(&m->vcc_limits, 3.63, 2.97, 3.465, 3.135);
+	limits(&m->tx_bias_limits, 13, 2, 11.5, 3);
+	limits(&m->tx_power_limits, 3.5481, 0.1259, 2.8184, 0.1585);
+	limits(&m->rx_power_limits, 3.5481, 0.0447, 2.8184, 0.0562);
+	for (unsigned i = 1; i <= 2; i++) {
+		struct rd_xcvr_lane *l = RD_PUSH(m->lanes, m->n_lanes);
+
+		l->lane = i;
+		l->tx_bias_ma = rd_dbl(6.8 + 0.2 * i);
+		l->tx_power_mw = rd_dbl(0.89 - 0.03 * i);
+		l->rx_power_mw = rd_dbl(0.76 - 0.12 * i +
+					(double)(t->rx_pkts % 5) / 1000);
+		l->rx_los = rd_bool(false);
+		l->tx_los = rd_bool(false);
+		l->rx_lol = rd_bool(false);
+		l->tx_lol = rd_bool(false);
+		l->tx_fault = rd_bool(false);
+		l->tx_bias_flags = rd_u64(0);
+		l->tx_power_flags = rd_u64(0);
+		l->rx_power_flags = rd_u64(0);
+	}
+	m->temperature_flags = rd_u64(0);
+	m->vcc_flags = rd_u64(0);
+}
+
 static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 {
 	struct rd_netdev *n = RD_PUSH(s->netdevs, s->n_netdevs);
@@ -304,6 +394,7 @@ static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 	n->ethtool.driver_version = rd_strdup("6.1.0-18-amd64");
 	n->ethtool.firmware = rd_strdup("22.36.1010 (MT_0000000359)");
 	n->ethtool.bus_info = rd_strdup(n->pci_bdf);
+	cage(n, up, t);
 	stat_add(n, "rx_bytes_phy", up ? t->rx_words * 4 + t->rx_pkts * 78 : 0);
 	stat_add(n, "tx_bytes_phy", up ? t->tx_words * 4 + t->tx_pkts * 78 : 0);
 	stat_add(n, "rx_packets_phy", up ? t->rx_pkts : 0);
