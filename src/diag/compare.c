@@ -260,6 +260,71 @@ static int cmp_str(struct rd_compare *c, const char *what, const char *a,
 	return add(c, what, va, vb, "%s", breaks);
 }
 
+/* What a module receives: "-2.31 dBm (weakest of 4 lanes)", "no light ...". */
+static bool light_text(const struct rd_netdev *n, char *buf, size_t size,
+		       bool *dark)
+{
+	const struct rd_xcvr *m = n ? &n->xcvr : NULL;
+	unsigned lanes = 0, los = 0;
+	double worst = 0, dbm;
+	bool any = false;
+
+	if (!m || !m->identifier.ok)
+		return false;
+	for (size_t i = 0; i < m->n_lanes; i++) {
+		const struct rd_xcvr_lane *l = &m->lanes[i];
+
+		if (!l->rx_power_mw.ok && !l->rx_los.ok)
+			continue;
+		lanes++;
+		if (l->rx_los.ok && l->rx_los.v)
+			los++;
+		if (l->rx_power_mw.ok && (!any || l->rx_power_mw.v < worst)) {
+			worst = l->rx_power_mw.v;
+			any = true;
+		}
+	}
+	if (!lanes)
+		return false;
+	*dark = los == lanes || (any && !rd_mw_to_dbm(worst, &dbm));
+	if (*dark)
+		snprintf(buf, size, "no light (LOS on %u of %u lanes)", los, lanes);
+	else if (any && rd_mw_to_dbm(worst, &dbm))
+		snprintf(buf, size, "%.2f dBm (weakest of %u lanes)", dbm, lanes);
+	else
+		snprintf(buf, size, "light on %u of %u lanes", lanes - los, lanes);
+	return true;
+}
+
+/*
+ * Light at both ends of a link: one end dark while the other receives
+ * points at one direction of the fibre, or at the dark end's far
+ * transmitter. Compared only when both modules report it.
+ */
+static int cmp_light(const struct rd_netdev *na, const struct rd_netdev *nb,
+		     struct rd_compare *c)
+{
+	char va[160], vb[160];
+	bool da = false, db = false;
+	bool ha = light_text(na, va, sizeof(va), &da);
+	bool hb = light_text(nb, vb, sizeof(vb), &db);
+
+	/* Neither end has a module that reports light: nothing to say. */
+	if (!ha && !hb)
+		return 0;
+	if (!ha || !hb) {
+		unknown(c, "received light");
+		return 0;
+	}
+	if (da == db)
+		return 0;
+	return add(c, "received light", va, vb,
+		   "one end receives light and the other none: the fibre's "
+		   "direction toward the dark end, or the transmitter at the "
+		   "other end, is at fault (directly cabled; through a switch, "
+		   "compare each end with its switch port)") < 0 ? -ENOMEM : 0;
+}
+
 static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 		   struct rd_compare *c)
 {
@@ -292,6 +357,8 @@ static int cmp_mtu(const struct rd_cmp_side *a, const struct rd_cmp_side *b,
 			na->mtu.v < nb->mtu.v ? na->mtu.v : nb->mtu.v) < 0)
 			return -ENOMEM;
 	}
+	if (cmp_light(na, nb, c) < 0)
+		return -ENOMEM;
 	if (!na || !nb)
 		unknown(c, "FEC");
 	else if (cmp_str(c, "FEC", na->ethtool.fec_active, nb->ethtool.fec_active,

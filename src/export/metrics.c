@@ -388,6 +388,126 @@ static void export_ethtool_stat(struct rd_prom *w, const char *dev,
 	}
 }
 
+/* FEC statistics: totals, and per lane ("corrected_blocks_lane0"). */
+static void export_fec(struct rd_prom *w, const struct rd_netdev *n,
+		       const char *dev, const char *portnum)
+{
+	static const struct {
+		const char *stat, *name, *lane_name, *help;
+	} fec[] = {
+		{ "corrected_blocks", "rdmadiag_fec_corrected_blocks_total",
+		  "rdmadiag_fec_lane_corrected_blocks_total",
+		  "FEC codewords the FEC corrected (ethtool FEC statistics)" },
+		{ "uncorrectable_blocks",
+		  "rdmadiag_fec_uncorrectable_blocks_total",
+		  "rdmadiag_fec_lane_uncorrectable_blocks_total",
+		  "FEC codewords too damaged to correct: each is a lost frame" },
+		{ "corrected_bits", "rdmadiag_fec_corrected_bits_total",
+		  "rdmadiag_fec_lane_corrected_bits_total",
+		  "Bits the FEC corrected" },
+	};
+
+	for (size_t i = 0; i < n->ethtool.fec_stats.n; i++) {
+		const struct rd_counter *c = &n->ethtool.fec_stats.v[i];
+
+		if (!c->value.ok)
+			continue;
+		for (size_t k = 0; k < N(fec); k++) {
+			size_t l = strlen(fec[k].stat);
+			const char *rest = c->name + l;
+
+			if (strncmp(c->name, fec[k].stat, l) != 0)
+				continue;
+			if (!*rest) {
+				const char *lb[] = { "device", dev, "port", portnum,
+						     "netdev", n->name, NULL };
+
+				rd_prom_u64(w, fec[k].name, C, fec[k].help, lb,
+					    c->value.v);
+			} else if (!strncmp(rest, "_lane", 5) && rest[5]) {
+				const char *lb[] = { "device", dev, "port", portnum,
+						     "netdev", n->name, "lane",
+						     rest + 5, NULL };
+
+				rd_prom_u64(w, fec[k].lane_name, C, fec[k].help,
+					    lb, c->value.v);
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * The module in the cage, in base units: C, V, A, W. Values the module
+ * does not report are left out, never 0.
+ */
+static void export_xcvr(struct rd_prom *w, const struct rd_netdev *n,
+			const char *dev, const char *portnum)
+{
+	const struct rd_xcvr *m = &n->xcvr;
+	const char *l[] = { "device", dev, "port", portnum, "netdev", n->name,
+			    NULL };
+
+	if (m->present.ok)
+		rd_prom_u64(w, "rdmadiag_module_present", G,
+			    "1 when a module is in the cage, 0 when it is empty",
+			    l, m->present.v);
+	if (!m->identifier.ok)
+		return;
+	{
+		const char *li[] = { "device", dev, "port", portnum, "netdev",
+				     n->name, "type", m->type ? m->type : "",
+				     "media", m->media ? m->media : "",
+				     "vendor", m->vendor ? m->vendor : "",
+				     "part_number",
+				     m->part_number ? m->part_number : "",
+				     "serial", m->serial ? m->serial : "",
+				     NULL };
+
+		rd_prom_u64(w, "rdmadiag_module_info", G,
+			    "The module's identity from its memory (always 1)",
+			    li, 1);
+	}
+	if (m->temperature_c.ok)
+		rd_prom_dbl(w, "rdmadiag_module_temperature_celsius", G,
+			    "Module temperature", l, m->temperature_c.v);
+	if (m->vcc_v.ok)
+		rd_prom_dbl(w, "rdmadiag_module_supply_volts", G,
+			    "Module supply voltage", l, m->vcc_v.v);
+	if (m->rx_power_limits.low_alarm.ok)
+		rd_prom_dbl(w, "rdmadiag_module_rx_power_low_alarm_watts", G,
+			    "The module's own low alarm for received power", l,
+			    m->rx_power_limits.low_alarm.v / 1000);
+	for (size_t i = 0; i < m->n_lanes; i++) {
+		const struct rd_xcvr_lane *ln = &m->lanes[i];
+		char lane[24];
+		const char *ll[] = { "device", dev, "port", portnum, "netdev",
+				     n->name, "lane", lane, NULL };
+
+		snprintf(lane, sizeof(lane), "%" PRIu64, ln->lane);
+		if (ln->tx_bias_ma.ok)
+			rd_prom_dbl(w, "rdmadiag_module_lane_tx_bias_amperes", G,
+				    "Laser bias current per lane", ll,
+				    ln->tx_bias_ma.v / 1000);
+		if (ln->tx_power_mw.ok)
+			rd_prom_dbl(w, "rdmadiag_module_lane_tx_power_watts", G,
+				    "Transmitted optical power per lane", ll,
+				    ln->tx_power_mw.v / 1000);
+		if (ln->rx_power_mw.ok)
+			rd_prom_dbl(w, "rdmadiag_module_lane_rx_power_watts", G,
+				    "Received optical power per lane", ll,
+				    ln->rx_power_mw.v / 1000);
+		if (ln->rx_los.ok)
+			rd_prom_u64(w, "rdmadiag_module_lane_rx_loss_of_signal", G,
+				    "1 when the lane receives no signal (LOS)", ll,
+				    ln->rx_los.v);
+		if (ln->tx_fault.ok)
+			rd_prom_u64(w, "rdmadiag_module_lane_tx_fault", G,
+				    "1 when the lane's transmitter reports a fault",
+				    ll, ln->tx_fault.v);
+	}
+}
+
 static void export_netdev(struct rd_prom *w, const struct rd_netdev *n)
 {
 	char portnum[24], prio[2];
@@ -402,6 +522,8 @@ static void export_netdev(struct rd_prom *w, const struct rd_netdev *n)
 		if (n->ethtool.stats.v[i].value.ok)
 			export_ethtool_stat(w, dev, portnum, n->name,
 					    &n->ethtool.stats.v[i]);
+	export_fec(w, n, dev, portnum);
+	export_xcvr(w, n, dev, portnum);
 	if (!n->dcb.supported.ok || !n->dcb.supported.v)
 		return;
 	for (unsigned p = 0; p < 8 && n->dcb.pfc_en.ok; p++) {

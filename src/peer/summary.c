@@ -76,6 +76,17 @@ static int add_netdevs(const struct rd_cmp_side *side, struct rd_snapshot *o)
 			break;
 		/* Counters change every second and say nothing of setup. */
 		n.ethtool.stats = (struct rd_counters){ 0 };
+		n.ethtool.fec_stats = (struct rd_counters){ 0 };
+		/*
+		 * The module's identity, state and light travel; its raw pages
+		 * and the link mode lists (longer than a summary's strings
+		 * may be) do not.
+		 */
+		n.xcvr.pages = NULL;
+		n.xcvr.n_pages = 0;
+		n.ethtool.modes_supported = NULL;
+		n.ethtool.modes_advertised = NULL;
+		n.ethtool.modes_partner = NULL;
 		if (n.n_addrs > RD_PEER_ADDRS_MAX) {
 			n.n_addrs = RD_PEER_ADDRS_MAX;
 			n.addrs_read = rd_bool(false);	/* a cut list */

@@ -248,6 +248,44 @@ static void test_device_and_link(void **state)
 	rd_compare_free(&c);
 }
 
+/* A module of one lane on eth0: lit (mW) or dark (LOS). */
+static void host_module(struct host *h, struct rd_xcvr_lane *ln, double mw,
+			bool los)
+{
+	memset(ln, 0, sizeof(*ln));
+	ln->lane = 1;
+	ln->rx_power_mw = (struct rd_odbl){ mw, true };
+	ln->rx_los = (struct rd_obool){ los, true };
+	h->nd.xcvr.identifier = (struct rd_ou64){ 0x03, true };
+	h->nd.xcvr.lanes = ln;
+	h->nd.xcvr.n_lanes = 1;
+}
+
+/* One end dark while the other receives: the fibre's direction to it. */
+static void test_light(void **state)
+{
+	struct host a, b;
+	struct rd_xcvr_lane la, lb;
+	struct rd_compare c;
+
+	(void)state;
+	host_init(&a, "198.51.100.1", 24, 1500);
+	host_init(&b, "198.51.100.2", 24, 1500);
+	host_module(&a, &la, 0.5, false);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_non_null(strstr(c.unread, "received light"));
+	rd_compare_free(&c);
+	host_module(&b, &lb, 0, true);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	expect(&c, "received light", "-3.01 dBm (weakest of 1 lanes)",
+	       "no light (LOS on 1 of 1 lanes)");
+	rd_compare_free(&c);
+	host_module(&b, &lb, 0.25, false);
+	assert_int_equal(rd_compare(&a.side, &b.side, &c), 0);
+	assert_null(item(&c, "received light"));
+	rd_compare_free(&c);
+}
+
 static void test_cm_and_qos(void **state)
 {
 	struct host a, b;
@@ -340,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_gids),
 		cmocka_unit_test(test_device_and_link),
 		cmocka_unit_test(test_cm_and_qos),
+		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_pick),
 	};
 

@@ -66,6 +66,34 @@ static int setup(void **state)
 	n->dcb.pfc_en = rd_u64(0x08);
 	assert_non_null(rd_counters_add(&n->dcb.pfc_requests, "prio3",
 					rd_u64(9)));
+	/* An optical module: two lanes, lane 2 dark; a lane without a value. */
+	n->xcvr.present = rd_bool(true);
+	n->xcvr.identifier = rd_u64(0x11);
+	n->xcvr.type = rd_strdup("QSFP28");
+	n->xcvr.media = rd_strdup("optical");
+	n->xcvr.vendor = rd_strdup("ACME \"Q\"");
+	n->xcvr.temperature_c = rd_dbl(41.5);
+	n->xcvr.vcc_v = rd_dbl(3.3);
+	{
+		struct rd_xcvr_lane *ln = RD_PUSH(n->xcvr.lanes, n->xcvr.n_lanes);
+
+		assert_non_null(ln);
+		ln->lane = 1;
+		ln->rx_power_mw = rd_dbl(0.5);
+		ln->tx_bias_ma = rd_dbl(6.5);
+		ln->rx_los = rd_bool(false);
+		ln = RD_PUSH(n->xcvr.lanes, n->xcvr.n_lanes);
+		assert_non_null(ln);
+		ln->lane = 2;
+		ln->rx_power_mw = rd_dbl(0);
+		ln->rx_los = rd_bool(true);
+	}
+	assert_non_null(rd_counters_add(&n->ethtool.fec_stats,
+					"corrected_blocks", rd_u64(123)));
+	assert_non_null(rd_counters_add(&n->ethtool.fec_stats,
+					"corrected_blocks_lane1", rd_u64(23)));
+	assert_non_null(rd_counters_add(&n->ethtool.fec_stats,
+					"uncorrectable_blocks", rd_u64(4)));
 	/* A netdev with no RDMA port is not exported. */
 	snap_netdev(&snap, "lo", true, true, 65536);
 
@@ -175,6 +203,19 @@ static void test_ethtool_and_qos(void **state)
 	LACKS(out, "priority=\"9\"");
 	LACKS(out, "netdev=\"lo\"");
 	HAS(out, "rdmadiag_export_repeated_series 1");
+	/* The module in base units; what it does not report is absent. */
+	HASF("rdmadiag_module_present{%s} 1", l);
+	HASF("rdmadiag_module_info{%s,type=\"QSFP28\",media=\"optical\",vendor=\"ACME \\\"Q\\\"\",part_number=\"\",serial=\"\"} 1", l);
+	HASF("rdmadiag_module_temperature_celsius{%s} 41.5", l);
+	HASF("rdmadiag_module_lane_rx_power_watts{%s,lane=\"1\"} 0.0005", l);
+	HASF("rdmadiag_module_lane_rx_power_watts{%s,lane=\"2\"} 0", l);
+	HASF("rdmadiag_module_lane_tx_bias_amperes{%s,lane=\"1\"} 0.0065", l);
+	HASF("rdmadiag_module_lane_rx_loss_of_signal{%s,lane=\"2\"} 1", l);
+	LACKS(out, "rdmadiag_module_lane_tx_bias_amperes{device=\"mlx5_0\",port=\"1\",netdev=\"eth2\",lane=\"2\"}");
+	LACKS(out, "rdmadiag_module_lane_tx_power_watts");
+	HASF("rdmadiag_fec_corrected_blocks_total{%s} 123", l);
+	HASF("rdmadiag_fec_lane_corrected_blocks_total{%s,lane=\"1\"} 23", l);
+	HASF("rdmadiag_fec_uncorrectable_blocks_total{%s} 4", l);
 	HAS(out, "rdmadiag_pcie_link_speed_transfers_per_second{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\"} 8000000000");
 	HAS(out, "rdmadiag_pcie_link_capable_width_lanes{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\"} 16");
 	free(out);
