@@ -139,6 +139,7 @@ static const struct code_name connector_names[] = {
 	{ 0x26, "SN optical connector" },
 	{ 0x27, "MPO 2x12" },
 	{ 0x28, "MPO 1x16" },
+	{ 0x6f, "No separable connector" },
 	{ 0, NULL },
 };
 
@@ -926,6 +927,27 @@ static void cmis_dom(struct dec *d, const uint8_t *lo, const uint8_t *p1,
 	limits(&x->rx_power_limits, &U(p2, 0xc0), Q_RXP, NULL, 1);
 }
 
+/*
+ * Host lanes by form factor: page 11h has 8 per bank, but a QSFP (0x1E)
+ * has 4 electrical lanes, an SFP-DD or DSFP 2 and an SFP+ 1; QSFP-DD and
+ * OSFP have 8 per bank (lanes 9-16 are bank 1's). The first application's
+ * host lane count is one instance of it, not the module's width.
+ */
+static unsigned cmis_host_lanes(uint8_t id, unsigned banks)
+{
+	switch (id) {
+	case 0x1e:
+		return 4;
+	case 0x1b:
+	case 0x1f:
+		return 2;
+	case 0x20:
+		return 1;
+	default:
+		return 8 * banks;
+	}
+}
+
 static void dec_cmis(struct dec *d, const uint8_t *lo)
 {
 	struct rd_xcvr *x = d->x;
@@ -935,7 +957,7 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 		flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 1, HALF);
 	const uint8_t *p2 =
 		flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 2, HALF);
-	unsigned banks = p1 ? cmis_banks(p1) : 1, host = 0, media = 0, nl;
+	unsigned banks = p1 ? cmis_banks(p1) : 1, media = 0, nl;
 	char s[32];
 
 	snprintf(s, sizeof(s), "CMIS %u.%u", lo[1] >> 4, lo[1] & 0x0f);
@@ -944,11 +966,14 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 	cmis_state(d, lo);
 	snprintf(s, sizeof(s), "%u.%u", lo[0x27], lo[0x28]);
 	d_str(d, &x->firmware, s);
-	/* the first application advertised (lower page 86-89) */
-	if (lo[0x56] != 0 && lo[0x56] != 0xff) {
-		host = lo[0x58] >> 4;
-		media = lo[0x58] & 0x0f;
-	}
+	/*
+	 * The first application advertised (lower page 86-89): its media
+	 * lanes times the instances its host lane assignment allows (byte 89,
+	 * one bit per host lane an instance may start on).
+	 */
+	if (lo[0x56] != 0 && lo[0x56] != 0xff)
+		media = (lo[0x58] & 0x0f) *
+			(unsigned)__builtin_popcount(lo[0x59] ? lo[0x59] : 1);
 	if (media)
 		x->media_lanes = rd_u64(media);
 	else if (p1)
@@ -962,9 +987,7 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 		cmis_dom(d, lo, p1, p2);
 	if (flat)
 		return;
-	/* host lanes: those of the first application on a one-bank module,
-	 * else 8 per bank (lanes 9-16 are bank 1's) */
-	nl = banks == 1 && host >= 1 && host <= 8 ? host : 8 * banks;
+	nl = cmis_host_lanes(lo[0], banks);
 	if (lanes_make(d, nl) < 0)
 		return;
 	for (unsigned i = 0; i < nl; i++)

@@ -262,6 +262,109 @@ static void test_real_cmis_aoc(void **state)
 	done(&x);
 }
 
+/*
+ * Ubiquiti DAC-SFP28-1M, an SFP28 passive DAC. Source: jaredmauch/sfppi
+ * data_samples/sfp-25g-dac-ubnt (A0h and A2h as a Juniper router dumps
+ * them); oracle: the router's decode in the same file: ID 0x03, extended
+ * ID 0x04, "No Separable Connector", vendor "Ubiquiti Inc.", PN
+ * "DAC-SFP28-1M", rev "A1", SN "AH22091000096", date code "221013",
+ * "SFF-8472 compliance: none -- no DDM".
+ */
+static void test_real_sfp28_dac(void **state)
+{
+	struct rd_xcvr_mem m;
+	struct rd_xcvr x;
+	struct rd_xcvr_req req[4];
+
+	(void)state;
+	decode(MOD "real-sfp28-dac-ubiquiti-dac-sfp28-1m.hex", &m, &x);
+	assert_int_equal(x.identifier.v, 0x03);
+	assert_string_equal(x.connector_name, "No separable connector");
+	assert_string_equal(x.vendor, "Ubiquiti Inc.");
+	assert_string_equal(x.part_number, "DAC-SFP28-1M");
+	assert_string_equal(x.revision, "A1");
+	assert_string_equal(x.serial, "AH22091000096");
+	assert_string_equal(x.date_code, "2022-10-13");
+	assert_true(x.dom.ok && !x.dom.v);
+	assert_string_equal(x.no_dom, "passive copper has no diagnostics");
+	assert_false(x.temperature_c.ok);
+	assert_false(x.lanes[0].rx_power_mw.ok);
+	/* checked by hand: byte 8 bit 2 passive, byte 18 1 m, 12 = 0xff */
+	assert_string_equal(x.media, "passive copper");
+	near(x.length_m, 1, 0);
+	assert_false(x.wavelength_nm.ok);
+	assert_int_equal(x.nominal_mbps.v, 0x67 * 250);
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 4),
+			 0);
+	done(&x);
+}
+
+/*
+ * Eoptolink EOLD-168HG-10-1, a QSFP-DD CMIS 5.0 single-mode optic with all
+ * its pages (00h-03h, 10h, 11h). Source: jaredmauch/sfppi
+ * data_samples/DR4R030015 (a Juniper router's dump). The source has no
+ * decoded text: its oracle is the file name, the module's serial; every
+ * other value below was checked by hand against CMIS 5.0.
+ */
+static void test_real_cmis_optic(void **state)
+{
+	static const unsigned txp[8] = { 0x3a12, 0x3d5e, 0x433c, 0x3c09,
+					 0x3ab6, 0x3a48, 0x3ec5, 0x3b34 };
+	static const unsigned bias[8] = { 0xd73c, 0xd5f9, 0xbd7d, 0xc5bb,
+					  0xd087, 0xd6d8, 0xd70a, 0xd76e };
+	static const unsigned rxp[8] = { 0x6005, 0x5935, 0x656c, 0x61f3,
+					 0x46f8, 0x60df, 0x6733, 0x5b78 };
+	struct rd_xcvr_mem m;
+	struct rd_xcvr x;
+	struct rd_xcvr_req req[8];
+
+	(void)state;
+	decode(MOD "real-cmis-qsfpdd-eoptolink-eold-168hg.hex", &m, &x);
+	assert_int_equal(m.n, 7);
+	assert_string_equal(x.serial, "DR4R030015");
+	assert_string_equal(x.spec, "CMIS 5.0");
+	assert_string_equal(x.type, "QSFP-DD");
+	assert_string_equal(x.vendor, "Eoptolink");
+	assert_string_equal(x.vendor_oui, "70:ee:a3");
+	assert_string_equal(x.part_number, "EOLD-168HG-10-1");
+	assert_string_equal(x.revision, "01");
+	assert_string_equal(x.date_code, "2025-04-28");
+	assert_string_equal(x.module_state, "ModuleReady");
+	assert_string_equal(x.firmware, "3.2");
+	assert_string_equal(x.media, "optical");
+	assert_string_equal(x.media_detail, "1310 nm EML");
+	assert_string_equal(x.connector_name, "LC");
+	assert_int_equal(x.power_class.v, 8);
+	near(x.max_power_w, 16, 0);
+	near(x.length_m, 10000, 0);
+	near(x.wavelength_nm, 0x65a4 * 0.05, 1e-9);
+	assert_int_equal(x.media_lanes.v, 8);
+	near(x.temperature_c, 0x31be / 256.0, 1e-9);
+	near(x.vcc_v, 3.3173, 1e-9);
+	near(x.temperature_limits.high_alarm, 78, 0);
+	near(x.temperature_limits.low_alarm, -8, 0);
+	near(x.vcc_limits.low_warn, 3.135, 1e-9);
+	near(x.tx_power_limits.high_alarm, 5.1286, 1e-9);
+	near(x.tx_bias_limits.high_alarm, 130, 1e-9);
+	near(x.rx_power_limits.low_alarm, 0.0708, 1e-9);
+	assert_false(x.rx_power_is_oma.v);
+	assert_int_equal(x.n_lanes, 8);
+	for (int i = 0; i < 8; i++) {
+		struct rd_xcvr_lane *l = &x.lanes[i];
+
+		assert_string_equal(l->datapath_state, "DPActivated");
+		near(l->tx_power_mw, txp[i] * 1e-4, 1e-9);
+		near(l->tx_bias_ma, bias[i] * 0.002, 1e-9);
+		near(l->rx_power_mw, rxp[i] * 1e-4, 1e-9);
+		assert_true(l->rx_los.ok && !l->rx_los.v);
+		assert_true(l->tx_fault.ok && !l->tx_fault.v);
+		assert_int_equal(l->rx_power_flags.v, 0);
+	}
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
+			 0);
+	done(&x);
+}
+
 /* ---- synthetic pages ---- */
 
 static void test_sfp_ext_cal(void **state)
@@ -405,7 +508,9 @@ static void test_cmis_dr4(void **state)
 	assert_int_equal(x.power_class.v, 7);
 	near(x.max_power_w, 12, 0);
 	assert_int_equal(x.media_lanes.v, 4);
-	assert_int_equal(x.n_lanes, 4);
+	/* a QSFP-DD has 8 host lanes whatever its first application uses */
+	assert_int_equal(x.n_lanes, 8);
+	assert_string_equal(x.lanes[4].datapath_state, "DPDeactivated");
 	near(x.temperature_c, 36.5, 0);
 	near(x.lanes[0].tx_bias_ma, 8.0, 1e-9); /* 2000 x 2 uA x 2 */
 	near(x.lanes[1].tx_power_mw, 1.01, 1e-9);
@@ -1027,6 +1132,8 @@ int main(void)
 		cmocka_unit_test(test_real_sfp_finisar),
 		cmocka_unit_test(test_real_qsfp_dac),
 		cmocka_unit_test(test_real_cmis_aoc),
+		cmocka_unit_test(test_real_sfp28_dac),
+		cmocka_unit_test(test_real_cmis_optic),
 		cmocka_unit_test(test_sfp_ext_cal),
 		cmocka_unit_test(test_sfp_dac_no_dom),
 		cmocka_unit_test(test_qsfp_sr4),
