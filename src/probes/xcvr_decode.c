@@ -1003,6 +1003,12 @@ int rd_xcvr_decode(const struct rd_xcvr_mem *m, struct rd_xcvr *x)
 
 	if (!lo || !x)
 		return -EINVAL;
+	/* lanes are rebuilt: a second decode into x does not append */
+	for (size_t i = 0; i < x->n_lanes; i++)
+		free(x->lanes[i].datapath_state);
+	free(x->lanes);
+	x->lanes = NULL;
+	x->n_lanes = 0;
 	x->identifier = rd_u64(lo[0]);
 	type = code_find(ident_names, lo[0]);
 	if (!type) {

@@ -362,6 +362,10 @@ static void test_real_cmis_optic(void **state)
 	}
 	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
 			 0);
+	/* decoded again into the same struct: the same lanes, not twice */
+	assert_int_equal(rd_xcvr_decode(&m, &x), 0);
+	assert_int_equal(x.n_lanes, 8);
+	assert_string_equal(x.lanes[7].datapath_state, "DPActivated");
 	done(&x);
 }
 
