@@ -28,7 +28,7 @@
 #define HALF 128
 
 /* A byte of an upper half by its offset in the 0-255 address space. */
-#define U(p, off) ((p)[(off) - HALF])
+#define U(p, off) ((p)[(off)-HALF])
 
 /* ---- memory ---- */
 
@@ -116,12 +116,12 @@ static const char *code_find(const struct code_name *t, unsigned code)
 }
 
 static const struct code_name ident_names[] = {
-	{ 0x01, "GBIC" },	     { 0x02, "soldered" },
-	{ 0x03, "SFP" },	     { 0x0c, "QSFP" },
-	{ 0x0d, "QSFP+" },	     { 0x11, "QSFP28" },
-	{ 0x18, "QSFP-DD" },	     { 0x19, "OSFP" },
-	{ 0x1b, "DSFP" },	     { 0x1e, "QSFP+ (CMIS)" },
-	{ 0x1f, "SFP-DD" },	     { 0x20, "SFP+ (CMIS)" },
+	{ 0x01, "GBIC" },    { 0x02, "soldered" },
+	{ 0x03, "SFP" },     { 0x0c, "QSFP" },
+	{ 0x0d, "QSFP+" },   { 0x11, "QSFP28" },
+	{ 0x18, "QSFP-DD" }, { 0x19, "OSFP" },
+	{ 0x1b, "DSFP" },    { 0x1e, "QSFP+ (CMIS)" },
+	{ 0x1f, "SFP-DD" },  { 0x20, "SFP+ (CMIS)" },
 	{ 0, NULL },
 };
 
@@ -139,6 +139,7 @@ static const struct code_name connector_names[] = {
 	{ 0x26, "SN optical connector" },
 	{ 0x27, "MPO 2x12" },
 	{ 0x28, "MPO 1x16" },
+	{ 0x6f, "No separable connector" },
 	{ 0, NULL },
 };
 
@@ -191,11 +192,20 @@ static const struct code_name ext_compliance[] = {
 static const char *ext_media(unsigned code)
 {
 	switch (code) {
-	case 0x01: case 0x18: case 0x31: case 0x33:
+	case 0x01:
+	case 0x18:
+	case 0x31:
+	case 0x33:
 		return "active optical";
-	case 0x08: case 0x19: case 0x30: case 0x32:
+	case 0x08:
+	case 0x19:
+	case 0x30:
+	case 0x32:
 		return "active copper";
-	case 0x16: case 0x1c: case 0x1d: case 0x1e:
+	case 0x16:
+	case 0x1c:
+	case 0x1d:
+	case 0x1e:
 		return "BASE-T";
 	}
 	return NULL;
@@ -237,17 +247,19 @@ static bool tech_passive(unsigned t)
 }
 
 static const char *const module_states[] = {
-	NULL, "ModuleLowPwr", "ModulePwrUp", "ModuleReady", "ModulePwrDn",
-	"ModuleFault",
+	NULL,	       "ModuleLowPwr", "ModulePwrUp",
+	"ModuleReady", "ModulePwrDn",  "ModuleFault",
 };
 
 static const char *const fault_causes[] = {
-	"no fault", "TEC runaway", "data memory corrupted",
+	"no fault",
+	"TEC runaway",
+	"data memory corrupted",
 	"program memory corrupted",
 };
 
 static const char *const dp_states[] = {
-	NULL,	      "DPDeactivated", "DPInit",      "DPDeinit",
+	NULL,	       "DPDeactivated", "DPInit",      "DPDeinit",
 	"DPActivated", "DPTxTurnOn",	"DPTxTurnOff", "DPInitialized",
 };
 
@@ -302,8 +314,8 @@ static void d_date(struct dec *d, const uint8_t *p)
 	for (int i = 0; i < 6; i++)
 		if (p[i] < '0' || p[i] > '9')
 			return;
-	snprintf(s, sizeof(s), "20%c%c-%c%c-%c%c", p[0], p[1], p[2], p[3],
-		 p[4], p[5]);
+	snprintf(s, sizeof(s), "20%c%c-%c%c-%c%c", p[0], p[1], p[2], p[3], p[4],
+		 p[5]);
 	d_str(d, &d->x->date_code, s);
 }
 
@@ -370,7 +382,10 @@ static float befloat(const uint8_t *p)
 static double sfp_calibrate(const uint8_t *a2, enum q q, double raw)
 {
 	static const uint8_t slope_at[] = {
-		[Q_TEMP] = 84, [Q_VCC] = 88, [Q_BIAS] = 76, [Q_TXP] = 80,
+		[Q_TEMP] = 84,
+		[Q_VCC] = 88,
+		[Q_BIAS] = 76,
+		[Q_TXP] = 80,
 	};
 	unsigned o;
 
@@ -394,7 +409,8 @@ static struct rd_odbl reading(const uint8_t *p, enum q q, const uint8_t *cal,
 	return odbl(scale(q, sfp_calibrate(cal, q, rawval(q, p))) * mul);
 }
 
-/* Four thresholds at p in the order high alarm, low alarm, high warning, low warning. */
+/* Four thresholds at p in the order high alarm, low alarm, high warning, low
+ * warning. */
 static void limits(struct rd_xcvr_limits *l, const uint8_t *p, enum q q,
 		   const uint8_t *cal, double mul)
 {
@@ -412,7 +428,8 @@ static struct rd_ou64 flags4(bool ha, bool la, bool hw, bool lw)
 		      (lw ? RD_XCVR_F_LOW_WARN : 0));
 }
 
-/* SFF-8636 nibble: bit 3 high alarm, 2 low alarm, 1 high warning, 0 low warning. */
+/* SFF-8636 nibble: bit 3 high alarm, 2 low alarm, 1 high warning, 0 low
+ * warning. */
 static struct rd_ou64 nib_flags(unsigned n)
 {
 	return flags4(n & 8, n & 4, n & 2, n & 1);
@@ -528,8 +545,8 @@ static void dec_sfp(struct dec *d, const uint8_t *a0)
 		return;
 	if (!(a0[92] & 0x40)) {
 		d_no_dom(d, passive ? "passive copper has no diagnostics"
-			 : "the module implements no diagnostics "
-			   "(A0h byte 92 bit 6 clear)");
+				    : "the module implements no diagnostics "
+				      "(A0h byte 92 bit 6 clear)");
 		return;
 	}
 	x->dom = rd_bool(true);
@@ -556,8 +573,8 @@ static void dec_sfp(struct dec *d, const uint8_t *a0)
 
 		x->temperature_flags = flags4(al[0] & 0x80, al[0] & 0x40,
 					      wa[0] & 0x80, wa[0] & 0x40);
-		x->vcc_flags = flags4(al[0] & 0x20, al[0] & 0x10,
-				      wa[0] & 0x20, wa[0] & 0x10);
+		x->vcc_flags = flags4(al[0] & 0x20, al[0] & 0x10, wa[0] & 0x20,
+				      wa[0] & 0x10);
 		l->tx_bias_flags = flags4(al[0] & 0x08, al[0] & 0x04,
 					  wa[0] & 0x08, wa[0] & 0x04);
 		l->tx_power_flags = flags4(al[0] & 0x02, al[0] & 0x01,
@@ -577,8 +594,12 @@ static void dec_sfp(struct dec *d, const uint8_t *a0)
 static const char *qsfp_detail(const uint8_t *p0)
 {
 	static const char *const b131[] = {
-		"40G active cable (XLPPI)", "40GBASE-LR4", "40GBASE-SR4",
-		"40GBASE-CR4",		    "10GBASE-SR",  "10GBASE-LR",
+		"40G active cable (XLPPI)",
+		"40GBASE-LR4",
+		"40GBASE-SR4",
+		"40GBASE-CR4",
+		"10GBASE-SR",
+		"10GBASE-LR",
 		"10GBASE-LRM",
 	};
 	unsigned c = U(p0, 131);
@@ -705,8 +726,8 @@ static void dec_qsfp(struct dec *d, const uint8_t *lo)
 	struct rd_xcvr *x = d->x;
 	bool flat = lo[2] & 0x04;
 	const uint8_t *p0 = rd_xcvr_mem_get(d->m, I2C_A0, 0, 0, HALF);
-	const uint8_t *p3 = flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 3,
-							   HALF);
+	const uint8_t *p3 =
+		flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 3, HALF);
 	unsigned traw = be16(lo + 22);
 	char why[96];
 
@@ -838,8 +859,7 @@ static void cmis_lane(struct dec *d, struct rd_xcvr_lane *l, unsigned idx,
 	unsigned mon = p1 ? U(p1, 0xa0) : 0x06;
 	unsigned adv_tx = p1 ? U(p1, 0x9d) : 0xff;
 	unsigned adv_rx = p1 ? U(p1, 0x9e) : 0xff;
-	const uint8_t *p =
-		rd_xcvr_mem_get(d->m, I2C_A0, idx / 8, 0x11, HALF);
+	const uint8_t *p = rd_xcvr_mem_get(d->m, I2C_A0, idx / 8, 0x11, HALF);
 	char s[32];
 
 	if (!p)
@@ -865,8 +885,8 @@ static void cmis_lane(struct dec *d, struct rd_xcvr_lane *l, unsigned idx,
 		return;
 	bm = p1 ? (U(p1, 0xa0) >> 3) & 3 : 3;
 	if ((mon & 0x01) && bm < 3) {
-		l->tx_bias_ma = reading(&U(p, 0xaa + 2 * j), Q_BIAS, NULL,
-					1 << bm);
+		l->tx_bias_ma =
+			reading(&U(p, 0xaa + 2 * j), Q_BIAS, NULL, 1 << bm);
 		l->tx_bias_flags = flags4(U(p, 0x8f) & bit, U(p, 0x90) & bit,
 					  U(p, 0x91) & bit, U(p, 0x92) & bit);
 	}
@@ -891,10 +911,10 @@ static void cmis_dom(struct dec *d, const uint8_t *lo, const uint8_t *p1,
 	x->dom = rd_bool(true);
 	x->temperature_c = reading(lo + 0x0e, Q_TEMP, NULL, 1);
 	x->vcc_v = reading(lo + 0x10, Q_VCC, NULL, 1);
-	x->temperature_flags = flags4(lo[9] & 0x01, lo[9] & 0x02,
-				      lo[9] & 0x04, lo[9] & 0x08);
-	x->vcc_flags = flags4(lo[9] & 0x10, lo[9] & 0x20, lo[9] & 0x40,
-			      lo[9] & 0x80);
+	x->temperature_flags =
+		flags4(lo[9] & 0x01, lo[9] & 0x02, lo[9] & 0x04, lo[9] & 0x08);
+	x->vcc_flags =
+		flags4(lo[9] & 0x10, lo[9] & 0x20, lo[9] & 0x40, lo[9] & 0x80);
 	if (p1)
 		x->rx_power_is_oma = rd_bool(!(U(p1, 0x97) & 0x10));
 	if (!p2)
@@ -903,9 +923,29 @@ static void cmis_dom(struct dec *d, const uint8_t *lo, const uint8_t *p1,
 	limits(&x->vcc_limits, &U(p2, 0x88), Q_VCC, NULL, 1);
 	limits(&x->tx_power_limits, &U(p2, 0xb0), Q_TXP, NULL, 1);
 	if (bm < 3)
-		limits(&x->tx_bias_limits, &U(p2, 0xb8), Q_BIAS, NULL,
-		       1 << bm);
+		limits(&x->tx_bias_limits, &U(p2, 0xb8), Q_BIAS, NULL, 1 << bm);
 	limits(&x->rx_power_limits, &U(p2, 0xc0), Q_RXP, NULL, 1);
+}
+
+/*
+ * Host lanes by form factor: page 11h has 8 per bank, but a QSFP (0x1E)
+ * has 4 electrical lanes, an SFP-DD or DSFP 2 and an SFP+ 1; QSFP-DD and
+ * OSFP have 8 per bank (lanes 9-16 are bank 1's). The first application's
+ * host lane count is one instance of it, not the module's width.
+ */
+static unsigned cmis_host_lanes(uint8_t id, unsigned banks)
+{
+	switch (id) {
+	case 0x1e:
+		return 4;
+	case 0x1b:
+	case 0x1f:
+		return 2;
+	case 0x20:
+		return 1;
+	default:
+		return 8 * banks;
+	}
 }
 
 static void dec_cmis(struct dec *d, const uint8_t *lo)
@@ -913,11 +953,11 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 	struct rd_xcvr *x = d->x;
 	bool flat = lo[2] & 0x80, passive;
 	const uint8_t *p0 = rd_xcvr_mem_get(d->m, I2C_A0, 0, 0, HALF);
-	const uint8_t *p1 = flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 1,
-							   HALF);
-	const uint8_t *p2 = flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 2,
-							   HALF);
-	unsigned banks = p1 ? cmis_banks(p1) : 1, host = 0, media = 0, nl;
+	const uint8_t *p1 =
+		flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 1, HALF);
+	const uint8_t *p2 =
+		flat ? NULL : rd_xcvr_mem_get(d->m, I2C_A0, 0, 2, HALF);
+	unsigned banks = p1 ? cmis_banks(p1) : 1, media = 0, nl;
 	char s[32];
 
 	snprintf(s, sizeof(s), "CMIS %u.%u", lo[1] >> 4, lo[1] & 0x0f);
@@ -926,11 +966,14 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 	cmis_state(d, lo);
 	snprintf(s, sizeof(s), "%u.%u", lo[0x27], lo[0x28]);
 	d_str(d, &x->firmware, s);
-	/* the first application advertised (lower page 86-89) */
-	if (lo[0x56] != 0 && lo[0x56] != 0xff) {
-		host = lo[0x58] >> 4;
-		media = lo[0x58] & 0x0f;
-	}
+	/*
+	 * The first application advertised (lower page 86-89): its media
+	 * lanes times the instances its host lane assignment allows (byte 89,
+	 * one bit per host lane an instance may start on).
+	 */
+	if (lo[0x56] != 0 && lo[0x56] != 0xff)
+		media = (lo[0x58] & 0x0f) *
+			(unsigned)__builtin_popcount(lo[0x59] ? lo[0x59] : 1);
 	if (media)
 		x->media_lanes = rd_u64(media);
 	else if (p1)
@@ -944,9 +987,7 @@ static void dec_cmis(struct dec *d, const uint8_t *lo)
 		cmis_dom(d, lo, p1, p2);
 	if (flat)
 		return;
-	/* host lanes: those of the first application on a one-bank module,
-	 * else 8 per bank (lanes 9-16 are bank 1's) */
-	nl = banks == 1 && host >= 1 && host <= 8 ? host : 8 * banks;
+	nl = cmis_host_lanes(lo[0], banks);
 	if (lanes_make(d, nl) < 0)
 		return;
 	for (unsigned i = 0; i < nl; i++)
@@ -962,6 +1003,12 @@ int rd_xcvr_decode(const struct rd_xcvr_mem *m, struct rd_xcvr *x)
 
 	if (!lo || !x)
 		return -EINVAL;
+	/* lanes are rebuilt: a second decode into x does not append */
+	for (size_t i = 0; i < x->n_lanes; i++)
+		free(x->lanes[i].datapath_state);
+	free(x->lanes);
+	x->lanes = NULL;
+	x->n_lanes = 0;
 	x->identifier = rd_u64(lo[0]);
 	type = code_find(ident_names, lo[0]);
 	if (!type) {
@@ -999,8 +1046,7 @@ static void want(struct plan *p, unsigned i2c, unsigned bank, unsigned page,
 	if (p->n >= p->max || rd_xcvr_mem_get(p->m, i2c, bank, page, offset))
 		return;
 	p->out[p->n++] = (struct rd_xcvr_req){ (uint8_t)i2c, (uint8_t)bank,
-					       (uint8_t)page,
-					       (uint8_t)offset };
+					       (uint8_t)page, (uint8_t)offset };
 }
 
 size_t rd_xcvr_plan(const struct rd_xcvr_mem *m, unsigned kinds,
@@ -1155,8 +1201,7 @@ static void linear_put(struct rd_xcvr_mem *m, const uint8_t *buf,
 	}
 }
 
-int rd_xcvr_mem_from_raw(const uint8_t *buf, size_t len,
-			 struct rd_xcvr_mem *m)
+int rd_xcvr_mem_from_raw(const uint8_t *buf, size_t len, struct rd_xcvr_mem *m)
 {
 	m->n = 0;
 	if (!buf || len < HALF)
@@ -1167,7 +1212,7 @@ int rd_xcvr_mem_from_raw(const uint8_t *buf, size_t len,
 
 /* A block of hex text being read: where it goes and the bytes it had. */
 struct hexblk {
-	bool located;		/* a page (bank, i2c) was named for it */
+	bool located; /* a page (bank, i2c) was named for it */
 	unsigned i2c, bank, page;
 	uint8_t buf[2 * HALF], seen[2 * HALF];
 	bool any;
@@ -1202,8 +1247,8 @@ static bool keyword_num(const char *s, const char *e, const char *kw,
 		if (strncasecmp(p, kw, n) != 0 ||
 		    (p > s && ((p[-1] | 0x20) >= 'a' && (p[-1] | 0x20) <= 'z')))
 			continue;
-		while (q < e && (*q == ' ' || *q == '\t' || *q == '=' ||
-				 *q == ':'))
+		while (q < e &&
+		       (*q == ' ' || *q == '\t' || *q == '=' || *q == ':'))
 			q++;
 		if (q == e || rd_hex_digit(*q) < 0)
 			continue;
@@ -1252,8 +1297,8 @@ static bool hex_line(const char *s, const char *e, struct hexblk *b,
 			break;
 		hi = rd_hex_digit(p[0]);
 		lo = rd_hex_digit(p[1]);
-		if (hi < 0 || lo < 0 || (e - p > 2 && p[2] != ' ' &&
-					 p[2] != '\t' && p[2] != '\r'))
+		if (hi < 0 || lo < 0 ||
+		    (e - p > 2 && p[2] != ' ' && p[2] != '\t' && p[2] != '\r'))
 			break;
 		if (b->located && off < sizeof(b->buf)) {
 			b->buf[off] = (uint8_t)(hi << 4 | lo);
@@ -1293,13 +1338,14 @@ int rd_xcvr_mem_from_hex(const char *text, size_t len, struct rd_xcvr_mem *m)
 			hp = keyword_num(s, e, "page", &page);
 			hb = keyword_num(s, e, "bank", &bank);
 			hi = keyword_num(s, e, "i2c", &i2c);
-			if (hp || hb || hi || (e - s >= 6 &&
-					       !strncmp(s, "Offset", 6))) {
+			if (hp || hb || hi ||
+			    (e - s >= 6 && !strncmp(s, "Offset", 6))) {
 				bool keep = b->located && !b->any;
 				struct hexblk loc = *b;
 
 				hexblk_flush(b, m);
-				if (keep) /* an "Offset" header after a location */
+				if (keep) /* an "Offset" header after a location
+					   */
 					*b = loc;
 				if (hp || hb || hi) {
 					b->located = page <= 255 &&
@@ -1322,8 +1368,7 @@ int rd_xcvr_mem_from_hex(const char *text, size_t len, struct rd_xcvr_mem *m)
 	return m->n ? 0 : -EINVAL;
 }
 
-int rd_xcvr_mem_from_dump(const uint8_t *buf, size_t len,
-			  struct rd_xcvr_mem *m)
+int rd_xcvr_mem_from_dump(const uint8_t *buf, size_t len, struct rd_xcvr_mem *m)
 {
 	bool text = len > 0;
 

@@ -32,7 +32,7 @@ static void check_strings(const struct rd_xcvr *x)
 	const char *const top[] = {
 		x->spec,	 x->type,	  x->connector_name,
 		x->media,	 x->media_detail, x->vendor,
-		x->vendor_oui, x->part_number,  x->revision,
+		x->vendor_oui,	 x->part_number,  x->revision,
 		x->serial,	 x->date_code,	  x->firmware,
 		x->module_state, x->fault_cause,  x->no_dom,
 	};
@@ -49,8 +49,9 @@ static void check_strings(const struct rd_xcvr *x)
 static void check(const struct rd_xcvr_mem *m)
 {
 	static const char *const fields[] = {
-		"temperature_c", "rx_power_mw", "rx_los", "datapath_state",
-		"rx_power_flags", "vendor", "module_state", "nope",
+		"temperature_c",  "rx_power_mw",    "rx_los",
+		"datapath_state", "rx_power_flags", "vendor",
+		"module_state",	  "nope",
 	};
 	struct rd_xcvr_req req[RD_XCVR_MAX_HALVES];
 	struct rd_xcvr x = { 0 };

@@ -50,12 +50,12 @@ static void done(struct rd_xcvr *x)
 	rd_model_free(rd_xcvr_fields, x);
 }
 
-#define near(o, want, eps)                                                 \
-	do {                                                               \
-		assert_true((o).ok);                                       \
-		if (fabs((o).v - (want)) > (eps))                          \
-			fail_msg("%s = %.6f, want %.6f", #o, (o).v,        \
-				 (double)(want));                          \
+#define near(o, want, eps)                                                     \
+	do {                                                                   \
+		assert_true((o).ok);                                           \
+		if (fabs((o).v - (want)) > (eps))                              \
+			fail_msg("%s = %.6f, want %.6f", #o, (o).v,            \
+				 (double)(want));                              \
 	} while (0)
 
 static uint8_t *half_rw(struct rd_xcvr_mem *m, unsigned i2c, unsigned bank,
@@ -120,8 +120,7 @@ static void test_real_sfp_no_light(void **state)
 	near(x.wavelength_nm, 850, 0);
 	assert_int_equal(x.nominal_mbps.v, 10300);
 	assert_true(x.dom.v && !x.ext_calibrated.v && !x.rx_power_is_oma.v);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req,
-				      8),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
 			 0);
 	done(&x);
 }
@@ -205,8 +204,7 @@ static void test_real_qsfp_dac(void **state)
 	assert_int_equal(x.media_lanes.v, 4);
 	/* flat memory (lower byte 2 bit 2): no page 03h to ask for */
 	assert_true(x.flat_memory.ok && x.flat_memory.v);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req,
-				      8),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
 			 0);
 	done(&x);
 }
@@ -257,11 +255,117 @@ static void test_real_cmis_aoc(void **state)
 	/* page 01h not in the dump: the bias multiplier is unknown */
 	assert_false(x.lanes[0].tx_bias_ma.ok);
 	assert_true(x.lanes[0].rx_los.ok && !x.lanes[0].rx_los.v);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req,
-				      8),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
 			 2);
 	assert_int_equal(req[0].page, 1);
 	assert_int_equal(req[1].page, 2);
+	done(&x);
+}
+
+/*
+ * Ubiquiti DAC-SFP28-1M, an SFP28 passive DAC. Source: jaredmauch/sfppi
+ * data_samples/sfp-25g-dac-ubnt (A0h and A2h as a Juniper router dumps
+ * them); oracle: the router's decode in the same file: ID 0x03, extended
+ * ID 0x04, "No Separable Connector", vendor "Ubiquiti Inc.", PN
+ * "DAC-SFP28-1M", rev "A1", SN "AH22091000096", date code "221013",
+ * "SFF-8472 compliance: none -- no DDM".
+ */
+static void test_real_sfp28_dac(void **state)
+{
+	struct rd_xcvr_mem m;
+	struct rd_xcvr x;
+	struct rd_xcvr_req req[4];
+
+	(void)state;
+	decode(MOD "real-sfp28-dac-ubiquiti-dac-sfp28-1m.hex", &m, &x);
+	assert_int_equal(x.identifier.v, 0x03);
+	assert_string_equal(x.connector_name, "No separable connector");
+	assert_string_equal(x.vendor, "Ubiquiti Inc.");
+	assert_string_equal(x.part_number, "DAC-SFP28-1M");
+	assert_string_equal(x.revision, "A1");
+	assert_string_equal(x.serial, "AH22091000096");
+	assert_string_equal(x.date_code, "2022-10-13");
+	assert_true(x.dom.ok && !x.dom.v);
+	assert_string_equal(x.no_dom, "passive copper has no diagnostics");
+	assert_false(x.temperature_c.ok);
+	assert_false(x.lanes[0].rx_power_mw.ok);
+	/* checked by hand: byte 8 bit 2 passive, byte 18 1 m, 12 = 0xff */
+	assert_string_equal(x.media, "passive copper");
+	near(x.length_m, 1, 0);
+	assert_false(x.wavelength_nm.ok);
+	assert_int_equal(x.nominal_mbps.v, 0x67 * 250);
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 4),
+			 0);
+	done(&x);
+}
+
+/*
+ * Eoptolink EOLD-168HG-10-1, a QSFP-DD CMIS 5.0 single-mode optic with all
+ * its pages (00h-03h, 10h, 11h). Source: jaredmauch/sfppi
+ * data_samples/DR4R030015 (a Juniper router's dump). The source has no
+ * decoded text: its oracle is the file name, the module's serial; every
+ * other value below was checked by hand against CMIS 5.0.
+ */
+static void test_real_cmis_optic(void **state)
+{
+	static const unsigned txp[8] = { 0x3a12, 0x3d5e, 0x433c, 0x3c09,
+					 0x3ab6, 0x3a48, 0x3ec5, 0x3b34 };
+	static const unsigned bias[8] = { 0xd73c, 0xd5f9, 0xbd7d, 0xc5bb,
+					  0xd087, 0xd6d8, 0xd70a, 0xd76e };
+	static const unsigned rxp[8] = { 0x6005, 0x5935, 0x656c, 0x61f3,
+					 0x46f8, 0x60df, 0x6733, 0x5b78 };
+	struct rd_xcvr_mem m;
+	struct rd_xcvr x;
+	struct rd_xcvr_req req[8];
+
+	(void)state;
+	decode(MOD "real-cmis-qsfpdd-eoptolink-eold-168hg.hex", &m, &x);
+	assert_int_equal(m.n, 7);
+	assert_string_equal(x.serial, "DR4R030015");
+	assert_string_equal(x.spec, "CMIS 5.0");
+	assert_string_equal(x.type, "QSFP-DD");
+	assert_string_equal(x.vendor, "Eoptolink");
+	assert_string_equal(x.vendor_oui, "70:ee:a3");
+	assert_string_equal(x.part_number, "EOLD-168HG-10-1");
+	assert_string_equal(x.revision, "01");
+	assert_string_equal(x.date_code, "2025-04-28");
+	assert_string_equal(x.module_state, "ModuleReady");
+	assert_string_equal(x.firmware, "3.2");
+	assert_string_equal(x.media, "optical");
+	assert_string_equal(x.media_detail, "1310 nm EML");
+	assert_string_equal(x.connector_name, "LC");
+	assert_int_equal(x.power_class.v, 8);
+	near(x.max_power_w, 16, 0);
+	near(x.length_m, 10000, 0);
+	near(x.wavelength_nm, 0x65a4 * 0.05, 1e-9);
+	assert_int_equal(x.media_lanes.v, 8);
+	near(x.temperature_c, 0x31be / 256.0, 1e-9);
+	near(x.vcc_v, 3.3173, 1e-9);
+	near(x.temperature_limits.high_alarm, 78, 0);
+	near(x.temperature_limits.low_alarm, -8, 0);
+	near(x.vcc_limits.low_warn, 3.135, 1e-9);
+	near(x.tx_power_limits.high_alarm, 5.1286, 1e-9);
+	near(x.tx_bias_limits.high_alarm, 130, 1e-9);
+	near(x.rx_power_limits.low_alarm, 0.0708, 1e-9);
+	assert_false(x.rx_power_is_oma.v);
+	assert_int_equal(x.n_lanes, 8);
+	for (int i = 0; i < 8; i++) {
+		struct rd_xcvr_lane *l = &x.lanes[i];
+
+		assert_string_equal(l->datapath_state, "DPActivated");
+		near(l->tx_power_mw, txp[i] * 1e-4, 1e-9);
+		near(l->tx_bias_ma, bias[i] * 0.002, 1e-9);
+		near(l->rx_power_mw, rxp[i] * 1e-4, 1e-9);
+		assert_true(l->rx_los.ok && !l->rx_los.v);
+		assert_true(l->tx_fault.ok && !l->tx_fault.v);
+		assert_int_equal(l->rx_power_flags.v, 0);
+	}
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 8),
+			 0);
+	/* decoded again into the same struct: the same lanes, not twice */
+	assert_int_equal(rd_xcvr_decode(&m, &x), 0);
+	assert_int_equal(x.n_lanes, 8);
+	assert_string_equal(x.lanes[7].datapath_state, "DPActivated");
 	done(&x);
 }
 
@@ -275,9 +379,9 @@ static void test_sfp_ext_cal(void **state)
 	(void)state;
 	decode(MOD "synthetic-sfp-ext-cal.hex", &m, &x);
 	assert_true(x.ext_calibrated.v);
-	near(x.temperature_c, 26.0, 1e-9);	/* 25 C raw, offset +256 */
+	near(x.temperature_c, 26.0, 1e-9); /* 25 C raw, offset +256 */
 	near(x.vcc_v, 3.2768, 1e-9);
-	near(x.lanes[0].tx_bias_ma, 4.2, 1e-9);	/* 1000 x 2.0 + 100 */
+	near(x.lanes[0].tx_bias_ma, 4.2, 1e-9);	   /* 1000 x 2.0 + 100 */
 	near(x.lanes[0].tx_power_mw, 0.299, 1e-9); /* 6000 x 0.5 - 10 */
 	/* 5 + 2 x 1000 + 0.001 x 1000^2: the polynomial, not ethtool's sum */
 	near(x.lanes[0].rx_power_mw, 0.3005, 1e-6);
@@ -302,8 +406,7 @@ static void test_sfp_dac_no_dom(void **state)
 	assert_false(x.temperature_c.ok);
 	assert_false(x.lanes[0].rx_power_mw.ok);
 	/* DDM bit off: A2h is never asked for */
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req,
-				      4),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 4),
 			 0);
 	done(&x);
 }
@@ -384,8 +487,7 @@ static void test_qsfp_flat(void **state)
 	assert_false(x.temperature_flags.ok);
 	assert_false(x.lanes[0].rx_power_flags.ok);
 	assert_false(x.rx_power_limits.high_alarm.ok);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req,
-				      4),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, req, 4),
 			 0);
 	done(&x);
 }
@@ -410,9 +512,11 @@ static void test_cmis_dr4(void **state)
 	assert_int_equal(x.power_class.v, 7);
 	near(x.max_power_w, 12, 0);
 	assert_int_equal(x.media_lanes.v, 4);
-	assert_int_equal(x.n_lanes, 4);
+	/* a QSFP-DD has 8 host lanes whatever its first application uses */
+	assert_int_equal(x.n_lanes, 8);
+	assert_string_equal(x.lanes[4].datapath_state, "DPDeactivated");
 	near(x.temperature_c, 36.5, 0);
-	near(x.lanes[0].tx_bias_ma, 8.0, 1e-9);	/* 2000 x 2 uA x 2 */
+	near(x.lanes[0].tx_bias_ma, 8.0, 1e-9); /* 2000 x 2 uA x 2 */
 	near(x.lanes[1].tx_power_mw, 1.01, 1e-9);
 	near(x.lanes[3].rx_power_mw, 0.83, 1e-9);
 	near(x.tx_bias_limits.high_alarm, 30, 1e-9);
@@ -477,14 +581,13 @@ static void test_cmis_two_banks(void **state)
 		unsigned j = i % 8, b = i / 8;
 
 		assert_int_equal(l->lane, i + 1);
-		near(l->tx_power_mw, (10000 + 100 * j + 1000 * b) * 1e-4,
-		     1e-9);
-		near(l->rx_power_mw, (8000 + 100 * j + 1000 * b) * 1e-4,
-		     1e-9);
+		near(l->tx_power_mw, (10000 + 100 * j + 1000 * b) * 1e-4, 1e-9);
+		near(l->rx_power_mw, (8000 + 100 * j + 1000 * b) * 1e-4, 1e-9);
 		assert_int_equal(l->rx_los.v, i == 2 || i == 15);
 		assert_string_equal(l->datapath_state,
-				    b ? "DPInit"
-				    : j < 4 ? "DPActivated" : "DPDeactivated");
+				    b	    ? "DPInit"
+				    : j < 4 ? "DPActivated"
+					    : "DPDeactivated");
 	}
 	assert_string_equal(rd_xcvr_where(&x, "rx_power_mw", 9, w, sizeof(w)),
 			    "bank 1 page 11h bytes 186-187");
@@ -512,8 +615,8 @@ static void test_cmis_two_banks(void **state)
 
 struct flagcase {
 	unsigned i2c, bank, page, off, byte, bit;
-	const char *what;	/* "temp", "vcc", "bias", "txp", "rxp" */
-	unsigned lane;		/* from 1; 0 for module-level */
+	const char *what; /* "temp", "vcc", "bias", "txp", "rxp" */
+	unsigned lane;	  /* from 1; 0 for module-level */
 	uint64_t flag;
 };
 
@@ -536,8 +639,7 @@ static uint64_t flag_of(const struct rd_xcvr *x, const struct flagcase *c)
 	return f->v;
 }
 
-static void flag_cases(const char *fixture, const struct flagcase *c,
-		       size_t n)
+static void flag_cases(const char *fixture, const struct flagcase *c, size_t n)
 {
 	struct rd_xcvr_mem m;
 	struct rd_xcvr x;
@@ -559,8 +661,12 @@ static void flag_cases(const char *fixture, const struct flagcase *c,
 	}
 }
 
-enum { HA = RD_XCVR_F_HIGH_ALARM, LA = RD_XCVR_F_LOW_ALARM,
-       HW = RD_XCVR_F_HIGH_WARN, LW = RD_XCVR_F_LOW_WARN };
+enum {
+	HA = RD_XCVR_F_HIGH_ALARM,
+	LA = RD_XCVR_F_LOW_ALARM,
+	HW = RD_XCVR_F_HIGH_WARN,
+	LW = RD_XCVR_F_LOW_WARN
+};
 
 static void test_flags_sff8472(void **state)
 {
@@ -663,9 +769,9 @@ static void test_signals_per_lane(void **state)
 		load(MOD "synthetic-qsfp28-sr4.hex", &m);
 		uint8_t *lo = half_rw(&m, 0x50, 0, 0, 0);
 
-		lo[3] = (uint8_t)(0x10u << (lane - 1));	/* Tx LOS */
+		lo[3] = (uint8_t)(0x10u << (lane - 1)); /* Tx LOS */
 		lo[4] = (uint8_t)(1u << (lane - 1));	/* Tx fault */
-		lo[5] = (uint8_t)(0x11u << (lane - 1));	/* Tx and Rx LOL */
+		lo[5] = (uint8_t)(0x11u << (lane - 1)); /* Tx and Rx LOL */
 		memset(&x, 0, sizeof(x));
 		assert_int_equal(rd_xcvr_decode(&m, &x), 0);
 		for (unsigned i = 0; i < 4; i++) {
@@ -683,8 +789,8 @@ static void test_signals_per_lane(void **state)
 		load(MOD "synthetic-cmis-dr4.hex", &m);
 		uint8_t *p = half_rw(&m, 0x50, 0, 0x11, 128);
 
-		p[0x93 - 128] = (uint8_t)(1u << (lane - 1));	/* Rx LOS */
-		p[0x87 - 128] = (uint8_t)(1u << (lane - 1));	/* Tx fault */
+		p[0x93 - 128] = (uint8_t)(1u << (lane - 1)); /* Rx LOS */
+		p[0x87 - 128] = (uint8_t)(1u << (lane - 1)); /* Tx fault */
 		memset(&x, 0, sizeof(x));
 		assert_int_equal(rd_xcvr_decode(&m, &x), 0);
 		for (unsigned i = 0; i < 4; i++) {
@@ -738,8 +844,7 @@ static void test_plan(void **state)
 	memset(lo, 0, sizeof(lo));
 	lo[0] = 0x18;
 	rd_xcvr_mem_put(&m, 0x50, 0, 0, 0, lo);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, r,
-				      8),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, r, 8),
 			 4);
 	assert_true(r[0].page == 0 && r[0].offset == 128);
 	assert_int_equal(r[1].page, 1);
@@ -758,8 +863,7 @@ static void test_plan(void **state)
 	/* flat CMIS: page 00h upper only */
 	lo[2] = 0x80;
 	rd_xcvr_mem_put(&m, 0x50, 0, 0, 0, lo);
-	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, r,
-				      8),
+	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_IDENT | RD_XCVR_DIAG, r, 8),
 			 1);
 	assert_int_equal(rd_xcvr_plan(&m, RD_XCVR_DIAG, r, 8), 0);
 }
@@ -856,8 +960,7 @@ static void test_dump_layouts(void **state)
 	n = slurp(MOD "real-sfp-10g-sr-oem-no-light.bin", &buf);
 	assert_int_equal(rd_xcvr_mem_from_raw(buf, n, &m), 0);
 	assert_int_equal(m.n, 4);
-	assert_memory_equal(rd_xcvr_mem_get(&m, 0x51, 0, 0, 0), buf + 256,
-			    128);
+	assert_memory_equal(rd_xcvr_mem_get(&m, 0x51, 0, 0, 0), buf + 256, 128);
 	assert_memory_equal(rd_xcvr_mem_get(&m, 0x51, 0, 0, 128), buf + 384,
 			    128);
 	/* SFF-8079, 256 bytes: A0h only */
@@ -867,8 +970,7 @@ static void test_dump_layouts(void **state)
 	t = ethtool_text(buf, n, 0);
 	assert_int_equal(rd_xcvr_mem_from_hex(t, strlen(t), &m), 0);
 	assert_int_equal(m.n, 4);
-	assert_int_equal(rd_xcvr_mem_from_dump((uint8_t *)t, strlen(t), &q),
-			 0);
+	assert_int_equal(rd_xcvr_mem_from_dump((uint8_t *)t, strlen(t), &q), 0);
 	assert_int_equal(q.n, 4);
 	/* truncated in the middle of A2h: the whole halves before it */
 	assert_int_equal(rd_xcvr_mem_from_hex(t, strlen(t) * 5 / 8, &m), 0);
@@ -936,9 +1038,9 @@ static void test_garbage(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
-		assert_int_equal(rd_xcvr_mem_from_hex(texts[i],
-						      strlen(texts[i]), &m),
-				 -EINVAL);
+		assert_int_equal(
+			rd_xcvr_mem_from_hex(texts[i], strlen(texts[i]), &m),
+			-EINVAL);
 	m.n = 0;
 	memset(&x, 0, sizeof(x));
 	assert_int_equal(rd_xcvr_decode(&m, &x), -EINVAL);
@@ -948,7 +1050,8 @@ static void test_garbage(void **state)
 
 		m.n = 0;
 		for (unsigned k = 0; k < 12; k++) {
-			static const uint8_t pages[] = { 0, 0, 1, 2, 3, 0x11,
+			static const uint8_t pages[] = { 0,    0,    1,
+							 2,    3,    0x11,
 							 0x11, 0x11, 0x11 };
 			for (int b = 0; b < 128; b++) {
 				seed = seed * 1103515245u + 12345u;
@@ -965,10 +1068,12 @@ static void test_garbage(void **state)
 		}
 		memset(&x, 0, sizeof(x));
 		assert_int_equal(rd_xcvr_decode(&m, &x), 0);
-		for (const char *const *s = (const char *const[]){
-			     x.vendor, x.part_number, x.serial, x.revision,
-			     x.date_code, x.module_state, x.fault_cause,
-			     x.media_detail, x.type, NULL };
+		for (const char *const *s =
+			     (const char *const[]){
+				     x.vendor, x.part_number, x.serial,
+				     x.revision, x.date_code, x.module_state,
+				     x.fault_cause, x.media_detail, x.type,
+				     NULL };
 		     s[0] || s == NULL; s++) {
 			if (!*s)
 				break;
@@ -989,8 +1094,7 @@ static void test_where(void **state)
 	decode(MOD "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex", &m, &x);
 	assert_string_equal(rd_xcvr_where(&x, "rx_power_mw", 1, w, sizeof(w)),
 			    "A2h bytes 104-105");
-	assert_string_equal(rd_xcvr_where(&x, "temperature_c", 0, w,
-					  sizeof(w)),
+	assert_string_equal(rd_xcvr_where(&x, "temperature_c", 0, w, sizeof(w)),
 			    "A2h bytes 96-97");
 	assert_string_equal(rd_xcvr_where(&x, "rx_los", 1, w, sizeof(w)),
 			    "A2h byte 110 bit 1");
@@ -1000,29 +1104,27 @@ static void test_where(void **state)
 	assert_null(rd_xcvr_where(&x, "no_such_field", 0, w, sizeof(w)));
 	done(&x);
 	decode(MOD "synthetic-qsfp28-sr4.hex", &m, &x);
-	assert_string_equal(rd_xcvr_where(&x, "temperature_c", 0, w,
-					  sizeof(w)),
+	assert_string_equal(rd_xcvr_where(&x, "temperature_c", 0, w, sizeof(w)),
 			    "page 00h bytes 22-23");
 	assert_string_equal(rd_xcvr_where(&x, "tx_bias_ma", 3, w, sizeof(w)),
 			    "page 00h bytes 46-47");
 	assert_string_equal(rd_xcvr_where(&x, "tx_los", 2, w, sizeof(w)),
 			    "page 00h byte 3 bit 5");
-	assert_string_equal(rd_xcvr_where(&x, "rx_power_flags", 2, w,
-					  sizeof(w)),
-			    "page 00h byte 9 bits 3-0");
-	assert_string_equal(rd_xcvr_where(&x, "rx_power_limits_mw", 0, w,
-					  sizeof(w)),
-			    "page 03h bytes 176-183");
+	assert_string_equal(
+		rd_xcvr_where(&x, "rx_power_flags", 2, w, sizeof(w)),
+		"page 00h byte 9 bits 3-0");
+	assert_string_equal(
+		rd_xcvr_where(&x, "rx_power_limits_mw", 0, w, sizeof(w)),
+		"page 03h bytes 176-183");
 	done(&x);
 	decode(MOD "synthetic-cmis-dr4.hex", &m, &x);
 	assert_string_equal(rd_xcvr_where(&x, "rx_power_mw", 1, w, sizeof(w)),
 			    "bank 0 page 11h bytes 186-187");
-	assert_string_equal(rd_xcvr_where(&x, "module_state", 0, w,
-					  sizeof(w)),
+	assert_string_equal(rd_xcvr_where(&x, "module_state", 0, w, sizeof(w)),
 			    "page 00h byte 3");
-	assert_string_equal(rd_xcvr_where(&x, "datapath_state", 3, w,
-					  sizeof(w)),
-			    "bank 0 page 11h byte 129 bits 3-0");
+	assert_string_equal(
+		rd_xcvr_where(&x, "datapath_state", 3, w, sizeof(w)),
+		"bank 0 page 11h byte 129 bits 3-0");
 	assert_null(rd_xcvr_where(&x, "rx_los", 0, w, sizeof(w)));
 	done(&x);
 }
@@ -1034,6 +1136,8 @@ int main(void)
 		cmocka_unit_test(test_real_sfp_finisar),
 		cmocka_unit_test(test_real_qsfp_dac),
 		cmocka_unit_test(test_real_cmis_aoc),
+		cmocka_unit_test(test_real_sfp28_dac),
+		cmocka_unit_test(test_real_cmis_optic),
 		cmocka_unit_test(test_sfp_ext_cal),
 		cmocka_unit_test(test_sfp_dac_no_dom),
 		cmocka_unit_test(test_qsfp_sr4),
