@@ -2,7 +2,7 @@
 /*
  * The physical layer behind a netdev: the pluggable module (its EEPROM as
  * read, and what SFF-8472, SFF-8636 or CMIS says it means). Decoded by
- * src/probes/xcvr_decode.c from the raw pages, which are kept too, so a
+ * src/core/xcvr_decode.c from the raw pages, which are kept too, so a
  * loaded snapshot can be decoded again and evidence can cite page and byte.
  *
  * Units are in the field names. Optical power is mW (dBm is derived, and

@@ -143,7 +143,10 @@ static bool module_missing(struct diag_ctx *x, struct rd_result *r,
 	return true;
 }
 
-/* The speed the port runs at, or the fastest it advertises when down. */
+/*
+ * The speed the port runs at; when down, the slowest speed it advertises
+ * (the module is too slow only when it carries none of them); 0 unknown.
+ */
 static uint64_t port_speed_mbps(const struct rd_netdev *n)
 {
 	uint64_t best = 0;
@@ -155,7 +158,8 @@ static uint64_t port_speed_mbps(const struct rd_netdev *n)
 		char *end;
 		unsigned long long v = strtoull(p, &end, 10);
 
-		if (end != p && strncmp(end, "base", 4) == 0 && v > best)
+		if (end != p && strncmp(end, "base", 4) == 0 &&
+		    (best == 0 || v < best))
 			best = v;
 		p = strchr(p, ' ');
 		if (p)

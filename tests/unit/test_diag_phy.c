@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Cable and PHY checks (src/diag/check_phy.c) and the port-down tree that
+ * asks them first. Modules come from the public dumps and synthetic pages
+ * of tests/fixtures/modules (decoded as the probe decodes them), or are
+ * written field by field.
+ */
+#include "config.h"
+
+#include "diag_snap.h"
+
+#include "core/history.h"
+#include "core/json.h"
+#include "core/xcvr_decode.h"
+
+/* mlx5_0/1 on eth2, a ConnectX port; up or down as asked. */
+static struct rd_netdev *host(struct rd_snapshot *s, bool up)
+{
+	struct rd_device *d;
+	struct rd_netdev *n;
+
+	rd_snapshot_init(s);
+	d = snap_dev(s, "mlx5_0", "0000:3b:00.0");
+	d->driver = rd_strdup("mlx5_core");
+	snap_port(d, 1, up ? 4 : 1, up ? 5 : 3, "Ethernet", "eth2");
+	n = snap_netdev(s, "eth2", true, up, 9000);
+	n->rdma_device = rd_strdup("mlx5_0");
+	n->rdma_port = rd_u64(1);
+	n->driver = rd_strdup("mlx5_core");
+	n->ethtool.autoneg = rd_bool(true);
+	n->ethtool.modes_advertised = rd_strdup("25000baseSR/Full Autoneg");
+	n->ethtool.modes_partner = rd_strdup(up ? "25000baseSR/Full" : "");
+	if (up) {
+		n->ethtool.speed_mbps = rd_u64(25000);
+		n->ethtool.lanes = rd_u64(1);
+		n->ethtool.fec_active = rd_strdup("RS");
+	}
+	n->ethtool.fec_configured = rd_strdup("Auto");
+	return n;
+}
+
+/* The module of a fixture dump, as the probe leaves it. */
+static void module_from(struct rd_netdev *n, const char *file)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m));
+
+	assert_non_null(m);
+	snprintf(path, sizeof(path), "%s/modules/%s", RD_FIXTURES, file);
+	assert_int_equal(rd_read_file(path, 1 << 16, &buf, &len), 0);
+	assert_int_equal(rd_xcvr_mem_from_dump((const uint8_t *)buf, len, m), 0);
+	assert_int_equal(rd_xcvr_decode(m, &n->xcvr), 0);
+	assert_int_equal(rd_xcvr_pages_save(m, &n->xcvr), 0);
+	n->xcvr.present = rd_bool(true);
+	free(buf);
+	free(m);
+}
+
+static const struct rd_result *run(const struct rd_snapshot *s,
+				   struct rd_results *res, const char *check)
+{
+	rd_results_free(res);
+	run_only(s, NULL, check, res);
+	return find_result(res, check, "mlx5_0", 1);
+}
+
+static bool has_evidence(const struct rd_result *r, const char *what,
+			 const char *source_part)
+{
+	for (size_t i = 0; i < r->n_evidence; i++)
+		if (strstr(r->evidence[i].what, what) &&
+		    (!source_part || (r->evidence[i].source &&
+				      strstr(r->evidence[i].source, source_part))))
+			return true;
+	return false;
+}
+
+/* A dark fibre (a real SFP-10G-SR with RX_LOS set) on a port that is down. */
+static void test_no_light(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, false);
+	module_from(n, "real-sfp-10g-sr-oem-no-light.bin");
+	free(n->ethtool.modes_advertised);
+	n->ethtool.modes_advertised = rd_strdup("10000baseSR/Full 25000baseSR/Full");
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_light");
+	/* The lane, the value and the byte it came from. */
+	assert_true(has_evidence(r, "Rx power lane 1", "A2h"));
+	r = run(&s, &res, "port.state");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_light");
+	assert_non_null(strstr(r->summary, "mlx5_0/1 DOWN: no light from the far end"));
+	assert_non_null(strstr(r->next_step, "far end"));
+	assert_true(has_evidence(r, "Rx power lane 1", "A2h"));
+	/* A dark fibre is no claim about autonegotiation. */
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_string_equal(r->cause, "no_light");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* The same dark module on a port that is up would be odd; no tree there. */
+static void test_module_kinds(void **state)
+{
+	static const struct {
+		const char *file;
+		const char *check;
+		enum rd_verdict v;
+		const char *cause;
+		const char *text;
+	} rows[] = {
+		{ "synthetic-cmis-lowpwr.hex", "phy.module", RD_FAIL,
+		  "module_low_power", "power-mode-policy high" },
+		{ "synthetic-cmis-fault.hex", "phy.module", RD_FAIL,
+		  "module_fault", "ModuleFault" },
+		{ "real-qsfp-dac-molex-1110401054.hex", "phy.optics", RD_UNKNOWN,
+		  "no_diagnostics", "passive copper" },
+		{ "real-qsfp-dac-molex-1110401054.hex", "phy.module", RD_PASS,
+		  "ok", "Molex" },
+		{ "synthetic-qsfp28-sr4.hex", "phy.optics", RD_FAIL,
+		  "rx_lane_dark", "lane 2,4" },
+		{ "real-cmis-aoc-hisense-def8504.hex", "phy.module", RD_PASS,
+		  "ok", "Hisense" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct rd_snapshot s;
+		struct rd_results res = { 0 };
+		const struct rd_result *r;
+		struct rd_netdev *n = host(&s, true);
+
+		/* A speed every one of these modules carries. */
+		n->ethtool.speed_mbps = rd_u64(10000);
+		module_from(n, rows[i].file);
+		r = run(&s, &res, rows[i].check);
+		if (r->verdict != rows[i].v || strcmp(r->cause, rows[i].cause) ||
+		    (!strstr(r->summary, rows[i].text) &&
+		     !(r->next_step && strstr(r->next_step, rows[i].text))))
+			fail_msg("%s %s: got %s %s \"%s\" / \"%s\"", rows[i].file,
+				 rows[i].check, rd_verdict_name(r->verdict),
+				 r->cause, r->summary,
+				 r->next_step ? r->next_step : "");
+		rd_results_free(&res);
+		rd_snapshot_free(&s);
+	}
+}
+
+/* A 10G SFP+ optic in a port running 25G cannot carry it. */
+static void test_module_too_slow(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, true);
+	module_from(n, "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	assert_true(n->xcvr.nominal_mbps.ok);
+	r = run(&s, &res, "phy.module");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "module_too_slow");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* Not read: never a PASS or a FAIL, and the reason says what is missing. */
+static void test_not_read(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, false);
+	n->xcvr.error = rd_strdup("module data needs root (CAP_NET_ADMIN)");
+	n->xcvr.error_errno = rd_u64(EPERM);
+	r = run(&s, &res, "phy.module");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(r->summary, "needs root"));
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	/* The partner sends nothing, but whether light arrives is not known. */
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	/* The port is judged DOWN all the same, from the driver's words. */
+	r = run(&s, &res, "port.state");
+	assert_int_equal(r->verdict, RD_FAIL);
+
+	/* An EEPROM that does not answer, on a port that is down. */
+	free(n->xcvr.error);
+	n->xcvr.error = rd_strdup("module memory did not answer");
+	n->xcvr.error_errno = rd_u64(EIO);
+	r = run(&s, &res, "phy.module");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "module_unreadable");
+	r = run(&s, &res, "port.state");
+	assert_string_equal(r->cause, "module_unreadable");
+
+	/* No netdev data at all. */
+	rd_model_free_array(rd_netdev_fields, (void **)&s.netdevs, &s.n_netdevs,
+			    sizeof(*s.netdevs));
+	r = run(&s, &res, "phy.fec");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_string_equal(r->cause, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* An empty cage read as empty is a FAIL of phy.module alone. */
+static void test_empty_cage(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, false);
+	n->xcvr.present = rd_bool(false);
+	r = run(&s, &res, "phy.module");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_module");
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	r = run(&s, &res, "port.state");
+	assert_string_equal(r->cause, "no_module");
+	/* When only the driver's "no cable" says so, its table speaks. */
+	n->ethtool.ext_state_num = rd_u64(4);
+	r = run(&s, &res, "port.state");
+	assert_string_equal(r->cause, "no_carrier");
+	assert_non_null(strstr(r->summary, "no cable"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_fec(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_history h;
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	/* The driver's reason: FEC mismatch during override. */
+	n = host(&s, false);
+	n->ethtool.ext_state_num = rd_u64(0);
+	n->ethtool.ext_substate_num = rd_u64(5);
+	r = run(&s, &res, "phy.fec");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "fec_mismatch");
+	assert_non_null(strstr(r->next_step, "ethtool --set-fec eth2 encoding rs"));
+	r = run(&s, &res, "port.state");
+	assert_string_equal(r->cause, "fec_mismatch");
+	rd_snapshot_free(&s);
+
+	/* 100G on four 25G lanes without RS-FEC. */
+	n = host(&s, true);
+	n->ethtool.speed_mbps = rd_u64(100000);
+	n->ethtool.lanes = rd_u64(4);
+	free(n->ethtool.fec_active);
+	n->ethtool.fec_active = rd_strdup("BASER");
+	r = run(&s, &res, "phy.fec");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "fec_weak");
+
+	/* Uncorrectable blocks rising over the window. */
+	free(n->ethtool.fec_active);
+	n->ethtool.fec_active = rd_strdup("RS");
+	rd_history_init(&h);
+	assert_non_null(rd_counters_add(&n->ethtool.fec_stats,
+					"uncorrectable_blocks", rd_u64(10)));
+	s.monotonic_ns = rd_u64(1000000000ull);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	n->ethtool.fec_stats.v[0].value = rd_u64(40);
+	s.monotonic_ns = rd_u64(3000000000ull);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	rd_results_free(&res);
+	run_only(&s, &h, "phy.fec", &res);
+	r = find_result(&res, "phy.fec", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "fec_uncorrectable");
+	/* counters.errors sees the same rising counter of group "fec". */
+	rd_results_free(&res);
+	run_only(&s, &h, "counters.errors", &res);
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_non_null(strstr(r->summary, "uncorrectable_blocks"));
+	rd_history_free(&h);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_linkmodes(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, true);
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "25000baseSR/Full"));
+	/* Nothing in common with what the partner advertises. */
+	free(n->ethtool.modes_partner);
+	n->ethtool.modes_partner = rd_strdup("100000baseSR4/Full");
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_common_mode");
+	rd_snapshot_free(&s);
+
+	/* Down, light arriving, and the partner sends no autonegotiation. */
+	n = host(&s, false);
+	module_from(n, "real-qsfp-dac-molex-1110401054.hex");
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "partner_no_autoneg");
+	assert_non_null(strstr(r->next_step, "ethtool -s eth2 autoneg off"));
+	r = run(&s, &res, "port.state");
+	assert_string_equal(r->cause, "partner_no_autoneg");
+	/* A driver that never reports the partner is not judged so. */
+	free(n->driver);
+	n->driver = rd_strdup("ice");
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_not_equal(r->verdict, RD_FAIL);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* A snapshot's module survives JSON and decodes again to the same values. */
+static void test_json_round_trip(void **state)
+{
+	struct rd_snapshot s, back;
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m));
+	struct rd_xcvr again = { 0 };
+	struct json_object *j;
+	char err[256];
+
+	(void)state;
+	assert_non_null(m);
+	module_from(host(&s, true), "synthetic-qsfp28-sr4.hex");
+	j = rd_snapshot_to_json(&s);
+	assert_non_null(j);
+	assert_int_equal(rd_snapshot_from_json(j, &back, err, sizeof(err)), 0);
+	json_object_put(j);
+	assert_int_equal(back.netdevs[0].xcvr.n_lanes, 4);
+	assert_int_equal(rd_xcvr_pages_load(&back.netdevs[0].xcvr, m), 0);
+	assert_int_equal(rd_xcvr_decode(m, &again), 0);
+	assert_true(again.temperature_c.ok);
+	assert_true(again.temperature_c.v == back.netdevs[0].xcvr.temperature_c.v);
+	rd_model_free(rd_xcvr_fields, &again);
+	free(m);
+	rd_snapshot_free(&back);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_light),
+		cmocka_unit_test(test_module_kinds),
+		cmocka_unit_test(test_module_too_slow),
+		cmocka_unit_test(test_not_read),
+		cmocka_unit_test(test_empty_cage),
+		cmocka_unit_test(test_fec),
+		cmocka_unit_test(test_linkmodes),
+		cmocka_unit_test(test_json_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
