@@ -30,6 +30,8 @@ const struct rd_field rd_snapshot_fields[] = {
 		     rd_netdev_fields, "netdevs"),
 	RD_FLD_ARRAY(struct rd_snapshot, pci, n_pci, struct rd_pci,
 		     rd_pci_fields, "pci"),
+	RD_FLD_ARRAY(struct rd_snapshot, devlinks, n_devlinks,
+		     struct rd_devlink, rd_devlink_fields, "devlink"),
 	RD_FLD_ARRAY(struct rd_snapshot, modules, n_modules, struct rd_module,
 		     rd_module_fields, "modules"),
 	RD_FLD_ARRAY(struct rd_snapshot, errors, n_errors, struct rd_error,
@@ -151,6 +153,16 @@ struct rd_netdev *rd_snapshot_netdev(const struct rd_snapshot *s,
 struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf)
 {
 	return FIND_NAMED(s->pci, s->n_pci, bdf, bdf);
+}
+
+struct rd_devlink *rd_snapshot_devlink(const struct rd_snapshot *s,
+				       const char *bdf)
+{
+	for (size_t i = 0; bdf && i < s->n_devlinks; i++)
+		if (s->devlinks[i].bus && !strcmp(s->devlinks[i].bus, "pci") &&
+		    s->devlinks[i].dev && !strcmp(s->devlinks[i].dev, bdf))
+			return &s->devlinks[i];
+	return NULL;
 }
 
 struct rd_module *rd_snapshot_module(const struct rd_snapshot *s,

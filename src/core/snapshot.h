@@ -10,6 +10,7 @@
 #include "core/model_ib.h"
 #include "core/model_net.h"
 #include "core/model_host.h"
+#include "core/model_devlink.h"
 
 #define RD_SCHEMA_VERSION 1
 
@@ -32,6 +33,8 @@ struct rd_snapshot {
 	size_t n_netdevs;
 	struct rd_pci *pci;
 	size_t n_pci;
+	struct rd_devlink *devlinks;	/* devlink instances of the NICs */
+	size_t n_devlinks;
 	struct rd_module *modules;
 	size_t n_modules;
 	struct rd_host host;
@@ -55,6 +58,9 @@ struct rd_port *rd_device_port(const struct rd_device *d, uint64_t port);
 struct rd_netdev *rd_snapshot_netdev(const struct rd_snapshot *s,
 				     const char *name);
 struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf);
+/* The devlink instance of a PCI function ("pci", bdf), or NULL. */
+struct rd_devlink *rd_snapshot_devlink(const struct rd_snapshot *s,
+				       const char *bdf);
 struct rd_module *rd_snapshot_module(const struct rd_snapshot *s,
 				     const char *name);
 

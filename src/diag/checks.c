@@ -38,6 +38,14 @@ const struct rd_check rd_checks[] = {
 		     "The firmware's major number names the family: 16.x is "
 		     "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
 		     "ConnectX-5 minimum never applies to a ConnectX-6."),
+	CHECK("hw", "health", "NIC health (devlink reporters, firmware resets)",
+	      HW, .walk = RD_WALK_DEVICE, .only = RD_ONLY_HW,
+	      .each = check_hw_health,
+	      .why = "The driver's health reporters see what the port state "
+		     "does not: a firmware fatal error the driver recovered "
+		     "from resets the NIC and tears down every QP, tx/rx "
+		     "timeouts stall queues, and firmware flashed but not "
+		     "yet running changes on the next reset."),
 	CHECK("phy", "module", "Module present, ready and fit for the speed",
 	      PHY, .walk = RD_WALK_PORT,
 	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,

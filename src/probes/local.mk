@@ -11,4 +11,5 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/kmod.h src/probes/host.c src/probes/host.h \
 	src/probes/ecn.c src/probes/ecn.h src/probes/verbs.c \
 	src/probes/verbs.h \
-	src/probes/xcvr.c src/probes/xcvr.h
+	src/probes/xcvr.c src/probes/xcvr.h \
+	src/probes/devlink.c src/probes/devlink.h

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "probes/dcb.h"
+#include "probes/devlink.h"
 #include "probes/ethtool.h"
 #include "probes/xcvr.h"
 #include "probes/ib_sysfs.h"
@@ -32,6 +33,7 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_DCB] = &probe_dcb,
 	/* Files and libraries; after netlink so netdevs already exist. */
 	[RD_PROBE_PCI] = &probe_pci,
+	[RD_PROBE_DEVLINK] = &probe_devlink,
 	[RD_PROBE_KMOD] = &probe_kmod,
 	[RD_PROBE_HOST] = &probe_host,
 	[RD_PROBE_ECN] = &probe_ecn,

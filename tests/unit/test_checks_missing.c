@@ -65,6 +65,8 @@ static const struct {
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.uverbs", M(MISS_HOST) },
 	{ "port.state", 0 },
+	{ "hw.health", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+			       M(MISS_NETLINK_OFF) | M(MISS_DEVICE_PARENT) },
 	{ "phy.module", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "phy.optics", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
@@ -159,6 +161,41 @@ static void full_devnode(struct rd_host *h, const char *path)
 	n->writable = rd_bool(true);
 }
 
+/* devlink of a healthy mlx5 function: firmware running as stored. */
+static void full_devlink(struct rd_snapshot *s, const char *bdf)
+{
+	struct rd_devlink *d = RD_PUSH(s->devlinks, s->n_devlinks);
+	static const char *const names[] = { "fw", "fw_fatal", "tx", "rx" };
+
+	assert_non_null(d);
+	d->bus = rd_strdup("pci");
+	d->dev = rd_strdup(bdf);
+	d->reporters_read = rd_bool(true);
+	for (int k = 0; k < 2; k++) {
+		struct rd_devlink_version *v = RD_PUSH(d->versions, d->n_versions);
+
+		assert_non_null(v);
+		v->kind = rd_strdup(k ? "stored" : "running");
+		v->name = rd_strdup("fw.version");
+		v->value = rd_strdup("22.36.1010");
+	}
+	for (size_t i = 0; i < 4; i++) {
+		struct rd_devlink_reporter *p = RD_PUSH(d->reporters, d->n_reporters);
+
+		assert_non_null(p);
+		p->name = rd_strdup(names[i]);
+		p->state = rd_strdup("healthy");
+		p->error_count = rd_u64(0);
+		p->recover_count = rd_u64(0);
+	}
+}
+
+static void drop_devlinks(struct rd_snapshot *s)
+{
+	rd_model_free_array(rd_devlink_fields, (void **)&s->devlinks,
+			    &s->n_devlinks, sizeof(*s->devlinks));
+}
+
 /* A 100G optical module at healthy light levels, RS-FEC, autoneg agreed. */
 static void full_phy(struct rd_netdev *n)
 {
@@ -234,6 +271,8 @@ static void full(struct rd_snapshot *s)
 	add_counter(&n->ecn.np_enable, "prio3", 1);
 	add_counter(&n->ecn.rp_enable, "prio3", 1);
 
+	full_devlink(s, "0000:3b:00.0");
+	full_devlink(s, "0000:5e:00.0");
 	full_pci(s, "0000:3b:00.0", 0x101d, "mlx5_0");
 	full_pci(s, "0000:5e:00.0", 0x101b, "mlx5_1");
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -292,6 +331,7 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	switch (k) {
 	case MISS_NETLINK_REFUSED:
 		drop_netdevs(s);
+		drop_devlinks(s);
 		break;
 	case MISS_NETLINK_ECN_ONLY:
 	case MISS_NETLINK_OFF: {
@@ -310,6 +350,7 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 			keep.carrier = n->carrier;
 			keep.operstate = rd_strdup(n->operstate);
 		}
+		drop_devlinks(s);
 		/* ECN is a sysfs directory, read without netlink. */
 		keep.ecn = n->ecn;
 		memset(&n->ecn, 0, sizeof(n->ecn));

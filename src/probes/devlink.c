@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * devlink dev info and health reporters. Only PCI functions that carry an
+ * RDMA device are kept: a host's other devlink instances (netdevsim, a
+ * switch ASIC) say nothing of its RDMA ports.
+ */
+#include "config.h"
+#include "probes/devlink.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/devlink.h>
+#include <linux/genetlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#define SRC "devlink"
+#define MAX_VERSIONS 64
+#define MAX_REPORTERS 32
+/* enum devlink_health_reporter_state (include/net/devlink.h, not uapi) */
+#define REPORTER_HEALTHY 0
+#define REPORTER_ERROR 1
+
+static struct nla_policy top_policy[DEVLINK_ATTR_MAX + 1] = {
+	[DEVLINK_ATTR_BUS_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_DEV_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_INFO_DRIVER_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_INFO_SERIAL_NUMBER] = { .type = NLA_STRING, .maxlen = 128 },
+	[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER] = { .type = NLA_STRING,
+						    .maxlen = 128 },
+	[DEVLINK_ATTR_INFO_VERSION_FIXED] = { .type = NLA_NESTED },
+	[DEVLINK_ATTR_INFO_VERSION_RUNNING] = { .type = NLA_NESTED },
+	[DEVLINK_ATTR_INFO_VERSION_STORED] = { .type = NLA_NESTED },
+	[DEVLINK_ATTR_INFO_VERSION_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_INFO_VERSION_VALUE] = { .type = NLA_STRING, .maxlen = 128 },
+	[DEVLINK_ATTR_HEALTH_REPORTER] = { .type = NLA_NESTED },
+	[DEVLINK_ATTR_HEALTH_REPORTER_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_STATE] = { .type = NLA_U8 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT] = { .type = NLA_U64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT] = { .type = NLA_U64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_DUMP_TS] = { .type = NLA_U64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_GRACEFUL_PERIOD] = { .type = NLA_U64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_AUTO_RECOVER] = { .type = NLA_U8 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_DUMP_TS_NS] = { .type = NLA_U64 },
+};
+
+struct devlink_cache {
+	struct nl_sock *sk;
+	int family;
+	bool absent;
+};
+
+/* The instance of bus/dev in s, made when new. NULL when out of memory. */
+static struct rd_devlink *instance(struct rd_snapshot *s, const char *bus,
+				   const char *dev)
+{
+	struct rd_devlink *d;
+
+	for (size_t i = 0; i < s->n_devlinks; i++)
+		if (!strcmp(s->devlinks[i].bus, bus) &&
+		    !strcmp(s->devlinks[i].dev, dev))
+			return &s->devlinks[i];
+	d = RD_PUSH(s->devlinks, s->n_devlinks);
+	if (!d)
+		return NULL;
+	if (rd_str_set(&d->bus, bus) || rd_str_set(&d->dev, dev)) {
+		rd_model_free(rd_devlink_fields, d);
+		s->n_devlinks--;
+		return NULL;
+	}
+	return d;
+}
+
+/* Each message's bus and dev name the instance it speaks of. */
+static int message_instance(struct nlmsghdr *nlh, struct nlattr **tb,
+			    struct rd_snapshot *s, struct rd_devlink **out)
+{
+	const char *bus, *dev;
+	int r = rd_nlmsg_parse(nlh, GENL_HDRLEN, tb, DEVLINK_ATTR_MAX,
+			       top_policy);
+
+	if (r < 0)
+		return r;
+	bus = rd_nl_text(tb[DEVLINK_ATTR_BUS_NAME]);
+	dev = rd_nl_text(tb[DEVLINK_ATTR_DEV_NAME]);
+	if (!bus || !dev)
+		return -EBADMSG;
+	*out = instance(s, bus, dev);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int one_version(struct rd_devlink *d, struct nlattr *nest,
+		       const char *kind)
+{
+	struct nlattr *vt[DEVLINK_ATTR_MAX + 1];
+	struct rd_devlink_version *v;
+	const char *name, *value;
+	int r = rd_nla_parse_nested(vt, DEVLINK_ATTR_MAX, nest, top_policy);
+
+	if (r < 0)
+		return r;
+	name = rd_nl_text(vt[DEVLINK_ATTR_INFO_VERSION_NAME]);
+	value = rd_nl_text(vt[DEVLINK_ATTR_INFO_VERSION_VALUE]);
+	if (!name || !value)
+		return 0;	/* nothing a person could read */
+	if (d->n_versions >= MAX_VERSIONS)
+		return -E2BIG;
+	v = RD_PUSH(d->versions, d->n_versions);
+	if (!v || rd_str_set(&v->kind, kind) || rd_str_set(&v->name, name) ||
+	    rd_str_set(&v->value, value))
+		return -ENOMEM;
+	return 0;
+}
+
+int rd_devlink_parse_info(const void *bytes, size_t len, struct rd_snapshot *s)
+{
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) == 1) {
+		struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+		struct rd_devlink *d;
+		struct nlattr *a;
+		int rem;
+
+		r = message_instance(nlh, tb, s, &d);
+		if (r < 0)
+			break;
+		if ((tb[DEVLINK_ATTR_INFO_DRIVER_NAME] &&
+		     rd_str_set(&d->driver,
+				rd_nl_text(tb[DEVLINK_ATTR_INFO_DRIVER_NAME]))) ||
+		    (tb[DEVLINK_ATTR_INFO_SERIAL_NUMBER] &&
+		     rd_str_set(&d->serial,
+				rd_nl_text(tb[DEVLINK_ATTR_INFO_SERIAL_NUMBER]))) ||
+		    (tb[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER] &&
+		     rd_str_set(&d->board_serial,
+				rd_nl_text(tb[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER])))) {
+			r = -ENOMEM;
+			break;
+		}
+		/* Version nests repeat: walk the message's attributes. */
+		nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+			const char *kind = NULL;
+
+			switch (nla_type(a)) {
+			case DEVLINK_ATTR_INFO_VERSION_FIXED:
+				kind = "fixed";
+				break;
+			case DEVLINK_ATTR_INFO_VERSION_RUNNING:
+				kind = "running";
+				break;
+			case DEVLINK_ATTR_INFO_VERSION_STORED:
+				kind = "stored";
+				break;
+			default:
+				continue;
+			}
+			r = one_version(d, a, kind);
+			if (r < 0)
+				break;
+		}
+		if (r < 0)
+			break;
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+static int one_reporter(struct rd_devlink *d, struct nlattr *nest)
+{
+	struct nlattr *rt[DEVLINK_ATTR_MAX + 1];
+	struct rd_devlink_reporter *p;
+	const char *name;
+	int r = rd_nla_parse_nested(rt, DEVLINK_ATTR_MAX, nest, top_policy);
+
+	if (r < 0)
+		return r;
+	name = rd_nl_text(rt[DEVLINK_ATTR_HEALTH_REPORTER_NAME]);
+	if (!name)
+		return -EBADMSG;
+	if (d->n_reporters >= MAX_REPORTERS)
+		return -E2BIG;
+	p = RD_PUSH(d->reporters, d->n_reporters);
+	if (!p || rd_str_set(&p->name, name))
+		return -ENOMEM;
+	if (rt[DEVLINK_ATTR_HEALTH_REPORTER_STATE]) {
+		uint8_t st = nla_get_u8(rt[DEVLINK_ATTR_HEALTH_REPORTER_STATE]);
+
+		if (rd_str_set(&p->state,
+			       st == REPORTER_HEALTHY ? "healthy" :
+			       st == REPORTER_ERROR ? "error" : "unknown"))
+			return -ENOMEM;
+	}
+	if (rt[DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT])
+		p->error_count = rd_u64(
+			nla_get_u64(rt[DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT]));
+	if (rt[DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT])
+		p->recover_count = rd_u64(nla_get_u64(
+			rt[DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT]));
+	if (rt[DEVLINK_ATTR_HEALTH_REPORTER_DUMP_TS_NS])
+		p->last_dump_ns = rd_u64(nla_get_u64(
+			rt[DEVLINK_ATTR_HEALTH_REPORTER_DUMP_TS_NS]));
+	if (rt[DEVLINK_ATTR_HEALTH_REPORTER_AUTO_RECOVER])
+		p->auto_recover = rd_bool(nla_get_u8(
+			rt[DEVLINK_ATTR_HEALTH_REPORTER_AUTO_RECOVER]) != 0);
+	return 0;
+}
+
+int rd_devlink_parse_health(const void *bytes, size_t len,
+			    struct rd_snapshot *s)
+{
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) == 1) {
+		struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+		struct rd_devlink *d;
+
+		r = message_instance(nlh, tb, s, &d);
+		if (r < 0)
+			break;
+		d->reporters_read = rd_bool(true);
+		if (tb[DEVLINK_ATTR_HEALTH_REPORTER]) {
+			r = one_reporter(d, tb[DEVLINK_ATTR_HEALTH_REPORTER]);
+			if (r < 0)
+				break;
+		}
+	}
+	rd_nl_iter_end(&it);
+	return r < 0 ? r : 0;
+}
+
+static int dump(struct devlink_cache *c, int cmd, struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc();
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	if (genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, c->family, 0,
+			NLM_F_REQUEST | NLM_F_DUMP, (uint8_t)cmd,
+			DEVLINK_GENL_VERSION))
+		r = rd_nl_request(c->sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+/* Keep only the instances of PCI functions that carry an RDMA device. */
+static void keep_rdma(struct rd_snapshot *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n_devlinks; i++) {
+		bool rdma = false;
+
+		for (size_t j = 0; j < s->n_devices && !rdma; j++)
+			rdma = s->devices[j].pci_bdf && s->devlinks[i].dev &&
+			       !strcmp(s->devlinks[i].bus, "pci") &&
+			       !strcmp(s->devices[j].pci_bdf, s->devlinks[i].dev);
+		if (!rdma) {
+			rd_model_free(rd_devlink_fields, &s->devlinks[i]);
+			continue;
+		}
+		s->devlinks[k++] = s->devlinks[i];
+	}
+	s->n_devlinks = k;
+}
+
+static void devlink_state_clear(void *state)
+{
+	struct devlink_cache *c = state;
+
+	rd_nl_close(&c->sk);
+}
+
+static int probe_devlink_collect(const struct rd_probe_ctx *ctx, void *state,
+				 struct rd_snapshot *s)
+{
+	struct devlink_cache *c = state;
+	struct rd_nl_buf b = { 0 };
+	int r;
+
+	(void)ctx;
+	if (c->absent)
+		return 0;
+	if (!c->sk) {
+		r = rd_nl_open(NETLINK_GENERIC, &c->sk);
+		if (r < 0) {
+			rd_snapshot_error(s, SRC, "generic netlink", r, NULL);
+			return 0;
+		}
+		r = genl_ctrl_resolve(c->sk, DEVLINK_GENL_NAME);
+		if (r < 0) {
+			/* A kernel without devlink: nothing to say. */
+			rd_nl_close(&c->sk);
+			c->absent = true;
+			return 0;
+		}
+		c->family = r;
+	}
+	r = dump(c, DEVLINK_CMD_INFO_GET, &b);
+	if (r == 0)
+		r = rd_devlink_parse_info(b.data, b.len, s);
+	rd_nl_buf_free(&b);
+	if (r < 0 && r != -EOPNOTSUPP)
+		rd_snapshot_error(s, SRC, "dev info", r, NULL);
+	r = dump(c, DEVLINK_CMD_HEALTH_REPORTER_GET, &b);
+	if (r == 0)
+		r = rd_devlink_parse_health(b.data, b.len, s);
+	rd_nl_buf_free(&b);
+	if (r < 0 && r != -EOPNOTSUPP)
+		rd_snapshot_error(s, SRC, "health reporters", r, NULL);
+	if (r == -ETIMEDOUT || r == -EBADMSG)
+		rd_nl_close(&c->sk);
+	keep_rdma(s);
+	return 0;
+}
+
+const struct rd_probe probe_devlink = RD_PROBE_ROW(
+	"devlink", RD_NEEDS_NETLINK | RD_NEEDS_DEVICES, probe_devlink_collect,
+	struct devlink_cache, NULL, devlink_state_clear);
