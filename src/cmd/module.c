@@ -138,18 +138,6 @@ static void module_json(struct rd_printer *p, const char *target,
 	rd_print_close(p);
 }
 
-static void text_dbm(char *buf, size_t size, struct rd_odbl mw)
-{
-	double dbm;
-
-	if (!mw.ok)
-		snprintf(buf, size, "-");
-	else if (rd_mw_to_dbm(mw.v, &dbm))
-		snprintf(buf, size, "%.2f", dbm);
-	else
-		snprintf(buf, size, "no light");
-}
-
 static const char *yes_no(struct rd_obool b)
 {
 	return !b.ok ? "-" : b.v ? "YES" : "no";
@@ -209,8 +197,8 @@ static void module_text(struct rd_printer *p, const char *target,
 
 			if (l->tx_bias_ma.ok)
 				snprintf(bias, sizeof(bias), "%.2f", l->tx_bias_ma.v);
-			text_dbm(tx, sizeof(tx), l->tx_power_mw);
-			text_dbm(rx, sizeof(rx), l->rx_power_mw);
+			rd_xcvr_fmt_dbm(tx, sizeof(tx), l->tx_power_mw, "no light");
+			rd_xcvr_fmt_dbm(rx, sizeof(rx), l->rx_power_mw, "no light");
 			rd_print_text(p, "  %4" PRIu64 "  %10s  %-8s  %-8s  %-6s  %s\n",
 				      l->lane, bias, tx, rx, yes_no(l->rx_los),
 				      yes_no(l->tx_fault));

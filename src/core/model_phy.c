@@ -97,6 +97,19 @@ const struct rd_field rd_xcvr_fields[] = {
 	RD_FLD_END
 };
 
+void rd_xcvr_fmt_dbm(char *buf, size_t size, struct rd_odbl mw,
+		     const char *dark)
+{
+	double dbm;
+
+	if (!mw.ok)
+		snprintf(buf, size, "-");
+	else if (rd_mw_to_dbm(mw.v, &dbm))
+		snprintf(buf, size, "%.2f", dbm);
+	else
+		snprintf(buf, size, "%s", dark);
+}
+
 static void cable(char *buf, size_t size, const char *kind,
 		  const struct rd_xcvr *m)
 {

@@ -133,6 +133,13 @@ extern const struct rd_field rd_xcvr_fields[];
 /* 10*log10(mW); false for 0 mW or less (no light: say so, never -inf). */
 bool rd_mw_to_dbm(double mw, double *dbm);
 
+/*
+ * An optional power as dBm with two decimals: "-" when absent, dark
+ * ("no light") for 0 mW.
+ */
+void rd_xcvr_fmt_dbm(char *buf, size_t size, struct rd_odbl mw,
+		     const char *dark);
+
 /* What the module says at a glance, in at most 9 characters. */
 enum rd_xcvr_glance {
 	RD_XCVR_G_UNKNOWN,	/* "?": not read */

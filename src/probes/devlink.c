@@ -8,6 +8,7 @@
 #include "probes/devlink.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,12 @@ static int one_version(struct rd_devlink *d, struct nlattr *nest,
 	return 0;
 }
 
-int rd_devlink_parse_info(const void *bytes, size_t len, struct rd_snapshot *s)
+typedef int message_fn(struct rd_devlink *d, struct nlmsghdr *nlh,
+			struct nlattr **tb);
+
+/* Every message of a dump, each with the instance it speaks of. */
+static int each_message(const void *bytes, size_t len, struct rd_snapshot *s,
+			message_fn *fn)
 {
 	struct rd_nl_iter it;
 	struct nlmsghdr *nlh;
@@ -125,50 +131,66 @@ int rd_devlink_parse_info(const void *bytes, size_t len, struct rd_snapshot *s)
 	while ((r = rd_nl_next(&it, &nlh)) == 1) {
 		struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
 		struct rd_devlink *d;
-		struct nlattr *a;
-		int rem;
 
 		r = message_instance(nlh, tb, s, &d);
-		if (r < 0)
-			break;
-		if ((tb[DEVLINK_ATTR_INFO_DRIVER_NAME] &&
-		     rd_str_set(&d->driver,
-				rd_nl_text(tb[DEVLINK_ATTR_INFO_DRIVER_NAME]))) ||
-		    (tb[DEVLINK_ATTR_INFO_SERIAL_NUMBER] &&
-		     rd_str_set(&d->serial,
-				rd_nl_text(tb[DEVLINK_ATTR_INFO_SERIAL_NUMBER]))) ||
-		    (tb[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER] &&
-		     rd_str_set(&d->board_serial,
-				rd_nl_text(tb[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER])))) {
-			r = -ENOMEM;
-			break;
-		}
-		/* Version nests repeat: walk the message's attributes. */
-		nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-			const char *kind = NULL;
-
-			switch (nla_type(a)) {
-			case DEVLINK_ATTR_INFO_VERSION_FIXED:
-				kind = "fixed";
-				break;
-			case DEVLINK_ATTR_INFO_VERSION_RUNNING:
-				kind = "running";
-				break;
-			case DEVLINK_ATTR_INFO_VERSION_STORED:
-				kind = "stored";
-				break;
-			default:
-				continue;
-			}
-			r = one_version(d, a, kind);
-			if (r < 0)
-				break;
-		}
+		if (r == 0)
+			r = fn(d, nlh, tb);
 		if (r < 0)
 			break;
 	}
 	rd_nl_iter_end(&it);
 	return r < 0 ? r : 0;
+}
+
+static const char *version_kind(int type)
+{
+	switch (type) {
+	case DEVLINK_ATTR_INFO_VERSION_FIXED:
+		return "fixed";
+	case DEVLINK_ATTR_INFO_VERSION_RUNNING:
+		return "running";
+	case DEVLINK_ATTR_INFO_VERSION_STORED:
+		return "stored";
+	default:
+		return NULL;
+	}
+}
+
+static int info_message(struct rd_devlink *d, struct nlmsghdr *nlh,
+			struct nlattr **tb)
+{
+	static const struct {
+		int type;
+		size_t off;
+	} strs[] = {
+		{ DEVLINK_ATTR_INFO_DRIVER_NAME, offsetof(struct rd_devlink, driver) },
+		{ DEVLINK_ATTR_INFO_SERIAL_NUMBER,
+		  offsetof(struct rd_devlink, serial) },
+		{ DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER,
+		  offsetof(struct rd_devlink, board_serial) },
+	};
+	struct nlattr *a;
+	int rem;
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (tb[strs[i].type] &&
+		    rd_str_set((char **)((char *)d + strs[i].off),
+			       rd_nl_text(tb[strs[i].type])))
+			return -ENOMEM;
+	/* Version nests repeat: walk the message's attributes. */
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		const char *kind = version_kind(nla_type(a));
+		int r = kind ? one_version(d, a, kind) : 0;
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int rd_devlink_parse_info(const void *bytes, size_t len, struct rd_snapshot *s)
+{
+	return each_message(bytes, len, s, info_message);
 }
 
 static int one_reporter(struct rd_devlink *d, struct nlattr *nest)
@@ -211,30 +233,19 @@ static int one_reporter(struct rd_devlink *d, struct nlattr *nest)
 	return 0;
 }
 
+static int health_message(struct rd_devlink *d, struct nlmsghdr *nlh,
+			  struct nlattr **tb)
+{
+	(void)nlh;
+	d->reporters_read = rd_bool(true);
+	return tb[DEVLINK_ATTR_HEALTH_REPORTER] ?
+		       one_reporter(d, tb[DEVLINK_ATTR_HEALTH_REPORTER]) : 0;
+}
+
 int rd_devlink_parse_health(const void *bytes, size_t len,
 			    struct rd_snapshot *s)
 {
-	struct rd_nl_iter it;
-	struct nlmsghdr *nlh;
-	int r;
-
-	rd_nl_iter_init(&it, bytes, len);
-	while ((r = rd_nl_next(&it, &nlh)) == 1) {
-		struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
-		struct rd_devlink *d;
-
-		r = message_instance(nlh, tb, s, &d);
-		if (r < 0)
-			break;
-		d->reporters_read = rd_bool(true);
-		if (tb[DEVLINK_ATTR_HEALTH_REPORTER]) {
-			r = one_reporter(d, tb[DEVLINK_ATTR_HEALTH_REPORTER]);
-			if (r < 0)
-				break;
-		}
-	}
-	rd_nl_iter_end(&it);
-	return r < 0 ? r : 0;
+	return each_message(bytes, len, s, health_message);
 }
 
 static int dump(struct devlink_cache *c, int cmd, struct rd_nl_buf *out)

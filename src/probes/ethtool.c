@@ -34,9 +34,7 @@
 #define MAX_BITS 1024
 
 struct ethtool_cache {
-	struct rd_ethtool_nl nl;
-	bool nl_absent;
-	int ioctl_fd;
+	struct rd_ethtool_io io;
 };
 
 /* ---- names ---- */
@@ -749,22 +747,52 @@ out:
 
 /* ---- the probe ---- */
 
+void rd_ethtool_io_init(struct rd_ethtool_io *io)
+{
+	io->nl.sk = NULL;
+	io->nl.family = -1;
+	io->nl_absent = false;
+	io->ioctl_fd = -1;
+}
+
+void rd_ethtool_io_close(struct rd_ethtool_io *io)
+{
+	rd_ethtool_nl_close(&io->nl);
+	if (io->ioctl_fd >= 0)
+		close(io->ioctl_fd);
+	io->ioctl_fd = -1;
+}
+
+void rd_ethtool_io_open(struct rd_ethtool_io *io, struct rd_snapshot *s,
+			const char *src)
+{
+	int r;
+
+	if (!io->nl.sk && !io->nl_absent) {
+		r = rd_ethtool_nl_open(&io->nl);
+		if (r == -ENOENT)
+			io->nl_absent = true;
+		else if (r < 0)
+			rd_snapshot_error(s, src, "ethtool genetlink", r, NULL);
+	}
+	if (io->ioctl_fd < 0) {
+		io->ioctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (io->ioctl_fd < 0)
+			io->ioctl_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC,
+					      0);
+		if (io->ioctl_fd < 0)
+			rd_snapshot_error(s, src, "ioctl socket", errno, NULL);
+	}
+}
+
 static void ethtool_state_init(void *state)
 {
-	struct ethtool_cache *c = state;
-
-	c->nl.family = -1;
-	c->ioctl_fd = -1;
+	rd_ethtool_io_init(&((struct ethtool_cache *)state)->io);
 }
 
 static void ethtool_state_clear(void *state)
 {
-	struct ethtool_cache *c = state;
-
-	rd_ethtool_nl_close(&c->nl);
-	if (c->ioctl_fd >= 0)
-		close(c->ioctl_fd);
-	c->ioctl_fd = -1;
+	rd_ethtool_io_close(&((struct ethtool_cache *)state)->io);
 }
 
 static void unsupported(struct rd_ethtool *et, const char *what)
@@ -806,10 +834,10 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 	char where[96];
 	int r;
 
-	for (size_t i = 0; c->nl.sk && i < N(nl_ops); i++) {
+	for (size_t i = 0; c->io.nl.sk && i < N(nl_ops); i++) {
 		struct rd_nl_buf b = { 0 };
 
-		r = rd_ethtool_nl_get(&c->nl, nl_ops[i].cmd, d->name,
+		r = rd_ethtool_nl_get(&c->io.nl, nl_ops[i].cmd, d->name,
 				      nl_ops[i].flags, &b);
 		if (r == 0)
 			r = nl_ops[i].parse(b.data, b.len, et);
@@ -824,16 +852,16 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 			rd_snapshot_error(s, SRC, where, r, NULL);
 			if (r == -ETIMEDOUT || r == -EBADMSG) {
 				/* Do not read a late answer as the next one. */
-				rd_ethtool_nl_close(&c->nl);
+				rd_ethtool_nl_close(&c->io.nl);
 			}
 		}
 	}
-	if (c->ioctl_fd < 0)
+	if (c->io.ioctl_fd < 0)
 		return;
 	{
 		struct ethtool_drvinfo di;
 
-		r = rd_ethtool_ioctl_drvinfo(c->ioctl_fd, d->name, &di,
+		r = rd_ethtool_ioctl_drvinfo(c->io.ioctl_fd, d->name, &di,
 					     sizeof(di));
 		if (r == 0)
 			r = rd_ethtool_parse_drvinfo(&di, sizeof(di), et);
@@ -848,7 +876,7 @@ static void collect_one(struct ethtool_cache *c, struct rd_snapshot *s,
 		void *names, *values;
 		size_t n;
 
-		r = rd_ethtool_ioctl_stats(c->ioctl_fd, d->name, &names,
+		r = rd_ethtool_ioctl_stats(c->io.ioctl_fd, d->name, &names,
 					   &values, &n);
 		if (r == 0)
 			r = rd_ethtool_parse_stats(names, n * ETH_GSTRING_LEN,
@@ -870,30 +898,15 @@ static int probe_ethtool_collect(const struct rd_probe_ctx *ctx, void *state,
 				 struct rd_snapshot *s)
 {
 	struct ethtool_cache *c = state;
-	int r;
 
 	(void)ctx;
-	if (!c->nl.sk && !c->nl_absent) {
-		r = rd_ethtool_nl_open(&c->nl);
-		if (r == -ENOENT)
-			c->nl_absent = true;
-		else if (r < 0)
-			rd_snapshot_error(s, SRC, "ethtool genetlink", r, NULL);
-	}
-	if (c->ioctl_fd < 0) {
-		c->ioctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (c->ioctl_fd < 0)
-			c->ioctl_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC,
-					     0);
-		if (c->ioctl_fd < 0)
-			rd_snapshot_error(s, SRC, "ioctl socket", errno, NULL);
-	}
+	rd_ethtool_io_open(&c->io, s, SRC);
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		struct rd_netdev *d = &s->netdevs[i];
 
 		if (!d->name)
 			continue;
-		if (c->nl_absent)
+		if (c->io.nl_absent)
 			unsupported(&d->ethtool, "ethtool netlink");
 		collect_one(c, s, d);
 	}

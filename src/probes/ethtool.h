@@ -7,6 +7,7 @@
 #ifndef RD_PROBES_ETHTOOL_H
 #define RD_PROBES_ETHTOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,22 @@ struct rd_ethtool_nl {
 	struct nl_sock *sk;
 	int family;
 };
+
+/*
+ * What a probe talking ethtool keeps between refreshes: the genetlink
+ * socket (or that the kernel has none) and a socket for SIOCETHTOOL.
+ */
+struct rd_ethtool_io {
+	struct rd_ethtool_nl nl;
+	bool nl_absent;
+	int ioctl_fd;
+};
+
+void rd_ethtool_io_init(struct rd_ethtool_io *io);
+void rd_ethtool_io_close(struct rd_ethtool_io *io);
+/* Open what is not open yet; failures are lines in s->errors under src. */
+void rd_ethtool_io_open(struct rd_ethtool_io *io, struct rd_snapshot *s,
+			const char *src);
 
 /* 0, -ENOENT when the kernel has no ethtool netlink, or -errno. */
 int rd_ethtool_nl_open(struct rd_ethtool_nl *e);

@@ -49,9 +49,7 @@ struct cage {
 };
 
 struct xcvr_cache {
-	struct rd_ethtool_nl nl;
-	bool nl_absent;
-	int ioctl_fd;
+	struct rd_ethtool_io io;
 	struct cage cages[MAX_CAGES];
 	size_t n_cages;
 	unsigned long reads;		/* EEPROM reads made, for the benchmark */
@@ -131,7 +129,7 @@ static int nl_read_half(struct xcvr_cache *c, const char *ifname,
 
 	if (!m)
 		return r;
-	if (!genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, c->nl.family, 0,
+	if (!genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, c->io.nl.family, 0,
 			 NLM_F_REQUEST, ETHTOOL_MSG_MODULE_EEPROM_GET,
 			 ETHTOOL_GENL_VERSION))
 		goto out;
@@ -146,7 +144,7 @@ static int nl_read_half(struct xcvr_cache *c, const char *ifname,
 	    nla_put_u8(m, ETHTOOL_A_MODULE_EEPROM_I2C_ADDRESS, q->i2c) < 0)
 		goto out;
 	c->reads++;
-	r = rd_nl_request(c->nl.sk, m, &b);
+	r = rd_nl_request(c->io.nl.sk, m, &b);
 	if (r == 0)
 		r = rd_xcvr_parse_eeprom(b.data, b.len, out);
 out:
@@ -194,12 +192,12 @@ static int ioctl_read_all(struct xcvr_cache *c, const char *ifname,
 	struct ifreq ifr;
 	int r;
 
-	if (c->ioctl_fd < 0)
+	if (c->io.ioctl_fd < 0)
 		return -EOPNOTSUPP;
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	ifr.ifr_data = (void *)&mi;
-	if (ioctl(c->ioctl_fd, SIOCETHTOOL, &ifr) < 0)
+	if (ioctl(c->io.ioctl_fd, SIOCETHTOOL, &ifr) < 0)
 		return -errno;
 	if (mi.eeprom_len == 0 || mi.eeprom_len > 4096)
 		return -EBADMSG;
@@ -211,7 +209,7 @@ static int ioctl_read_all(struct xcvr_cache *c, const char *ifname,
 	ee->len = mi.eeprom_len;
 	ifr.ifr_data = (void *)ee;
 	c->reads++;
-	r = ioctl(c->ioctl_fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
+	r = ioctl(c->io.ioctl_fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
 	if (r == 0)
 		r = rd_xcvr_mem_from_raw(ee->data, ee->len, mem);
 	free(ee);
@@ -247,7 +245,7 @@ static int read_cage(struct xcvr_cache *c, const struct rd_probe_ctx *ctx,
 	mem = calloc(1, sizeof(*mem));
 	if (!mem)
 		return -ENOMEM;
-	if (c->nl.sk) {
+	if (c->io.nl.sk) {
 		if (!ident_due)
 			*mem = k->ident;
 		r = nl_read_plan(c, k->name, mem,
@@ -356,20 +354,14 @@ static bool has_cage(const struct rd_netdev *d)
 
 static void xcvr_state_init(void *state)
 {
-	struct xcvr_cache *c = state;
-
-	c->nl.family = -1;
-	c->ioctl_fd = -1;
+	rd_ethtool_io_init(&((struct xcvr_cache *)state)->io);
 }
 
 static void xcvr_state_clear(void *state)
 {
 	struct xcvr_cache *c = state;
 
-	rd_ethtool_nl_close(&c->nl);
-	if (c->ioctl_fd >= 0)
-		close(c->ioctl_fd);
-	c->ioctl_fd = -1;
+	rd_ethtool_io_close(&c->io);
 	c->n_cages = 0;
 }
 
@@ -379,15 +371,7 @@ static int probe_xcvr_collect(const struct rd_probe_ctx *ctx, void *state,
 	struct xcvr_cache *c = state;
 	int r;
 
-	if (!c->nl.sk && !c->nl_absent) {
-		r = rd_ethtool_nl_open(&c->nl);
-		if (r == -ENOENT)
-			c->nl_absent = true;
-		else if (r < 0)
-			rd_snapshot_error(s, SRC, "ethtool genetlink", r, NULL);
-	}
-	if (c->ioctl_fd < 0)
-		c->ioctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	rd_ethtool_io_open(&c->io, s, SRC);
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		struct rd_netdev *d = &s->netdevs[i];
 		struct cage *k;
@@ -411,8 +395,8 @@ static int probe_xcvr_collect(const struct rd_probe_ctx *ctx, void *state,
 			continue;
 		r = read_cage(c, ctx, k);
 		if (r == -ETIMEDOUT || r == -EBADMSG) {
-			rd_ethtool_nl_close(&c->nl);
-			c->nl.sk = NULL;
+			rd_ethtool_nl_close(&c->io.nl);
+			c->io.nl.sk = NULL;
 		}
 		if (r < 0)
 			k->ident_ok = false;

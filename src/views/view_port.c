@@ -204,18 +204,6 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 	}
 }
 
-static void dbm_text(char *buf, size_t size, struct rd_odbl mw)
-{
-	double dbm;
-
-	if (!mw.ok)
-		snprintf(buf, size, "-");
-	else if (rd_mw_to_dbm(mw.v, &dbm))
-		snprintf(buf, size, "%.2f", dbm);
-	else
-		snprintf(buf, size, "dark");
-}
-
 static const char *flag(struct rd_obool b, const char *set)
 {
 	return !b.ok ? "-" : b.v ? set : ".";
@@ -323,8 +311,8 @@ static void optics(struct ui *ui, struct w_lines *l,
 				if (ln->tx_bias_ma.ok)
 					snprintf(bias, sizeof(bias), "%.2f",
 						 ln->tx_bias_ma.v);
-				dbm_text(tx, sizeof(tx), ln->tx_power_mw);
-				dbm_text(rx, sizeof(rx), ln->rx_power_mw);
+				rd_xcvr_fmt_dbm(tx, sizeof(tx), ln->tx_power_mw, "dark");
+				rd_xcvr_fmt_dbm(rx, sizeof(rx), ln->rx_power_mw, "dark");
 				snprintf(key, sizeof(key),
 					 "netdev/%s/xcvr/rx_power_lane%" PRIu64,
 					 ui_str(nd->name), ln->lane);

@@ -341,6 +341,36 @@ static void cage(struct rd_netdev *n, bool up, const struct totals *t)
 	m->vcc_flags = rd_u64(0);
 }
 
+/* devlink of each function: firmware as flashed, every reporter healthy. */
+static void devlink(struct rd_snapshot *s, const char *bdf)
+{
+	static const char *const reporters[] = { "fw", "fw_fatal", "tx", "rx" };
+	static const char *const kinds[] = { "fixed", "running", "stored" };
+	struct rd_devlink *d = RD_PUSH(s->devlinks, s->n_devlinks);
+
+	d->bus = rd_strdup("pci");
+	d->dev = rd_strdup(bdf);
+	d->driver = rd_strdup("mlx5_core");
+	d->serial = rd_strdup("MT2231X10415");
+	for (int k = 0; k < 3; k++) {
+		struct rd_devlink_version *v = RD_PUSH(d->versions, d->n_versions);
+
+		v->kind = rd_strdup(kinds[k]);
+		v->name = rd_strdup(k ? "fw.version" : "fw.psid");
+		v->value = rd_strdup(k ? "22.36.1010" : "MT_0000000359");
+	}
+	d->reporters_read = rd_bool(true);
+	for (int i = 0; i < 4; i++) {
+		struct rd_devlink_reporter *r = RD_PUSH(d->reporters, d->n_reporters);
+
+		r->name = rd_strdup(reporters[i]);
+		r->state = rd_strdup("healthy");
+		r->error_count = rd_u64(0);
+		r->recover_count = rd_u64(0);
+		r->auto_recover = rd_bool(i != 0);
+	}
+}
+
 static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 {
 	struct rd_netdev *n = RD_PUSH(s->netdevs, s->n_netdevs);
@@ -597,6 +627,8 @@ int main(int argc, char **argv)
 		netdev(&s, false, &t);
 		pci(&s, "0000:3b:00.0", "mlx5_0");
 		pci(&s, "0000:3b:00.1", "mlx5_1");
+		devlink(&s, "0000:3b:00.0");
+		devlink(&s, "0000:3b:00.1");
 		module(&s, "ib_core", 8);
 		module(&s, "ib_uverbs", 2);
 		module(&s, "rdma_cm", 1);
