@@ -30,8 +30,13 @@ static void report_usage(FILE *f)
 		"findings\n"
 		"  ranked across hosts, hosts with the same finding together, "
 		"and\n"
-		"  the hosts that did not answer or whose output is "
-		"malformed.\n"
+		"  the hosts that did not answer, whose output is "
+		"malformed, or in\n"
+		"  conflict (named by two groups, results and a no-answer "
+		"line, or\n"
+		"  results naming another host; grouped output cannot vouch "
+		"for\n"
+		"  whose a group is: see the man page)\n"
 		"  DIR               one file per host, named after the host\n"
 		"                    (a \".json\" ending is dropped)\n"
 		"  FILE, - (stdin)   gathered output: pdsh's \"host: line\" "
@@ -47,8 +52,8 @@ static void report_usage(FILE *f)
 		"exit status: 0 every host answered and none WARNs or FAILs,\n"
 		"             1 a WARN, or a host did not answer or its output "
 		"is\n"
-		"             malformed, 2 a FAIL, 3 the report could not "
-		"run\n");
+		"             malformed or in conflict, 2 a FAIL, 3 the report "
+		"could not run\n");
 }
 
 int cmd_report(struct rd_cli *cli, int argc, char **argv)

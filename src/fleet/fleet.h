@@ -28,6 +28,7 @@ enum rd_fleet_state {
 	RD_FLEET_ANSWERED,  /* a complete check --json array */
 	RD_FLEET_MALFORMED, /* output that is not, or not all, the array */
 	RD_FLEET_NO_ANSWER, /* no JSON, and an error or exit code */
+	RD_FLEET_CONFLICT,  /* output that cannot all be the host's own */
 };
 
 /* Verdict ranks as check --json names them; -1 for none. */
@@ -48,6 +49,10 @@ struct rd_fleet_host {
 	size_t bytes, lines;
 	bool done;   /* the array was complete (or refused) */
 	bool grouped; /* named by the clush -b / dshbak group being read */
+	bool prefixed; /* had "host: line" output */
+	bool unnamed;  /* one stream's output: its name names no host */
+	unsigned groups; /* group headers that named it */
+	char *conflict; /* why its output conflicts, escaped; NULL when not */
 	char *noise; /* first non-JSON line, escaped */
 	char *said;  /* pdsh's or clush's first word on it (no exit code) */
 };
@@ -56,6 +61,7 @@ struct rd_fleet_finding {
 	int verdict;
 	char *check, *cause, *summary; /* escaped */
 	unsigned long hash;
+	unsigned long body; /* the group body that last added a host */
 	size_t *hosts, n_hosts, cap;
 };
 
@@ -74,6 +80,7 @@ struct rd_fleet {
 	char *stray;		 /* the first of them, escaped */
 	/* clush -b group being read */
 	int clush; /* 0 none, 1 header, 2 nodes read, 3 body */
+	unsigned long body; /* number of the group body being read */
 	size_t *group, n_group;
 	bool tool_group; /* dshbak -c's group of pdsh's messages */
 	bool in_line;	 /* a line longer than the buffer */
@@ -126,7 +133,7 @@ int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 const char *rd_fleet_verdict_name(int v);
 int rd_fleet_verdict_rank(const char *name);
 
-/* Worst verdict over answered hosts (-1 none). */
+/* Worst verdict over answered hosts and hosts in conflict (-1 none). */
 int rd_fleet_worst(const struct rd_fleet *f);
 
 /*
