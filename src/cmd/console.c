@@ -118,6 +118,12 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_ALL, "");
+	/*
+	 * The locale's characters, never its numbers: outside text
+	 * ("8.0 GT/s", JSON) is read, and numbers are shown, as `check`
+	 * does, whatever the decimal separator of the locale.
+	 */
+	setlocale(LC_NUMERIC, "C");
 	cs = nl_langinfo(CODESET);
 	o.utf8 = !con_args.ascii && cs && strcmp(cs, "UTF-8") == 0;
 	o.color = !con_args.no_color;
