@@ -24,6 +24,7 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/json.h"
+#include "core/outfile.h"
 #include "core/recording.h"
 #include "diag/diag.h"
 #include "export/metrics.h"
@@ -150,60 +151,25 @@ static int render(struct exporter *ex)
 	return 0;
 }
 
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, b, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
- * DIR/rdmadiag.prom by temp file + rename: node_exporter reads only
- * "*.prom", so it never sees the half-written ".rdmadiag.prom.XXXXXX".
- * 0, or -errno with err set.
+ * DIR/rdmadiag.prom by temp file + rename, relative to one handle on DIR
+ * (a symlinked DIR, or one others can write to and not sticky, refused):
+ * node_exporter reads only "*.prom", so it never sees the half-written
+ * ".rdmadiag.prom.XXXXXX". 0, or -errno with err set.
  */
 static int write_textfile(const char *dir, const char *text, size_t len,
 			  char *err, size_t errlen)
 {
-	char tmp[4096], dst[4096];
-	int fd, r;
+	char why[4200];
+	int dfd = rd_outdir_open(dir, why, sizeof(why)), r;
 
-	if (snprintf(tmp, sizeof(tmp), "%s/.rdmadiag.prom.XXXXXX", dir) >=
-		    (int)sizeof(tmp) ||
-	    snprintf(dst, sizeof(dst), "%s/rdmadiag.prom", dir) >=
-		    (int)sizeof(dst)) {
-		snprintf(err, errlen, "--textfile path too long");
-		return -ENAMETOOLONG;
+	if (dfd < 0) {
+		snprintf(err, errlen, "cannot create a file in %s", why);
+		return dfd;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot create a file in %s: %s",
-			 rd_esc_tmp(dir), strerror(-r));
-		return r;
-	}
-	r = write_all(fd, text, len);
-	if (r == 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, dst) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		snprintf(err, errlen, "cannot write %s: %s", rd_esc_tmp(dst),
-			 strerror(-r));
-	}
+	r = rd_outdir_replace(dfd, "rdmadiag.prom", text, len, 0644, err,
+			      errlen);
+	close(dfd);
 	return r;
 }
 
