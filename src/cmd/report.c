@@ -95,7 +95,12 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		fclose(hf);
 		if (r < 0)
 			snprintf(err, sizeof(err), "%s: %s", rd_esc_tmp(hosts),
-				 strerror(-r));
+				 r == -ERANGE ? "a node set has a number over "
+						"999999999; refused"
+				 : r == -E2BIG
+					 ? "a node set names more than 100000 "
+					   "hosts; refused"
+					 : strerror(-r));
 	}
 	if (r == 0 && strcmp(in, "-") == 0 && isatty(STDIN_FILENO)) {
 		cli_error(cli, "report: give a directory or a file, or pipe "

@@ -543,7 +543,7 @@ static int tool_message(struct rd_fleet *f, const char *rest)
 	a.code = exit_code_of(a.msg);
 	r = rd_fleet_nodeset(nodes, note_host_msg, &a);
 	free(nodes);
-	if (r == -EINVAL || r == -E2BIG)
+	if (r == -EINVAL || r == -E2BIG || r == -ERANGE)
 		r = 0;
 	return r;
 }
@@ -764,7 +764,7 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 		}
 		r = rd_fleet_nodeset(set, add_group_host, f);
 		free(set);
-		if (r == -EINVAL || r == -E2BIG) {
+		if (r == -EINVAL || r == -E2BIG || r == -ERANGE) {
 			f->clush = 0;
 			return stray_line(f, line, len);
 		}

@@ -20,6 +20,7 @@
 #define RD_FLEET_INPUT_BYTES (512u << 20)
 #define RD_FLEET_LINE_MAX 65536
 #define RD_FLEET_NODESET_MAX 100000
+#define RD_FLEET_NODESET_NUM_MAX 999999999UL /* largest number in a range */
 #define RD_FLEET_HOST_INDEX 262144 /* hash slots > 2 * HOSTS_MAX */
 #define RD_FLEET_INDEX 65536 /* hash slots, a power of 2 > 2 * FINDINGS_MAX */
 
@@ -123,8 +124,10 @@ void rd_fleet_finish(struct rd_fleet *f);
 
 /*
  * Expand a node set ("n[01-03,7]x,m1") calling fn on each name; at most
- * RD_FLEET_NODESET_MAX names. 0, -EINVAL malformed, -E2BIG too many, or
- * what fn returned (non-zero stops).
+ * RD_FLEET_NODESET_MAX names, numbers up to RD_FLEET_NODESET_NUM_MAX. 0,
+ * -EINVAL malformed, -E2BIG too many, -ERANGE a number too large, or what
+ * fn returned (non-zero stops). Nothing is expanded when the set is too
+ * large or a number too large: it is checked whole first.
  */
 int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 		     void *arg);

@@ -508,6 +508,39 @@ static void test_nodeset(void **state)
 			 -E2BIG);
 }
 
+static int count_name(void *arg, const char *name)
+{
+	(void)name;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+/*
+ * A number past the bound (n[18446744073709551615] wrapped around and
+ * named 100000 hosts) or a set naming too many: refused, and nothing is
+ * named.
+ */
+static void test_nodeset_bounds(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(rd_fleet_nodeset("n[18446744073709551615]",
+					  count_name, &n),
+			 -ERANGE);
+	assert_int_equal(rd_fleet_nodeset("n[999999999-1000000000]",
+					  count_name, &n),
+			 -ERANGE);
+	assert_int_equal(rd_fleet_nodeset("n[1-60000],m[1-60000]",
+					  count_name, &n),
+			 -E2BIG);
+	assert_int_equal(n, 0);
+	assert_int_equal(rd_fleet_nodeset("n[999999998-999999999]",
+					  count_name, &n),
+			 0);
+	assert_int_equal(n, 2);
+}
+
 static void test_fold(void **state)
 {
 	const char *names[] = { "c01",	 "c02", "c03", "c07", "c10", "c9x",
@@ -628,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_directory_many),
 		cmocka_unit_test(test_nodeset),
+		cmocka_unit_test(test_nodeset_bounds),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_findings_cap),
