@@ -81,6 +81,11 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	char demo[4096], err[256];
 	int r;
 
+	/*
+	 * Under sudo, the caller's terminal database and locale files stay
+	 * the caller's: root's ncurses and setlocale never load them.
+	 */
+	rd_env_scrub();
 	con_args = (struct con_args){ .interval = 1.0,
 				       .no_color = nc && *nc,
 				       .within = CON_FIXUP_CONFIRM_DEFAULT };
