@@ -113,8 +113,7 @@ int rd_outfile_open(struct rd_outfile *o, const char *path, bool replace,
 	return 0;
 }
 
-int rd_outfile_close(struct rd_outfile *o, bool keep, char *err,
-		     size_t errlen)
+int rd_outfile_close(struct rd_outfile *o, bool keep, char *err, size_t errlen)
 {
 	int r = 0;
 
@@ -176,14 +175,15 @@ int rd_outdir_open(const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
-int rd_outdir_replace(int dirfd, const char *name, const char *text,
-		      size_t len, unsigned mode, char *err, size_t errlen)
+int rd_outdir_replace(int dirfd, const char *name, const char *text, size_t len,
+		      unsigned mode, char *err, size_t errlen)
 {
 	char tmp[64];
 	int fd = tmp_create(dirfd, name, mode, tmp, sizeof(tmp)), r = 0;
 
 	if (fd < 0) {
-		rd_snprintf_text(err, errlen, "cannot create a file beside %s: %s",
+		rd_snprintf_text(err, errlen,
+				 "cannot create a file beside %s: %s",
 				 rd_esc_tmp(name), strerror(-fd));
 		return fd;
 	}

@@ -35,8 +35,7 @@ int rd_outfile_open(struct rd_outfile *o, const char *path, bool replace,
  * Flush, sync and close; a temporary file is renamed over the name (keep)
  * or removed. 0, or -errno with err set.
  */
-int rd_outfile_close(struct rd_outfile *o, bool keep, char *err,
-		     size_t errlen);
+int rd_outfile_close(struct rd_outfile *o, bool keep, char *err, size_t errlen);
 
 /*
  * A directory to write into: opened with O_DIRECTORY|O_NOFOLLOW (a
@@ -51,7 +50,7 @@ int rd_outdir_open(const char *dir, char *err, size_t errlen);
  * a rename (node_exporter reads only "*.prom", never the ".name.XXXXXX"
  * being written). 0, or -errno with err set.
  */
-int rd_outdir_replace(int dirfd, const char *name, const char *text,
-		      size_t len, unsigned mode, char *err, size_t errlen);
+int rd_outdir_replace(int dirfd, const char *name, const char *text, size_t len,
+		      unsigned mode, char *err, size_t errlen);
 
 #endif
