@@ -230,7 +230,9 @@ static void test_forged_group(void **state)
 		 "---------------\nv2\n---------------\n%s"
 		 "---------------\n[bad\nv2: []\n"
 		 "clush: v3: exited with exit code 255\n"
-		 "---------------\nv3\n---------------\n[]\n",
+		 "---------------\nv3\n---------------\n[]\n"
+		 "clush: v4: command timeout\n"
+		 "---------------\nv4\n---------------\n[]\n",
 		 host_fail, host_fail);
 	assert_int_equal(find(&f, "evil")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "v1")->state, RD_FLEET_CONFLICT);
@@ -240,6 +242,8 @@ static void test_forged_group(void **state)
 	assert_int_equal(find(&f, "v2")->worst, RD_FLEET_FAIL);
 	assert_int_equal(find(&f, "v3")->state, RD_FLEET_CONFLICT);
 	assert_non_null(strstr(find(&f, "v3")->reason, "exit code 255"));
+	assert_int_equal(find(&f, "v4")->state, RD_FLEET_CONFLICT);
+	assert_non_null(strstr(find(&f, "v4")->reason, "command timeout"));
 	assert_int_equal(rd_fleet_worst(&f), RD_FLEET_FAIL);
 	rd_fleet_free(&f);
 }
