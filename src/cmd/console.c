@@ -20,6 +20,7 @@
 #include "core/recording.h"
 #include "diag/data.h"
 #include "console/capture.h"
+#include "core/outfile.h"
 #include "console/fixup.h"
 #include "views/tty.h"
 #include "views/ui.h"
@@ -80,6 +81,11 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 	char demo[4096], err[256];
 	int r;
 
+	/*
+	 * Under sudo, the caller's terminal database and locale files stay
+	 * the caller's: root's ncurses and setlocale never load them.
+	 */
+	rd_env_scrub();
 	con_args = (struct con_args){ .interval = 1.0,
 				       .no_color = nc && *nc,
 				       .within = CON_FIXUP_CONFIRM_DEFAULT };
@@ -118,6 +124,12 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_ALL, "");
+	/*
+	 * The locale's characters, never its numbers: outside text
+	 * ("8.0 GT/s", JSON) is read, and numbers are shown, as `check`
+	 * does, whatever the decimal separator of the locale.
+	 */
+	setlocale(LC_NUMERIC, "C");
 	cs = nl_langinfo(CODESET);
 	o.utf8 = !con_args.ascii && cs && strcmp(cs, "UTF-8") == 0;
 	o.color = !con_args.no_color;
@@ -144,9 +156,17 @@ static void capture_on_signal(int sig)
 static void capture_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag capture -o FILE [--seconds N] [--interval S]\n"
-		"  -o, --output FILE   write the recording here ('-' = "
-		"stdout)\n"
+		"usage: rdmadiag capture -o FILE [--force] [--seconds N] "
+		"[--interval S]\n"
+		"  -o, --output FILE   write the recording to this new file "
+		"('-' =\n"
+		"                      stdout); an existing name, a symlink "
+		"too, is\n"
+		"                      refused\n"
+		"  --force             replace FILE (never what a symlink there "
+		"points\n"
+		"                      to) through a new file renamed over it "
+		"at the end\n"
 		"  --seconds N         how long to record (default 60)\n"
 		"  --interval S        seconds between snapshots (default 1)\n"
 		"The file has one JSON snapshot per line; play it with\n"
@@ -159,10 +179,13 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 	struct sigaction sa = { .sa_handler = capture_on_signal };
 	const char *out = NULL;
 	double seconds = 60, interval = 1;
+	struct rd_outfile of = { .f = NULL, .dirfd = -1 };
+	bool force = false;
 	size_t frames = 0;
-	char err[512];
+	char err[512], cerr[512];
 	const struct cli_opt opts[] = {
 		CLI_TEXT("output", 'o', &out),
+		CLI_FLAG("force", 0, &force),
 		CLI_SECONDS("seconds", 0, &seconds, 0.001, 7 * 86400),
 		CLI_SECONDS("interval", 0, &interval, 0.2, 3600),
 		CLI_END,
@@ -176,10 +199,14 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		capture_usage(stderr);
 		return 2;
 	}
-	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "we");
-	if (!f) {
-		cli_error(cli, "%s: %s", out, strerror(errno));
+	if (strcmp(out, "-") == 0) {
+		f = stdout;
+	} else if (rd_outfile_open(&of, out, force, 0644, err, sizeof(err)) <
+		   0) {
+		cli_error(cli, "capture: %s", err);
 		return 1;
+	} else {
+		f = of.f;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -190,8 +217,10 @@ int cmd_capture(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "%s", err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (f != stdout && fclose(f) != 0 && r == 0) {
-		cli_error(cli, "%s: %s", out, strerror(errno));
+	/* What was taken is kept, also after Ctrl-C or a failed probe. */
+	if (f != stdout && rd_outfile_close(&of, true, cerr, sizeof(cerr)) < 0 &&
+	    r == 0) {
+		cli_error(cli, "capture: %s", cerr);
 		r = -EIO;
 	}
 	fprintf(stderr, "rdmadiag: captured %zu snapshot%s to %s\n", frames,

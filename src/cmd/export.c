@@ -24,23 +24,33 @@
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/json.h"
+#include "core/outfile.h"
 #include "core/recording.h"
 #include "diag/diag.h"
 #include "export/metrics.h"
 #include "probes/probe.h"
 
 /*
- * HTTP limits. One address holds at most half the slots, so one client
- * cannot lock the others out; a connection idle for HTTP_TIMEOUT_S is
- * closed by the library, and one that trickles bytes but completes no
- * request for HTTP_REQUEST_DEADLINE_S is shut down by the sweep.
+ * HTTP limits. Every reply closes its connection (node_exporter's clients
+ * expect nothing else), so no connection keeps a slot by completing
+ * requests; one that is HTTP_MAX_AGE_S old is shut down by the sweep
+ * whatever it completed, and one idle for HTTP_TIMEOUT_S is closed by the
+ * library. One address holds at most half the slots, counting a loopback
+ * /8 and an IPv6 /64 as one address (any local user can send from every
+ * 127.x). A new connection is not refused for want of a slot: the oldest
+ * of its address's (or of all) that has sent no complete request in
+ * HTTP_IDLE_S is shut down to make room, so whoever holds slots cannot
+ * keep a scraper out; only when HTTP_SLOTS are open at once is one
+ * refused.
  */
 #define HTTP_MAX_CONNECTIONS 32
 #define HTTP_PER_ADDRESS (HTTP_MAX_CONNECTIONS / 2)
 #define HTTP_TIMEOUT_S 10
-#define HTTP_REQUEST_DEADLINE_S 15.0
+#define HTTP_MAX_AGE_S 10.0
+#define HTTP_IDLE_S 1.0
 #define HTTP_CONN_MEMORY 16384
-#define HTTP_SLOTS (HTTP_MAX_CONNECTIONS * 2)	/* room to spare */
+/* Room for the connections shut down and not yet closed by the library. */
+#define HTTP_SLOTS (HTTP_MAX_CONNECTIONS * 2)
 /* Scrapes closer together than this are served the same text. */
 #define MIN_PROBE_INTERVAL_S 0.5
 
@@ -57,11 +67,13 @@ struct exporter {
 	size_t len;
 	double made_at;		/* monotonic seconds; 0 = never */
 	pthread_mutex_t lock;
-	/* Open connections: since when each has not completed a request. */
+	/* Open connections: when each was opened, and by which address. */
 	struct http_conn {
 		struct MHD_Connection *c;
 		int fd;
 		double since;	/* monotonic seconds; 0 = already shut down */
+		bool asked;	/* its request's headers are complete */
+		unsigned char key[17];	/* its address group (http_addr_key) */
 	} conns[HTTP_SLOTS];
 	pthread_mutex_t conn_lock;
 };
@@ -139,60 +151,25 @@ static int render(struct exporter *ex)
 	return 0;
 }
 
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, b, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
- * DIR/rdmadiag.prom by temp file + rename: node_exporter reads only
- * "*.prom", so it never sees the half-written ".rdmadiag.prom.XXXXXX".
- * 0, or -errno with err set.
+ * DIR/rdmadiag.prom by temp file + rename, relative to one handle on DIR
+ * (a symlinked DIR, or one others can write to and not sticky, refused):
+ * node_exporter reads only "*.prom", so it never sees the half-written
+ * ".rdmadiag.prom.XXXXXX". 0, or -errno with err set.
  */
 static int write_textfile(const char *dir, const char *text, size_t len,
 			  char *err, size_t errlen)
 {
-	char tmp[4096], dst[4096];
-	int fd, r;
+	char why[4200];
+	int dfd = rd_outdir_open(dir, why, sizeof(why)), r;
 
-	if (snprintf(tmp, sizeof(tmp), "%s/.rdmadiag.prom.XXXXXX", dir) >=
-		    (int)sizeof(tmp) ||
-	    snprintf(dst, sizeof(dst), "%s/rdmadiag.prom", dir) >=
-		    (int)sizeof(dst)) {
-		snprintf(err, errlen, "--textfile path too long");
-		return -ENAMETOOLONG;
+	if (dfd < 0) {
+		snprintf(err, errlen, "cannot create a file in %s", why);
+		return dfd;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot create a file in %s: %s",
-			 rd_esc_tmp(dir), strerror(-r));
-		return r;
-	}
-	r = write_all(fd, text, len);
-	if (r == 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, dst) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		snprintf(err, errlen, "cannot write %s: %s", rd_esc_tmp(dst),
-			 strerror(-r));
-	}
+	r = rd_outdir_replace(dfd, "rdmadiag.prom", text, len, 0644, err,
+			      errlen);
+	close(dfd);
 	return r;
 }
 
@@ -275,6 +252,7 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
 	MHD_add_response_header(resp, "Content-Type", type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, "Allow", "GET, HEAD");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	r = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	return r;
@@ -294,6 +272,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 
 	if (!*req) {	/* headers only so far: answer once they are complete */
 		*req = &seen;
+		pthread_mutex_lock(&ex->conn_lock);
+		for (size_t i = 0; i < HTTP_SLOTS; i++)
+			if (ex->conns[i].c == c)
+				ex->conns[i].asked = true;
+		pthread_mutex_unlock(&ex->conn_lock);
 		return MHD_YES;
 	}
 	if (*upload_size) {	/* a body is read and ignored */
@@ -332,6 +315,106 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
+/*
+ * The address group of a client: a loopback /8 (every 127.x is this host)
+ * and an IPv6 /64 (what one host is given) are one address; an IPv4
+ * address in IPv6 is that IPv4 address. 17 bytes: the family, then the
+ * address bytes kept.
+ */
+static void http_addr_key(const struct sockaddr *sa, unsigned char key[17])
+{
+	memset(key, 0, 17);
+	if (sa && sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *a6 = (const void *)sa;
+
+		if (!IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+			key[0] = 6;
+			memcpy(key + 1, &a6->sin6_addr, 8);
+			return;
+		}
+		memcpy(key + 1, &a6->sin6_addr.s6_addr[12], 4);
+	} else if (sa && sa->sa_family == AF_INET) {
+		memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)
+					 ->sin_addr,
+		       4);
+	} else {
+		return;
+	}
+	key[0] = 4;
+	if (key[1] == 127)
+		memset(key + 2, 0, 3);
+}
+
+/*
+ * Shut down the oldest open connection (of the address group key, or of
+ * any when key is NULL) that has held its slot for HTTP_IDLE_S without a
+ * complete request: a client sends its request as it connects, and one
+ * being answered is never cut (it closes after its reply). The library
+ * sees the end of the stream and closes it. Under conn_lock. false when
+ * there was none.
+ */
+static bool evict_oldest(struct exporter *ex, const unsigned char *key)
+{
+	double now = mono_s(CLOCK_MONOTONIC);
+	struct http_conn *pick = NULL;
+
+	for (size_t i = 0; i < HTTP_SLOTS; i++) {
+		struct http_conn *k = &ex->conns[i];
+
+		if (!k->c || k->since <= 0 || k->asked ||
+		    now - k->since < HTTP_IDLE_S ||
+		    (key && memcmp(k->key, key, 17)))
+			continue;
+		if (!pick || k->since < pick->since)
+			pick = k;
+	}
+	if (!pick)
+		return false;
+	shutdown(pick->fd, SHUT_RDWR);
+	pick->since = 0;
+	return true;
+}
+
+/*
+ * The library's thread, before a connection is taken: room is made for
+ * it, within its address's share and the total.
+ */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
+				 socklen_t addrlen)
+{
+	struct exporter *ex = cls;
+	unsigned char key[17];
+	size_t mine = 0, all = 0, free_slots = 0;
+
+	(void)addrlen;
+	http_addr_key(addr, key);
+	pthread_mutex_lock(&ex->conn_lock);
+	for (size_t i = 0; i < HTTP_SLOTS; i++) {
+		const struct http_conn *k = &ex->conns[i];
+
+		if (!k->c) {
+			free_slots++;
+			continue;
+		}
+		if (k->since <= 0)
+			continue;
+		all++;
+		mine += memcmp(k->key, key, 17) == 0;
+	}
+	/*
+	 * Over its address's share, its own idle connection goes first; over
+	 * the total, anyone's. With none idle, the connections are being
+	 * answered and close soon: the new one is taken while a slot is free.
+	 */
+	if (mine >= HTTP_PER_ADDRESS && !evict_oldest(ex, key) &&
+	    all >= HTTP_MAX_CONNECTIONS)
+		evict_oldest(ex, NULL);
+	else if (mine < HTTP_PER_ADDRESS && all >= HTTP_MAX_CONNECTIONS)
+		evict_oldest(ex, NULL);
+	pthread_mutex_unlock(&ex->conn_lock);
+	return free_slots ? MHD_YES : MHD_NO;
+}
+
 /* The library's thread: a connection opened or closed. */
 static void on_connection(void *cls, struct MHD_Connection *c, void **sock,
 			  enum MHD_ConnectionNotificationCode what)
@@ -356,31 +439,21 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **sock,
 			k->c = c;
 			k->fd = ci->connect_fd;
 			k->since = mono_s(CLOCK_MONOTONIC);
+			k->asked = false;
+			ci = MHD_get_connection_info(
+				c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+			http_addr_key(ci ? ci->client_addr : NULL, k->key);
 			break;
 		}
 	}
 	pthread_mutex_unlock(&ex->conn_lock);
 }
 
-/* The library's thread: a request was answered (or given up). */
-static void on_completed(void *cls, struct MHD_Connection *c, void **req,
-			 enum MHD_RequestTerminationCode how)
-{
-	struct exporter *ex = cls;
-
-	(void)req;
-	(void)how;
-	pthread_mutex_lock(&ex->conn_lock);
-	for (size_t i = 0; i < HTTP_SLOTS; i++)
-		if (ex->conns[i].c == c && ex->conns[i].since > 0)
-			ex->conns[i].since = mono_s(CLOCK_MONOTONIC);
-	pthread_mutex_unlock(&ex->conn_lock);
-}
-
 /*
- * Shut down connections that completed no request for the deadline: the
- * library then sees the end of the stream and closes them itself. The fd
- * is still the connection's: the library forgets it here before closing.
+ * Shut down connections older than HTTP_MAX_AGE_S, whatever they
+ * completed: the library then sees the end of the stream and closes them
+ * itself. The fd is still the connection's: the library forgets it here
+ * before closing.
  */
 static void sweep_connections(struct exporter *ex)
 {
@@ -391,7 +464,7 @@ static void sweep_connections(struct exporter *ex)
 		struct http_conn *k = &ex->conns[i];
 
 		if (k->c && k->since > 0 &&
-		    now - k->since >= HTTP_REQUEST_DEADLINE_S) {
+		    now - k->since >= HTTP_MAX_AGE_S) {
 			shutdown(k->fd, SHUT_RDWR);
 			k->since = 0;
 		}
@@ -460,14 +533,12 @@ static int run_listen(struct exporter *ex, const char *arg)
 	d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
 			(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-		0, NULL, NULL, on_request, ex, MHD_OPTION_SOCK_ADDR,
+		0, on_accept, ex, on_request, ex, MHD_OPTION_SOCK_ADDR,
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned)HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)HTTP_SLOTS, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)HTTP_CONN_MEMORY, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		(unsigned)HTTP_PER_ADDRESS, MHD_OPTION_NOTIFY_CONNECTION,
-		on_connection, ex, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-		ex, MHD_OPTION_END);
+		(size_t)HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_CONNECTION,
+		on_connection, ex, MHD_OPTION_END);
 	if (!d) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		cli_error(ex->cli, "export: cannot listen on %s: %s",

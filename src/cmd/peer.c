@@ -6,12 +6,16 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -20,6 +24,7 @@
 #include "core/recording.h"
 #include "peer/matrix.h"
 #include "peer/session.h"
+#include "perf/bind.h"
 #include "probes/probe.h"
 
 enum { EXIT_SAME = 0, EXIT_DIFFER = 1, EXIT_PEER_ERROR = 2 };
@@ -38,6 +43,17 @@ struct peer_opts {
 	double timeout;
 	bool listen, json, once, summary, no_matrix;
 };
+
+/*
+ * The server: each client is served by a child of its own, killed when
+ * it is not done within PEER_CLIENT_DEADLINE_S, while the listeners stay
+ * open; at most PEER_PER_ADDRESS clients of one address (a loopback /8 is
+ * one) and PEER_CLIENTS_MAX in all are served at once, others are closed
+ * at once.
+ */
+#define PEER_CLIENT_DEADLINE_S 10
+#define PEER_PER_ADDRESS 2
+#define PEER_CLIENTS_MAX 8
 
 /* How long the matrix waits for its messages. */
 #define MATRIX_WAIT_MS 2000
@@ -67,7 +83,10 @@ static void peer_usage(FILE *f)
 		"  --timeout SECS      for the connection and each message (default 5)\n"
 		"  --json              the comparison as JSON\n"
 		"  --load FILE         describe a saved snapshot instead of this host\n"
-		"  --listen            answer peers (one at a time) until interrupted\n"
+		"  --listen            answer peers until interrupted (each within\n"
+		"                      10 s, 2 at once from one address), on the\n"
+		"                      IPv4 address of the port's netdev and\n"
+		"                      127.0.0.1 (127.0.0.1 only with --load)\n"
 		"  --bind ADDR         listen on this IPv4 address only\n"
 		"  --once              with --listen: answer one peer, then exit\n"
 		"  --no-matrix         compare only: send no RDMA message\n"
@@ -423,53 +442,218 @@ static void serve_matrix(struct rd_cli *cli, const struct peer_opts *po,
 		cli_error(cli, "peer: reachability: %s", err);
 }
 
+/* One client, in a child of the server: its exit status. */
+static int serve_one(struct rd_cli *cli, const struct peer_opts *po,
+		     struct perf_oob *o, const struct rd_peer_summary *mine,
+		     const char *why_not)
+{
+	int timeout_ms = (int)(po->timeout * 1000);
+	struct rd_peer_summary theirs;
+	struct rd_compare c;
+	char err[512], port[256];
+	int r;
+
+	r = rd_peer_serve(o, timeout_ms, why_not ? NULL : mine, why_not,
+			  &theirs, err, sizeof(err));
+	if (r == 0)
+		serve_matrix(cli, po, o, mine, why_not);
+	perf_oob_close(o);
+	if (r < 0) {
+		cli_error(cli, "peer: %s", err);
+		return EXIT_PEER_ERROR;
+	}
+	if (!why_not && rd_compare(&mine->side, &theirs.side, &c) == 0) {
+		printf("answered %s: %s, %zu mismatch%s\n", o->peer,
+		       port_text(&theirs, port, sizeof(port)), c.n,
+		       c.n == 1 ? "" : "es");
+		rd_compare_free(&c);
+	} else {
+		printf("answered %s: %s\n", o->peer,
+		       port_text(&theirs, port, sizeof(port)));
+	}
+	fflush(stdout);
+	rd_peer_summary_free(&theirs);
+	return EXIT_SAME;
+}
+
+/*
+ * Where the server listens without --bind, as bw and lat do: the IPv4
+ * address of the port's netdev and 127.0.0.1; a saved snapshot's port is
+ * not this host's, so only 127.0.0.1; every IPv4 address when the netdev
+ * has none (the banner says which, and why).
+ */
+static void server_bind(const struct peer_opts *po,
+			const struct rd_peer_summary *mine, const char *why_not,
+			const char **a1, const char **a2, char *buf, size_t len,
+			char *why, size_t whylen)
+{
+	*a1 = po->bind;
+	*a2 = NULL;
+	if (po->bind) {
+		snprintf(why, whylen, "--bind");
+		return;
+	}
+	if (po->load) {
+		*a1 = "127.0.0.1";
+		snprintf(why, whylen,
+			 "--load describes a saved snapshot, not this host's "
+			 "port (--bind ADDR to choose)");
+		return;
+	}
+	if (why_not) {
+		snprintf(why, whylen, "%s (--bind ADDR to listen on one)",
+			 why_not);
+		return;
+	}
+	if (perf_bind_default(&mine->s, mine->side.dev->name,
+			      (unsigned)mine->side.port->port, buf, len, why,
+			      whylen) == 0) {
+		size_t n = strlen(why);
+
+		*a1 = buf;
+		*a2 = "127.0.0.1";
+		snprintf(why + n, whylen - n, " (--bind ADDR to choose)");
+		return;
+	}
+	snprintf(why + strlen(why), whylen - strlen(why),
+		 " (--bind ADDR to listen on one)");
+}
+
+struct peer_child {
+	pid_t pid;
+	uint32_t group; /* the client's address, a loopback /8 as one */
+	char peer[32];
+};
+
+static uint32_t addr_group(const struct sockaddr_in *a)
+{
+	uint32_t v = ntohl(a->sin_addr.s_addr);
+
+	return (v >> 24) == 127 ? 0x7f000000u : v;
+}
+
+/* A child has ended: say so when the deadline killed it. */
+static int child_ended(struct rd_cli *cli, const struct peer_child *k,
+		       int status)
+{
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		cli_error(cli,
+			  "peer: %s: not done within %d s; connection closed",
+			  k->peer, PEER_CLIENT_DEADLINE_S);
+		return EXIT_PEER_ERROR;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return EXIT_PEER_ERROR;
+}
+
+/* Children that have ended are reaped; with wait, until all have. */
+static int reap(struct rd_cli *cli, struct peer_child *kids, size_t *n,
+		bool wait)
+{
+	int rc = -1;
+
+	for (size_t i = 0; i < *n;) {
+		int status;
+		pid_t p = waitpid(kids[i].pid, &status, wait ? 0 : WNOHANG);
+
+		if (p == 0 || (p < 0 && errno == EINTR)) {
+			i++;
+			continue;
+		}
+		rc = p > 0 ? child_ended(cli, &kids[i], status)
+			   : EXIT_PEER_ERROR;
+		kids[i] = kids[--*n];
+	}
+	return rc;
+}
+
 static int run_server(struct rd_cli *cli, const struct peer_opts *po,
 		      const struct rd_peer_summary *mine, const char *why_not)
 {
-	int timeout_ms = (int)(po->timeout * 1000);
+	int timeout_ms = (int)(po->timeout * 1000), fds[2], nfd = 0, rc;
+	struct perf_oob lo = { .fd = -1, .stop = &peer_stop };
+	struct peer_child kids[PEER_CLIENTS_MAX];
+	const char *a1, *a2;
+	char buf[64], why[512];
+	size_t nkids = 0;
 
-	printf("rdmadiag peer: listening on %s TCP port %" PRIu64 "\n",
-	       po->bind ? rd_esc_tmp(po->bind) : "every IPv4 address", po->port);
+	server_bind(po, mine, why_not, &a1, &a2, buf, sizeof(buf), why,
+		    sizeof(why));
+	if (perf_oob_listen(&lo, a1, a2, (uint16_t)po->port, 8, fds, &nfd) <
+	    0) {
+		cli_error(cli, "peer: %s", lo.err);
+		return EXIT_PEER_ERROR;
+	}
+	printf("rdmadiag peer: listening on %s%s%s TCP port %" PRIu64 ", %s\n",
+	       a1 ? rd_esc_tmp(a1) : "every IPv4 address", a2 ? " and " : "",
+	       a2 ? a2 : "", po->port, why);
 	fflush(stdout);
 	while (!peer_stop) {
 		struct perf_oob o = { .fd = -1, .stop = &peer_stop };
-		struct rd_peer_summary theirs;
-		struct rd_compare c;
-		char err[512], port[256];
+		struct sockaddr_in from;
+		size_t same = 0;
+		uint32_t g;
+		pid_t pid;
 		int r;
 
+		reap(cli, kids, &nkids, false);
 		o.timeout_ms = timeout_ms;
-		r = perf_oob_accept(&o, po->bind, NULL, (uint16_t)po->port, -1);
+		r = perf_oob_accept_from(&o, fds, nfd, (uint16_t)po->port, 200,
+					 &from);
+		if (r == -ETIMEDOUT)
+			continue;
 		if (r < 0) {
 			if (peer_stop)
 				break;
 			cli_error(cli, "peer: %s", o.err);
-			return EXIT_PEER_ERROR;
+			rc = EXIT_PEER_ERROR;
+			goto out;
 		}
-		r = rd_peer_serve(&o, timeout_ms, why_not ? NULL : mine, why_not,
-				  &theirs, err, sizeof(err));
-		if (r == 0)
-			serve_matrix(cli, po, &o, mine, why_not);
+		g = addr_group(&from);
+		for (size_t i = 0; i < nkids; i++)
+			same += kids[i].group == g;
+		/* Its address has its share, or every slot is taken. */
+		if (same >= PEER_PER_ADDRESS || nkids >= PEER_CLIENTS_MAX) {
+			perf_oob_close(&o);
+			continue;
+		}
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid == 0) {
+			for (int i = 0; i < nfd; i++)
+				close(fds[i]);
+			alarm(PEER_CLIENT_DEADLINE_S);
+			_exit(serve_one(cli, po, &o, mine, why_not));
+		}
 		perf_oob_close(&o);
-		if (r < 0) {
-			cli_error(cli, "peer: %s", err);
-		} else {
-			if (!why_not && rd_compare(&mine->side, &theirs.side, &c) == 0) {
-				printf("answered %s: %s, %zu mismatch%s\n", o.peer,
-				       port_text(&theirs, port, sizeof(port)),
-				       c.n, c.n == 1 ? "" : "es");
-				rd_compare_free(&c);
-			} else {
-				printf("answered %s: %s\n", o.peer,
-				       port_text(&theirs, port, sizeof(port)));
-			}
-			fflush(stdout);
-			rd_peer_summary_free(&theirs);
+		if (pid < 0) {
+			cli_error(cli, "peer: fork: %s", strerror(errno));
+			continue;
 		}
-		if (po->once)
-			return r < 0 ? EXIT_PEER_ERROR : EXIT_SAME;
+		kids[nkids].pid = pid;
+		kids[nkids].group = g;
+		snprintf(kids[nkids].peer, sizeof(kids[nkids].peer), "%s",
+			 o.peer);
+		nkids++;
+		if (po->once) {
+			/* One client, then exit: the listeners go first. */
+			for (int i = 0; i < nfd; i++)
+				close(fds[i]);
+			nfd = 0;
+			rc = reap(cli, kids, &nkids, true);
+			return rc < 0 ? EXIT_PEER_ERROR : rc;
+		}
 	}
-	return EXIT_SAME;
+	rc = EXIT_SAME;
+out:
+	for (int i = 0; i < nfd; i++)
+		close(fds[i]);
+	for (size_t i = 0; i < nkids; i++)
+		kill(kids[i].pid, SIGTERM);
+	reap(cli, kids, &nkids, true);
+	return rc;
 }
 
 int cmd_peer(struct rd_cli *cli, int argc, char **argv)

@@ -30,8 +30,13 @@ static void report_usage(FILE *f)
 		"findings\n"
 		"  ranked across hosts, hosts with the same finding together, "
 		"and\n"
-		"  the hosts that did not answer or whose output is "
-		"malformed.\n"
+		"  the hosts that did not answer, whose output is "
+		"malformed, or in\n"
+		"  conflict (named by two groups, results and a no-answer "
+		"line, or\n"
+		"  results naming another host; grouped output cannot vouch "
+		"for\n"
+		"  whose a group is: see the man page)\n"
 		"  DIR               one file per host, named after the host\n"
 		"                    (a \".json\" ending is dropped)\n"
 		"  FILE, - (stdin)   gathered output: pdsh's \"host: line\" "
@@ -47,8 +52,8 @@ static void report_usage(FILE *f)
 		"exit status: 0 every host answered and none WARNs or FAILs,\n"
 		"             1 a WARN, or a host did not answer or its output "
 		"is\n"
-		"             malformed, 2 a FAIL, 3 the report could not "
-		"run\n");
+		"             malformed or in conflict, 2 a FAIL, 3 the report "
+		"could not run\n");
 }
 
 int cmd_report(struct rd_cli *cli, int argc, char **argv)
@@ -90,7 +95,12 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv)
 		fclose(hf);
 		if (r < 0)
 			snprintf(err, sizeof(err), "%s: %s", rd_esc_tmp(hosts),
-				 strerror(-r));
+				 r == -ERANGE ? "a node set has a number over "
+						"999999999; refused"
+				 : r == -E2BIG
+					 ? "a node set names more than 100000 "
+					   "hosts; refused"
+					 : strerror(-r));
 	}
 	if (r == 0 && strcmp(in, "-") == 0 && isatty(STDIN_FILENO)) {
 		cli_error(cli, "report: give a directory or a file, or pipe "

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/escape.h"
 #include "fix/journal.h"
 
 static unsigned confirm_within = CON_FIXUP_CONFIRM_DEFAULT;
@@ -97,6 +98,32 @@ bool con_fixup_countdown(double confirm_by, double now, char *buf,
 		 "press y.",
 		 ceil(left - CON_FIXUP_CONFIRM_MARGIN));
 	return true;
+}
+
+int con_fixup_rollback_state(const char *id, char *why, size_t len)
+{
+	const struct rd_journal_entry *t;
+	struct rd_journal_file jf;
+	struct rd_journal j;
+	char err[256];
+	int st = 0;
+
+	why[0] = '\0';
+	if (rd_journal_open(rd_journal_default_path(), RD_JOURNAL_READ, &jf,
+			    err, sizeof(err)) < 0)
+		return 0;
+	if (rd_journal_load(&jf, &j, err, sizeof(err)) == 0) {
+		t = rd_journal_find(&j, id);
+		if (t && t->undone) {
+			st = 1;
+		} else if (t && t->rollback_failed && !t->confirmed) {
+			snprintf(why, len, "%s", rd_esc_tmp(t->rollback_failed));
+			st = -1;
+		}
+		rd_journal_free(&j);
+	}
+	rd_journal_close(&jf);
+	return st;
 }
 
 const char *con_fixup_journal(void)

@@ -53,6 +53,12 @@ double con_fixup_clock(void);
 bool con_fixup_countdown(double confirm_by, double now, char *buf,
 			 size_t len);
 /* Where the journal the undo reads is, to show. */
+/*
+ * What the journal says of entry id after its rollback timer ran out: 1
+ * reverted, -1 the timer gave up (why says why, escaped), 0 not yet (or
+ * the journal cannot be read).
+ */
+int con_fixup_rollback_state(const char *id, char *why, size_t len);
 const char *con_fixup_journal(void);
 
 #endif

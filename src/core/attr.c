@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,6 +324,21 @@ int rd_parse_s64(const char *s, int base, int64_t *out)
 	return 0;
 }
 
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void c_locale_make(void)
+{
+	c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+double rd_strtod_c(const char *s, char **end)
+{
+	/* The console follows the locale; numbers from outside never do. */
+	pthread_once(&c_locale_once, c_locale_make);
+	return c_locale ? strtod_l(s, end, c_locale) : strtod(s, end);
+}
+
 int rd_parse_double(const char *s, double *out)
 {
 	char *end;
@@ -333,7 +350,7 @@ int rd_parse_double(const char *s, double *out)
 	if (*s == '\0')
 		return -EINVAL;
 	errno = 0;
-	v = strtod(s, &end);
+	v = rd_strtod_c(s, &end);
 	if (end == s || *skip_blanks(end) != '\0')
 		return -EINVAL;
 	if (errno == ERANGE || !isfinite(v))

@@ -50,6 +50,8 @@ int rd_parse_u64(const char *s, int base, uint64_t *out);
 int rd_parse_u32(const char *s, int base, uint32_t *out);
 int rd_parse_s64(const char *s, int base, int64_t *out);
 int rd_parse_double(const char *s, double *out);
+/* strtod in the C locale, whatever the process's LC_NUMERIC says. */
+double rd_strtod_c(const char *s, char **end);
 
 /*
  * Parse a number at the start of s, stopping at the first character in

@@ -71,11 +71,39 @@ static void finish(struct sink *k)
 }
 
 /*
- * Walk s; for each byte or sequence call back whether it is clean. Shared
- * by rd_esc, rd_text_clean and the $'...' form of rd_shquote.
+ * Code points that print nothing and move or hide what follows: the
+ * bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069), the line and paragraph separators (U+2028, U+2029), and
+ * the zero-width ones (U+200B-U+200D, U+2060-U+2064, U+FEFF). They are
+ * escaped as C1 controls are.
  */
-static void esc_into(struct sink *k, const char *s, bool quote_for_ansi_c)
+static bool invisible_format(uint32_t cp)
 {
+	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+/* A code point from a valid sequence that is shown as it is. */
+static bool shown_as_is(uint32_t cp)
+{
+	return !(cp >= 0x80 && cp <= 0x9f) && !invisible_format(cp);
+}
+
+enum {
+	ESC_ANSI_C = 1,	   /* backslash and quote escaped, for $'...' */
+	ESC_BACKSLASH = 2, /* backslash escaped: different input, different
+			    * output */
+};
+
+/*
+ * Walk s; for each byte or sequence call back whether it is clean. Shared
+ * by rd_esc, rd_esc_exact_dup and the $'...' form of rd_shquote.
+ */
+static void esc_into(struct sink *k, const char *s, int how)
+{
+	bool quote_for_ansi_c = how & ESC_ANSI_C;
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
 
@@ -85,7 +113,7 @@ static void esc_into(struct sink *k, const char *s, bool quote_for_ansi_c)
 		size_t n;
 
 		if (c >= 0x20 && c < 0x7f) {
-			if (c == '\\' && quote_for_ansi_c)
+			if (c == '\\' && (how & (ESC_ANSI_C | ESC_BACKSLASH)))
 				put(k, "\\\\", 2);
 			else if (c == '\'' && quote_for_ansi_c)
 				put(k, "\\'", 2);
@@ -105,7 +133,7 @@ static void esc_into(struct sink *k, const char *s, bool quote_for_ansi_c)
 			continue;
 		}
 		if (c >= 0x80 && (n = rd_utf8_seq(p + i, len - i, &cp)) &&
-		    !(cp >= 0x80 && cp <= 0x9f)) {
+		    shown_as_is(cp)) {
 			put(k, (const char *)&p[i], n);
 			i += n;
 			continue;
@@ -120,9 +148,24 @@ size_t rd_esc(char *dst, size_t size, const char *s)
 	struct sink k = { dst, size, 0 };
 
 	if (s)
-		esc_into(&k, s, false);
+		esc_into(&k, s, 0);
 	finish(&k);
 	return k.len;
+}
+
+char *rd_esc_exact_dup(const char *s)
+{
+	struct sink k = { NULL, 0, 0 };
+	char *out;
+
+	esc_into(&k, s ? s : "", ESC_BACKSLASH);
+	out = malloc(k.len + 1);
+	if (!out)
+		return NULL;
+	k = (struct sink){ out, k.len + 1, 0 };
+	esc_into(&k, s ? s : "", ESC_BACKSLASH);
+	finish(&k);
+	return out;
 }
 
 char *rd_esc_dup(const char *s)
@@ -230,7 +273,7 @@ bool rd_text_clean(const char *s, size_t len)
 			continue;
 		}
 		if (p[i] < 0x80 || !(n = rd_utf8_seq(p + i, len - i, &cp)) ||
-		    (cp >= 0x80 && cp <= 0x9f))
+		    !shown_as_is(cp))
 			return false;
 		i += n;
 	}
@@ -266,7 +309,7 @@ size_t rd_shquote(char *dst, size_t size, const char *s)
 		put(&k, "'", 1);
 	} else {
 		put(&k, "$'", 2);
-		esc_into(&k, s, true);
+		esc_into(&k, s, ESC_ANSI_C);
 		put(&k, "'", 1);
 	}
 	finish(&k);

@@ -23,7 +23,9 @@
  * Escape s into dst (always NUL-terminated when size > 0) and return the
  * length the whole escaped text needs, as snprintf does. NULL prints "".
  * Printable ASCII (backslash included) and valid UTF-8 other than C1
- * controls pass unchanged, so clean text - a shell-quoted command above
+ * controls and the invisible format characters (bidirectional controls
+ * such as U+202E, U+2028, U+2029, zero-width ones such as U+200B, U+FEFF),
+ * which are escaped as C1 is, pass unchanged, so clean text - a shell-quoted command above
  * all - prints exactly as it is; '\n' becomes "\\n", '\t' "\\t", any other
  * control byte or byte of invalid UTF-8 "\\xNN". The result never holds a
  * control byte; a literal "\\x1b" in the input reads the same as an escaped
@@ -33,6 +35,12 @@ size_t rd_esc(char *dst, size_t size, const char *s);
 
 /* The escaped text of s, malloc'd (NULL only when out of memory). */
 char *rd_esc_dup(const char *s);
+/*
+ * As rd_esc_dup, with a backslash written "\\\\" too, so two different
+ * inputs never give the same text (an ESC byte and the four characters
+ * "\\x1b" differ): for keys such as a Prometheus label value.
+ */
+char *rd_esc_exact_dup(const char *s);
 
 /*
  * The escaped text of s in one of a few rotating per-thread buffers, for
@@ -46,7 +54,10 @@ const char *rd_esc_tmp(const char *s);
 /* fputs of the escaped text; returns what fputs returns. */
 int rd_fputs_esc(const char *s, FILE *f);
 
-/* True when s (len bytes) is valid UTF-8 with no control byte at all. */
+/*
+ * True when s (len bytes) is valid UTF-8 with no control byte and no
+ * invisible format character at all.
+ */
 bool rd_text_clean(const char *s, size_t len);
 
 /*

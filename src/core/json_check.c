@@ -294,7 +294,7 @@ static int number(struct scan *s)
 			return refuse(s, -EINVAL, "number out of range");
 		return 0;
 	}
-	if (!isfinite(strtod(buf, NULL)))
+	if (!isfinite(rd_strtod_c(buf, NULL)))
 		return refuse(s, -EINVAL, "number is not finite");
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "core/roots.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,27 @@ bool rd_env_untrusted(void)
 	 */
 	return getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
 	       getgid() != getegid() || (sudo && *sudo);
+}
+
+void rd_env_scrub(void)
+{
+	static const char *const caller_chosen[] = {
+		"TERMINFO", "TERMINFO_DIRS", "TERMCAP", "TERMPATH", "LOCPATH",
+		"NLSPATH",
+	};
+	const struct passwd *pw;
+
+	if (!rd_env_untrusted())
+		return;
+	for (size_t i = 0;
+	     i < sizeof(caller_chosen) / sizeof(caller_chosen[0]); i++)
+		unsetenv(caller_chosen[i]);
+	/* ncurses reads $HOME/.terminfo: our own home, not the caller's. */
+	pw = getpwuid(geteuid());
+	if (pw && pw->pw_dir && pw->pw_dir[0] == '/')
+		setenv("HOME", pw->pw_dir, 1);
+	else
+		unsetenv("HOME");
 }
 
 int rd_env_trust(void)

@@ -39,6 +39,14 @@ int rd_roots_under(struct rd_roots *r, const char *dir);
  */
 bool rd_env_untrusted(void);
 /*
+ * When the environment is untrusted (rd_env_untrusted), drop what it
+ * could make the terminal and locale libraries load: TERMINFO,
+ * TERMINFO_DIRS, TERMCAP, TERMPATH, LOCPATH, NLSPATH, and HOME (whose
+ * ~/.terminfo ncurses reads) set to the effective user's own home. Call
+ * before setlocale and curses start.
+ */
+void rd_env_scrub(void);
+/*
  * Root says the environment is its own (--trust-env): honour RDMADIAG_*
  * even under sudo. -EPERM unless real and effective uid are 0 and the
  * exec was not set-id. Call before rd_roots_init() reads the variables.

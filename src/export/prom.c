@@ -201,11 +201,21 @@ static void sample(struct rd_prom *w, const char *name, enum rd_prom_type type,
 	start = f->len;
 	r = append(f, name, strlen(name));
 	for (size_t i = 0; labels && labels[i] && r == 0; i += 2) {
-		/* Outside text: made printable UTF-8, then quoted. */
-		const char *shown = rd_esc_tmp(labels[i + 1]);
-		size_t n = rd_prom_escape_value(NULL, 0, shown);
+		/*
+		 * Outside text: made printable UTF-8, then quoted. Its own
+		 * backslashes are escaped too, so an ESC byte (\x1b) and the
+		 * text "\x1b" stay two series, not one dropped as a repeat.
+		 */
+		char *shown = rd_esc_exact_dup(labels[i + 1]);
+		size_t n;
 
+		if (!shown) {
+			r = -ENOMEM;
+			break;
+		}
+		n = rd_prom_escape_value(NULL, 0, shown);
 		if (!rd_prom_valid_name(labels[i], 1)) {
+			free(shown);
 			r = -EINVAL;
 			break;
 		}
@@ -221,6 +231,7 @@ static void sample(struct rd_prom *w, const char *name, enum rd_prom_type type,
 			f->len += n;
 			r = append(f, "\"", 1);
 		}
+		free(shown);
 	}
 	if (r == 0 && labels && labels[0])
 		r = append(f, "}", 1);

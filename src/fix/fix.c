@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -365,8 +366,12 @@ static int engine_undo(const struct rd_fix_host *h, const char *journal,
 			r = 0;
 			goto out;
 		}
-		if (t->confirm_by <= 0 || now() < t->confirm_by) {
-			r = undo_refuse(msg, ml, t, "its rollback timer has not run out");
+		/*
+		 * The timer measured its wait on CLOCK_BOOTTIME: a wall clock
+		 * stepped back since must not keep the change in place.
+		 */
+		if (t->confirm_by <= 0) {
+			r = undo_refuse(msg, ml, t, "it has no rollback timer");
 			goto out;
 		}
 	}
@@ -522,11 +527,116 @@ int rd_fix_confirm(const char *journal, const char *id, char *msg, size_t ml)
 	return r;
 }
 
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double real_now(void)
+{
+	return clock_s(CLOCK_REALTIME);
+}
+
+static double boot_now(void)
+{
+	return clock_s(CLOCK_BOOTTIME);
+}
+
+static void boot_sleep_until(double t)
+{
+	struct timespec ts = { (time_t)t,
+			       (long)((t - (double)(time_t)t) * 1e9) };
+
+	while (clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* Where an operator looks when nothing else is left: syslog and the
+ * kernel log. */
+static void alert_logs(const char *line)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	openlog("rdmadiag", LOG_PID, LOG_DAEMON);
+	syslog(LOG_CRIT, "%s", line);
+	closelog();
+	if (fd >= 0) {
+		char buf[1200];
+		int n = snprintf(buf, sizeof(buf), "<2>rdmadiag[%ld]: %s\n",
+				 (long)getpid(), line);
+
+		if (n > 0)
+			(void)!write(fd, buf,
+				     (size_t)n < sizeof(buf) ? (size_t)n
+							     : sizeof(buf) - 1);
+		close(fd);
+	}
+}
+
+struct rd_fix_timer_env rd_fix_timer_env = {
+	.real_now = real_now,
+	.boot_now = boot_now,
+	.boot_sleep_until = boot_sleep_until,
+	.alert = alert_logs,
+	.tries = RD_FIX_TIMER_TRIES,
+	.retry_s = RD_FIX_TIMER_RETRY_S,
+};
+
+/* A failure another try may get past: the lock, a full disk, I/O. */
+static bool worth_retrying(int r)
+{
+	return r != -EINVAL && r != -ENOENT && r != -ESTALE && r != -EPERM;
+}
+
+int rd_fix_timer_run(const struct rd_fix_host *h, const char *journal,
+		     const char *id, double confirm_by, char *msg, size_t ml)
+{
+	const struct rd_fix_timer_env *env = &rd_fix_timer_env;
+	/* The time left, read once on the wall clock, then measured on a
+	 * clock nobody steps. */
+	double left = confirm_by - env->real_now();
+	double due = env->boot_now() + (left > 0 ? left : 0);
+	struct rd_journal_file jf;
+	char line[1024], err[256];
+	int r = -EIO;
+
+	env->boot_sleep_until(due);
+	for (unsigned i = 0; i < env->tries; i++) {
+		if (i)
+			env->boot_sleep_until(env->boot_now() + env->retry_s);
+		r = rd_fix_engine_undo(h, journal, id, true, msg, ml);
+		if (r == 0 || !worth_retrying(r))
+			break;
+	}
+	if (r == 0)
+		return 0;
+	/* Given up: say so where it will be seen, the change is still in. */
+	rd_snprintf_text(line, sizeof(line),
+			 "the rollback timer could not revert entry %s after "
+			 "%u tries: %s",
+			 id, env->tries, msg);
+	if (rd_journal_open(journal, RD_JOURNAL_WRITE, &jf, err,
+			    sizeof(err)) == 0) {
+		(void)rd_journal_append_rollback_failed(&jf, id, msg, err,
+							sizeof(err));
+		rd_journal_close(&jf);
+	}
+	env->alert(line);
+	snprintf(msg, ml, "%s", line);
+	tidy(msg);
+	return r;
+}
+
 /*
  * The rollback timer: a grandchild in its own session that ignores
  * SIGHUP, so closing the terminal or losing the SSH session does not stop
  * it. When the deadline passes it undoes the entry through the journal
- * (every check of undo again) unless a confirm line names it.
+ * (every check of undo again) unless a confirm line names it; see
+ * rd_fix_timer_run.
  */
 static int start_timer(const char *journal, const char *id, double deadline)
 {
@@ -554,8 +664,6 @@ static int start_timer(const char *journal, const char *id, double deadline)
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		long max = sysconf(_SC_OPEN_MAX);
 		char msg[1024];
-		struct timespec ts = { (time_t)deadline,
-				       (long)((deadline - (double)(time_t)deadline) * 1e9) };
 
 		if (fd >= 0) {
 			dup2(fd, 0);
@@ -564,11 +672,8 @@ static int start_timer(const char *journal, const char *id, double deadline)
 		}
 		for (long i = 3; i < (max > 0 && max < 65536 ? max : 1024); i++)
 			close((int)i);
-		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
-		       EINTR)
-			;
-		(void)rd_fix_engine_undo(&rd_fix_live_host, journal, id, true, msg,
-					 sizeof(msg));
+		(void)rd_fix_timer_run(&rd_fix_live_host, journal, id, deadline,
+				       msg, sizeof(msg));
 		_exit(0);
 	}
 }

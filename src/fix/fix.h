@@ -74,4 +74,12 @@ int rd_fixup_undo(const struct rd_fix_opts *o, const char *entry, char *msg,
 int rd_fix_confirm(const char *journal, const char *id, char *msg,
 		   size_t msglen);
 
+/*
+ * A rollback timer whose revert fails for want of the journal's lock or
+ * of disk space tries again, RD_FIX_TIMER_TRIES times RD_FIX_TIMER_RETRY_S
+ * apart, before it gives up and says so (journal, syslog, kernel log).
+ */
+#define RD_FIX_TIMER_TRIES 6
+#define RD_FIX_TIMER_RETRY_S 10.0
+
 #endif

@@ -110,6 +110,35 @@ int rd_fix_engine_undo(const struct rd_fix_host *h, const char *journal,
 		       const char *entry, bool timer_only, char *msg,
 		       size_t ml);
 
+/*
+ * The rollback timer's clocks and last resort, replaced by tests: the
+ * wall clock (confirm_by is journalled on it), CLOCK_BOOTTIME (what it
+ * waits on, which no clock step moves), a sleep until a boot-time
+ * instant, and where a revert that failed is told beyond the journal
+ * (syslog and the kernel log).
+ */
+struct rd_fix_timer_env {
+	double (*real_now)(void);
+	double (*boot_now)(void);
+	void (*boot_sleep_until)(double t);
+	void (*alert)(const char *line);
+	unsigned tries;
+	double retry_s;
+};
+extern struct rd_fix_timer_env rd_fix_timer_env;
+
+/*
+ * The timer's body: wait until confirm_by (the time left read once on the
+ * wall clock, then waited on CLOCK_BOOTTIME), then revert entry id as
+ * undo would, unless it was confirmed. A revert that fails for a reason
+ * another try may get past (the journal's lock, a full disk) is tried
+ * again, tries times retry_s apart; one that still fails leaves a
+ * "rollback_failed" line in the journal (when it can be written) and a
+ * line in syslog and the kernel log. 0, or -errno with msg set.
+ */
+int rd_fix_timer_run(const struct rd_fix_host *h, const char *journal,
+		     const char *id, double confirm_by, char *msg, size_t ml);
+
 /* Shared by the ops files. */
 /* A netdev name the kernel could have: 1-15 bytes, no '/', ':' or blank. */
 bool rd_fix_ifname_ok(const char *s);

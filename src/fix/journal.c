@@ -41,6 +41,7 @@ static void entry_free(struct rd_journal_entry *e)
 	free(e->after);
 	free(e->undo_of);
 	free(e->result);
+	free(e->rollback_failed);
 }
 
 void rd_journal_free(struct rd_journal *j)
@@ -256,6 +257,22 @@ static int parse_line(struct rd_journal *j, struct json_object *o,
 		r = parse_result(j, o, id, why);
 		free(id);
 		return r;
+	}
+	if (strcmp(type, "rollback_failed") == 0) {
+		struct rd_journal_entry *e = find_id(j, id);
+		char *res = NULL;
+
+		free(id);
+		if (!e || e->undo_of || get_str(o, "result", &res, true) < 0) {
+			*why = e && !e->undo_of
+				       ? "rollback_failed line without \"result\""
+				       : "rollback_failed for an unknown entry";
+			return -EBADMSG;
+		}
+		/* The latest says why the timer gave up. */
+		free(e->rollback_failed);
+		e->rollback_failed = res;
+		return 0;
 	}
 	if (strcmp(type, "confirm") == 0) {
 		struct rd_journal_entry *e = find_id(j, id);
@@ -840,9 +857,17 @@ int rd_journal_append_confirm(struct rd_journal_file *jf, const char *id,
 	return append_simple(jf, "confirm", id, NULL, NULL, err, errlen);
 }
 
+int rd_journal_append_rollback_failed(struct rd_journal_file *jf,
+				      const char *id, const char *why,
+				      char *err, size_t errlen)
+{
+	return append_simple(jf, "rollback_failed", id, why, NULL, err,
+			     errlen);
+}
+
 int rd_journal_print_entry(FILE *f, const struct rd_journal_entry *e)
 {
-	return fprintf(f, "%s  %-8s %-16s %s  (%s -> %s) %s%s%s\n",
+	return fprintf(f, "%s  %-8s %-16s %s  (%s -> %s) %s%s%s%s%s\n",
 		       rd_esc_tmp(e->id), e->user ? rd_esc_tmp(e->user) : "?",
 		       rd_esc_tmp(e->check), rd_esc_tmp(e->command),
 		       e->before ? rd_esc_tmp(e->before) : "?",
@@ -851,7 +876,13 @@ int rd_journal_print_entry(FILE *f, const struct rd_journal_entry *e)
 				   "no result (interrupted)",
 		       e->undone ? ", undone" : "",
 		       e->confirmed ? ", confirmed" :
-		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "");
+		       e->confirm_by > 0 && !e->undone ? ", rollback timer" : "",
+		       e->rollback_failed && !e->undone && !e->confirmed
+			       ? ", ROLLBACK FAILED: "
+			       : "",
+		       e->rollback_failed && !e->undone && !e->confirmed
+			       ? rd_esc_tmp(e->rollback_failed)
+			       : "");
 }
 
 void rd_journal_new_id(char *buf, size_t len)

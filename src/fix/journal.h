@@ -4,7 +4,8 @@
  * An "apply" line is written before a change (with the value it replaces),
  * then a "result" line with the outcome. Undo writes its own pair, whose
  * "undo_of" names the entry it reverts; a "confirm" line keeps a change
- * that a rollback timer would otherwise revert.
+ * that a rollback timer would otherwise revert, and a "rollback_failed"
+ * line says the timer tried and could not.
  *
  * The journal decides what undo restores, so it is only read from and
  * written to a directory nobody but root can change: the directory and
@@ -44,6 +45,7 @@ struct rd_journal_entry {
 	bool undoable;
 	double confirm_by;	/* rollback timer deadline; 0 = none */
 	bool confirmed;		/* a "confirm" line names it */
+	char *rollback_failed;	/* why the rollback timer gave up, or NULL */
 	char *result;		/* "ok", "failed: ...", NULL = no result line */
 	bool undone;		/* a later successful undo names it */
 	unsigned long line;
@@ -101,6 +103,13 @@ int rd_journal_append_apply(struct rd_journal_file *jf,
 int rd_journal_append_result(struct rd_journal_file *jf, const char *id,
 			     const char *result, const char *after, char *err,
 			     size_t errlen);
+/*
+ * Append a "rollback_failed" line: the rollback timer could not revert
+ * entry id, and why (the change is still in place).
+ */
+int rd_journal_append_rollback_failed(struct rd_journal_file *jf,
+				      const char *id, const char *why,
+				      char *err, size_t errlen);
 /* Append a "confirm" line: the change id stays, the timer stands down. */
 int rd_journal_append_confirm(struct rd_journal_file *jf, const char *id,
 			      char *err, size_t errlen);

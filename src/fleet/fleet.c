@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <json-c/json.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ static void host_free(struct rd_fleet_host *h)
 	free(h->time);
 	free(h->noise);
 	free(h->said);
+	free(h->conflict);
 	if (h->tok)
 		json_tokener_free(h->tok);
 }
@@ -225,6 +227,7 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 		x->hash = hash;
 		f->index[slot] = ++f->n_findings;
 	}
+	x->body = f->body;
 	if (x->n_hosts && x->hosts[x->n_hosts - 1] == hi)
 		return 0;
 	if (grow_one((void **)&x->hosts, &x->cap, x->n_hosts,
@@ -255,11 +258,35 @@ static char *jesc(struct json_object *o, const char *key)
 		       (size_t)json_object_get_string_len(v), 400);
 }
 
+/*
+ * The host's output cannot all be its own: why, the first reason kept.
+ * The state becomes RD_FLEET_CONFLICT when the input is finished.
+ */
+static void note_conflict(struct rd_fleet_host *h, const char *why)
+{
+	if (!h->conflict)
+		h->conflict = strdup(why);
+}
+
+/*
+ * Output for a host that already had some from another source (a second
+ * group, or "host: line" beside a group): a conflict, and what follows is
+ * read too, so no first source hides the other's verdicts.
+ */
+static void another_source(struct rd_fleet_host *h, const char *why)
+{
+	note_conflict(h, why);
+	h->done = false;
+	if (h->state == RD_FLEET_MALFORMED || h->state == RD_FLEET_ANSWERED)
+		h->state = RD_FLEET_NO_OUTPUT;
+}
+
 /* A complete JSON value: the check --json array, or refused as malformed. */
 static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 			struct json_object *j)
 {
-	size_t hi = (size_t)(h - f->hosts), n;
+	size_t hi = (size_t)(h - f->hosts), n, before[4];
+	int worst_before = h->worst;
 	char msg[160];
 	int r = 0;
 
@@ -269,6 +296,8 @@ static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 		return 0;
 	}
 	n = json_object_array_length(j);
+	/* A host given output twice (a conflict) keeps what both said. */
+	memcpy(before, h->count, sizeof(before));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(j, i);
 		int v = rd_fleet_verdict_rank(jstr(o, "verdict"));
@@ -280,8 +309,8 @@ static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 				 "result",
 				 i + 1);
 			set_reason(h, RD_FLEET_MALFORMED, msg);
-			memset(h->count, 0, sizeof(h->count));
-			h->worst = -1;
+			memcpy(h->count, before, sizeof(h->count));
+			h->worst = worst_before;
 			return 0;
 		}
 		h->count[v]++;
@@ -298,10 +327,24 @@ static int take_results(struct rd_fleet *f, struct rd_fleet_host *h,
 		int v = rd_fleet_verdict_rank(jstr(o, "verdict"));
 		char *check, *cause, *summary;
 
-		if (i == 0) {
-			h->reported = jstr(o, "host") ? jesc(o, "host") : NULL;
-			h->time = jstr(o, "time") ? jesc(o, "time") : NULL;
+		if (jstr(o, "host")) {
+			char *rh = jesc(o, "host");
+
+			if (!rh)
+				return -ENOMEM;
+			/* Every result names the host that made it. */
+			if (!h->reported)
+				h->reported = rh;
+			else if (strcmp(h->reported, rh) != 0) {
+				note_conflict(h, "its results name more than "
+						 "one host");
+				free(rh);
+			} else {
+				free(rh);
+			}
 		}
+		if (!h->time && jstr(o, "time"))
+			h->time = jesc(o, "time");
 		if (v == RD_FLEET_PASS)
 			continue;
 		check = jesc(o, "check");
@@ -375,6 +418,27 @@ static int host_line(struct rd_fleet *f, struct rd_fleet_host *h,
 	return r;
 }
 
+/*
+ * A NUL byte in a line of the host's output: that line is damaged, the
+ * host's output malformed; no other host's line is touched.
+ */
+static int host_damaged(struct rd_fleet_host *h)
+{
+	char msg[80];
+
+	h->lines++;
+	if (h->done || h->state == RD_FLEET_MALFORMED)
+		return 0;
+	snprintf(msg, sizeof(msg), "a NUL byte in its output at line %zu",
+		 h->lines);
+	set_reason(h, RD_FLEET_MALFORMED, msg);
+	h->done = true;
+	if (h->tok)
+		json_tokener_free(h->tok);
+	h->tok = NULL;
+	return 0;
+}
+
 int rd_fleet_add_output(struct rd_fleet *f, const char *host, const char *text,
 			size_t len)
 {
@@ -389,7 +453,8 @@ int rd_fleet_add_output(struct rd_fleet *f, const char *host, const char *text,
 		const char *nl = memchr(text + off, '\n', len - off);
 		size_t l = nl ? (size_t)(nl - (text + off)) : len - off;
 
-		r = host_line(f, h, text + off, l);
+		r = memchr(text + off, '\0', l) ? host_damaged(h)
+						 : host_line(f, h, text + off, l);
 		off += l + 1;
 	}
 	return r;
@@ -478,7 +543,7 @@ static int tool_message(struct rd_fleet *f, const char *rest)
 	a.code = exit_code_of(a.msg);
 	r = rd_fleet_nodeset(nodes, note_host_msg, &a);
 	free(nodes);
-	if (r == -EINVAL || r == -E2BIG)
+	if (r == -EINVAL || r == -E2BIG || r == -ERANGE)
 		r = 0;
 	return r;
 }
@@ -507,6 +572,17 @@ static int add_group_host(void *arg, const char *name)
 	/* A header naming a host twice ("h[1,1]") names it once. */
 	if (h->grouped)
 		return 0;
+	/*
+	 * clush -b and dshbak -c name each host once, and print its output
+	 * raw: another host can print a separator and a header naming this
+	 * one.
+	 */
+	if (h->groups++ || h->prefixed)
+		another_source(h, h->prefixed
+					  ? "named by a group and by "
+					    "\"host: line\" output"
+					  : "named by two groups of output "
+					    "(another host can print a group)");
 	p = reallocarray(f->group, f->n_group + 1, sizeof(*f->group));
 	if (!p)
 		return -ENOMEM;
@@ -550,7 +626,8 @@ static int end_group(struct rd_fleet *f)
 	for (size_t i = 0; i < f->n_findings; i++) {
 		struct rd_fleet_finding *x = &f->findings[i];
 
-		if (x->n_hosts && x->hosts[x->n_hosts - 1] == fi) {
+		if (x->body == f->body && x->n_hosts &&
+		    x->hosts[x->n_hosts - 1] == fi) {
 			size_t *p =
 				reallocarray(mine, n_mine + 1, sizeof(*mine));
 
@@ -565,6 +642,26 @@ static int end_group(struct rd_fleet *f)
 	for (size_t g = 1; g < f->n_group && r == 0; g++) {
 		struct rd_fleet_host *h = &f->hosts[f->group[g]];
 
+		if (h->conflict && (h->groups > 1 || h->prefixed)) {
+			/* Output from another source too: keep both. */
+			for (int v = 0; v < 4; v++)
+				h->count[v] += first->count[v];
+			if (first->worst > h->worst)
+				h->worst = first->worst;
+			if (h->state == RD_FLEET_NO_OUTPUT)
+				h->state = first->state;
+			h->done = first->done;
+			if (first->reported && !h->reported)
+				h->reported = strdup(first->reported);
+			for (size_t i = 0; i < n_mine && r == 0; i++) {
+				struct rd_fleet_finding *x =
+					&f->findings[mine[i]];
+
+				r = add_finding(f, f->group[g], x->verdict,
+						x->check, x->cause, x->summary);
+			}
+			continue;
+		}
 		h->state = first->state;
 		h->worst = first->worst;
 		h->done = first->done;
@@ -595,10 +692,20 @@ static int end_group(struct rd_fleet *f)
 	return r;
 }
 
+/* A line no host can be told for. */
+static int stray_line(struct rd_fleet *f, const char *line, size_t len)
+{
+	f->stray_lines++;
+	if (!f->stray)
+		f->stray = esc_cut(line, len, 200);
+	return 0;
+}
+
 int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 {
-	const char *colon;
+	const char *colon, *nul;
 	char name[256];
+	size_t plen;
 
 	if (len && line[len - 1] == '\r')
 		len--;
@@ -612,6 +719,9 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 			len -= i + 1;
 			break;
 		}
+	/* Up to a NUL byte, the line can still name its host. */
+	nul = memchr(line, '\0', len);
+	plen = nul ? (size_t)(nul - line) : len;
 	if (strncmp(line, "pdsh@", 5) == 0 &&
 	    (colon = memchr(line, ':', len)) && colon + 1 < line + len &&
 	    colon[1] == ' ')
@@ -625,10 +735,15 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 			r = end_group(f);
 		else if (f->clush == 2) {
 			f->clush = 3;
+			f->body++;
 			return 0;
 		}
 		f->clush = 1;
 		return r;
+	}
+	if (f->clush == 1 && nul) {
+		f->clush = 0;
+		return stray_line(f, line, len);
 	}
 	if (f->clush == 1) {
 		/* "host[1-3] (3)" or "host1" */
@@ -649,12 +764,9 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 		}
 		r = rd_fleet_nodeset(set, add_group_host, f);
 		free(set);
-		if (r == -EINVAL || r == -E2BIG) {
+		if (r == -EINVAL || r == -E2BIG || r == -ERANGE) {
 			f->clush = 0;
-			f->stray_lines++;
-			if (!f->stray)
-				f->stray = esc_cut(line, len, 200);
-			return 0;
+			return stray_line(f, line, len);
 		}
 		f->clush = 2;
 		return r;
@@ -662,9 +774,10 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 	if (f->clush == 3 && f->tool_group)
 		return tool_message(f, line);
 	if (f->clush == 3 && f->n_group)
-		return host_line(f, &f->hosts[f->group[0]], line, len);
+		return nul ? host_damaged(&f->hosts[f->group[0]])
+			   : host_line(f, &f->hosts[f->group[0]], line, len);
 	/* "host: text" (pdsh pads nothing; the host has no blank) */
-	colon = memchr(line, ':', len);
+	colon = memchr(line, ':', plen);
 	if (colon && colon > line && (size_t)(colon - line) < sizeof(name) &&
 	    (colon + 1 == line + len || colon[1] == ' ') &&
 	    !memchr(line, ' ', (size_t)(colon - line)) &&
@@ -677,16 +790,40 @@ int rd_fleet_feed_line(struct rd_fleet *f, const char *line, size_t len)
 		h = rd_fleet_host(f, name);
 		if (!h)
 			return f->n_hosts >= RD_FLEET_HOSTS_MAX ? 0 : -ENOMEM;
+		if (!h->prefixed) {
+			h->prefixed = true;
+			if (h->groups)
+				another_source(h, "named by a group and by "
+						  "\"host: line\" output");
+		}
 		if (off < len)
 			off++;
+		if (nul)
+			return host_damaged(h);
 		return host_line(f, h, line + off, len - off);
 	}
-	if (len) {
-		f->stray_lines++;
-		if (!f->stray)
-			f->stray = esc_cut(line, len, 200);
+	return len ? stray_line(f, line, len) : 0;
+}
+
+/*
+ * The next piece of a line of in: up to and with its newline, at most
+ * cap - 1 bytes, NUL bytes included; its length, 0 at the end. A line
+ * longer than cap - 1 comes in several pieces, each without a newline but
+ * the last. Bounded, unlike getline, so a stream with no newline (a
+ * device of zeros) costs a buffer, not its length in memory.
+ */
+static size_t read_piece(FILE *in, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int c;
+
+	while (len < cap - 1 && (c = getc_unlocked(in)) != EOF) {
+		buf[len++] = (char)c;
+		if (c == '\n')
+			break;
 	}
-	return 0;
+	buf[len] = '\0';
+	return len;
 }
 
 int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
@@ -694,13 +831,14 @@ int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
 	char *buf = malloc(RD_FLEET_LINE_MAX);
 	bool first = true, single = false;
 	struct rd_fleet_host *sh = NULL;
+	size_t len;
 	int r = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	while (r == 0 && fgets(buf, RD_FLEET_LINE_MAX, in)) {
-		size_t len = strlen(buf);
-		bool whole = len && buf[len - 1] == '\n';
+	/* Every byte read counts, those after a NUL byte too. */
+	while (r == 0 && (len = read_piece(in, buf, RD_FLEET_LINE_MAX))) {
+		bool whole = buf[len - 1] == '\n';
 
 		f->bytes += len;
 		if (f->bytes > RD_FLEET_INPUT_BYTES) {
@@ -721,11 +859,13 @@ int rd_fleet_read_stream(struct rd_fleet *f, FILE *in, const char *single_name)
 					r = -ENOMEM;
 					break;
 				}
+				sh->unnamed = true;
 			}
 		}
 		/* A line longer than the buffer: its rest is the same line. */
 		if (single)
-			r = host_line(f, sh, buf, len);
+			r = memchr(buf, '\0', len) ? host_damaged(sh)
+						   : host_line(f, sh, buf, len);
 		else if (!f->in_line)
 			r = rd_fleet_feed_line(f, buf, len);
 		f->in_line = !whole;
@@ -880,6 +1020,58 @@ static int host_idx_cmp(const void *a, const void *b, void *arg)
 			  f->hosts[*(const size_t *)b].name);
 }
 
+/*
+ * The name a host's results give is the one its output was filed under,
+ * or that name's short form ("n1" for "n1.example.net", either way). An
+ * address names no host to compare with.
+ */
+static bool same_host(const char *filed, const char *reported)
+{
+	unsigned char addr[16];
+	size_t a = strlen(filed), b = strlen(reported);
+
+	if (strcmp(filed, reported) == 0 ||
+	    inet_pton(AF_INET, filed, addr) == 1 ||
+	    inet_pton(AF_INET6, filed, addr) == 1)
+		return true;
+	if (a < b)
+		return strncmp(filed, reported, a) == 0 && reported[a] == '.';
+	return strncmp(filed, reported, b) == 0 && filed[b] == '.';
+}
+
+/* A host whose output cannot all be its own is in conflict, and says why. */
+static void finish_conflict(struct rd_fleet_host *h)
+{
+	char msg[600];
+
+	if (!h->conflict && h->state == RD_FLEET_ANSWERED) {
+		/* Results, and the tool's word that it did not answer. */
+		if (h->exit_code >= 3) {
+			snprintf(msg, sizeof(msg),
+				 "results, and the tool says it exited with "
+				 "exit code %d",
+				 h->exit_code);
+			note_conflict(h, msg);
+		} else if (h->said) {
+			rd_snprintf_text(msg, sizeof(msg),
+					 "results, and the tool says: %s",
+					 h->said);
+			note_conflict(h, msg);
+		} else if (h->reported && !h->unnamed &&
+			   !same_host(h->name, h->reported)) {
+			rd_snprintf_text(msg, sizeof(msg),
+					 "its results name host %s",
+					 h->reported);
+			note_conflict(h, msg);
+		}
+	}
+	if (!h->conflict)
+		return;
+	free(h->reason);
+	h->reason = strdup(h->conflict);
+	h->state = RD_FLEET_CONFLICT;
+}
+
 void rd_fleet_finish(struct rd_fleet *f)
 {
 	if (f->clush == 3)
@@ -928,6 +1120,8 @@ void rd_fleet_finish(struct rd_fleet *f)
 			set_reason(h, RD_FLEET_NO_ANSWER, "no output");
 		}
 	}
+	for (size_t i = 0; i < f->n_hosts; i++)
+		finish_conflict(&f->hosts[i]);
 	for (size_t i = 0; i < f->n_findings; i++)
 		qsort_r(f->findings[i].hosts, f->findings[i].n_hosts,
 			sizeof(size_t), host_idx_cmp, f);
@@ -941,7 +1135,8 @@ int rd_fleet_worst(const struct rd_fleet *f)
 	int w = -1;
 
 	for (size_t i = 0; i < f->n_hosts; i++)
-		if (f->hosts[i].state == RD_FLEET_ANSWERED &&
+		if ((f->hosts[i].state == RD_FLEET_ANSWERED ||
+		     f->hosts[i].state == RD_FLEET_CONFLICT) &&
 		    f->hosts[i].worst > w)
 			w = f->hosts[i].worst;
 	return w;

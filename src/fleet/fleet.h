@@ -20,6 +20,7 @@
 #define RD_FLEET_INPUT_BYTES (512u << 20)
 #define RD_FLEET_LINE_MAX 65536
 #define RD_FLEET_NODESET_MAX 100000
+#define RD_FLEET_NODESET_NUM_MAX 999999999UL /* largest number in a range */
 #define RD_FLEET_HOST_INDEX 262144 /* hash slots > 2 * HOSTS_MAX */
 #define RD_FLEET_INDEX 65536 /* hash slots, a power of 2 > 2 * FINDINGS_MAX */
 
@@ -28,6 +29,7 @@ enum rd_fleet_state {
 	RD_FLEET_ANSWERED,  /* a complete check --json array */
 	RD_FLEET_MALFORMED, /* output that is not, or not all, the array */
 	RD_FLEET_NO_ANSWER, /* no JSON, and an error or exit code */
+	RD_FLEET_CONFLICT,  /* output that cannot all be the host's own */
 };
 
 /* Verdict ranks as check --json names them; -1 for none. */
@@ -48,6 +50,10 @@ struct rd_fleet_host {
 	size_t bytes, lines;
 	bool done;   /* the array was complete (or refused) */
 	bool grouped; /* named by the clush -b / dshbak group being read */
+	bool prefixed; /* had "host: line" output */
+	bool unnamed;  /* one stream's output: its name names no host */
+	unsigned groups; /* group headers that named it */
+	char *conflict; /* why its output conflicts, escaped; NULL when not */
 	char *noise; /* first non-JSON line, escaped */
 	char *said;  /* pdsh's or clush's first word on it (no exit code) */
 };
@@ -56,6 +62,7 @@ struct rd_fleet_finding {
 	int verdict;
 	char *check, *cause, *summary; /* escaped */
 	unsigned long hash;
+	unsigned long body; /* the group body that last added a host */
 	size_t *hosts, n_hosts, cap;
 };
 
@@ -74,6 +81,7 @@ struct rd_fleet {
 	char *stray;		 /* the first of them, escaped */
 	/* clush -b group being read */
 	int clush; /* 0 none, 1 header, 2 nodes read, 3 body */
+	unsigned long body; /* number of the group body being read */
 	size_t *group, n_group;
 	bool tool_group; /* dshbak -c's group of pdsh's messages */
 	bool in_line;	 /* a line longer than the buffer */
@@ -116,8 +124,10 @@ void rd_fleet_finish(struct rd_fleet *f);
 
 /*
  * Expand a node set ("n[01-03,7]x,m1") calling fn on each name; at most
- * RD_FLEET_NODESET_MAX names. 0, -EINVAL malformed, -E2BIG too many, or
- * what fn returned (non-zero stops).
+ * RD_FLEET_NODESET_MAX names, numbers up to RD_FLEET_NODESET_NUM_MAX. 0,
+ * -EINVAL malformed, -E2BIG too many, -ERANGE a number too large, or what
+ * fn returned (non-zero stops). Nothing is expanded when the set is too
+ * large or a number too large: it is checked whole first.
  */
 int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 		     void *arg);
@@ -126,7 +136,7 @@ int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 const char *rd_fleet_verdict_name(int v);
 int rd_fleet_verdict_rank(const char *name);
 
-/* Worst verdict over answered hosts (-1 none). */
+/* Worst verdict over answered hosts and hosts in conflict (-1 none). */
 int rd_fleet_worst(const struct rd_fleet *f);
 
 /*

@@ -40,8 +40,13 @@ static int expand_range(struct ns_walk *w, char *done, size_t dlen,
 	if (strspn(lo_s, "0123456789") != llen ||
 	    strspn(hi_s, "0123456789") != hlen)
 		return -EINVAL;
+	errno = 0;
 	lo = strtoul(lo_s, &end, 10);
 	hi = strtoul(hi_s, &end, 10);
+	/* Bounded, so no range wraps around (n[18446744073709551615]). */
+	if (errno == ERANGE || lo > RD_FLEET_NODESET_NUM_MAX ||
+	    hi > RD_FLEET_NODESET_NUM_MAX)
+		return -ERANGE;
 	if (hi < lo)
 		return -EINVAL;
 	if (hi - lo >= RD_FLEET_NODESET_MAX)
@@ -78,7 +83,7 @@ static int expand(struct ns_walk *w, char *done, size_t dlen, const char *rest,
 			return -EINVAL;
 		if (++w->count > RD_FLEET_NODESET_MAX)
 			return -E2BIG;
-		return w->fn(w->arg, done);
+		return w->fn ? w->fn(w->arg, done) : 0;
 	}
 	close = memchr(open, ']', rlen - plen);
 	if (!close || close == open + 1)
@@ -98,8 +103,8 @@ static int expand(struct ns_walk *w, char *done, size_t dlen, const char *rest,
 	return 0;
 }
 
-int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
-		     void *arg)
+static int walk(const char *set, int (*fn)(void *arg, const char *name),
+		void *arg)
 {
 	struct ns_walk w = { .fn = fn, .arg = arg };
 	char done[4096];
@@ -125,6 +130,15 @@ int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
 		}
 	}
 	return depth ? -EINVAL : 0;
+}
+
+int rd_fleet_nodeset(const char *set, int (*fn)(void *arg, const char *name),
+		     void *arg)
+{
+	/* Counted first: a set too large or malformed names no host. */
+	int r = walk(set, NULL, NULL);
+
+	return r ? r : walk(set, fn, arg);
 }
 
 /* name = head + digits at the end; the digits' offset (len when none). */

@@ -63,9 +63,13 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
 		count_worst(f, RD_FLEET_PASS));
 	if (none)
 		fprintf(out, "; %zu with nothing judged", none);
-	fprintf(out, "), %zu with malformed output, %zu did not answer\n",
+	fprintf(out, "), %zu with malformed output, %zu did not answer",
 		count_state(f, RD_FLEET_MALFORMED),
 		count_state(f, RD_FLEET_NO_ANSWER));
+	if (count_state(f, RD_FLEET_CONFLICT))
+		fprintf(out, ", %zu in conflict",
+			count_state(f, RD_FLEET_CONFLICT));
+	fputc('\n', out);
 	if (f->n_findings) {
 		fprintf(out, "\nFindings, worst first (hosts with the same "
 			     "finding together):\n");
@@ -98,6 +102,8 @@ int rd_fleet_print_text(const struct rd_fleet *f, FILE *out,
 			  "Hosts that did not answer");
 	print_state_hosts(f, out, RD_FLEET_MALFORMED,
 			  "Hosts whose output is malformed or truncated");
+	print_state_hosts(f, out, RD_FLEET_CONFLICT,
+			  "Hosts whose output conflicts");
 	if (f->hosts_dropped)
 		fprintf(out,
 			"\nMore than %d hosts: %zu lines of the others not "
@@ -142,7 +148,8 @@ static struct json_object *str_or_null(const char *s)
 static struct json_object *host_json(const struct rd_fleet_host *h)
 {
 	static const char *const states[] = { "no_output", "answered",
-					      "malformed", "no_answer" };
+					      "malformed", "no_answer",
+					      "conflict" };
 	struct json_object *o = json_object_new_object();
 	int r = 0;
 
@@ -198,6 +205,8 @@ static struct json_object *report_json(const struct rd_fleet *f)
 		 json_object_new_uint64(count_state(f, RD_FLEET_MALFORMED)));
 	r |= add(o, "no_answer",
 		 json_object_new_uint64(count_state(f, RD_FLEET_NO_ANSWER)));
+	r |= add(o, "conflict",
+		 json_object_new_uint64(count_state(f, RD_FLEET_CONFLICT)));
 	for (size_t i = 0; i < f->n_findings && !r; i++) {
 		const struct rd_fleet_finding *x = &f->findings[i];
 		struct json_object *e = json_object_new_object();

@@ -570,7 +570,8 @@ int perf_oob_connect(struct perf_oob *o, const char *host, uint16_t port,
 }
 
 /* A listening socket on addr:port (addr NULL: every IPv4 address). */
-static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
+static int listen_on(struct perf_oob *o, const char *addr, uint16_t port,
+		     int backlog)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_port = htons(port) };
@@ -593,7 +594,7 @@ static int listen_on(struct perf_oob *o, const char *addr, uint16_t port)
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(lfd, 1) < 0) {
+	    listen(lfd, backlog) < 0) {
 		r = -errno;
 		rd_snprintf_text(
 			o->err, sizeof(o->err),
@@ -642,72 +643,79 @@ static int first_bytes(struct perf_oob *o, const struct perf_oob_aside *aside)
 	return 1;
 }
 
-int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
-			  const char *bind_addr2, uint16_t port, int wait_ms,
-			  const struct perf_oob_aside *aside)
+int perf_oob_listen(struct perf_oob *o, const char *bind_addr,
+		    const char *bind_addr2, uint16_t port, int backlog,
+		    int fds[2], int *n)
+{
+	int r;
+
+	*n = 0;
+	r = listen_on(o, bind_addr, port, backlog);
+	if (r < 0)
+		return r;
+	fds[(*n)++] = r;
+	if (bind_addr && bind_addr2 && strcmp(bind_addr, bind_addr2) != 0) {
+		r = listen_on(o, bind_addr2, port, backlog);
+		if (r < 0) {
+			close(fds[0]);
+			*n = 0;
+			return r;
+		}
+		fds[(*n)++] = r;
+	}
+	return 0;
+}
+
+int perf_oob_accept_from(struct perf_oob *o, const int *fds, int n,
+			 uint16_t port, int wait_ms, struct sockaddr_in *from)
 {
 	struct sockaddr_in peer = { 0 };
 	socklen_t plen = sizeof(peer);
 	char ip[INET_ADDRSTRLEN];
 	int64_t deadline = now_ms() + wait_ms;
 	struct pollfd p[2];
-	nfds_t n = 0;
 	int fd = -1, r;
 
 	o->fd = -1;
 	o->client = false;
 	o->peer[0] = '\0';
 	o->npre = o->pre_off = 0;
-	r = listen_on(o, bind_addr, port);
-	if (r < 0)
-		return r;
-	p[n++] = (struct pollfd){ .fd = r, .events = POLLIN };
-	if (bind_addr && bind_addr2 && strcmp(bind_addr, bind_addr2) != 0) {
-		r = listen_on(o, bind_addr2, port);
-		if (r < 0)
-			goto out;
-		p[n++] = (struct pollfd){ .fd = r, .events = POLLIN };
-	}
-again:
+	for (int i = 0; i < n && i < 2; i++)
+		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	for (;;) {
 		int slice = 200;
 
 		if (stopped(o)) {
-			r = -EINTR;
 			rd_snprintf_text(
 				o->err, sizeof(o->err),
 				"interrupted while waiting for a client");
-			failed_as(o, r, PERF_FAIL_STOPPED);
-			goto out;
+			return failed_as(o, -EINTR, PERF_FAIL_STOPPED);
 		}
 		if (wait_ms >= 0) {
 			int64_t left = deadline - now_ms();
 
 			if (left <= 0) {
-				r = -ETIMEDOUT;
 				rd_snprintf_text(
 					o->err, sizeof(o->err),
 					"no client connected to port %u "
 					"within %d ms",
 					port, wait_ms);
-				failed_as(o, r, PERF_FAIL_OOB);
-				goto out;
+				return failed_as(o, -ETIMEDOUT, PERF_FAIL_OOB);
 			}
 			if (left < slice)
 				slice = (int)left;
 		}
-		r = poll(p, n, slice);
+		r = poll(p, (nfds_t)(n < 2 ? n : 2), slice);
 		if (r > 0)
 			break;
 		if (r < 0 && errno != EINTR) {
 			r = -errno;
 			rd_snprintf_text(o->err, sizeof(o->err), "poll: %s",
 					 strerror(errno));
-			failed_as(o, r, PERF_FAIL_LOCAL);
-			goto out;
+			return failed_as(o, r, PERF_FAIL_LOCAL);
 		}
 	}
-	for (nfds_t i = 0; i < n && fd < 0; i++)
+	for (int i = 0; i < n && i < 2 && fd < 0; i++)
 		if (p[i].revents & POLLIN)
 			fd = accept4(p[i].fd, (struct sockaddr *)&peer, &plen,
 				     SOCK_CLOEXEC);
@@ -715,8 +723,7 @@ again:
 		r = -errno;
 		rd_snprintf_text(o->err, sizeof(o->err), "accept: %s",
 				 strerror(errno));
-		failed_as(o, r, PERF_FAIL_LOCAL);
-		goto out;
+		return failed_as(o, r, PERF_FAIL_LOCAL);
 	}
 	set_keepalive(fd);
 	o->fd = fd;
@@ -724,20 +731,38 @@ again:
 	    inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
 		snprintf(o->peer, sizeof(o->peer), "%s:%u", ip,
 			 ntohs(peer.sin_port));
-	if (aside && first_bytes(o, aside) > 0) {
-		fd = -1;
-		plen = sizeof(peer);
-		goto again;
-	}
-	r = 0;
-out:
+	if (from)
+		*from = peer;
+	return 0;
+}
+
+int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
+			  const char *bind_addr2, uint16_t port, int wait_ms,
+			  const struct perf_oob_aside *aside)
+{
+	int64_t deadline = now_ms() + wait_ms;
+	int fds[2], n, r;
+
+	r = perf_oob_listen(o, bind_addr, bind_addr2, port, 1, fds, &n);
+	if (r < 0)
+		return r;
+	do {
+		int left = wait_ms;
+
+		if (wait_ms >= 0) {
+			int64_t l = deadline - now_ms();
+
+			left = l > 0 ? (int)l : 0;
+		}
+		r = perf_oob_accept_from(o, fds, n, port, left, NULL);
+	} while (r == 0 && aside && first_bytes(o, aside) > 0);
 	/*
 	 * One peer per run: closing the listeners now refuses any other
 	 * client (connection refused, or reset if it was queued) while the
 	 * first one's test goes on.
 	 */
-	for (nfds_t i = 0; i < n; i++)
-		close(p[i].fd);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
 	return r;
 }
 

@@ -172,6 +172,23 @@ int perf_oob_accept_aside(struct perf_oob *o, const char *bind_addr,
 			  const struct perf_oob_aside *aside);
 void perf_oob_close(struct perf_oob *o);
 
+/*
+ * Listeners that stay open (a server of many clients): on port at
+ * bind_addr (NULL: every IPv4 address) and, when given, bind_addr2; their
+ * fds in fds[0..*n). 0, or -errno with o->err set.
+ */
+int perf_oob_listen(struct perf_oob *o, const char *bind_addr,
+		    const char *bind_addr2, uint16_t port, int backlog,
+		    int fds[2], int *n);
+/*
+ * One client accepted from those listeners, which stay open: o->fd and
+ * o->peer, and its address in *from when given. wait_ms < 0 waits until
+ * *o->stop; -ETIMEDOUT after wait_ms.
+ */
+struct sockaddr_in;
+int perf_oob_accept_from(struct perf_oob *o, const int *fds, int n,
+			 uint16_t port, int wait_ms, struct sockaddr_in *from);
+
 /* Exactly len bytes, or -ETIMEDOUT / -ECONNRESET (peer closed) / -EINTR
  * (stop) / -errno with o->err saying what was being read and o->fail its
  * kind (PERF_FAIL_OOB_SILENT, _OOB_CLOSED, _STOPPED...). Every call that

@@ -45,6 +45,46 @@ static void timed_out(struct ui *ui)
 	ui_dialog_line(ui, "The next reading shows the old value.");
 	ui_msg(ui, W_WARN, "not kept in time: the rollback timer reverts %s",
 	       rb->what);
+	/* Until the journal says whether it did: tries and waits included. */
+	rb->watch = true;
+	rb->next_look = con_fixup_clock() + 1;
+	rb->watch_until = con_fixup_clock() + 60 +
+			  RD_FIX_TIMER_TRIES * (RD_FIX_TIMER_RETRY_S + 10);
+}
+
+/* The journal after the time ran out: reverted, or the timer gave up. */
+static int watch(struct ui *ui)
+{
+	struct ui_rollback *rb = &ui->rollback;
+	double now = con_fixup_clock();
+	char why[512];
+	int st;
+
+	if (now < rb->next_look)
+		return UI_REDO_NOTHING;
+	rb->next_look = now + 2;
+	st = con_fixup_rollback_state(rb->id, why, sizeof(why));
+	if (st == 0) {
+		rb->watch = now < rb->watch_until;
+		return UI_REDO_NOTHING;
+	}
+	rb->watch = false;
+	if (st > 0) {
+		ui_msg(ui, W_BANNER_OK, "the rollback timer reverted %s",
+		       rb->what);
+		return UI_REDO_DRAW;
+	}
+	ui_dialog_open(ui, "Rollback failed", NULL, NULL, NULL);
+	ui_dialog_line(ui, "%s", rb->what);
+	ui_dialog_line(ui, "The rollback timer could not revert it (journal "
+			   "entry %s):",
+		       rb->id);
+	ui_dialog_line(ui, "  %s", why);
+	ui_dialog_line(ui, "The change is still in place: press u to undo it, "
+			   "or run rdmadiag undo.");
+	ui_msg(ui, W_BANNER_BAD, "the rollback timer could not revert %s: %s",
+	       rb->what, why);
+	return UI_REDO_DRAW;
 }
 
 void ui_rollback_open(struct ui *ui, const struct con_update *u,
@@ -73,7 +113,7 @@ int ui_rollback_tick(struct ui *ui)
 	char line[160];
 
 	if (!rb->on)
-		return UI_REDO_NOTHING;
+		return rb->watch ? watch(ui) : UI_REDO_NOTHING;
 	if (!con_fixup_countdown(rb->confirm_by, con_fixup_clock(), line,
 				 sizeof(line))) {
 		timed_out(ui);

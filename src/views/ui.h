@@ -150,6 +150,10 @@ struct ui_rollback {
 	double confirm_by;	    /* CLOCK_REALTIME deadline */
 	char what[256];		    /* the command that was run */
 	char after[256];	    /* the check's verdict read afterwards */
+	/* after the time ran out: the journal is read until it says the
+	 * timer reverted the change or could not */
+	bool watch;
+	double watch_until, next_look; /* con_fixup_clock() seconds */
 };
 
 struct ui {

@@ -4,6 +4,9 @@ CLI_TESTS = tests/cli/test_snapshot_cli.sh tests/cli/test_check_load_cli.sh \
 	tests/cli/test_real_hosts.sh tests/cli/test_hostile_text_cli.sh \
 	tests/cli/test_explain_cli.sh tests/cli/test_env_cli.sh \
 	tests/cli/test_diff_cli.sh tests/cli/test_peer_cli.sh \
+	tests/cli/test_peer_listen_cli.sh tests/cli/test_locale_cli.sh \
+	tests/cli/test_outfile_cli.sh tests/cli/test_text_bounds_cli.sh \
+	tests/cli/test_sudo_env_cli.sh \
 	tests/cli/test_perf_opts_cli.sh tests/cli/test_oncall_text_cli.sh \
 	tests/cli/test_check_filters_cli.sh
 TESTS += $(CLI_TESTS)

@@ -20,7 +20,14 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir "$tmp/hosts"
 # host1 and host3 are the same kind of host; host4 has no tree: its check fails.
 ln -s "$fix/rxe0-healthy" "$tmp/hosts/host1"
-ln -s "$fix/cx6dx-roce-port-down" "$tmp/hosts/host2"
+# host2's tree names its host rdma-host01, which its results would give as
+# their host: that name, filed under host2, would be a conflict. The tree
+# here names itself host2, as the host pdsh reaches would.
+mkdir "$tmp/hosts/host2"
+for d in dev etc sys; do ln -s "$fix/cx6dx-roce-port-down/$d" "$tmp/hosts/host2/$d"; done
+cp -r "$fix/cx6dx-roce-port-down/proc" "$tmp/hosts/host2/proc"
+chmod -R u+w "$tmp/hosts/host2/proc"
+echo host2 > "$tmp/hosts/host2/proc/sys/kernel/hostname"
 ln -s "$fix/rxe0-healthy" "$tmp/hosts/host3"
 
 pdsh -R exec -w 'host[1-4]' "$bin" check --json --window 0 \

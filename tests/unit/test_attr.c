@@ -5,6 +5,8 @@
 #include "core/attr.h"
 #include "core/roots.h"
 
+#include <pwd.h>
+
 static void test_parse_u64(void **state)
 {
 	uint64_t v;
@@ -201,6 +203,35 @@ static void test_roots(void **state)
 	assert_int_equal(rd_roots_set(buf, ""), -EINVAL);
 }
 
+/*
+ * Under sudo the terminal database and locale files the caller's
+ * environment names are dropped, and HOME is the effective user's own;
+ * without sudo they are the user's own and stay.
+ */
+static void test_env_scrub(void **state)
+{
+	static const char *const vars[] = { "TERMINFO", "TERMINFO_DIRS",
+					    "TERMCAP",	"TERMPATH",
+					    "LOCPATH",	"NLSPATH" };
+	const struct passwd *pw = getpwuid(geteuid());
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		setenv(vars[i], "/tmp/caller", 1);
+	setenv("HOME", "/tmp/caller-home", 1);
+	unsetenv("SUDO_UID");
+	rd_env_scrub();
+	assert_string_equal(getenv("TERMINFO"), "/tmp/caller");
+	assert_string_equal(getenv("HOME"), "/tmp/caller-home");
+	setenv("SUDO_UID", "1000", 1);
+	rd_env_scrub();
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		assert_null(getenv(vars[i]));
+	if (pw)
+		assert_string_equal(getenv("HOME"), pw->pw_dir);
+	unsetenv("SUDO_UID");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_text_check),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_roots),
+		cmocka_unit_test(test_env_scrub),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,12 +78,46 @@ static void test_refused_without_a_change(void **state)
 	assert_non_null(strstr(msg, "not applied"));
 }
 
+/*
+ * After the time ran out the console reads the journal: the timer
+ * reverted the change, gave up (and why), or has not said yet.
+ */
+static void test_rollback_state(void **state)
+{
+	static const char apply[] =
+		"{\"type\":\"apply\",\"id\":\"e1\",\"check\":\"port.mtu\","
+		"\"kind\":\"link_mtu\",\"arg\":\"veth0\",\"command\":\"x\","
+		"\"before\":\"1500\",\"after\":\"9000\",\"undoable\":true,"
+		"\"confirm_by\":1}\n"
+		"{\"type\":\"result\",\"id\":\"e1\",\"result\":\"ok\"}\n";
+	static const char failed[] =
+		"{\"type\":\"rollback_failed\",\"id\":\"e1\",\"result\":"
+		"\"not changed: journal busy \\u001b[2J\"}\n";
+	char dir[PATH_MAX], path[PATH_MAX + 32], why[256], *text;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	setenv("RDMADIAG_JOURNAL", path, 1);
+	unit_put(dir, "journal.jsonl", apply);
+	assert_int_equal(con_fixup_rollback_state("e1", why, sizeof(why)), 0);
+	assert_true(asprintf(&text, "%s%s", apply, failed) > 0);
+	unit_put(dir, "journal.jsonl", text);
+	free(text);
+	assert_int_equal(con_fixup_rollback_state("e1", why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "journal busy"));
+	assert_null(strchr(why, '\x1b'));
+	unsetenv("RDMADIAG_JOURNAL");
+	unit_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timer_by_kind),
 		cmocka_unit_test(test_countdown),
 		cmocka_unit_test(test_refused_without_a_change),
+		cmocka_unit_test(test_rollback_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,31 @@ static void test_esc(void **state)
 	expect_esc("ok\xe2\x80", "ok\\xe2\\x80");
 }
 
+/*
+ * Characters that print nothing and reorder or hide what follows are
+ * escaped as C1 is: the bidirectional override U+202E, the line separator
+ * U+2028, the zero-width space U+200B, an isolate U+2066, the BOM; text
+ * around them and other UTF-8 stay as they are.
+ */
+static void test_esc_invisible(void **state)
+{
+	char *d;
+
+	(void)state;
+	expect_esc("a\xe2\x80\xae" "b", "a\\xe2\\x80\\xaeb");
+	expect_esc("a\xe2\x80\xa8" "b", "a\\xe2\\x80\\xa8b");
+	expect_esc("a\xe2\x80\x8b" "b", "a\\xe2\\x80\\x8bb");
+	expect_esc("a\xe2\x81\xa6" "b", "a\\xe2\\x81\\xa6b");
+	expect_esc("\xef\xbb\xbfx", "\\xef\\xbb\\xbfx");
+	expect_esc("\xe2\x80\x94 \xc3\xa9", "\xe2\x80\x94 \xc3\xa9");
+	assert_false(rd_text_clean("\xe2\x80\xae", 3));
+	assert_true(rd_text_clean("\xe2\x80\x94", 3));
+	/* The exact form keeps a backslash apart from an escape. */
+	d = rd_esc_exact_dup("\x1b\\x1b");
+	assert_string_equal(d, "\\x1b\\\\x1b");
+	free(d);
+}
+
 static void test_esc_truncates_and_sizes(void **state)
 {
 	char small[5];
@@ -171,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_esc),
+		cmocka_unit_test(test_esc_invisible),
 		cmocka_unit_test(test_esc_truncates_and_sizes),
 		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_shquote),

@@ -366,44 +366,162 @@ static void test_failed_apply(void **state)
 
 /* ---- the rollback timer, as its child runs it ---- */
 
+/*
+ * The timer's clocks, faked: the wall clock can be stepped, boot time
+ * only moves by the timer's own sleeps, and alerts are kept.
+ */
+static double fake_real, fake_boot, fake_slept, fake_step;
+static bool fake_fail_again;
+static char fake_alert[1200];
+static int fake_alerts;
+
+static double fake_real_now(void)
+{
+	double t = fake_real;
+
+	/* Stepped back once read: as if ntp or a person set the clock. */
+	fake_real += fake_step;
+	return t;
+}
+
+static double fake_boot_now(void)
+{
+	return fake_boot;
+}
+
+static void fake_sleep_until(double t)
+{
+	if (t > fake_boot) {
+		fake_slept += t - fake_boot;
+		fake_boot = t;
+	}
+	if (fake_fail_again)
+		mh.fail_apply = true;
+}
+
+static void fake_alert_fn(const char *line)
+{
+	snprintf(fake_alert, sizeof(fake_alert), "%s", line);
+	fake_alerts++;
+}
+
+static void fake_timer_env(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fake_real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	fake_boot = 1000;
+	fake_slept = 0;
+	fake_step = 0;
+	fake_fail_again = false;
+	fake_alert[0] = '\0';
+	fake_alerts = 0;
+	rd_fix_timer_env.real_now = fake_real_now;
+	rd_fix_timer_env.boot_now = fake_boot_now;
+	rd_fix_timer_env.boot_sleep_until = fake_sleep_until;
+	rd_fix_timer_env.alert = fake_alert_fn;
+}
+
 static void test_timer(void **state)
 {
+	struct rd_fix_timer_env saved = rd_fix_timer_env;
 	struct rd_fixup f = mtu_fix(9000);
 	struct rd_fix_done d;
 	char msg[1024];
 
 	(void)state;
-	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 1, &d, msg,
+	fake_timer_env();
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 30, &d, msg,
 					     sizeof(msg)),
 			 0);
 	assert_true(d.confirm_by > 0);
-	/* Early: the timer does not act. */
-	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
-					    sizeof(msg)),
-			 -EINVAL);
-	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
-	usleep(1100000);
-	/* Not confirmed: reverted, with every check of undo. */
-	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
-					    sizeof(msg)),
+	/*
+	 * The wall clock steps back an hour once the timer has read it: the
+	 * wait is measured on boot time, 30 s, and the revert goes through.
+	 */
+	fake_step = -3600;
+	assert_int_equal(rd_fix_timer_run(&mh.host, path, d.id, d.confirm_by,
+					  msg, sizeof(msg)),
 			 0);
+	assert_true(fake_slept > 28 && fake_slept < 31);
 	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
 	assert_int_equal(rd_fix_confirm(path, d.id, msg, sizeof(msg)), -ESTALE);
 	assert_non_null(strstr(msg, "already reverted"));
 
 	/* Confirmed: kept when the timer fires. */
+	fake_timer_env();
 	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 1, &d, msg,
 					     sizeof(msg)),
 			 0);
 	assert_int_equal(rd_fix_confirm(path, d.id, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "kept"));
-	usleep(1100000);
-	assert_int_equal(rd_fix_engine_undo(&mh.host, path, d.id, true, msg,
-					    sizeof(msg)),
+	assert_int_equal(rd_fix_timer_run(&mh.host, path, d.id, d.confirm_by,
+					  msg, sizeof(msg)),
 			 0);
 	assert_non_null(strstr(msg, "confirmed"));
 	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
 	assert_int_equal(rd_fix_confirm(path, "nope", msg, sizeof(msg)), -ENOENT);
+	rd_fix_timer_env = saved;
+}
+
+/*
+ * A revert that fails is tried again; one that keeps failing is written to
+ * the journal as "rollback_failed" and to the logs (here: kept), and
+ * undo --list says so.
+ */
+static void test_timer_gives_up(void **state)
+{
+	struct rd_fix_timer_env saved = rd_fix_timer_env;
+	struct rd_fixup f = mtu_fix(9000);
+	struct rd_journal_file jf;
+	struct rd_journal j;
+	const struct rd_journal_entry *t;
+	struct rd_fix_done d;
+	char msg[1024], err[256];
+
+	(void)state;
+	/* The first try fails, the second reverts. */
+	fake_timer_env();
+	mock_set(&mh, "link_mtu", "veth0", "1500");
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 5, &d, msg,
+					     sizeof(msg)),
+			 0);
+	mh.fail_apply = true;
+	assert_int_equal(rd_fix_timer_run(&mh.host, path, d.id, d.confirm_by,
+					  msg, sizeof(msg)),
+			 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "1500");
+	assert_int_equal(fake_alerts, 0);
+	assert_true(fake_slept >= 5 + RD_FIX_TIMER_RETRY_S - 1);
+
+	/* Every try fails: given up, and said where it will be seen. */
+	fake_timer_env();
+	assert_int_equal(rd_fix_engine_apply(&mh.host, &f, path, 5, &d, msg,
+					     sizeof(msg)),
+			 0);
+	mh.fail_apply = true;
+	fake_fail_again = true;
+	assert_true(rd_fix_timer_run(&mh.host, path, d.id, d.confirm_by, msg,
+				     sizeof(msg)) < 0);
+	assert_string_equal(mock_get(&mh, "link_mtu", "veth0"), "9000");
+	assert_int_equal(fake_alerts, 1);
+	assert_non_null(strstr(fake_alert, "the rollback timer could not "
+					   "revert entry"));
+	assert_non_null(strstr(fake_alert, d.id));
+	assert_true(journal_has("\"type\":\"rollback_failed\""));
+	assert_int_equal(rd_journal_open(path, RD_JOURNAL_READ, &jf, err,
+					 sizeof(err)),
+			 0);
+	assert_int_equal(rd_journal_load(&jf, &j, err, sizeof(err)), 0);
+	t = rd_journal_find(&j, d.id);
+	assert_non_null(t);
+	assert_non_null(t->rollback_failed);
+	assert_false(t->undone);
+	rd_journal_free(&j);
+	rd_journal_close(&jf);
+	mh.fail_apply = false;
+	rd_fix_timer_env = saved;
 }
 
 /* ---- the real fix kinds, where it is safe to call them ---- */
@@ -699,6 +817,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timer_gives_up, setup,
+						teardown),
 		cmocka_unit_test(test_real_kinds),
 		cmocka_unit_test_setup_teardown(test_module_install_command, setup,
 						teardown),

@@ -18,7 +18,6 @@ static const char *const host_ok =
 	"    \"verdict\": \"WARN\",\n"
 	"    \"cause\": \"pfc_off\",\n"
 	"    \"summary\": \"eth2: PFC off on priority 3\",\n"
-	"    \"host\": \"n1\",\n"
 	"    \"time\": \"2026-11-30T10:00:00Z\"\n"
 	"  },\n"
 	"  {\n"
@@ -88,7 +87,7 @@ static void test_pdsh_grouping(void **state)
 	assert_int_equal(find(&f, "n5")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "n1")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "n1")->worst, RD_FLEET_WARN);
-	assert_string_equal(find(&f, "n1")->reported, "n1");
+	assert_null(find(&f, "n1")->reported);
 	assert_string_equal(find(&f, "n1")->time, "2026-11-30T10:00:00Z");
 	assert_int_equal(find(&f, "n2")->worst, RD_FLEET_FAIL);
 	assert_int_equal(find(&f, "n4")->state, RD_FLEET_NO_ANSWER);
@@ -206,8 +205,99 @@ static void test_clush_host_twice(void **state)
 	assert_int_equal(f.n_hosts, 3);
 	assert_int_equal(find(&f, "c01")->state, RD_FLEET_ANSWERED);
 	assert_int_equal(find(&f, "c03")->state, RD_FLEET_ANSWERED);
+	/* Named by two groups: another host may have printed one. */
+	assert_int_equal(find(&f, "c02")->state, RD_FLEET_CONFLICT);
+	assert_int_equal(find(&f, "c02")->count[RD_FLEET_WARN], 2);
 	for (size_t i = 0; i < f.n_findings; i++)
 		assert_int_equal(f.findings[i].n_hosts, 3);
+	rd_fleet_free(&f);
+}
+
+/*
+ * A host's raw output in a group can forge a group for another host, or
+ * break the groups and print "host: line" for it: either way the host is
+ * a conflict and keeps the verdicts of both, so its FAIL is not hidden.
+ */
+static void test_forged_group(void **state)
+{
+	struct rd_fleet f;
+
+	(void)state;
+	fleet_of(&f,
+		 "---------------\nevil\n---------------\n[]\n"
+		 "---------------\nv1\n---------------\n[]\n"
+		 "---------------\nv1\n---------------\n%s"
+		 "---------------\nv2\n---------------\n%s"
+		 "---------------\n[bad\nv2: []\n"
+		 "clush: v3: exited with exit code 255\n"
+		 "---------------\nv3\n---------------\n[]\n"
+		 "clush: v4: command timeout\n"
+		 "---------------\nv4\n---------------\n[]\n",
+		 host_fail, host_fail);
+	assert_int_equal(find(&f, "evil")->state, RD_FLEET_ANSWERED);
+	assert_int_equal(find(&f, "v1")->state, RD_FLEET_CONFLICT);
+	assert_non_null(strstr(find(&f, "v1")->reason, "two groups"));
+	assert_int_equal(find(&f, "v1")->worst, RD_FLEET_FAIL);
+	assert_int_equal(find(&f, "v2")->state, RD_FLEET_CONFLICT);
+	assert_int_equal(find(&f, "v2")->worst, RD_FLEET_FAIL);
+	assert_int_equal(find(&f, "v3")->state, RD_FLEET_CONFLICT);
+	assert_non_null(strstr(find(&f, "v3")->reason, "exit code 255"));
+	assert_int_equal(find(&f, "v4")->state, RD_FLEET_CONFLICT);
+	assert_non_null(strstr(find(&f, "v4")->reason, "command timeout"));
+	assert_int_equal(rd_fleet_worst(&f), RD_FLEET_FAIL);
+	rd_fleet_free(&f);
+}
+
+/* Results naming two hosts, or one other than the name filed under. */
+static void test_reported_host(void **state)
+{
+	static const char two[] = "[{\"check\":\"a\",\"verdict\":\"PASS\","
+				  "\"host\":\"h1\"},{\"check\":\"b\","
+				  "\"verdict\":\"PASS\",\"host\":\"h2\"}]";
+	static const char h1[] = "[{\"check\":\"a\",\"verdict\":\"PASS\","
+				 "\"host\":\"h1\"}]";
+	struct rd_fleet f;
+
+	(void)state;
+	rd_fleet_init(&f);
+	feed_prefixed(&f, "h1", two);
+	feed_prefixed(&f, "h2", h1);
+	feed_prefixed(&f, "h1.example.net", h1);
+	feed_prefixed(&f, "192.0.2.1", h1);
+	rd_fleet_finish(&f);
+	assert_int_equal(find(&f, "h1")->state, RD_FLEET_CONFLICT);
+	assert_int_equal(find(&f, "h2")->state, RD_FLEET_CONFLICT);
+	assert_string_equal(find(&f, "h2")->reason,
+			    "its results name host h1");
+	assert_int_equal(find(&f, "h1.example.net")->state, RD_FLEET_ANSWERED);
+	assert_int_equal(find(&f, "192.0.2.1")->state, RD_FLEET_ANSWERED);
+	rd_fleet_free(&f);
+}
+
+/* A NUL byte damages its own host's line; every byte is counted. */
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "evil: x\0y\nvictim: [ ]\n"
+				   "---------------\ng1\n---------------\n"
+				   "[ \0 ]\n---------------\ng2\0x\n"
+				   "after: [ ]\n";
+	struct rd_fleet f;
+	FILE *in;
+
+	(void)state;
+	rd_fleet_init(&f);
+	in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	assert_non_null(in);
+	assert_int_equal(rd_fleet_read_stream(&f, in, NULL), 0);
+	fclose(in);
+	rd_fleet_finish(&f);
+	assert_int_equal(f.bytes, sizeof(text) - 1);
+	assert_int_equal(find(&f, "evil")->state, RD_FLEET_MALFORMED);
+	assert_non_null(strstr(find(&f, "evil")->reason, "NUL"));
+	assert_int_equal(find(&f, "victim")->state, RD_FLEET_ANSWERED);
+	assert_int_equal(find(&f, "g1")->state, RD_FLEET_MALFORMED);
+	assert_int_equal(find(&f, "after")->state, RD_FLEET_ANSWERED);
+	assert_int_equal(f.n_hosts, 4);
 	rd_fleet_free(&f);
 }
 
@@ -422,6 +512,39 @@ static void test_nodeset(void **state)
 			 -E2BIG);
 }
 
+static int count_name(void *arg, const char *name)
+{
+	(void)name;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+/*
+ * A number past the bound (n[18446744073709551615] wrapped around and
+ * named 100000 hosts) or a set naming too many: refused, and nothing is
+ * named.
+ */
+static void test_nodeset_bounds(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(rd_fleet_nodeset("n[18446744073709551615]",
+					  count_name, &n),
+			 -ERANGE);
+	assert_int_equal(rd_fleet_nodeset("n[999999999-1000000000]",
+					  count_name, &n),
+			 -ERANGE);
+	assert_int_equal(rd_fleet_nodeset("n[1-60000],m[1-60000]",
+					  count_name, &n),
+			 -E2BIG);
+	assert_int_equal(n, 0);
+	assert_int_equal(rd_fleet_nodeset("n[999999998-999999999]",
+					  count_name, &n),
+			 0);
+	assert_int_equal(n, 2);
+}
+
 static void test_fold(void **state)
 {
 	const char *names[] = { "c01",	 "c02", "c03", "c07", "c10", "c9x",
@@ -533,12 +656,16 @@ int main(void)
 		cmocka_unit_test(test_pdsh_interleaved),
 		cmocka_unit_test(test_clush_groups),
 		cmocka_unit_test(test_clush_host_twice),
+		cmocka_unit_test(test_forged_group),
+		cmocka_unit_test(test_reported_host),
+		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_tool_words),
 		cmocka_unit_test(test_bad_output),
 		cmocka_unit_test(test_reason_cut_utf8),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_directory_many),
 		cmocka_unit_test(test_nodeset),
+		cmocka_unit_test(test_nodeset_bounds),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_findings_cap),

@@ -57,14 +57,15 @@ static void test_label_escaping(void **state)
 	rd_prom_u64(&w, "m", RD_PROM_GAUGE, "help with \\ and\nnewline", l, 1);
 	out = render(&w);
 	/*
-	 * Outside text is first made printable (rd_esc: \n -> \\n, ESC ->
-	 * \\x1b, a bad byte -> \\xff, a backslash kept), then quoted for the format:
-	 * each backslash doubled again, the quote escaped.
+	 * Outside text is first made printable (rd_esc_exact_dup: \n ->
+	 * \\n, ESC -> \\x1b, a bad byte -> \\xff, a backslash doubled),
+	 * then quoted for the format: each backslash doubled again, the quote
+	 * escaped.
 	 */
 	assert_string_equal(out,
 			    "# HELP m help with \\\\ and\\nnewline\n"
 			    "# TYPE m gauge\n"
-			    "m{v=\"a\\\"b\\\\nc\\\\x1b[2J\\\\xff\xc3\xa9\\\\\"} 1\n");
+			    "m{v=\"a\\\"b\\\\nc\\\\x1b[2J\\\\xff\xc3\xa9\\\\\\\\\"} 1\n");
 	free(out);
 	rd_prom_free(&w);
 }
@@ -132,6 +133,30 @@ static void test_bad_names_refused(void **state)
 	rd_prom_free(&w);
 }
 
+/*
+ * An ESC byte and the four characters "\x1b" in a label are two series:
+ * escaped alike they were one, and the second was dropped as a repeat.
+ */
+static void test_label_escapes_differ(void **state)
+{
+	struct rd_prom w;
+	const char *esc[] = { "counter", "c\x1b", NULL };
+	const char *text[] = { "counter", "c\\x1b", NULL };
+	char *out;
+
+	(void)state;
+	rd_prom_init(&w);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", esc, 1);
+	rd_prom_u64(&w, "e_total", RD_PROM_COUNTER, "h", text, 2);
+	assert_int_equal(w.dropped, 0);
+	out = render(&w);
+	assert_non_null(strstr(out, "e_total{counter=\"c\\\\x1b\"} 1\n"));
+	assert_non_null(
+		strstr(out, "e_total{counter=\"c\\\\\\\\x1b\"} 2\n"));
+	free(out);
+	rd_prom_free(&w);
+}
+
 static void test_repeated_series_dropped(void **state)
 {
 	struct rd_prom w;
@@ -188,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_bad_names_refused),
 		cmocka_unit_test(test_repeated_series_dropped),
+		cmocka_unit_test(test_label_escapes_differ),
 		cmocka_unit_test(test_empty),
 	};
 
