@@ -721,7 +721,7 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 	const struct rd_netdev *n = t->n;
 	const struct rd_ethtool *e;
 	const struct rd_xcvr *m;
-	char common[64];
+	char common[64] = "";
 
 	if (!diag_have(x, r, n != NULL, "%s: netdev %s not read", t->name,
 		       t->netdev ? t->netdev : "behind the port"))
