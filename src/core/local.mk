@@ -6,6 +6,7 @@ src_librdmadiag_a_SOURCES += \
 	src/core/model_ib.c src/core/model_ib.h \
 	src/core/model_net.c src/core/model_net.h \
 	src/core/model_phy.c src/core/model_phy.h \
+	src/core/model_log.c src/core/model_log.h \
 	src/core/model_host.c src/core/model_host.h \
 	src/core/snapshot.c src/core/snapshot.h \
 	src/core/json.c src/core/json.h \

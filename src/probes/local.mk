@@ -10,4 +10,4 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/dcb.h src/probes/pci.c src/probes/pci.h src/probes/kmod.c \
 	src/probes/kmod.h src/probes/host.c src/probes/host.h \
 	src/probes/ecn.c src/probes/ecn.h src/probes/verbs.c \
-	src/probes/verbs.h
+	src/probes/verbs.h src/probes/kmsg.c src/probes/kmsg.h
