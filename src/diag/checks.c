@@ -38,6 +38,18 @@ const struct rd_check rd_checks[] = {
 		     "The firmware's major number names the family: 16.x is "
 		     "ConnectX-5, 20.x ConnectX-6, 22.x ConnectX-6 Dx, so a "
 		     "ConnectX-5 minimum never applies to a ConnectX-6."),
+	/*
+	 * Walks devices: the verdict names the NIC the kernel spoke about,
+	 * and --device keeps only its records; soft devices too (rxe logs
+	 * its port going down).
+	 */
+	CHECK("kernel", "events", "Kernel log about the RDMA devices", HW,
+	      .walk = RD_WALK_DEVICE, .each = check_kernel_events,
+	      .why = "The kernel logs what the NIC and its driver report: a "
+		     "module pulled or refused, a link lost, a firmware "
+		     "failure and reset, PCIe errors, transmit timeouts. "
+		     "These lines say why a port went down or traffic "
+		     "stalled, often before any counter does."),
 	CHECK("driver", "modules", "RDMA kernel modules loaded", DRIVER,
 	      .walk = RD_WALK_HOST, .each = check_driver_modules,
 	      .why = "Verbs needs ib_core and ib_uverbs plus the vendor's RDMA "
