@@ -58,7 +58,7 @@ struct rd_kmsg {
 	struct rd_ou64 records_read;	/* every record read, ours or not */
 	struct rd_ou64 first_seq;	/* the oldest record the kernel still held */
 	struct rd_ou64 last_seq;
-	struct rd_ou64 gaps;		/* records overwritten before read (EPIPE) */
+	struct rd_ou64 gaps;		/* times records were overwritten before read (EPIPE) */
 	struct rd_ou64 dropped;		/* ours, but pushed out of the RD_KMSG_KEEP kept */
 	struct rd_ou64 bad;		/* records that did not parse */
 	struct rd_kmsg_rec *records;	/* oldest first */

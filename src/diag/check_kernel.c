@@ -100,19 +100,22 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 	uint64_t read = k->records_read.ok ? k->records_read.v : 0;
 
 	if (!diag_have(x, r, k->readable.ok,
-		       "kernel log not read (no RDMA device when the snapshot "
-		       "was taken, or a recording made before it was kept)"))
+		       "%s: kernel log not read (no RDMA device when the "
+		       "snapshot was taken, or a recording made before it was "
+		       "kept)", t->d->name))
 		return;
 	if (!k->readable.v) {
 		diag_step(x, r, RD_UNKNOWN, "the kernel log could not be read");
-		diag_verdict(x, r, RD_UNKNOWN, "kmsg_unreadable", "%s",
+		diag_verdict(x, r, RD_UNKNOWN, "kmsg_unreadable", "%s: %s",
+			     t->d->name,
 			     k->error ? k->error : "kernel log not readable");
 		diag_next(x, r,
 			  "run rdmadiag with CAP_SYSLOG (as root), or read the "
 			  "log with journalctl -k");
 		return;
 	}
-	if (!diag_have(x, r, tab != NULL, "data/kmsg.tsv not loaded: %s",
+	if (!diag_have(x, r, tab != NULL, "%s: data/kmsg.tsv not loaded: %s",
+		       t->d->name,
 		       rd_data_error() ? rd_data_error() : "not found"))
 		return;
 	device_names(t->d, names, sizeof(names));

@@ -414,12 +414,13 @@ static int keep(struct rd_kmsg *log, struct rd_kmsg_rec *rec)
 }
 
 /*
- * One record's bytes: parse, skip what was seen, tie, keep. wall: the
- * clocks of the reading (mono 0: none).
+ * One record's bytes: parse, skip what was seen, tie, keep. now_rt and
+ * mono: the clocks of the reading (mono 0: none). A jump in sequence
+ * numbers is not counted as a loss: a file may be an excerpt, and the
+ * live device says EPIPE when it overwrote what we did not read.
  */
 static int take(struct rd_kmsg_reader *r, const char *buf, size_t len,
-		const struct rd_snapshot *s, double now_rt, uint64_t mono,
-		bool file)
+		const struct rd_snapshot *s, double now_rt, uint64_t mono)
 {
 	struct rd_kmsg_rec rec;
 	int err = 0, ret;
@@ -435,8 +436,6 @@ static int take(struct rd_kmsg_reader *r, const char *buf, size_t len,
 		rd_model_free(rd_kmsg_rec_fields, &rec);
 		return 0;
 	}
-	if (file && r->have_seq && rec.seq > r->last_seq + 1)
-		count(&r->log.gaps, 1);
 	if (!r->log.first_seq.ok)
 		r->log.first_seq = rd_u64(rec.seq);
 	r->have_seq = true;
@@ -512,8 +511,7 @@ int rd_kmsg_read_live(struct rd_kmsg_reader *r, rd_kmsg_read_fn *fn,
 		if (n == 0)
 			return 0;
 		r->buf[n] = '\0';
-		ret = take(r, r->buf, (size_t)n, s, now_realtime, now_mono_usec,
-			   false);
+		ret = take(r, r->buf, (size_t)n, s, now_realtime, now_mono_usec);
 		if (ret < 0)
 			return ret;
 	}
@@ -538,7 +536,7 @@ int rd_kmsg_read_text(struct rd_kmsg_reader *r, const char *text, size_t len,
 				break;
 		}
 		if (e - p > 1 || (e - p == 1 && *p != '\n')) {
-			ret = take(r, p, (size_t)(e - p), s, 0, 0, true);
+			ret = take(r, p, (size_t)(e - p), s, 0, 0);
 			if (ret < 0)
 				return ret;
 		}
@@ -562,10 +560,10 @@ static void not_readable(struct rd_kmsg *log, const char *path, int err)
 		snprintf(why, sizeof(why), "%s", RD_KMSG_NO_PERMISSION);
 	else if (err == ENOENT)
 		snprintf(why, sizeof(why),
-			 "no %s on this host (a container without the kernel log?)",
-			 path);
+			 "no /dev/kmsg on this host (a container without the "
+			 "kernel log?)");
 	else
-		snprintf(why, sizeof(why), "%s: %s", path, strerror(err));
+		snprintf(why, sizeof(why), "/dev/kmsg: %s", strerror(err));
 	log->readable = rd_bool(false);
 	rd_str_set(&log->error, why);
 	log->error_errno = rd_u64((uint64_t)err);
@@ -601,6 +599,9 @@ static int probe_kmsg_collect(const struct rd_probe_ctx *ctx, void *state,
 	struct stat st;
 	int ret;
 
+	/* Nothing to tie a record to: the log is not read. */
+	if (s->n_devices == 0)
+		return 0;
 	if (rd_path(path, sizeof(path), ctx->roots->dev, "/kmsg") < 0)
 		return -ENAMETOOLONG;
 	if (r->fd < 0) {
@@ -663,5 +664,5 @@ static void kmsg_state_clear(void *state)
 }
 
 const struct rd_probe probe_kmsg =
-	RD_PROBE_ROW("kmsg", RD_NEEDS_DEVICES, probe_kmsg_collect,
+	RD_PROBE_ROW("kmsg", 0, probe_kmsg_collect,
 		     struct rd_kmsg_reader, kmsg_state_init, kmsg_state_clear);
