@@ -184,9 +184,10 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 			  t->d->name);
 		if (ours)
 			diag_verdict(x, r, RD_PASS, "ok",
-				     "%zu kernel messages about %s %s, none a "
+				     "%zu kernel message%s about %s %s, none a "
 				     "problem (%" PRIu64 " records read)",
-				     ours, names, since, read);
+				     ours, ours == 1 ? "" : "s", names, since,
+				     read);
 		else
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "no kernel messages about %s %s (%" PRIu64
