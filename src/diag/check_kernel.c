@@ -33,12 +33,13 @@ static void rec_when(const struct rd_snapshot *s, const struct rd_kmsg_rec *k,
 {
 	if (k->wall_time.ok && isfinite(k->wall_time.v)) {
 		time_t t = (time_t)k->wall_time.v;
-		bool today = s->time.ok && fabs(s->time.v - k->wall_time.v) < 86400;
+		bool today =
+			s->time.ok && fabs(s->time.v - k->wall_time.v) < 86400;
 		struct tm tm;
 
 		if (localtime_r(&t, &tm) &&
-		    strftime(buf, size, today ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S",
-			     &tm) > 0)
+		    strftime(buf, size,
+			     today ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm) > 0)
 			return;
 	}
 	if (k->ts_usec.ok)
@@ -50,7 +51,8 @@ static void rec_when(const struct rd_snapshot *s, const struct rd_kmsg_rec *k,
 
 static bool rec_of(const struct rd_kmsg_rec *k, const struct rd_device *d)
 {
-	return k->rdma_device && d->name && strcmp(k->rdma_device, d->name) == 0;
+	return k->rdma_device && d->name &&
+	       strcmp(k->rdma_device, d->name) == 0;
 }
 
 static void rec_ev(struct diag_ctx *x, struct rd_result *r,
@@ -102,7 +104,8 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 	if (!diag_have(x, r, k->readable.ok,
 		       "%s: kernel log not read (no RDMA device when the "
 		       "snapshot was taken, or a recording made before it was "
-		       "kept)", t->d->name))
+		       "kept)",
+		       t->d->name))
 		return;
 	if (!k->readable.v) {
 		diag_step(x, r, RD_UNKNOWN, "the kernel log could not be read");
@@ -121,7 +124,8 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 	device_names(t->d, names, sizeof(names));
 	if (k->first_seq.ok && k->first_seq.v > 0)
 		snprintf(since, sizeof(since),
-			 "since the oldest record the kernel still holds (seq %" PRIu64 ")",
+			 "since the oldest record the kernel still holds (seq "
+			 "%" PRIu64 ")",
 			 k->first_seq.v);
 	else
 		snprintf(since, sizeof(since), "since boot");
@@ -133,7 +137,8 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 			continue;
 		ours++;
 		c = rd_kmsg_classify(tab, rec->message);
-		if (c && c->kind == RD_KMSG_AER && c->severity == RD_KMSG_INFO &&
+		if (c && c->kind == RD_KMSG_AER &&
+		    c->severity == RD_KMSG_INFO &&
 		    strstr(rec->message, "severity=Correct"))
 			corr++;
 		if (c && c->severity > RD_KMSG_INFO) {
@@ -163,16 +168,20 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 	if (k->gaps.ok && k->gaps.v)
 		diag_ev(x, r, "records lost", KMSG_SOURCE,
 			"%" PRIu64 " times the kernel overwrote records before "
-			"they were read", k->gaps.v);
+			"they were read",
+			k->gaps.v);
 	if (k->dropped.ok && k->dropped.v)
 		diag_ev(x, r, "older records not kept", KMSG_SOURCE,
-			"%" PRIu64 " records about this host's devices (only the "
-			"newest %d are kept)", k->dropped.v, RD_KMSG_KEEP);
+			"%" PRIu64
+			" records about this host's devices (only the "
+			"newest %d are kept)",
+			k->dropped.v, RD_KMSG_KEEP);
 	if (!worst && corr >= AER_STORM) {
 		diag_step(x, r, RD_WARN, "%zu correctable PCIe errors", corr);
-		diag_verdict(x, r, RD_WARN, "aer_correctable_storm",
-			     "%s: %zu correctable PCIe errors in the kernel log %s",
-			     t->d->name, corr, since);
+		diag_verdict(
+			x, r, RD_WARN, "aer_correctable_storm",
+			"%s: %zu correctable PCIe errors in the kernel log %s",
+			t->d->name, corr, since);
 		diag_next(x, r,
 			  "reseat the card or move it to another slot; check "
 			  "hw.pcie_link and the AER counters in sysfs "
@@ -180,7 +189,8 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 		return;
 	}
 	if (!worst) {
-		diag_step(x, r, RD_PASS, "no kernel log line about %s needs attention",
+		diag_step(x, r, RD_PASS,
+			  "no kernel log line about %s needs attention",
 			  t->d->name);
 		if (ours)
 			diag_verdict(x, r, RD_PASS, "ok",
@@ -200,8 +210,9 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 		  "%zu kernel log lines about %s need attention, the worst %s",
 		  bad, t->d->name, rd_kmsg_severity_name(top));
 	diag_verdict(x, r, top >= RD_KMSG_ERROR ? RD_FAIL : RD_WARN,
-		     top == RD_KMSG_FATAL ? "kernel_fatal" :
-		     top == RD_KMSG_ERROR ? "kernel_error" : "kernel_warning",
+		     top == RD_KMSG_FATAL   ? "kernel_fatal"
+		     : top == RD_KMSG_ERROR ? "kernel_error"
+					    : "kernel_warning",
 		     "%s: %s (%s, %s at %s)%s", t->d->name, worst_c->meaning,
 		     rd_kmsg_kind_name(worst_c->kind),
 		     rd_kmsg_severity_name(top), when,
@@ -227,12 +238,13 @@ void diag_kmsg_port_evidence(struct diag_ctx *x, struct rd_result *r,
 
 		if (!rec_of(rec, t->d))
 			continue;
-		if (rec->port.ok ? rec->port.v != t->p->port :
-				   rec->netdev && t->netdev &&
+		if (rec->port.ok ? rec->port.v != t->p->port
+				 : rec->netdev && t->netdev &&
 					   strcmp(rec->netdev, t->netdev) != 0)
 			continue;
 		c = rd_kmsg_classify(tab, rec->message);
-		if (!c || (c->kind != RD_KMSG_MODULE && c->kind != RD_KMSG_LINK))
+		if (!c ||
+		    (c->kind != RD_KMSG_MODULE && c->kind != RD_KMSG_LINK))
 			continue;
 		pick[n] = rec;
 		cls[n++] = c;

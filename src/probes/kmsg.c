@@ -157,8 +157,8 @@ int rd_kmsg_parse(const char *buf, size_t len, struct rd_kmsg_rec *rec)
 
 		if (!e)
 			e = end;
-		if (*p == ' ' && e - p > 1 && dict_add(rec, p + 1,
-						       (size_t)(e - p - 1)) < 0)
+		if (*p == ' ' && e - p > 1 &&
+		    dict_add(rec, p + 1, (size_t)(e - p - 1)) < 0)
 			goto nomem;
 		p = e + 1;
 	}
@@ -217,7 +217,8 @@ static const struct rd_port *port_of(const struct rd_device *d,
 				     const char *netdev)
 {
 	for (size_t i = 0; netdev && i < d->n_ports; i++)
-		if (d->ports[i].netdev && strcmp(d->ports[i].netdev, netdev) == 0)
+		if (d->ports[i].netdev &&
+		    strcmp(d->ports[i].netdev, netdev) == 0)
 			return &d->ports[i];
 	return d->n_ports == 1 ? &d->ports[0] : NULL;
 }
@@ -261,8 +262,8 @@ static bool port_netdev_tie(const struct rd_snapshot *s, const char *name,
 
 		if (!n->name)
 			continue;
-		if (by_index ? n->ifindex.ok && n->ifindex.v == ifindex :
-			       strcmp(n->name, name) == 0)
+		if (by_index ? n->ifindex.ok && n->ifindex.v == ifindex
+			     : strcmp(n->name, name) == 0)
 			if (netdev_tie(s, n, t))
 				return true;
 	}
@@ -275,9 +276,10 @@ static bool port_netdev_tie(const struct rd_snapshot *s, const char *name,
 			if (!p->netdev)
 				continue;
 			if (by_index ? p->netdev_ifindex.ok &&
-					       p->netdev_ifindex.v == ifindex :
-				       strcmp(p->netdev, name) == 0) {
-				*t = (struct tie){ d, p, p->netdev, d->pci_bdf };
+					       p->netdev_ifindex.v == ifindex
+				     : strcmp(p->netdev, name) == 0) {
+				*t = (struct tie){ d, p, p->netdev,
+						   d->pci_bdf };
 				return true;
 			}
 		}
@@ -348,8 +350,7 @@ static bool tie_text(const struct rd_snapshot *s, const char *msg,
 	return false;
 }
 
-bool rd_kmsg_tie(const struct rd_snapshot *s, struct rd_kmsg_rec *rec,
-		 int *err)
+bool rd_kmsg_tie(const struct rd_snapshot *s, struct rd_kmsg_rec *rec, int *err)
 {
 	struct tie t = { 0 };
 	const char *by;
@@ -443,7 +444,8 @@ static int take(struct rd_kmsg_reader *r, const char *buf, size_t len,
 	r->log.last_seq = rd_u64(rec.seq);
 	count(&r->log.records_read, 1);
 	if (mono && rec.ts_usec.v <= mono)
-		rec.wall_time = rd_dbl(now_rt - (double)(mono - rec.ts_usec.v) / 1e6);
+		rec.wall_time =
+			rd_dbl(now_rt - (double)(mono - rec.ts_usec.v) / 1e6);
 	if (rd_kmsg_tie(s, &rec, &err))
 		ret = keep(&r->log, &rec);
 	else
@@ -467,9 +469,9 @@ static void log_opened(struct rd_kmsg *log, const char *source, bool clock)
 	log->error_errno = (struct rd_ou64){ 0 };
 }
 
-int rd_kmsg_read_live(struct rd_kmsg_reader *r, rd_kmsg_read_fn *fn,
-		      void *arg, const struct rd_snapshot *s,
-		      double now_realtime, uint64_t now_mono_usec)
+int rd_kmsg_read_live(struct rd_kmsg_reader *r, rd_kmsg_read_fn *fn, void *arg,
+		      const struct rd_snapshot *s, double now_realtime,
+		      uint64_t now_mono_usec)
 {
 	for (unsigned reads = 0; reads < KMSG_READS_MAX; reads++) {
 		ssize_t n;
@@ -492,12 +494,12 @@ int rd_kmsg_read_live(struct rd_kmsg_reader *r, rd_kmsg_read_fn *fn,
 			if (e == EAGAIN || e == EWOULDBLOCK)
 				return 0;
 			if (e == EPIPE) {
-				/* Overwritten before we read them: note, go on. */
+				/* Overwritten before read: count, go on. */
 				count(&r->log.gaps, 1);
 				continue;
 			}
 			if (e == EINVAL && r->cap < RD_KMSG_BUF_MAX) {
-				/* The next record does not fit: a bigger buffer. */
+				/* The record does not fit: grow. */
 				char *b = realloc(r->buf, r->cap * 2);
 
 				if (!b)
@@ -511,7 +513,8 @@ int rd_kmsg_read_live(struct rd_kmsg_reader *r, rd_kmsg_read_fn *fn,
 		if (n == 0)
 			return 0;
 		r->buf[n] = '\0';
-		ret = take(r, r->buf, (size_t)n, s, now_realtime, now_mono_usec);
+		ret = take(r, r->buf, (size_t)n, s, now_realtime,
+			   now_mono_usec);
 		if (ret < 0)
 			return ret;
 	}
@@ -527,7 +530,8 @@ int rd_kmsg_read_text(struct rd_kmsg_reader *r, const char *text, size_t len,
 		const char *e = p;
 		int ret;
 
-		/* The record's first line, then lines that start with a space. */
+		/* The record's first line, then lines that start with a space.
+		 */
 		for (;;) {
 			const char *nl = memchr(e, '\n', (size_t)(end - e));
 
@@ -545,7 +549,8 @@ int rd_kmsg_read_text(struct rd_kmsg_reader *r, const char *text, size_t len,
 	return 0;
 }
 
-/* ---- the probe ------------------------------------------------------------ */
+/* ---- the probe ------------------------------------------------------------
+ */
 
 static ssize_t fd_read(void *arg, char *buf, size_t size)
 {
@@ -616,8 +621,8 @@ static int probe_kmsg_collect(const struct rd_probe_ctx *ctx, void *state,
 
 			not_readable(&r->log, path, e);
 			if (e == EPERM || e == EACCES)
-				rd_snapshot_error(s, SRC, path, e,
-						  "%s", RD_KMSG_NO_PERMISSION);
+				rd_snapshot_error(s, SRC, path, e, "%s",
+						  RD_KMSG_NO_PERMISSION);
 			else if (e != ENOENT)
 				rd_snapshot_error(s, SRC, path, e, NULL);
 			ret = 0;
@@ -664,5 +669,5 @@ static void kmsg_state_clear(void *state)
 }
 
 const struct rd_probe probe_kmsg =
-	RD_PROBE_ROW("kmsg", 0, probe_kmsg_collect,
-		     struct rd_kmsg_reader, kmsg_state_init, kmsg_state_clear);
+	RD_PROBE_ROW("kmsg", 0, probe_kmsg_collect, struct rd_kmsg_reader,
+		     kmsg_state_init, kmsg_state_clear);

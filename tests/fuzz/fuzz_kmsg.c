@@ -49,7 +49,7 @@ static ssize_t piece_read(void *arg, char *buf, size_t size)
 		return -1;
 	}
 	if (n > size) {
-		errno = EINVAL;	/* the record stays until the buffer fits */
+		errno = EINVAL; /* the record stays until the buffer fits */
 		return -1;
 	}
 	memcpy(buf, pc->p, n);
@@ -83,9 +83,9 @@ static void snapshot(struct rd_snapshot *s)
 
 static void check_rec(const struct rd_kmsg_rec *k)
 {
-	const char *const strs[] = { k->flags, k->message, k->subsystem,
-				     k->device, k->dict, k->netdev, k->pci_bdf,
-				     k->tied_by };
+	const char *const strs[] = { k->flags,	 k->message, k->subsystem,
+				     k->device,	 k->dict,    k->netdev,
+				     k->pci_bdf, k->tied_by };
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (strs[i] && !rd_text_clean(strs[i], strlen(strs[i])))
@@ -124,7 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < rd.log.n_records; i++) {
 			check_rec(&rd.log.records[i]);
 			if (!rd.log.records[i].rdma_device ||
-			    strcmp(rd.log.records[i].rdma_device, "mlx5_1") != 0)
+			    strcmp(rd.log.records[i].rdma_device, "mlx5_1") !=
+				    0)
 				abort();
 		}
 		if (rd.log.n_records > RD_KMSG_KEEP)
