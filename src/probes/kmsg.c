@@ -317,6 +317,26 @@ static bool tie_dict(const struct rd_snapshot *s, const char *dev,
 	return false;
 }
 
+/*
+ * A record printed on a netdev this host has that is not ours: its text
+ * may still name one of our netdevs (the name it had before udev renamed
+ * it, now another's), so it is not tied by its text. A record printed on
+ * a PCI function that is not ours still is: an AER line of the root port
+ * names our function in its text.
+ */
+static bool foreign_netdev(const struct rd_snapshot *s, const char *dev)
+{
+	uint64_t ifindex;
+
+	if (!dev || dev[0] != 'n' || rd_parse_u64(dev + 1, 10, &ifindex) < 0)
+		return false;
+	for (size_t i = 0; i < s->n_netdevs; i++)
+		if (s->netdevs[i].ifindex.ok &&
+		    s->netdevs[i].ifindex.v == ifindex)
+			return true;
+	return false;
+}
+
 static bool tie_text(const struct rd_snapshot *s, const char *msg,
 		     struct tie *t)
 {
@@ -357,6 +377,8 @@ bool rd_kmsg_tie(const struct rd_snapshot *s, struct rd_kmsg_rec *rec, int *err)
 
 	if (tie_dict(s, rec->device, &t))
 		by = "dictionary";
+	else if (foreign_netdev(s, rec->device))
+		return false;
 	else if (tie_text(s, rec->message, &t))
 		by = "text";
 	else

@@ -42,7 +42,9 @@ int rd_kmsg_parse(const char *buf, size_t len, struct rd_kmsg_rec *rec);
  * dictionary first (DEVICE=+pci:<bdf> of a device's function, DEVICE=n<N>
  * the ifindex of a netdev behind one of its ports), then by a netdev,
  * PCI or RDMA device name in the text, as a whole word (mlx5_1 is not
- * found in mlx5_10). Fills rdma_device, port, netdev, pci_bdf, tied_by.
+ * found in mlx5_10); a record printed on another netdev the snapshot has
+ * is never tied by its text. Fills rdma_device, port, netdev, pci_bdf,
+ * tied_by.
  * True when tied; -ENOMEM is reported as false with *err set.
  */
 bool rd_kmsg_tie(const struct rd_snapshot *s, struct rd_kmsg_rec *rec,

@@ -222,6 +222,27 @@ static void test_word_boundaries(void **state)
 				 cases[i].dev ? cases[i].dev : "nothing");
 		rd_model_free(rd_kmsg_rec_fields, &r);
 	}
+	/*
+	 * Printed on another netdev of this host (ifindex 2): its text names
+	 * ens1f0np0, the name that netdev had before a rename, and it is not
+	 * tied; printed on a netdev the snapshot does not know, the text is
+	 * used.
+	 */
+	{
+		struct rd_netdev *other = snap_netdev(&s, "eno1", true, true, 1500);
+		struct rd_kmsg_rec r = { 0 };
+		int err = 0;
+
+		other->ifindex = rd_u64(2);
+		r.message = rd_strdup("mlx5_core 0000:3b:00.0 ens1f0np0: Link up");
+		r.device = rd_strdup("n2");
+		assert_false(rd_kmsg_tie(&s, &r, &err));
+		rd_str_set(&r.device, "n77");
+		assert_true(rd_kmsg_tie(&s, &r, &err));
+		assert_string_equal(r.rdma_device, "mlx5_0");
+		assert_string_equal(r.tied_by, "text");
+		rd_model_free(rd_kmsg_rec_fields, &r);
+	}
 	rd_snapshot_free(&s);
 }
 
