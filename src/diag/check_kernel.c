@@ -157,6 +157,9 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 		if (!rec_of(&k->records[i], t->d))
 			continue;
 		if (skip) {
+			/* The worst line is shown even when it is older. */
+			if (&k->records[i] == worst)
+				rec_ev(x, r, worst, worst_c);
 			skip--;
 			continue;
 		}

@@ -674,6 +674,25 @@ static void test_check_aer_storm_and_wall_time(void **state)
 	assert_non_null(strstr(r->evidence[r->n_evidence - 2].value, "21:13:31 mlx5_core"));
 	expect_verdict(&res, "kernel.events", "mlx5_1", 0, RD_PASS, "ok");
 	rd_results_free(&res);
+
+	/* A fatal line older than the newest 16 is still shown, first. */
+	rd_str_set(&s.kmsg.records[0].message,
+		   "mlx5_core 0000:3b:00.0: PCIe Bus Error: severity="
+		   "Uncorrectable (Fatal), type=Transaction Layer, (Requester ID)");
+	for (int i = 0; i < 20; i++) {
+		struct rd_kmsg_rec *k = RD_PUSH(s.kmsg.records, s.kmsg.n_records);
+
+		assert_non_null(k);
+		k->seq = 100 + (uint64_t)i;
+		k->message = rd_strdup("mlx5_core 0000:3b:00.0 ens1f0np0: Link up");
+		k->rdma_device = rd_strdup("mlx5_0");
+	}
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	expect_verdict(&res, "kernel.events", "mlx5_0", 0, RD_FAIL, "kernel_fatal");
+	r = find_result(&res, "kernel.events", "mlx5_0", 0);
+	assert_string_equal(r->evidence[0].what, "kernel log: aer, fatal");
+	assert_int_equal(r->n_evidence, 1 + 16 + 1);
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
