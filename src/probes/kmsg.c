@@ -579,11 +579,23 @@ static ssize_t fd_read(void *arg, char *buf, size_t size)
 	return read(*(int *)arg, buf, size);
 }
 
-static void not_readable(struct rd_kmsg *log, const char *path, int err)
+/*
+ * Why the log was not read. Under a redirected root the file is a saved
+ * log, and what is missing is that file, not a privilege of this host.
+ */
+static void not_readable(struct rd_kmsg *log, const char *path, int err,
+			 bool tree)
 {
 	char why[512];
 
-	if (err == EPERM || err == EACCES)
+	if (tree && err == ENOENT)
+		snprintf(why, sizeof(why),
+			 "no dev/kmsg in the tree read (no kernel log was "
+			 "saved with it)");
+	else if (tree)
+		snprintf(why, sizeof(why), "dev/kmsg in the tree read: %s",
+			 strerror(err));
+	else if (err == EPERM || err == EACCES)
 		snprintf(why, sizeof(why), "%s", RD_KMSG_NO_PERMISSION);
 	else if (err == ENOENT)
 		snprintf(why, sizeof(why),
@@ -606,7 +618,7 @@ static int read_file(struct rd_kmsg_reader *r, const char *path,
 	int ret = rd_read_file(path, KMSG_FILE_MAX, &text, &len);
 
 	if (ret < 0) {
-		not_readable(&r->log, path, -ret);
+		not_readable(&r->log, path, -ret, true);
 		if (ret != -ENOENT)
 			rd_snapshot_error(s, SRC, path, ret, NULL);
 		return 0;
@@ -641,7 +653,7 @@ static int probe_kmsg_collect(const struct rd_probe_ctx *ctx, void *state,
 		if (r->fd < 0) {
 			int e = errno;
 
-			not_readable(&r->log, path, e);
+			not_readable(&r->log, path, e, ctx->roots->redirected);
 			if (e == EPERM || e == EACCES)
 				rd_snapshot_error(s, SRC, path, e, "%s",
 						  RD_KMSG_NO_PERMISSION);
@@ -653,7 +665,8 @@ static int probe_kmsg_collect(const struct rd_probe_ctx *ctx, void *state,
 		if (fstat(r->fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
 			close(r->fd);
 			r->fd = -1;
-			not_readable(&r->log, path, EINVAL);
+			not_readable(&r->log, path, EINVAL,
+				     ctx->roots->redirected);
 			rd_snapshot_error(s, SRC, path, EINVAL,
 					  "not the kernel log device");
 			ret = 0;
