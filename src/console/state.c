@@ -42,6 +42,7 @@ void con_state_init(struct con_state *st, enum con_source_kind source,
 	rd_data_firmware();
 	rd_data_wc_status();	/* the Explain screen's tables */
 	rd_data_mlx5();
+	rd_data_kmsg();	/* kernel.events */
 }
 
 void con_state_free(struct con_state *st)

@@ -7,6 +7,7 @@ src_librdmadiag_a_SOURCES += \
 	src/core/model_net.c src/core/model_net.h \
 	src/core/model_phy.c src/core/model_phy.h \
 	src/core/xcvr_decode.c src/core/xcvr_decode.h \
+	src/core/model_log.c src/core/model_log.h \
 	src/core/model_host.c src/core/model_host.h \
 	src/core/model_devlink.c src/core/model_devlink.h \
 	src/core/snapshot.c src/core/snapshot.h \

@@ -11,6 +11,7 @@
 #include "core/model_net.h"
 #include "core/model_host.h"
 #include "core/model_devlink.h"
+#include "core/model_log.h"
 
 #define RD_SCHEMA_VERSION 1
 
@@ -38,6 +39,7 @@ struct rd_snapshot {
 	struct rd_module *modules;
 	size_t n_modules;
 	struct rd_host host;
+	struct rd_kmsg kmsg;		/* the kernel log about our devices */
 	struct rd_error *errors;
 	size_t n_errors;
 };

@@ -424,6 +424,7 @@ void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 			tree_eth(x, r, t);
 		else
 			tree_ib(x, r, p, t->name);
+		diag_kmsg_port_evidence(x, r, t);
 	}
 }
 

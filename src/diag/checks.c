@@ -46,6 +46,18 @@ const struct rd_check rd_checks[] = {
 		     "from resets the NIC and tears down every QP, tx/rx "
 		     "timeouts stall queues, and firmware flashed but not "
 		     "yet running changes on the next reset."),
+	/*
+	 * Walks devices: the verdict names the NIC the kernel spoke about,
+	 * and --device keeps only its records; soft devices too (rxe logs
+	 * its port going down).
+	 */
+	CHECK("kernel", "events", "Kernel log about the RDMA devices", HW,
+	      .walk = RD_WALK_DEVICE, .each = check_kernel_events,
+	      .why = "The kernel logs what the NIC and its driver report: a "
+		     "module pulled or refused, a link lost, a firmware "
+		     "failure and reset, PCIe errors, transmit timeouts. "
+		     "These lines say why a port went down or traffic "
+		     "stalled, often before any counter does."),
 	CHECK("phy", "module", "Module present, ready and fit for the speed",
 	      PHY, .walk = RD_WALK_PORT,
 	      .only = RD_ONLY_ROCE | RD_ONLY_HW | RD_NAME_NETDEV,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loading data/counters.tsv, firmware.tsv, link_ext_state.tsv, wc_status.tsv
- * and mlx5_syndromes.tsv.
+ * Loading data/counters.tsv, firmware.tsv, link_ext_state.tsv, wc_status.tsv,
+ * mlx5_syndromes.tsv and kmsg.tsv.
  */
 #include "config.h"
 #include "diag/data.h"
@@ -493,6 +493,86 @@ const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 	return NULL;
 }
 
+static const char *const kmsg_kinds[RD_KMSG_KINDS] = {
+	"module", "link",	"firmware",   "health",	    "aer",
+	"pcie_link", "tx_timeout", "cmd_fail", "probe_fail", "other",
+};
+
+static const char *const kmsg_severities[RD_KMSG_SEVERITIES] = {
+	"info", "warn", "error", "fatal",
+};
+
+const char *rd_kmsg_kind_name(enum rd_kmsg_kind k)
+{
+	return (unsigned)k < RD_KMSG_KINDS ? kmsg_kinds[k] : "other";
+}
+
+const char *rd_kmsg_severity_name(enum rd_kmsg_severity s)
+{
+	return (unsigned)s < RD_KMSG_SEVERITIES ? kmsg_severities[s] : "info";
+}
+
+static int word_of(const char *const *words, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(words[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static int kmsg_row(const void *tp, void *rp, char **col, char *why, size_t wl)
+{
+	struct rd_kmsg_class *e = rp;
+	int kind = word_of(kmsg_kinds, RD_KMSG_KINDS, col[2]);
+	int sev = word_of(kmsg_severities, RD_KMSG_SEVERITIES, col[3]);
+
+	(void)tp;
+	if (!*col[0] || !*col[1] || !*col[4] || !*col[5]) {
+		snprintf(why, wl, "empty driver, pattern, meaning or next_step");
+		return -EINVAL;
+	}
+	if (kind < 0) {
+		snprintf(why, wl, "kind \"%s\" is not one of module, link, "
+			 "firmware, health, aer, pcie_link, tx_timeout, "
+			 "cmd_fail, probe_fail, other", col[2]);
+		return -EINVAL;
+	}
+	if (sev < 0) {
+		snprintf(why, wl, "severity \"%s\" is not info, warn, error or fatal",
+			 col[3]);
+		return -EINVAL;
+	}
+	if (!*col[6] || strspn(col[6], "abcdefghijklmnopqrstuvwxyz0123456789_.,") !=
+			       strlen(col[6])) {
+		snprintf(why, wl, "checks \"%s\" is not a comma list of check ids",
+			 col[6]);
+		return -EINVAL;
+	}
+	e->kind = (enum rd_kmsg_kind)kind;
+	e->severity = (enum rd_kmsg_severity)sev;
+	return 0;
+}
+
+const struct rd_kmsg_class *rd_kmsg_classify(const struct rd_kmsg_table *t,
+					     const char *message)
+{
+	char first[64];
+	size_t n;
+
+	if (!t || !message)
+		return NULL;
+	n = strcspn(message, " ");
+	if (n >= sizeof(first))
+		n = sizeof(first) - 1;
+	memcpy(first, message, n);
+	first[n] = '\0';
+	for (size_t i = 0; i < t->n; i++)
+		if (fnmatch(t->v[i].driver, first, 0) == 0 &&
+		    fnmatch(t->v[i].pattern, message, 0) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
 static const struct rd_counter_info *
 counter_info_scan(const struct rd_counter_table *t,
 		  enum rd_counter_group group, const char *name)
@@ -701,7 +781,7 @@ static void counter_table_freed(void *t)
 	c->lookup = NULL;
 }
 
-enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5 };
+enum { TSV_COUNTER, TSV_FW, TSV_LINK_EXT, TSV_WC_STATUS, TSV_MLX5, TSV_KMSG };
 
 #define HEADER(...) (const char *const[]){ __VA_ARGS__ }
 /* A row's text members, each with the column it is copied from. */
@@ -746,6 +826,15 @@ static const struct tsv_kind tsv_kinds[] = {
 			     TEXT(struct rd_mlx5_code, meaning, 4),
 			     TEXT(struct rd_mlx5_code, causes, -1)),
 		       sizeof(struct rd_mlx5_code), NULL, NULL },
+	[TSV_KMSG] = { HEADER("driver", "pattern", "kind", "severity", "meaning",
+			      "next_step", "checks"),
+		       7, kmsg_row,
+		       TEXTS(TEXT(struct rd_kmsg_class, driver, 0),
+			     TEXT(struct rd_kmsg_class, pattern, 1),
+			     TEXT(struct rd_kmsg_class, meaning, 4),
+			     TEXT(struct rd_kmsg_class, next_step, 5),
+			     TEXT(struct rd_kmsg_class, checks, 6)),
+		       sizeof(struct rd_kmsg_class), NULL, NULL },
 };
 
 /*
@@ -783,6 +872,7 @@ TSV_TABLE(fw, firmware, struct rd_fw_table, TSV_FW)
 TSV_TABLE(link_ext, link_ext, struct rd_link_ext_table, TSV_LINK_EXT)
 TSV_TABLE(wc_status, wc_status, struct rd_wc_status_table, TSV_WC_STATUS)
 TSV_TABLE(mlx5, mlx5, struct rd_mlx5_table, TSV_MLX5)
+TSV_TABLE(kmsg, kmsg, struct rd_kmsg_table, TSV_KMSG)
 
 bool rd_counter_bad_when_rising(const struct rd_counter_table *t,
 				enum rd_counter_group group, const char *name)
@@ -829,6 +919,7 @@ static struct rd_fw_table g_fw;
 static struct rd_link_ext_table g_link;
 static struct rd_wc_status_table g_wc;
 static struct rd_mlx5_table g_mlx5;
+static struct rd_kmsg_table g_kmsg;
 static char g_err[512];
 
 /* One process-wide table, loaded on first use. */
@@ -845,6 +936,7 @@ static struct data_slot g_slots[] = {
 	{ "link_ext_state.tsv", link_ext_parse_v, &g_link, false, false },
 	{ "wc_status.tsv", wc_status_parse_v, &g_wc, false, false },
 	{ "mlx5_syndromes.tsv", mlx5_parse_v, &g_mlx5, false, false },
+	{ "kmsg.tsv", kmsg_parse_v, &g_kmsg, false, false },
 };
 
 static const void *data_get(struct data_slot *d)
@@ -886,6 +978,11 @@ const struct rd_wc_status_table *rd_data_wc_status(void)
 const struct rd_mlx5_table *rd_data_mlx5(void)
 {
 	return data_get(&g_slots[4]);
+}
+
+const struct rd_kmsg_table *rd_data_kmsg(void)
+{
+	return data_get(&g_slots[5]);
 }
 
 const char *rd_data_error(void)

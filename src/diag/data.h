@@ -2,7 +2,8 @@
 /*
  * The data files behind the checks: data/counters.tsv (what each counter
  * means and when rising is bad), data/firmware.tsv (minimum firmware per
- * PCI id) and data/link_ext_state.tsv (why a link is down, what to do). Found in RDMADIAG_DATADIR, RD_DATADIR, then the source tree.
+ * PCI id), data/link_ext_state.tsv (why a link is down, what to do) and
+ * data/kmsg.tsv (what a kernel log line about a NIC means). Found in RDMADIAG_DATADIR, RD_DATADIR, then the source tree.
  */
 #ifndef RD_DIAG_DATA_H
 #define RD_DIAG_DATA_H
@@ -116,6 +117,53 @@ struct rd_mlx5_table {
 	size_t n;
 };
 
+/* data/kmsg.tsv: what a kernel log line about an RDMA NIC means. */
+enum rd_kmsg_kind {
+	RD_KMSG_MODULE,
+	RD_KMSG_LINK,
+	RD_KMSG_FIRMWARE,
+	RD_KMSG_HEALTH,
+	RD_KMSG_AER,
+	RD_KMSG_PCIE_LINK,
+	RD_KMSG_TX_TIMEOUT,
+	RD_KMSG_CMD_FAIL,
+	RD_KMSG_PROBE_FAIL,
+	RD_KMSG_OTHER,
+	RD_KMSG_KINDS
+};
+
+enum rd_kmsg_severity {
+	RD_KMSG_INFO,
+	RD_KMSG_WARN,
+	RD_KMSG_ERROR,
+	RD_KMSG_FATAL,
+	RD_KMSG_SEVERITIES
+};
+
+struct rd_kmsg_class {
+	char *driver;		/* fnmatch pattern of the message's first word */
+	char *pattern;		/* fnmatch pattern of the whole message */
+	enum rd_kmsg_kind kind;
+	enum rd_kmsg_severity severity;
+	char *meaning;
+	char *next_step;
+	char *checks;		/* "kernel.events,port.state" */
+};
+
+struct rd_kmsg_table {
+	struct rd_kmsg_class *v;
+	size_t n;
+};
+
+const char *rd_kmsg_kind_name(enum rd_kmsg_kind k);
+const char *rd_kmsg_severity_name(enum rd_kmsg_severity s);
+/*
+ * The first row whose driver and pattern match message; NULL when none
+ * does (the record is then of kind other, severity info).
+ */
+const struct rd_kmsg_class *rd_kmsg_classify(const struct rd_kmsg_table *t,
+					     const char *message);
+
 /* Parse a file; on a malformed line -EINVAL with "file:line: reason". */
 int rd_counters_tsv_load(const char *path, struct rd_counter_table *t,
 			 char *err, size_t errlen);
@@ -145,6 +193,11 @@ int rd_mlx5_tsv_parse(const char *name, const char *text,
 int rd_mlx5_tsv_load(const char *path, struct rd_mlx5_table *t, char *err,
 		     size_t errlen);
 void rd_mlx5_table_free(struct rd_mlx5_table *t);
+int rd_kmsg_tsv_parse(const char *name, const char *text,
+		      struct rd_kmsg_table *t, char *err, size_t errlen);
+int rd_kmsg_tsv_load(const char *path, struct rd_kmsg_table *t, char *err,
+		     size_t errlen);
+void rd_kmsg_table_free(struct rd_kmsg_table *t);
 const struct rd_mlx5_code *rd_mlx5_find(const struct rd_mlx5_table *t,
 					bool vendor, unsigned value);
 
@@ -192,6 +245,7 @@ const struct rd_fw_table *rd_data_firmware(void);
 const struct rd_link_ext_table *rd_data_link_ext(void);
 const struct rd_wc_status_table *rd_data_wc_status(void);
 const struct rd_mlx5_table *rd_data_mlx5(void);
+const struct rd_kmsg_table *rd_data_kmsg(void);
 const char *rd_data_error(void);
 /* Tests: replace the cached tables (takes ownership; NULL resets). */
 void rd_data_set(struct rd_counter_table *c, struct rd_fw_table *f);

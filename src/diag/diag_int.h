@@ -111,6 +111,14 @@ uint64_t diag_roce_mtu(uint64_t netdev_mtu);
 /* Compare dotted version strings numerically: <0, 0, >0. */
 int diag_version_cmp(const char *a, const char *b);
 
+/*
+ * The newest kernel log records about the module and link of the target's
+ * port (check_kernel.c), as evidence lines of r: the port-down path shows
+ * what the kernel saw happen to it.
+ */
+void diag_kmsg_port_evidence(struct diag_ctx *x, struct rd_result *r,
+			     const struct diag_target *t);
+
 /* The checks of each area, named in rd_checks[] (checks.c). */
 typedef void diag_each_fn(struct diag_ctx *x, const struct diag_target *t,
 			  struct rd_result *r);
@@ -125,7 +133,8 @@ diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
 	check_host_udp_buffers, check_driver_modules, check_driver_ofed,
 	check_dev_cq_size, check_user_provider, check_user_uverbs,
 	check_fw_version, check_counters_errors, check_phy_module,
-	check_phy_optics, check_phy_fec, check_phy_linkmodes, check_hw_health;
+	check_phy_optics, check_phy_fec, check_phy_linkmodes, check_hw_health,
+	check_kernel_events;
 
 /*
  * The physical cause of a DOWN RoCE port without carrier (check_phy.c):

@@ -12,4 +12,5 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/ecn.c src/probes/ecn.h src/probes/verbs.c \
 	src/probes/verbs.h \
 	src/probes/xcvr.c src/probes/xcvr.h \
-	src/probes/devlink.c src/probes/devlink.h
+	src/probes/devlink.c src/probes/devlink.h \
+	src/probes/kmsg.c src/probes/kmsg.h

@@ -28,6 +28,7 @@ enum rd_probe_id {
 	RD_PROBE_HOST,
 	RD_PROBE_ECN,
 	RD_PROBE_VERBS,
+	RD_PROBE_KMSG,
 	RD_PROBE_COUNT
 };
 

@@ -16,6 +16,7 @@
 #include "probes/ecn.h"
 #include "probes/host.h"
 #include "probes/kmod.h"
+#include "probes/kmsg.h"
 #include "probes/pci.h"
 #include "probes/verbs.h"
 #include "probes/netdev.h"
@@ -38,6 +39,8 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_HOST] = &probe_host,
 	[RD_PROBE_ECN] = &probe_ecn,
 	[RD_PROBE_VERBS] = &probe_verbs,
+	/* Last: ties records to the devices, netdevs and functions found. */
+	[RD_PROBE_KMSG] = &probe_kmsg,
 };
 
 struct rd_probe_cache *rd_probe_cache_new(void)

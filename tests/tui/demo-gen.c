@@ -489,6 +489,55 @@ static void netdev(struct rd_snapshot *s, bool up, const struct totals *t)
 	rd_counters_add(&n->ecn.params, "roce_np/cnp_dscp", rd_u64(48));
 }
 
+/* One record of the kernel log, tied as the kmsg probe ties it. */
+static void kmsg_rec(struct rd_snapshot *s, uint64_t seq, uint64_t ts_usec,
+		     unsigned level, const char *msg, const char *dev,
+		     const char *netdev, const char *bdf, const char *dict_dev)
+{
+	struct rd_kmsg_rec *k = RD_PUSH(s->kmsg.records, s->kmsg.n_records);
+
+	k->seq = seq;
+	k->level = rd_u64(level);
+	k->facility = rd_u64(0);
+	k->ts_usec = rd_u64(ts_usec);
+	/* The frame's clock: monotonic_ns is 86400 s at time 1732000000. */
+	k->wall_time = rd_dbl(1732000000.0 - 86400.0 + (double)ts_usec / 1e6);
+	k->flags = rd_strdup("-");
+	k->message = rd_strdup(msg);
+	k->subsystem = rd_strdup(dict_dev[0] == 'n' ? "net" : "pci");
+	k->device = rd_strdup(dict_dev);
+	k->rdma_device = rd_strdup(dev);
+	k->port = rd_u64(1);
+	k->netdev = rd_strdup(netdev);
+	k->pci_bdf = rd_strdup(bdf);
+	k->tied_by = rd_strdup("dictionary");
+}
+
+/*
+ * The kernel log of the demo host: both links came up at boot; an hour
+ * before the recording mlx5_1's cable was pulled and its link went down
+ * (the strings are mlx5's, from events.c and en_main.c).
+ */
+static void kmsg(struct rd_snapshot *s)
+{
+	s->kmsg.readable = rd_bool(true);
+	s->kmsg.source = rd_strdup("/dev/kmsg");
+	s->kmsg.wall_clock = rd_bool(true);
+	s->kmsg.records_read = rd_u64(1893);
+	s->kmsg.first_seq = rd_u64(0);
+	s->kmsg.last_seq = rd_u64(1892);
+	s->kmsg.gaps = rd_u64(0);
+	kmsg_rec(s, 911, 9183004, 6, "mlx5_core 0000:3b:00.0 ens1f0np0: Link up",
+		 "mlx5_0", "ens1f0np0", "0000:3b:00.0", "n4");
+	kmsg_rec(s, 915, 9320117, 6, "mlx5_core 0000:3b:00.1 ens1f1np1: Link up",
+		 "mlx5_1", "ens1f1np1", "0000:3b:00.1", "n5");
+	kmsg_rec(s, 1871, 82693855210ull, 6,
+		 "mlx5_core 0000:3b:00.1: Port module event: module 1, Cable unplugged",
+		 "mlx5_1", "ens1f1np1", "0000:3b:00.1", "+pci:0000:3b:00.1");
+	kmsg_rec(s, 1872, 82694012877ull, 6, "mlx5_core 0000:3b:00.1 ens1f1np1: Link down",
+		 "mlx5_1", "ens1f1np1", "0000:3b:00.1", "n5");
+}
+
 static void pci(struct rd_snapshot *s, const char *bdf, const char *dev)
 {
 	struct rd_pci *p = RD_PUSH(s->pci, s->n_pci);
@@ -636,6 +685,7 @@ int main(int argc, char **argv)
 		module(&s, "mlx5_core", 1);
 		module(&s, "mlx5_ib", 0);
 		host(&s);
+		kmsg(&s);
 		r = rd_recording_append(stdout, &s);
 		rd_snapshot_free(&s);
 		if (r < 0) {

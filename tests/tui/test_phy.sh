@@ -11,6 +11,17 @@ command -v jq >/dev/null || { echo "jq not installed: skipped"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 
 demo="$RDMADIAG_SRCDIR/data/demo/cx6dx-demo.jsonl"
+
+# scroll_to NAME TEXT: Down, one line at a time, until the page shows TEXT.
+scroll_to() {
+	n=0
+	while [ "$n" -lt 80 ] && ! tui_screen "$1" | grep -qF -- "$2"; do
+		keys "$1" Down
+		sleep 0.05
+		n=$((n + 1))
+	done
+	wait_for "$1" "$2"
+}
 fix_u64='s/(:|\[|,)18446744073709552000([],}])/\118446744073709551615\2/g'
 
 tui_start phy 80 24 --demo
@@ -19,12 +30,9 @@ wait_for phy "dBm"
 wait_for phy "none"
 keys phy p
 keys phy '<'
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; do
-	keys phy Down
-done
-wait_for phy "Cable and optics (ens1f0np0)"
+scroll_to phy "Cable and optics (ens1f0np0)"
+scroll_to phy "partner advertised 100000baseSR2/Full"
 wait_for phy "LANE"
-wait_for phy "partner advertised 100000baseSR2/Full"
 keys phy q
 wait_exit phy 0
 
@@ -42,10 +50,8 @@ tui_start dark 80 24 --replay "$dark"
 wait_for dark "-33.0dBm"
 keys dark p
 keys dark '<'
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26; do
-	keys dark Down
-done
-wait_for dark "LOS"
+scroll_to dark "Cable and optics (ens1f0np0)"
+scroll_to dark "LOS"
 keys dark q
 wait_exit dark 0
 

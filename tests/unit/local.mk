@@ -11,7 +11,7 @@ UNIT_TESTS = \
 	tests/unit/test_kmod tests/unit/test_host tests/unit/test_ecn \
 	tests/unit/test_verbs tests/unit/test_probe_read tests/unit/test_rdma_nl \
 	tests/unit/test_netdev tests/unit/test_ethtool tests/unit/test_dcb \
-	tests/unit/test_xcvr_probe tests/unit/test_devlink \
+	tests/unit/test_xcvr_probe tests/unit/test_devlink tests/unit/test_kmsg \
 	tests/unit/test_cli \
 	tests/unit/test_diag_port tests/unit/test_diag_checks tests/unit/test_diag_phy \
 	tests/unit/test_checks_missing tests/unit/test_checks_filter \

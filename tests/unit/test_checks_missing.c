@@ -59,6 +59,8 @@ static const struct {
 	{ "hw.pcie_link", M(MISS_PCI) },
 	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
 	{ "fw.version", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
+	/* /dev/kmsg is one of the host's files */
+	{ "kernel.events", M(MISS_HOST) },
 	{ "driver.modules", M(MISS_MODULES) },
 	{ "driver.ofed", M(MISS_MODULES) },
 	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
@@ -294,6 +296,10 @@ static void full(struct rd_snapshot *s)
 	cm->device = rd_strdup("mlx5_0");
 	cm->port = rd_u64(1);
 	cm->default_roce_mode = rd_strdup("RoCE v2");
+	/* The kernel log, read, saying nothing about the devices. */
+	s->kmsg.readable = rd_bool(true);
+	s->kmsg.records_read = rd_u64(1200);
+	s->kmsg.first_seq = rd_u64(0);
 }
 
 /* Two readings 2 s apart, nothing rising: counters can be judged. */
@@ -413,6 +419,7 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 
 		rd_model_free(rd_host_fields, &s->host);
 		s->host = h;
+		rd_model_reset(rd_kmsg_fields, &s->kmsg, sizeof(s->kmsg));
 		break;
 	}
 	case MISS_COUNT:
