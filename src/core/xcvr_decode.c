@@ -1094,6 +1094,13 @@ size_t rd_xcvr_plan(const struct rd_xcvr_mem *m, unsigned kinds,
 	return p.n;
 }
 
+bool rd_xcvr_lower_is_live(const uint8_t *lower)
+{
+	enum fam f = lower ? family(lower[0]) : FAM_NONE;
+
+	return f == FAM_QSFP || f == FAM_CMIS;
+}
+
 /* ---- raw pages in the model ---- */
 
 static void pages_free(struct rd_xcvr *x)

@@ -31,6 +31,7 @@
 #ifndef RD_PROBES_XCVR_DECODE_H
 #define RD_PROBES_XCVR_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,6 +82,14 @@ enum { RD_XCVR_IDENT = 1, RD_XCVR_DIAG = 2 };
  */
 size_t rd_xcvr_plan(const struct rd_xcvr_mem *m, unsigned kinds,
 		    struct rd_xcvr_req *out, size_t max);
+
+/*
+ * Does this lower half (page 00h, offset 0, at 0x50) hold live values?
+ * SFF-8636 and CMIS keep the module's monitors, flags and state there, so
+ * a diagnostics read takes it again; SFF-8472's A0h lower half is
+ * identification only. False for NULL or an unknown identifier.
+ */
+bool rd_xcvr_lower_is_live(const uint8_t *lower);
 
 /* Decode everything m holds into x (which owns nothing yet, or is reset first). 0, or -EINVAL when even the identifier
  * is missing, -ENOMEM. Never fails for a partial memory: what was not read stays absent. Sets x->spec, type, media ... and
