@@ -108,6 +108,57 @@ static void test_no_light(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * An SFP whose diagnostics page reads back as zeros (a driver that hides a
+ * failed read of A2h, as mlx4 does on ConnectX-2): supply 0 V, every limit
+ * 0. No light and no Tx at 0 mW would be a claim about the fibre; the
+ * values are not the module's, so the optics are not judged.
+ */
+static void test_zero_diagnostics(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m));
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	static const uint8_t zero[128];
+
+	(void)state;
+	assert_non_null(m);
+	n = host(&s, true);
+	snprintf(path, sizeof(path), "%s/modules/%s", RD_FIXTURES,
+		 "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	assert_int_equal(rd_read_file(path, 1 << 16, &buf, &len), 0);
+	assert_int_equal(rd_xcvr_mem_from_dump((const uint8_t *)buf, len, m), 0);
+	assert_int_equal(rd_xcvr_mem_put(m, 0x51, 0, 0, 0, zero), 0);
+	assert_int_equal(rd_xcvr_decode(m, &n->xcvr), 0);
+	n->xcvr.present = rd_bool(true);
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_string_equal(r->cause, "diagnostics_invalid");
+	rd_results_free(&res);
+
+	/* Supply 0 V alone is enough: a module that answers is powered. */
+	n->xcvr.temperature_limits.high_alarm = rd_dbl(78);
+	n->xcvr.vcc_limits.high_alarm = rd_dbl(3.6);
+	r = run(&s, &res, "phy.optics");
+	assert_string_equal(r->cause, "diagnostics_invalid");
+	rd_results_free(&res);
+
+	/* The real page again: judged as before. */
+	rd_snapshot_free(&s);
+	n = host(&s, true);
+	module_from(n, "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_PASS);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+	free(buf);
+	free(m);
+}
+
 /* The same dark module on a port that is up would be odd; no tree there. */
 static void test_module_kinds(void **state)
 {
@@ -374,6 +425,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_light),
+		cmocka_unit_test(test_zero_diagnostics),
 		cmocka_unit_test(test_module_kinds),
 		cmocka_unit_test(test_module_too_slow),
 		cmocka_unit_test(test_not_read),
