@@ -287,51 +287,27 @@ static int read_cage(struct xcvr_cache *c, const struct rd_probe_ctx *ctx,
 	if (r == 0 && ident_due) {
 		/* Keep the halves of the identification for the next reads. */
 		struct rd_xcvr_req q[PLAN_MAX];
-		struct rd_xcvr_mem *probe = calloc(1, sizeof(*probe));
+		size_t n = rd_xcvr_live(mem, q, PLAN_MAX);
 
 		k->ident = *mem;
 		k->ident_ok = true;
 		k->ident_tick = ctx->tick;
-		if (probe) {
-			/*
-			 * Drop the halves a diagnostics read asks for: what the
-			 * plan wants from an empty memory of this module, then
-			 * once more knowing its page 01h (a CMIS module's banks:
-			 * page 11h of each), and the lower page too where it
-			 * holds the live monitors and state (SFF-8636, CMIS); an
-			 * SFP's A0h lower half is identification and is kept.
-			 */
-			const uint8_t *low = rd_xcvr_mem_get(mem, 0x50, 0, 0, 0);
-			const uint8_t *p1 = rd_xcvr_mem_get(mem, 0x50, 0, 1, 128);
-			size_t n = 0;
+		/*
+		 * Keep what does not change while the module stays plugged;
+		 * drop the halves holding live values, which every
+		 * diagnostics read takes again.
+		 */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < k->ident.n; j++) {
+				struct rd_xcvr_half *h = &k->ident.half[j];
 
-			if (low) {
-				(void)rd_xcvr_mem_put(probe, 0x50, 0, 0, 0, low);
-				n = rd_xcvr_plan(probe, RD_XCVR_DIAG, q, PLAN_MAX);
-				if (p1) {
-					(void)rd_xcvr_mem_put(probe, 0x50, 0, 1, 128,
-							      p1);
-					n += rd_xcvr_plan(probe, RD_XCVR_DIAG, q + n,
-							  PLAN_MAX - n);
+				if (h->i2c == q[i].i2c && h->bank == q[i].bank &&
+				    h->page == q[i].page &&
+				    h->offset == q[i].offset) {
+					*h = k->ident.half[--k->ident.n];
+					break;
 				}
-				if (rd_xcvr_lower_is_live(low) && n < PLAN_MAX)
-					q[n++] = (struct rd_xcvr_req){ .i2c = 0x50 };
 			}
-
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < k->ident.n; j++) {
-					struct rd_xcvr_half *h = &k->ident.half[j];
-
-					if (h->i2c == q[i].i2c &&
-					    h->bank == q[i].bank &&
-					    h->page == q[i].page &&
-					    h->offset == q[i].offset) {
-						*h = k->ident.half[--k->ident.n];
-						break;
-					}
-				}
-			free(probe);
-		}
 	}
 	if (r == 0) {
 		k->last = *mem;
