@@ -87,8 +87,10 @@ static void module_line(const struct rd_xcvr *m, char *buf, size_t size)
 {
 	char len[32] = "";
 
-	if (m->length_m.ok)
-		snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+	if (m->length_m.ok) {
+		len[0] = ' ';
+		rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
+	}
 	snprintf(buf, size, "%s %s%s, %s %s, SN %s", m->type ? m->type : "?",
 		 m->media ? m->media : "media unknown", len,
 		 m->vendor ? rd_esc_tmp(m->vendor) : "vendor ?",

@@ -803,6 +803,29 @@ static void test_signals_per_lane(void **state)
 
 /* ---- the read plan ---- */
 
+/* Lengths as people write them: a 10 km optic is not "1e+04 m". */
+static void test_length_text(void **state)
+{
+	struct rd_xcvr x = { 0 };
+	char buf[32];
+
+	(void)state;
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	x.length_m = rd_dbl(1.5);
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5 m");
+	x.length_m = rd_dbl(300);
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "300 m");
+	x.length_m = rd_dbl(10000);
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "10 km");
+	x.length_m = rd_dbl(2000);
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "2 km");
+}
+
 /* The halves a diagnostics read takes again: those with live values only. */
 static void test_live(void **state)
 {
@@ -1200,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_signals_per_lane),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_length_text),
 		cmocka_unit_test(test_mem_put),
 		cmocka_unit_test(test_pages_roundtrip),
 		cmocka_unit_test(test_dump_layouts),
