@@ -806,24 +806,24 @@ static void test_signals_per_lane(void **state)
 /* Lengths as people write them: a 10 km optic is not "1e+04 m". */
 static void test_length_text(void **state)
 {
+	static const struct {
+		double m;
+		const char *text;
+	} rows[] = {
+		{ 1.5, "1.5 m" }, { 300, "300 m" }, { 2000, "2 km" },
+		{ 10000, "10 km" },
+	};
 	struct rd_xcvr x = { 0 };
 	char buf[32];
 
 	(void)state;
 	rd_xcvr_length_text(&x, buf, sizeof(buf));
 	assert_string_equal(buf, "");
-	x.length_m = rd_dbl(1.5);
-	rd_xcvr_length_text(&x, buf, sizeof(buf));
-	assert_string_equal(buf, "1.5 m");
-	x.length_m = rd_dbl(300);
-	rd_xcvr_length_text(&x, buf, sizeof(buf));
-	assert_string_equal(buf, "300 m");
-	x.length_m = rd_dbl(10000);
-	rd_xcvr_length_text(&x, buf, sizeof(buf));
-	assert_string_equal(buf, "10 km");
-	x.length_m = rd_dbl(2000);
-	rd_xcvr_length_text(&x, buf, sizeof(buf));
-	assert_string_equal(buf, "2 km");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		x.length_m = rd_dbl(rows[i].m);
+		rd_xcvr_length_text(&x, buf, sizeof(buf));
+		assert_string_equal(buf, rows[i].text);
+	}
 }
 
 /* The halves a diagnostics read takes again: those with live values only. */
