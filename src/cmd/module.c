@@ -158,8 +158,12 @@ static void module_text(struct rd_printer *p, const char *target,
 			      m->media ? m->media : "media unknown");
 		if (m->media_detail)
 			rd_print_text(p, " (%s)", rd_esc_tmp(m->media_detail));
-		if (m->length_m.ok)
-			rd_print_text(p, ", %.4g m", m->length_m.v);
+		if (m->length_m.ok) {
+			char len[32];
+
+			rd_xcvr_length_text(m, len, sizeof(len));
+			rd_print_text(p, ", %s", len);
+		}
 		if (m->wavelength_nm.ok)
 			rd_print_text(p, ", %.1f nm", m->wavelength_nm.v);
 		rd_print_text(p, "\n  %s %s rev %s SN %s date %s\n",

@@ -110,6 +110,16 @@ void rd_xcvr_fmt_dbm(char *buf, size_t size, struct rd_odbl mw,
 		snprintf(buf, size, "%s", dark);
 }
 
+void rd_xcvr_length_text(const struct rd_xcvr *m, char *buf, size_t size)
+{
+	if (!m->length_m.ok)
+		snprintf(buf, size, "%s", "");
+	else if (m->length_m.v >= 1000)
+		snprintf(buf, size, "%.4g km", m->length_m.v / 1000);
+	else
+		snprintf(buf, size, "%.4g m", m->length_m.v);
+}
+
 static void cable(char *buf, size_t size, const char *kind,
 		  const struct rd_xcvr *m)
 {

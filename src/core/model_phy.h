@@ -130,6 +130,12 @@ struct rd_xcvr {
 
 extern const struct rd_field rd_xcvr_fields[];
 
+/*
+ * A cable's or a fibre's length as people write it: "1.5 m", "300 m",
+ * "10 km" (never "1e+04 m"). buf gets "" for a length not known.
+ */
+void rd_xcvr_length_text(const struct rd_xcvr *m, char *buf, size_t size);
+
 /* 10*log10(mW); false for 0 mW or less (no light: say so, never -inf). */
 bool rd_mw_to_dbm(double mw, double *dbm);
 

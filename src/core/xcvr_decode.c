@@ -1094,6 +1094,47 @@ size_t rd_xcvr_plan(const struct rd_xcvr_mem *m, unsigned kinds,
 	return p.n;
 }
 
+static void live(struct rd_xcvr_req *out, size_t max, size_t *n, unsigned i2c,
+		 unsigned bank, unsigned page, unsigned offset)
+{
+	if (*n < max)
+		out[(*n)++] = (struct rd_xcvr_req){ (uint8_t)i2c, (uint8_t)bank,
+						    (uint8_t)page,
+						    (uint8_t)offset };
+}
+
+size_t rd_xcvr_live(const struct rd_xcvr_mem *m, struct rd_xcvr_req *out,
+		    size_t max)
+{
+	const uint8_t *lo = rd_xcvr_mem_get(m, I2C_A0, 0, 0, 0), *p1;
+	size_t n = 0;
+	unsigned banks;
+
+	if (!lo)
+		return 0;
+	switch (family(lo[0])) {
+	case FAM_SFP:
+		if (lo[92] & 0x40)
+			live(out, max, &n, I2C_A2, 0, 0, 0);
+		break;
+	case FAM_QSFP:
+		live(out, max, &n, I2C_A0, 0, 0, 0);
+		break;
+	case FAM_CMIS:
+		live(out, max, &n, I2C_A0, 0, 0, 0);
+		if (lo[2] & 0x80)
+			break;
+		p1 = rd_xcvr_mem_get(m, I2C_A0, 0, 1, HALF);
+		banks = p1 ? cmis_banks(p1) : 1;
+		for (unsigned b = 0; b < banks; b++)
+			live(out, max, &n, I2C_A0, b, 0x11, HALF);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
 /* ---- raw pages in the model ---- */
 
 static void pages_free(struct rd_xcvr *x)

@@ -76,11 +76,24 @@ enum { RD_XCVR_IDENT = 1, RD_XCVR_DIAG = 2 };
  *   CMIS: page 00h upper (IDENT); when not flat page 01h (IDENT; DIAG too,
  *     for the banks and the bias multiplier), page 02h (IDENT), then page
  *     11h of each advertised bank (DIAG; bank 0 only until page 01h is in).
- * The lower half holds live values: a caller refreshing diagnostics drops
- * it (and the DIAG pages) and asks again.
+ * A caller refreshing diagnostics drops the halves rd_xcvr_live() names
+ * (the lower half among them, but for SFF-8472) and asks again.
  */
 size_t rd_xcvr_plan(const struct rd_xcvr_mem *m, unsigned kinds,
 		    struct rd_xcvr_req *out, size_t max);
+
+/*
+ * The halves of this module (as far as m tells) that hold live values:
+ * monitors, flags and state, which a diagnostics read takes again while
+ * the rest stays as read with the identification. SFF-8472: A2h's lower
+ * half when DDM is implemented (A0h is identification only); SFF-8636: the
+ * lower half; CMIS: the lower half and, unless flat, page 11h of each
+ * bank page 01h advertises (bank 0 only until page 01h is in). Needs the
+ * lower half of page 0 at 0x50 (none without it). Returns the number
+ * written to out (at most max), whether or not m holds them.
+ */
+size_t rd_xcvr_live(const struct rd_xcvr_mem *m, struct rd_xcvr_req *out,
+		    size_t max);
 
 /* Decode everything m holds into x (which owns nothing yet, or is reset first). 0, or -EINVAL when even the identifier
  * is missing, -ENOMEM. Never fails for a partial memory: what was not read stays absent. Sets x->spec, type, media ... and

@@ -87,8 +87,10 @@ static void module_line(const struct rd_xcvr *m, char *buf, size_t size)
 {
 	char len[32] = "";
 
-	if (m->length_m.ok)
-		snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+	if (m->length_m.ok) {
+		len[0] = ' ';
+		rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
+	}
 	snprintf(buf, size, "%s %s%s, %s %s, SN %s", m->type ? m->type : "?",
 		 m->media ? m->media : "media unknown", len,
 		 m->vendor ? rd_esc_tmp(m->vendor) : "vendor ?",
@@ -346,6 +348,26 @@ static void ev_lanes(struct diag_ctx *x, struct rd_result *r,
 	}
 }
 
+/* Limits whose high alarm is not above the low one: no range, not a module's. */
+static bool limits_empty(const struct rd_xcvr_limits *l)
+{
+	return l->high_alarm.ok && l->low_alarm.ok &&
+	       l->high_alarm.v <= l->low_alarm.v;
+}
+
+/*
+ * Diagnostics no powered module reports: a supply of 0 V (the module
+ * answered, so it has power) or temperature and supply limits without a
+ * range. A driver that hides a failed read of the diagnostics page hands
+ * back zeros that look like this (mlx4 on ConnectX-2 does).
+ */
+static bool dom_not_real(const struct rd_xcvr *m)
+{
+	return (m->vcc_v.ok && m->vcc_v.v <= 0.0) ||
+	       (limits_empty(&m->temperature_limits) &&
+		limits_empty(&m->vcc_limits));
+}
+
 /* The optics' verdict for a port: FAIL when light is missing or Tx failed. */
 void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		      struct rd_result *r)
@@ -375,6 +397,20 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		       "%s: the module's diagnostics were not read", t->name))
 		return;
 	ev_lanes(x, r, m);
+	if (dom_not_real(m)) {
+		diag_ev(x, r, "module supply",
+			where(m, "vcc_v", 0, src, sizeof(src)), "%.4f V",
+			m->vcc_v.ok ? m->vcc_v.v : 0.0);
+		diag_verdict(x, r, RD_UNKNOWN, "diagnostics_invalid",
+			     "%s: the module's diagnostics read as zeros (supply "
+			     "0 V, or limits with no range): the driver returned "
+			     "no real values, so the optics cannot be judged",
+			     t->name);
+		diag_next(x, r, "read the module with another driver or NIC, "
+				"or with the vendor's tool; dmesg may show the "
+				"driver's failed module reads");
+		return;
+	}
 	if (m->temperature_c.ok)
 		diag_ev(x, r, "module temperature",
 			where(m, "temperature_c", 0, src, sizeof(src)),

@@ -113,15 +113,34 @@ const char *rd_xcvr_errno_text(int err)
 
 static double mono_now(void)
 {
+#ifdef RD_XCVR_FAKE_READER
+	return rd_xcvr_fake_now();
+#else
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+#endif
+}
+
+/* Is there a netlink socket to read halves through (the fake reader's is always up)? */
+static bool nl_up(const struct xcvr_cache *c)
+{
+#ifdef RD_XCVR_FAKE_READER
+	(void)c;
+	return true;
+#else
+	return c->io.nl.sk != NULL;
+#endif
 }
 
 static int nl_read_half(struct xcvr_cache *c, const char *ifname,
 			const struct rd_xcvr_req *q, uint8_t out[128])
 {
+#ifdef RD_XCVR_FAKE_READER
+	c->reads++;
+	return rd_xcvr_fake_read(ifname, q, out);
+#else
 	struct nl_msg *m = nlmsg_alloc();
 	struct rd_nl_buf b = { 0 };
 	struct nlattr *hdr;
@@ -151,6 +170,7 @@ out:
 	rd_nl_buf_free(&b);
 	nlmsg_free(m);
 	return r;
+#endif
 }
 
 /* Read every half the plan asks for, a few rounds (the plan grows as it learns). */
@@ -245,7 +265,7 @@ static int read_cage(struct xcvr_cache *c, const struct rd_probe_ctx *ctx,
 	mem = calloc(1, sizeof(*mem));
 	if (!mem)
 		return -ENOMEM;
-	if (c->io.nl.sk) {
+	if (nl_up(c)) {
 		if (!ident_due)
 			*mem = k->ident;
 		r = nl_read_plan(c, k->name, mem,
@@ -265,37 +285,27 @@ static int read_cage(struct xcvr_cache *c, const struct rd_probe_ctx *ctx,
 	if (r == 0 && ident_due) {
 		/* Keep the halves of the identification for the next reads. */
 		struct rd_xcvr_req q[PLAN_MAX];
-		struct rd_xcvr_mem *probe = calloc(1, sizeof(*probe));
+		size_t n = rd_xcvr_live(mem, q, PLAN_MAX);
 
 		k->ident = *mem;
 		k->ident_ok = true;
 		k->ident_tick = ctx->tick;
-		if (probe) {
-			/*
-			 * Drop the halves a diagnostics read asks for: what the
-			 * plan wants from an empty memory of this module, less
-			 * the lower page, which both need.
-			 */
-			const uint8_t *low = rd_xcvr_mem_get(mem, 0x50, 0, 0, 0);
+		/*
+		 * Keep what does not change while the module stays plugged;
+		 * drop the halves holding live values, which every
+		 * diagnostics read takes again.
+		 */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < k->ident.n; j++) {
+				struct rd_xcvr_half *h = &k->ident.half[j];
 
-			if (low)
-				(void)rd_xcvr_mem_put(probe, 0x50, 0, 0, 0, low);
-			size_t n = rd_xcvr_plan(probe, RD_XCVR_DIAG, q, PLAN_MAX);
-
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < k->ident.n; j++) {
-					struct rd_xcvr_half *h = &k->ident.half[j];
-
-					if (h->i2c == q[i].i2c &&
-					    h->bank == q[i].bank &&
-					    h->page == q[i].page &&
-					    h->offset == q[i].offset) {
-						*h = k->ident.half[--k->ident.n];
-						break;
-					}
+				if (h->i2c == q[i].i2c && h->bank == q[i].bank &&
+				    h->page == q[i].page &&
+				    h->offset == q[i].offset) {
+					*h = k->ident.half[--k->ident.n];
+					break;
 				}
-			free(probe);
-		}
+			}
 	}
 	if (r == 0) {
 		k->last = *mem;
@@ -371,7 +381,9 @@ static int probe_xcvr_collect(const struct rd_probe_ctx *ctx, void *state,
 	struct xcvr_cache *c = state;
 	int r;
 
+#ifndef RD_XCVR_FAKE_READER
 	rd_ethtool_io_open(&c->io, s, SRC);
+#endif
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		struct rd_netdev *d = &s->netdevs[i];
 		struct cage *k;

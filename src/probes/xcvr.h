@@ -29,4 +29,16 @@ int rd_xcvr_parse_eeprom(const void *bytes, size_t len, uint8_t out[128]);
  */
 const char *rd_xcvr_errno_text(int err);
 
+#ifdef RD_XCVR_FAKE_READER
+/*
+ * Only in a program built with RD_XCVR_FAKE_READER (tests/bench): the probe
+ * reads each half through rd_xcvr_fake_read instead of MODULE_EEPROM_GET
+ * (0 or -errno, as the kernel answers) and tells time by rd_xcvr_fake_now
+ * (seconds) instead of CLOCK_MONOTONIC. The program defines both.
+ */
+int rd_xcvr_fake_read(const char *ifname, const struct rd_xcvr_req *q,
+		      uint8_t out[128]);
+double rd_xcvr_fake_now(void);
+#endif
+
 #endif

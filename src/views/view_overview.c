@@ -231,8 +231,10 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 			const struct rd_xcvr *m = &nd->xcvr;
 			char len[24] = "", t[24] = "";
 
-			if (m->length_m.ok)
-				snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+			if (m->length_m.ok) {
+				len[0] = ' ';
+				rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
+			}
 			if (m->temperature_c.ok)
 				snprintf(t, sizeof(t), "  %.1f C", m->temperature_c.v);
 			w_printf(&in, row++, 0, W_NORMAL,

@@ -248,8 +248,10 @@ static void optics(struct ui *ui, struct w_lines *l,
 	} else {
 		char len[24] = "", wl[24] = "";
 
-		if (m->length_m.ok)
-			snprintf(len, sizeof(len), " %.4g m", m->length_m.v);
+		if (m->length_m.ok) {
+			len[0] = ' ';
+			rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
+		}
 		if (m->wavelength_nm.ok)
 			snprintf(wl, sizeof(wl), " %.0f nm", m->wavelength_nm.v);
 		w_lines_add(l, W_NORMAL, "  %s %s%s%s  %s  %s %s rev %s SN %s",

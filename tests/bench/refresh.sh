@@ -26,3 +26,8 @@ awk -v a="$a" -v b="$b" -v c="$counters" 'BEGIN {
 	printf "syscalls/refresh   %.1f\n", per
 	printf "syscalls/counter   %.3f (target <= 1.2)\n", per / c
 }'
+
+# The physical layer beside it: decode, phy checks and history for 8 ports
+# of module data, and the transceiver probe's EEPROM reads per minute.
+phy=$(dirname "$bin")/../tests/bench/xcvr-bench
+[ -x "$phy" ] && "$phy" "$here/../fixtures/modules" || true

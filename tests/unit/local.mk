@@ -32,7 +32,8 @@ UNIT_TESTS = \
 	tests/unit/test_peer_summary tests/unit/test_peer_wire \
 	tests/unit/test_peer_matrix tests/unit/test_peer_precheck \
 	tests/unit/test_peer_child tests/unit/test_peer_choice \
-	tests/unit/test_peer_failure tests/unit/test_xcvr_decode
+	tests/unit/test_peer_failure tests/unit/test_xcvr_decode \
+	tests/unit/test_xcvr_cadence
 check_PROGRAMS += $(UNIT_TESTS)
 # Sees every call the journal makes to reach the disk, and fails some.
 tests_unit_test_journal_durable_LDFLAGS = $(AM_LDFLAGS) \
@@ -43,6 +44,11 @@ tests_unit_test_journal_durable_LDFLAGS = $(AM_LDFLAGS) \
 tests_unit_test_verbs_LDFLAGS = $(AM_LDFLAGS) \
 	-Wl,--wrap=ibv_get_device_list -Wl,--wrap=ibv_free_device_list \
 	-Wl,--wrap=ibv_open_device
+# The transceiver probe with a reader and clock of the test's own in
+# place of netlink (src/probes/xcvr.c built with RD_XCVR_FAKE_READER).
+tests_unit_test_xcvr_cadence_SOURCES = tests/unit/test_xcvr_cadence.c \
+	src/probes/xcvr.c
+tests_unit_test_xcvr_cadence_CPPFLAGS = $(AM_CPPFLAGS) -DRD_XCVR_FAKE_READER
 # test_screens holds the registry's keys against the man page
 # (data/rdmadiag.8); test_fix_nonroot.sh runs the fix-ups as a user.
 TESTS += $(UNIT_TESTS) tests/unit/test_fix_nonroot.sh

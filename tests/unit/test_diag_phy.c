@@ -108,6 +108,151 @@ static void test_no_light(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * An SFP whose diagnostics page reads back as zeros (a driver that hides a
+ * failed read of A2h, as mlx4 does on ConnectX-2): supply 0 V, every limit
+ * 0. No light and no Tx at 0 mW would be a claim about the fibre; the
+ * values are not the module's, so the optics are not judged.
+ */
+static void test_zero_diagnostics(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m));
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	static const uint8_t zero[128];
+
+	(void)state;
+	assert_non_null(m);
+	n = host(&s, true);
+	snprintf(path, sizeof(path), "%s/modules/%s", RD_FIXTURES,
+		 "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	assert_int_equal(rd_read_file(path, 1 << 16, &buf, &len), 0);
+	assert_int_equal(rd_xcvr_mem_from_dump((const uint8_t *)buf, len, m), 0);
+	assert_int_equal(rd_xcvr_mem_put(m, 0x51, 0, 0, 0, zero), 0);
+	assert_int_equal(rd_xcvr_decode(m, &n->xcvr), 0);
+	n->xcvr.present = rd_bool(true);
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_string_equal(r->cause, "diagnostics_invalid");
+	rd_results_free(&res);
+
+	/* Supply 0 V alone is enough: a module that answers is powered. */
+	n->xcvr.temperature_limits.high_alarm = rd_dbl(78);
+	n->xcvr.vcc_limits.high_alarm = rd_dbl(3.6);
+	r = run(&s, &res, "phy.optics");
+	assert_string_equal(r->cause, "diagnostics_invalid");
+	rd_results_free(&res);
+
+	/* The real page again: judged as before. */
+	rd_snapshot_free(&s);
+	n = host(&s, true);
+	module_from(n, "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_PASS);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+	free(buf);
+	free(m);
+}
+
+static void same_limits(const struct rd_xcvr_limits *a,
+			const struct rd_xcvr_limits *b)
+{
+	const struct rd_odbl *x[] = { &a->high_alarm, &a->low_alarm,
+				      &a->high_warn, &a->low_warn };
+	const struct rd_odbl *y[] = { &b->high_alarm, &b->low_alarm,
+				      &b->high_warn, &b->low_warn };
+
+	for (size_t i = 0; i < 4; i++) {
+		assert_true(x[i]->ok && y[i]->ok);
+		assert_float_equal(x[i]->v, y[i]->v, 1e-4);
+	}
+}
+
+/*
+ * The real-cx3pro-sfp-no-light fixture is transcribed from the decoded
+ * `ethtool -m eth2` text of its source; the same message prints the
+ * module's A2h page as hex (tests/fixtures/modules/real-sfp-a2h-cx3pro-
+ * no-light.hex, read a moment apart). Decoded here, the page must give
+ * the module's limits and flags the fixture holds, and no light.
+ */
+static void test_cx3pro_fixture_matches_its_page(void **state)
+{
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m)), *a2 = calloc(1, sizeof(*a2));
+	char path[PATH_MAX], err[256], *buf = NULL;
+	struct rd_snapshot fx, s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	const struct rd_xcvr *want;
+	const uint8_t *h;
+	uint8_t a0[128] = { 0 };
+	struct rd_netdev *n;
+	size_t len = 0;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(a2);
+	snprintf(path, sizeof(path), "%s/modules/%s", RD_FIXTURES,
+		 "real-sfp-a2h-cx3pro-no-light.hex");
+	assert_int_equal(rd_read_file(path, 1 << 16, &buf, &len), 0);
+	assert_int_equal(rd_xcvr_mem_from_dump((const uint8_t *)buf, len, a2), 0);
+	/*
+	 * The dump starts at offset 256 of an SFP's linear layout (A2h);
+	 * without A0h the reader cannot tell the layout and files it as the
+	 * paged one's page 01h. Put it where it belongs, beside the A0h
+	 * bytes the source states: identifier 0x03, byte 92 0x68, and byte
+	 * 93 bit 7 ("Alarm/warning flags implemented: Yes").
+	 */
+	h = rd_xcvr_mem_get(a2, 0x50, 0, 1, 128);
+	assert_non_null(h);
+	a0[0] = 0x03;
+	a0[92] = 0x68;
+	a0[93] = 0x80;
+	assert_int_equal(rd_xcvr_mem_put(m, 0x50, 0, 0, 0, a0), 0);
+	assert_int_equal(rd_xcvr_mem_put(m, 0x51, 0, 0, 0, h), 0);
+
+	snprintf(path, sizeof(path), "%s/%s", RD_FIXTURES,
+		 "real-cx3pro-sfp-no-light/snapshot.json");
+	assert_int_equal(rd_snapshot_load_file(path, &fx, err, sizeof(err)), 0);
+	want = &fx.netdevs[0].xcvr;
+
+	n = host(&s, false);
+	assert_int_equal(rd_xcvr_decode(m, &n->xcvr), 0);
+	n->xcvr.present = rd_bool(true);
+	same_limits(&n->xcvr.temperature_limits, &want->temperature_limits);
+	same_limits(&n->xcvr.vcc_limits, &want->vcc_limits);
+	same_limits(&n->xcvr.tx_bias_limits, &want->tx_bias_limits);
+	same_limits(&n->xcvr.tx_power_limits, &want->tx_power_limits);
+	same_limits(&n->xcvr.rx_power_limits, &want->rx_power_limits);
+	assert_int_equal(n->xcvr.n_lanes, 1);
+	assert_int_equal(want->n_lanes, 1);
+	assert_true(n->xcvr.lanes[0].rx_power_flags.ok);
+	assert_int_equal(n->xcvr.lanes[0].rx_power_flags.v,
+			 want->lanes[0].rx_power_flags.v);
+	assert_float_equal(n->xcvr.lanes[0].rx_power_mw.v,
+			   want->lanes[0].rx_power_mw.v, 1e-9);
+	assert_false(n->xcvr.ext_calibrated.v);
+	assert_false(n->xcvr.rx_power_is_oma.v);
+	/*
+	 * Byte 110 bit 1 (Rx LOS) is set on the page, but counts only where
+	 * A0h byte 65 says RX_LOS is implemented; the source cut those lines.
+	 */
+	assert_false(n->xcvr.lanes[0].rx_los.ok);
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_equal(r->cause, "no_light");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+	rd_snapshot_free(&fx);
+	free(buf);
+	free(a2);
+	free(m);
+}
+
 /* The same dark module on a port that is up would be odd; no tree there. */
 static void test_module_kinds(void **state)
 {
@@ -374,6 +519,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_light),
+		cmocka_unit_test(test_zero_diagnostics),
+		cmocka_unit_test(test_cx3pro_fixture_matches_its_page),
 		cmocka_unit_test(test_module_kinds),
 		cmocka_unit_test(test_module_too_slow),
 		cmocka_unit_test(test_not_read),

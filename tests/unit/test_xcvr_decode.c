@@ -803,6 +803,77 @@ static void test_signals_per_lane(void **state)
 
 /* ---- the read plan ---- */
 
+/* Lengths as people write them: a 10 km optic is not "1e+04 m". */
+static void test_length_text(void **state)
+{
+	static const struct {
+		double m;
+		const char *text;
+	} rows[] = {
+		{ 1.5, "1.5 m" }, { 300, "300 m" }, { 2000, "2 km" },
+		{ 10000, "10 km" },
+	};
+	struct rd_xcvr x = { 0 };
+	char buf[32];
+
+	(void)state;
+	rd_xcvr_length_text(&x, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		x.length_m = rd_dbl(rows[i].m);
+		rd_xcvr_length_text(&x, buf, sizeof(buf));
+		assert_string_equal(buf, rows[i].text);
+	}
+}
+
+/* The halves a diagnostics read takes again: those with live values only. */
+static void test_live(void **state)
+{
+	static const struct {
+		const char *file;
+		size_t n;
+		struct rd_xcvr_req want[4];
+	} rows[] = {
+		/* SFF-8472: A2h's lower half; A0h is identification. */
+		{ MOD "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex", 1,
+		  { { 0x51, 0, 0, 0 } } },
+		/* no DDM: nothing live at all */
+		{ MOD "synthetic-sfp-dac.hex", 0, { { 0 } } },
+		/* SFF-8636: the lower half; page 00h and 03h upper are static */
+		{ MOD "synthetic-qsfp28-sr4.hex", 1, { { 0x50, 0, 0, 0 } } },
+		{ MOD "real-qsfp-dac-molex-1110401054.hex", 1, { { 0x50, 0, 0, 0 } } },
+		/* CMIS: the lower half and page 11h of each bank */
+		{ MOD "synthetic-cmis-dr4.hex", 2,
+		  { { 0x50, 0, 0, 0 }, { 0x50, 0, 0x11, 128 } } },
+		{ MOD "synthetic-cmis-osfp-2banks.hex", 3,
+		  { { 0x50, 0, 0, 0 }, { 0x50, 0, 0x11, 128 },
+		    { 0x50, 1, 0x11, 128 } } },
+	};
+	struct rd_xcvr_mem *m = calloc(1, sizeof(*m));
+	struct rd_xcvr_req q[8];
+
+	(void)state;
+	assert_non_null(m);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t n;
+
+		load(rows[i].file, m);
+		n = rd_xcvr_live(m, q, 8);
+		assert_int_equal(n, rows[i].n);
+		for (size_t k = 0; k < n; k++) {
+			assert_int_equal(q[k].i2c, rows[i].want[k].i2c);
+			assert_int_equal(q[k].bank, rows[i].want[k].bank);
+			assert_int_equal(q[k].page, rows[i].want[k].page);
+			assert_int_equal(q[k].offset, rows[i].want[k].offset);
+		}
+	}
+	/* Bounded by max; nothing without the lower half. */
+	assert_int_equal(rd_xcvr_live(m, q, 1), 1);
+	memset(m, 0, sizeof(*m));
+	assert_int_equal(rd_xcvr_live(m, q, 8), 0);
+	free(m);
+}
+
 static void test_plan(void **state)
 {
 	struct rd_xcvr_mem m = { .n = 0 };
@@ -1151,6 +1222,8 @@ int main(void)
 		cmocka_unit_test(test_flags_cmis),
 		cmocka_unit_test(test_signals_per_lane),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_length_text),
 		cmocka_unit_test(test_mem_put),
 		cmocka_unit_test(test_pages_roundtrip),
 		cmocka_unit_test(test_dump_layouts),
