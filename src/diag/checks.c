@@ -117,6 +117,13 @@ const struct rd_check rd_checks[] = {
 	CHECK("port", "state", "Port ACTIVE (port-down decision tree)", PORT,
 	      .walk = RD_WALK_PORT, .each = check_port_state_one,
 	      .run = check_port_state),
+	CHECK("port", "flaps", "Port not flapping", PORT,
+	      .walk = RD_WALK_PORT, .only = RD_NAME_NETDEV,
+	      .each = check_port_flaps,
+	      .why = "A port that goes down and up is often found ACTIVE by "
+		     "the time anyone looks; every down tears down the RDMA "
+		     "connections on it. Three downs in an hour, or any in "
+		     "the window being watched, is a flapping link."),
 	CHECK("port", "rate", "Port rate matches the link", PORT,
 	      .walk = RD_WALK_PORT, .only = RD_ONLY_ACTIVE | RD_NAME_NETDEV,
 	      .each = check_port_rate),

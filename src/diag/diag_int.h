@@ -134,7 +134,7 @@ diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
 	check_dev_cq_size, check_user_provider, check_user_uverbs,
 	check_fw_version, check_counters_errors, check_phy_module,
 	check_phy_optics, check_phy_fec, check_phy_linkmodes, check_hw_health,
-	check_kernel_events;
+	check_kernel_events, check_port_flaps;
 
 /*
  * The physical cause of a DOWN RoCE port without carrier (check_phy.c):

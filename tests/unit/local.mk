@@ -13,7 +13,7 @@ UNIT_TESTS = \
 	tests/unit/test_netdev tests/unit/test_ethtool tests/unit/test_dcb \
 	tests/unit/test_xcvr_probe tests/unit/test_devlink tests/unit/test_kmsg \
 	tests/unit/test_cli \
-	tests/unit/test_diag_port tests/unit/test_diag_checks tests/unit/test_diag_phy \
+	tests/unit/test_diag_port tests/unit/test_diag_checks tests/unit/test_diag_phy tests/unit/test_diag_flaps \
 	tests/unit/test_checks_missing tests/unit/test_checks_filter \
 	tests/unit/test_diag_data tests/unit/test_diag_golden \
 	tests/unit/test_qos_model tests/unit/test_counters_tsv \

@@ -67,6 +67,7 @@ static const struct {
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.uverbs", M(MISS_HOST) },
 	{ "port.state", 0 },
+	{ "port.flaps", 0 },
 	{ "hw.health", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_DEVICE_PARENT) },
 	{ "phy.module", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |

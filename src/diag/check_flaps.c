@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * port.flaps: how often a port went down before anyone looked. Counters
+ * that need no daemon (the netdev's carrier counts since it was created,
+ * the IB PMA link_downed, the firmware's own link-down count that
+ * survives driver reloads), rising counters in the history window, and
+ * the kernel's own "Link down" lines with their times.
+ */
+#include "config.h"
+#include "core/escape.h"
+#include "diag/data.h"
+#include "diag/diag_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define DEFAULT_WINDOW 10.0
+#define HOUR 3600.0
+/* Downs per hour past which a port is flapping. */
+#define FLAPS_PER_HOUR 3
+/* The PMA's link_downed is 8 bits wide and stops at its maximum. */
+#define LINK_DOWNED_MAX 255
+
+/* Is the record a link-down line about this port? */
+static bool down_record(const struct rd_kmsg_rec *k, const struct diag_target *t)
+{
+	const struct rd_kmsg_class *c;
+
+	if (!k->message || !k->rdma_device || strcmp(k->rdma_device, t->d->name))
+		return false;
+	if (k->port.ok && k->port.v && k->port.v != t->p->port)
+		return false;
+	c = rd_kmsg_classify(rd_data_kmsg(), k->message);
+	return c && c->kind == RD_KMSG_LINK && strcasestr(k->message, "down");
+}
+
+/* Seconds between the record and the snapshot; false when not known. */
+static bool age_of(const struct rd_snapshot *s, const struct rd_kmsg_rec *k,
+		   double *age)
+{
+	if (k->wall_time.ok && s->time.ok) {
+		*age = s->time.v - k->wall_time.v;
+		return true;
+	}
+	return false;
+}
+
+static void clock_of(const struct rd_kmsg_rec *k, char *buf, size_t size)
+{
+	time_t w;
+	struct tm tm;
+
+	if (k->wall_time.ok) {
+		w = (time_t)k->wall_time.v;
+		if (gmtime_r(&w, &tm) && strftime(buf, size, "%H:%M:%S", &tm))
+			return;
+	}
+	snprintf(buf, size, "[%.0f s after boot]",
+		 k->ts_usec.ok ? (double)k->ts_usec.v / 1e6 : 0.0);
+}
+
+/* The rise of a port counter over the window; false without two samples. */
+static bool risen(struct diag_ctx *x, const struct diag_target *t,
+		  enum rd_counter_group g, const char *name, uint64_t *delta,
+		  double *span)
+{
+	double window = x->o->counter_window > 0 ? x->o->counter_window :
+						    DEFAULT_WINDOW;
+
+	if (!x->h)
+		return false;
+	return rd_series_delta(rd_history_counter(x->h, t->d->name, t->p->port,
+						  t->netdev, g, name),
+			       window, delta, span);
+}
+
+void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
+		      struct rd_result *r)
+{
+	const struct rd_snapshot *s = x->s;
+	const struct rd_netdev *n = t->n;
+	const struct rd_counter *ld = rd_counters_find(&t->p->counters,
+						       "link_downed");
+	const struct rd_kmsg *log = &s->kmsg;
+	/*
+	 * Only a log read live relates its records to the snapshot's clock;
+	 * a log read from a file (a fixture, a copy) says nothing of "the
+	 * last hour".
+	 */
+	bool log_read = log->readable.ok && log->readable.v &&
+			log->wall_clock.ok && log->wall_clock.v;
+	bool window = false;
+	unsigned recent = 0, logged = 0;
+	char times[160] = "";
+	uint64_t delta = 0;
+	double span = 0;
+
+	if (n && n->carrier_down_count.ok) {
+		diag_ev(x, r, "carrier down count", "/sys/class/net/<netdev>/carrier_down_count",
+			"%" PRIu64 " since the netdev was created",
+			n->carrier_down_count.v);
+	}
+	if (ld && ld->value.ok) {
+		diag_ev(x, r, "link_downed", "IB PMA ports/<n>/counters/link_downed",
+			"%" PRIu64 "%s", ld->value.v,
+			ld->value.v >= LINK_DOWNED_MAX ?
+				" (the 8-bit counter is full: at least that many)" : "");
+	}
+	if (n && n->ethtool.link_down_events.ok) {
+		diag_ev(x, r, "firmware link-down count",
+			"ethtool netlink LINKSTATE (link_down_events)",
+			"%" PRIu64 "%s", n->ethtool.link_down_events.v,
+			n->carrier_down_count.ok &&
+					n->ethtool.link_down_events.v >
+						n->carrier_down_count.v ?
+				": more than the host counted, so the port also "
+				"went down while the driver was not watching "
+				"(reset, reload)" : "");
+	}
+	/* Rising in the window: the link went down while we watched. */
+	if (risen(x, t, RD_CTR_PORT, "link_downed", &delta, &span) ||
+	    (t->netdev && risen(x, t, RD_CTR_ETHTOOL, "link_down_events_phy",
+				&delta, &span)))
+		window = true;
+	if (window && delta > 0) {
+		diag_verdict(x, r, RD_WARN, "flapping",
+			     "%s: the link went down %" PRIu64 " time%s in the "
+			     "last %.0f s",
+			     t->name, delta, delta == 1 ? "" : "s", span);
+		diag_next(x, r, "watch phy.optics and phy.fec for the lane "
+				"that drops; check the peer or switch port's "
+				"log for the same times");
+		return;
+	}
+	for (size_t i = 0; log_read && i < log->n_records; i++) {
+		const struct rd_kmsg_rec *k = &log->records[i];
+		double age;
+		char when[48];
+
+		if (!down_record(k, t))
+			continue;
+		logged++;
+		if (!age_of(s, k, &age) || age > HOUR || age < 0)
+			continue;
+		recent++;
+		clock_of(k, when, sizeof(when));
+		diag_ev(x, r, "link down", "/dev/kmsg", "%s %s", when,
+			rd_esc_tmp(k->message));
+		if (strlen(times) + strlen(when) + 3 < sizeof(times))
+			snprintf(times + strlen(times), sizeof(times) - strlen(times),
+				 "%s%s", times[0] ? ", " : "", when);
+	}
+	if (recent >= FLAPS_PER_HOUR) {
+		diag_verdict(x, r, RD_WARN, "flapping",
+			     "%s: the link went down %u times in the last hour "
+			     "(%s)",
+			     t->name, recent, times);
+		diag_next(x, r, "look at the cable and optics at those times "
+				"(phy.optics) and at the peer or switch port; "
+				"the kernel log lines are in the evidence");
+		return;
+	}
+	if (!window && !log_read) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: recent link downs not known: no window of "
+			     "counters, and %s%s%s",
+			     t->name,
+			     log->readable.ok && log->readable.v ?
+				     "the kernel log was read from a file (its times are not this clock's)" :
+				     "the kernel log was not read",
+			     log->error ? ": " : "",
+			     log->error ? log->error : "");
+		return;
+	}
+	if (!log_read) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: no link down in the last %.0f s (the kernel "
+			     "log was not read: older downs are not known)",
+			     t->name, span);
+		return;
+	}
+	if (recent) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: went down %u time%s in the last hour (%s), "
+			     "fewer than %d",
+			     t->name, recent, recent == 1 ? "" : "s", times,
+			     FLAPS_PER_HOUR);
+		return;
+	}
+	diag_verdict(x, r, RD_PASS, "ok",
+		     "%s: no link down logged in the last hour%s (%u in the "
+		     "kernel log)",
+		     t->name, window ? " nor in the counters' window" : "",
+		     logged);
+}

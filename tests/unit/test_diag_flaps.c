@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * port.flaps: link downs in the counters' window, in the last hour of the
+ * kernel log (mlx5's "Link down" lines, classified by data/kmsg.tsv), and
+ * the counts since boot as evidence.
+ */
+#include "config.h"
+
+#include "diag_snap.h"
+
+#include "core/history.h"
+
+#define NOW 1764640000.0	/* the snapshot's wall clock */
+
+static void host(struct rd_snapshot *s)
+{
+	struct rd_device *d;
+	struct rd_port *p;
+	struct rd_netdev *n;
+
+	rd_snapshot_init(s);
+	s->time = rd_dbl(NOW);
+	s->monotonic_ns = rd_u64(100000ull * 1000000000ull);
+	d = snap_dev(s, "mlx5_0", "0000:3b:00.0");
+	p = snap_port(d, 1, 4, 5, "Ethernet", "ens1f0np0");
+	assert_non_null(rd_counters_add(&p->counters, "link_downed", rd_u64(2)));
+	n = snap_netdev(s, "ens1f0np0", true, true, 9000);
+	n->rdma_device = rd_strdup("mlx5_0");
+	n->rdma_port = rd_u64(1);
+	n->carrier_down_count = rd_u64(2);
+	n->ethtool.link_down_events = rd_u64(9);
+}
+
+/* A "Link down" line ago seconds before the snapshot, tied to mlx5_0. */
+static void logged(struct rd_snapshot *s, double ago)
+{
+	struct rd_kmsg_rec *k = RD_PUSH(s->kmsg.records, s->kmsg.n_records);
+
+	assert_non_null(k);
+	k->seq = s->kmsg.n_records;
+	k->message = rd_strdup("mlx5_core 0000:3b:00.0 ens1f0np0: Link down");
+	k->rdma_device = rd_strdup("mlx5_0");
+	k->port = rd_u64(1);
+	k->wall_time = rd_dbl(NOW - ago);
+	s->kmsg.readable = rd_bool(true);
+	s->kmsg.wall_clock = rd_bool(true);
+}
+
+static const struct rd_result *flaps(const struct rd_snapshot *s,
+				     const struct rd_history *h,
+				     struct rd_results *res)
+{
+	rd_results_free(res);
+	run_only(s, h, "port.flaps", res);
+	return find_result(res, "port.flaps", "mlx5_0", 1);
+}
+
+static bool evidence_has(const struct rd_result *r, const char *text)
+{
+	for (size_t i = 0; i < r->n_evidence; i++)
+		if (r->evidence[i].value && strstr(r->evidence[i].value, text))
+			return true;
+	return false;
+}
+
+static void test_kernel_log(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	/* Nothing to look back with: not known, whatever the counts. */
+	r = flaps(&s, NULL, &res);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	/* The firmware saw downs the host did not. */
+	assert_true(evidence_has(r, "while the driver was not watching"));
+
+	logged(&s, 7200);	/* two hours ago: not recent */
+	logged(&s, 1800);
+	logged(&s, 600);
+	r = flaps(&s, NULL, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "went down 2 times in the last hour"));
+	logged(&s, 60);
+	r = flaps(&s, NULL, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "flapping");
+	assert_non_null(strstr(r->summary, "3 times in the last hour"));
+	/* Times on the wall clock, UTC: 1764640000 - 60 is 01:45:40. */
+	assert_non_null(strstr(r->summary, "01:45:40"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_window(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_history h;
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	rd_history_init(&h);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	s.monotonic_ns.v += 2000000000ull;
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	r = flaps(&s, &h, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "kernel log was not read"));
+	s.devices[0].ports[0].counters.v[0].value = rd_u64(3);
+	s.monotonic_ns.v += 2000000000ull;
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	r = flaps(&s, &h, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_non_null(strstr(r->summary, "went down 1 time in the last"));
+	rd_history_free(&h);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* link_downed is 8 bits wide: 255 means at least 255. */
+static void test_saturated(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	s.devices[0].ports[0].counters.v[0].value = rd_u64(255);
+	r = flaps(&s, NULL, &res);
+	assert_true(evidence_has(r, "counter is full"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_log),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_saturated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
