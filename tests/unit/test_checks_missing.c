@@ -67,7 +67,7 @@ static const struct {
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "user.uverbs", M(MISS_HOST) },
 	{ "port.state", 0 },
-	{ "port.flaps", 0 },
+	{ "port.flaps", M(MISS_HOST) },
 	{ "hw.health", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_DEVICE_PARENT) },
 	{ "phy.module", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
@@ -299,6 +299,7 @@ static void full(struct rd_snapshot *s)
 	cm->default_roce_mode = rd_strdup("RoCE v2");
 	/* The kernel log, read, saying nothing about the devices. */
 	s->kmsg.readable = rd_bool(true);
+	s->kmsg.wall_clock = rd_bool(true);
 	s->kmsg.records_read = rd_u64(1200);
 	s->kmsg.first_seq = rd_u64(0);
 }
