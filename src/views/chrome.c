@@ -65,9 +65,15 @@ void chrome_title(struct ui *ui)
 		const struct ui_screen *sc = ui_screens[v];
 		struct rd_rect clip = { r->y, r->x, 1, right };
 
-		/* A tab is shown whole, with a blank before what follows,
-		 * or the row ends with an ellipsis. */
-		if (x + (int)strlen(sc->name) + 3 > right) {
+		/*
+		 * A tab is shown whole, with a blank before what follows, or
+		 * the row ends with an ellipsis and a blank: a tab that is
+		 * not the last keeps room for them.
+		 */
+		int need = (int)strlen(sc->name) + 3 +
+			   (v + 1 < ui_n_screens ? 3 : 0);
+
+		if (x + need > right) {
 			w_print(&clip, 0, x, W_TITLE, w_utf8() ? " \u2026" : " ...");
 			break;
 		}

@@ -33,6 +33,15 @@ keys phy '<'
 scroll_to phy "Cable and optics (ens1f0np0)"
 scroll_to phy "partner advertised 100000baseSR2/Full"
 wait_for phy "LANE"
+# What happened before: the kernel's lines, devlink, link-down counts.
+keys phy '>'
+keys phy v
+wait_for phy "Kernel log (UTC)"
+wait_for phy "Port module event"
+wait_for phy "NIC health (devlink)"
+wait_for phy "firmware's count 3"
+keys phy a
+wait_for phy "all devices"
 keys phy q
 wait_exit phy 0
 
