@@ -217,12 +217,23 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 	bool carrier_known = n && n->carrier.ok;
 
 	if (!ndname) {
+		/*
+		 * The port's state was read and it is not ACTIVE: a FAIL.
+		 * Only the cause waits for the netdev's admin state and
+		 * carrier, which need its name.
+		 */
 		diag_step(x, r, RD_UNKNOWN,
-			  "RoCE port: netdev not known (no gid_attrs/ndevs, no netlink)");
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s %s: netdev behind the port not known", tgt,
-			     rd_port_state_name(p->state_num.v));
-		diag_next(x, r, "run as root or check rdma link show");
+			  "RoCE port: netdev behind the port not read (no gid_attrs/ndevs, no netlink); "
+			  "its admin state and carrier would settle the cause");
+		diag_verdict(x, r, RD_FAIL, "port_down",
+			     "%s %s%s%s: cause not known: netdev behind the port not read",
+			     tgt, rd_port_state_name(p->state_num.v),
+			     have_ph ? "/" : "",
+			     have_ph ? rd_port_phys_state_label(ph) : "");
+		diag_next(x, r,
+			  "find the port's netdev (rdma link show %s), then "
+			  "whether it is up with carrier (ip link show DEV)",
+			  rd_shquote_tmp(tgt));
 		return;
 	}
 	if (!r->netdev && !(r->netdev = strdup(ndname)))
@@ -306,11 +317,18 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		return;
 	}
 	if (!admin_known && !carrier_known) {
-		diag_step(x, r, RD_UNKNOWN, "%s state not read", ndname);
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s %s: no netlink data for %s", tgt,
-			     rd_port_state_name(p->state_num.v), ndname);
-		diag_next(x, r, "rerun with netlink access (not from a fixture)");
+		diag_step(x, r, RD_UNKNOWN,
+			  "%s admin state and carrier not read (no netlink); "
+			  "they would settle the cause",
+			  ndname);
+		diag_verdict(x, r, RD_FAIL, "port_down",
+			     "%s %s%s%s: cause not known: admin state and carrier of %s not read",
+			     tgt, rd_port_state_name(p->state_num.v),
+			     have_ph ? "/" : "",
+			     have_ph ? rd_port_phys_state_label(ph) : "",
+			     ndname);
+		diag_next(x, r, "check whether %s is up with carrier (ip link show %s)",
+			  ndname, rd_shquote_tmp(ndname));
 		return;
 	}
 	diag_step(x, r, RD_FAIL, "%s is up with carrier, port still %s", ndname,

@@ -116,6 +116,11 @@ struct rd_diag_opts {
 	uint64_t hugepages_wanted;	/* 0 = only report */
 	int numa_node_wanted;	/* -1 = none */
 	double counter_window;	/* seconds of history to judge; 0 = 10 */
+	/*
+	 * The snapshot was loaded from a file (--load, a recording): what
+	 * it lacks is the file's, not a privilege this process needs.
+	 */
+	bool from_file;
 };
 
 struct diag_ctx;

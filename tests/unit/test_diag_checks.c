@@ -247,6 +247,68 @@ static void test_pcie(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * Width alone proves a degraded link, and so does speed alone; a link
+ * that looks full on what was read is not known. "Needs root" only
+ * where the process was not root, never for a file.
+ */
+static void test_pcie_partial(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	const struct rd_result *r;
+	struct rd_pci *p;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	p = snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x101d, "mlx5_core");
+	p->link_width = rd_u64(8);
+	p->cap_width = rd_u64(16);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_WARN,
+		       "pcie_degraded");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "x8 of x16"));
+	rd_results_free(&res);
+	/* Speed alone. */
+	p->link_width.ok = p->cap_width.ok = false;
+	p->link_speed_gts = rd_dbl(8.0);
+	p->cap_speed_gts = rd_dbl(16.0);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_WARN,
+		       "pcie_degraded");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "8.0 GT/s of 16.0 GT/s"));
+	rd_results_free(&res);
+	/* Full on speed, width unread: not known, and why. */
+	p->link_speed_gts = rd_dbl(16.0);
+	s.host.is_root = rd_bool(true);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_UNKNOWN,
+		       "no_data");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_null(strstr(r->summary, "root"));
+	assert_non_null(strstr(r->summary, "trained width, capable width"));
+	rd_results_free(&res);
+	s.host.is_root = rd_bool(false);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "needs root"));
+	rd_results_free(&res);
+	/* The same from a file: what the file lacks, not a privilege. */
+	rd_diag_opts_init(&o);
+	o.only_area = "hw.pcie_link";
+	o.from_file = true;
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_null(strstr(r->summary, "root"));
+	assert_non_null(strstr(r->summary, "the file holds no PCIe trained width"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_verbs_checks(void **state)
 {
 	struct rd_snapshot s;
@@ -634,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_ecn),
 		cmocka_unit_test(test_firmware),
 		cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_pcie_partial),
 		cmocka_unit_test(test_verbs_checks),
 		cmocka_unit_test(test_container),
 		cmocka_unit_test(test_uverbs_under_root),

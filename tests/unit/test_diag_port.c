@@ -128,6 +128,7 @@ static void test_eth_without_netlink(void **state)
 {
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
+	const struct rd_result *r;
 
 	(void)state;
 	healthy(&s);
@@ -141,10 +142,36 @@ static void test_eth_without_netlink(void **state)
 	run_only(&s, NULL, "port.state", &res);
 	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
 	rd_results_free(&res);
-	/* DOWN/LinkUp with no netdev data: nothing to conclude. */
+	/*
+	 * DOWN/LinkUp with no netdev data: the port is down, a FAIL; only
+	 * its cause is not known.
+	 */
 	s.devices[0].ports[0].phys_state_num = rd_u64(5);
 	run_only(&s, NULL, "port.state", &res);
-	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "cause not known"));
+	assert_non_null(strstr(r->summary, "carrier of eth2 not read"));
+	assert_null(r->fix);
+	rd_results_free(&res);
+	/* DOWN/Disabled and the netdev's name not read either. */
+	free(s.devices[0].ports[0].netdev);
+	s.devices[0].ports[0].netdev = NULL;
+	for (size_t i = 0; i < s.devices[0].ports[0].n_gids; i++) {
+		free(s.devices[0].ports[0].gids[i].netdev);
+		s.devices[0].ports[0].gids[i].netdev = NULL;
+	}
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "DOWN/Disabled: cause not known: "
+					   "netdev behind the port not read"));
+	assert_null(r->netdev);
+	assert_null(r->fix);
+	/* The path names the fact that would settle it. */
+	assert_non_null(strstr(r->path[r->n_path - 1].text, "would settle"));
+	assert_non_null(strstr(r->next_step, "rdma link show"));
 	rd_results_free(&res);
 	/* No state at all. */
 	s.devices[0].ports[0].state_num.ok = false;
