@@ -8,9 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The modules whose state was not read, "a, b", for the verdict. */
+struct unread {
+	char names[160];
+	size_t len;
+};
+
 static void want_module(struct diag_ctx *x, struct rd_result *r,
 			const char *name, bool essential, const char **fail,
-			const char **warn)
+			const char **warn, struct unread *u)
 {
 	enum diag_mod m = diag_module(x->s, name);
 	const struct rd_module *mod = rd_snapshot_module(x->s, name);
@@ -20,6 +26,14 @@ static void want_module(struct diag_ctx *x, struct rd_result *r,
 		m == DIAG_MOD_ABSENT ? "not loaded" : "unknown",
 		mod && mod->version ? " version " : "",
 		mod && mod->version ? mod->version : "");
+	if (m == DIAG_MOD_UNKNOWN) {
+		int w = snprintf(u->names + u->len, sizeof(u->names) - u->len,
+				 "%s%s", u->len ? ", " : "", name);
+
+		if (w > 0 && (size_t)w < sizeof(u->names) - u->len)
+			u->len += (size_t)w;
+		return;
+	}
 	if (m != DIAG_MOD_ABSENT)
 		return;
 	if (essential && !*fail)
@@ -33,14 +47,15 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_snapshot *s = x->s;
 	const char *fail = NULL, *warn = NULL, *missing;
+	struct unread u = { .len = 0 };
 	bool soft = false;
 
 	(void)t;
 	if (!diag_have(x, r, s->n_modules > 0,
 		       "module list not read (/sys/module)"))
 		return;
-	want_module(x, r, "ib_core", true, &fail, &warn);
-	want_module(x, r, "ib_uverbs", true, &fail, &warn);
+	want_module(x, r, "ib_core", true, &fail, &warn, &u);
+	want_module(x, r, "ib_uverbs", true, &fail, &warn, &u);
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const char *ib = diag_rdma_module_of(s->pci[i].driver);
 		bool seen = false;
@@ -53,16 +68,25 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 				seen = true;
 		}
 		if (ib && !seen)
-			want_module(x, r, ib, true, &fail, &warn);
+			want_module(x, r, ib, true, &fail, &warn, &u);
 	}
 	for (size_t i = 0; i < s->n_devices; i++)
 		if (diag_device_is_soft(&s->devices[i]))
 			soft = true;
 	if (soft)
-		want_module(x, r, "rdma_rxe", false, &fail, &warn);
-	want_module(x, r, "rdma_cm", false, &fail, &warn);
-	want_module(x, r, "rdma_ucm", false, &fail, &warn);
+		want_module(x, r, "rdma_rxe", false, &fail, &warn, &u);
+	want_module(x, r, "rdma_cm", false, &fail, &warn, &u);
+	want_module(x, r, "rdma_ucm", false, &fail, &warn, &u);
 	missing = fail ? fail : warn;
+	/* A module whose state was not read is neither loaded nor missing. */
+	if (!fail && u.len) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "not known whether %s %s loaded%s%s%s", u.names,
+			     strchr(u.names, ',') ? "are" : "is",
+			     warn ? "; " : "", warn ? warn : "",
+			     warn ? " is not loaded" : "");
+		return;
+	}
 	if (!missing) {
 		diag_verdict(x, r, RD_PASS, "ok", "RDMA modules loaded");
 		return;

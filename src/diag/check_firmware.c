@@ -5,18 +5,75 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag/data.h"
+
+/* Mellanox's IEEE OUI, which libibverbs reports as the vendor id. */
+#define MLX_OUI 0x02c9
+#define MLX_PCI_VENDOR 0x15b3
+
+/* Which device a firmware minimum is looked up for, and from where. */
+struct fw_ident {
+	uint64_t ven, dev;
+	bool ok;
+};
+
+/*
+ * The device's identity from every source that names it: the PCI ids
+ * (libpci), the verbs vendor_part_id (ibv_devinfo), then the sysfs
+ * hca_type ("MT4125", ibstat's CA type: the PCI device id in decimal).
+ */
+static struct fw_ident fw_identity(struct diag_ctx *x, struct rd_result *r,
+				   const struct rd_device *d)
+{
+	const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(x->s, d->pci_bdf) :
+					      NULL;
+	const struct rd_verbs_dev *v = &d->verbs;
+	struct fw_ident id = { 0 };
+	const char *h = d->hca_type;
+
+	if (p && p->vendor_id.ok && p->device_id.ok) {
+		id = (struct fw_ident){ p->vendor_id.v, p->device_id.v, true };
+		diag_ev(x, r, "PCI id", "libpci", "%04" PRIx64 ":%04" PRIx64 " %s",
+			id.ven, id.dev, p->device_name ? p->device_name : "");
+		return id;
+	}
+	if (v->vendor_part_id.ok &&
+	    (v->vendor_id.ok ? v->vendor_id.v == MLX_OUI ||
+				       v->vendor_id.v == MLX_PCI_VENDOR :
+			       h && strncmp(h, "MT", 2) == 0)) {
+		id = (struct fw_ident){ MLX_PCI_VENDOR, v->vendor_part_id.v,
+					true };
+		diag_ev(x, r, "vendor_part_id", "ibv_query_device",
+			"%" PRIu64 " (PCI device 0x%04" PRIx64 ")%s%s",
+			id.dev, id.dev, v->vendor_id.ok ? ", vendor OUI " : "",
+			v->vendor_id.ok ? "0x02c9" : "");
+		return id;
+	}
+	if (h && strncmp(h, "MT", 2) == 0 && h[2] >= '0' && h[2] <= '9') {
+		char *end;
+		unsigned long n = strtoul(h + 2, &end, 10);
+
+		if (*end == '\0' && n > 0 && n <= 0xffff) {
+			id = (struct fw_ident){ MLX_PCI_VENDOR, n, true };
+			diag_ev(x, r, "hca_type",
+				"/sys/class/infiniband/<dev>/hca_type",
+				"%s (PCI device 0x%04lx)", h, n);
+		}
+	}
+	return id;
+}
 
 void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 		      struct rd_result *r)
 {
 	const struct rd_fw_table *tab = rd_data_firmware();
 	const struct rd_device *d = t->d;
-	const struct rd_pci *p;
 	const struct rd_fw_min *m;
-	char id[16];
+	struct fw_ident id;
+	char idtext[16];
 
 	if (d->fw_ver)
 		diag_ev(x, r, "fw_ver", "/sys/class/infiniband/<dev>/fw_ver",
@@ -26,27 +83,25 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: software device, no firmware", d->name);
 		return;
 	}
-	if (!diag_have(x, r, d->pci_bdf != NULL, "%s: no PCI function known",
-		       d->name))
+	id = fw_identity(x, r, d);
+	if (!diag_have(x, r, id.ok,
+		       "%s: device not identified: %s, no vendor_part_id, no "
+		       "hca_type",
+		       d->name,
+		       d->pci_bdf ? "PCI ids not read" : "no PCI function known"))
 		return;
-	p = rd_snapshot_pci(x->s, d->pci_bdf);
-	if (!diag_have(x, r, p && p->vendor_id.ok && p->device_id.ok,
-		       "%s: PCI ids of %s not read", d->name, d->pci_bdf))
-		return;
-	snprintf(id, sizeof(id), "%04" PRIx64 ":%04" PRIx64, p->vendor_id.v,
-		 p->device_id.v);
-	diag_ev(x, r, "PCI id", "libpci", "%s %s", id,
-		p->device_name ? p->device_name : "");
+	snprintf(idtext, sizeof(idtext), "%04" PRIx64 ":%04" PRIx64, id.ven,
+		 id.dev);
 	if (!diag_have(x, r, d->fw_ver && *d->fw_ver, "%s: fw_ver not read",
 		       d->name))
 		return;
 	if (!diag_have(x, r, tab != NULL, "%s: firmware table not loaded: %s",
 		       d->name, rd_data_error() ? rd_data_error() : "?"))
 		return;
-	m = rd_fw_min_find(tab, p->vendor_id.v, p->device_id.v);
+	m = rd_fw_min_find(tab, id.ven, id.dev);
 	if (!diag_have(x, r, m != NULL, "%s: no firmware minimum known for %s%s",
-		       d->name, id,
-		       p->vendor_id.v == 0x15b3 ? "" : " (not an mlx5 NIC)"))
+		       d->name, idtext,
+		       id.ven == MLX_PCI_VENDOR ? "" : " (not a Mellanox/NVIDIA NIC)"))
 		return;
 	diag_ev(x, r, "minimum", "data/firmware.tsv", "%s (%s): %s", m->min_fw,
 		m->family, m->why);

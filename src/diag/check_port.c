@@ -680,6 +680,19 @@ void check_port_mtu(struct diag_ctx *x, const struct diag_target *t,
 		f->value = want;
 }
 
+/* ibv_query_port's active_width as the sysfs rate names it. */
+static const char *ib_width_name(const struct rd_verbs_port *v)
+{
+	switch (v->active_width.ok ? v->active_width.v : 0) {
+	case 1: return "1X";
+	case 2: return "4X";
+	case 4: return "8X";
+	case 8: return "12X";
+	case 16: return "2X";
+	default: return NULL;
+	}
+}
+
 void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
 		     struct rd_result *r)
 {
@@ -689,18 +702,32 @@ void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
 
 	if (!diag_have(x, r, p->rate_gbps.ok, "%s: rate not read", tgt))
 		return;
-	diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate", "%s",
-		p->rate_text ? p->rate_text : "?");
+	if (p->rate_text && *p->rate_text)
+		diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+			"%s", p->rate_text);
+	else
+		diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+			"%.0f Gb/s", p->rate_gbps.v);
 	if (!diag_port_is_eth(p)) {
-		if (p->width && strcmp(p->width, "1X") == 0) {
+		const char *width = p->width && *p->width ? p->width :
+				    ib_width_name(&p->verbs);
+
+		/* The width is what is judged: a rate alone cannot tell 1X. */
+		if (!diag_have(x, r, width != NULL,
+			       "%s: rate %.0f Gb/s; link width not read, so a "
+			       "link trained narrow cannot be told",
+			       tgt, p->rate_gbps.v))
+			return;
+		if (strcmp(width, "1X") == 0) {
 			diag_verdict(x, r, RD_WARN, "width_degraded",
-				     "%s trained at 1X width (%s)", tgt,
-				     p->rate_text ? p->rate_text : "");
+				     "%s trained at 1X width (%.0f Gb/s)", tgt,
+				     p->rate_gbps.v);
 			diag_next(x, r,
 				  "a 4X cable trained at 1X: reseat or replace it");
 		} else {
-			diag_verdict(x, r, RD_PASS, "ok", "%s %s", tgt,
-				     p->rate_text ? p->rate_text : "");
+			diag_verdict(x, r, RD_PASS, "ok",
+				     "%s %.0f Gb/s at %s width", tgt,
+				     p->rate_gbps.v, width);
 		}
 		return;
 	}

@@ -204,9 +204,51 @@ static void test_firmware(void **state)
 	rd_results_free(&res);
 
 	/* Same version text, unknown device: no minimum, no guess. */
-	s.pci[0].device_id = rd_u64(0x1003);
+	s.pci[0].device_id = rd_u64(0x1020);
 	run_only(&s, NULL, "fw.version", &res);
 	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/*
+	 * No PCI function read: ibstat's CA type (hca_type MT4125, the
+	 * device id in decimal) or ibv_devinfo's vendor_part_id names it.
+	 */
+	one_roce(&s, "0000:3b:00.0");
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("22.27.1016");
+	s.devices[0].hca_type = rd_strdup("MT4125");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	assert_non_null(strstr(find_result(&res, "fw.version", "mlx5_0", 0)
+				       ->summary, "ConnectX-6 Dx"));
+	rd_results_free(&res);
+	free(s.devices[0].hca_type);
+	s.devices[0].hca_type = NULL;
+	s.devices[0].verbs.vendor_id = rd_u64(0x02c9);
+	s.devices[0].verbs.vendor_part_id = rd_u64(4125);
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	rd_results_free(&res);
+	/* Another vendor's part number is not a Mellanox device id. */
+	s.devices[0].verbs.vendor_id = rd_u64(0x8086);
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* ConnectX-3 (mlx4): its last firmware is the minimum. */
+	one_roce(&s, "0000:3b:00.0");
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1007, "mlx4_core");
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("2.40.7000");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	rd_results_free(&res);
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("2.42.5000");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_PASS, "ok");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 
