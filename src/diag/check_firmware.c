@@ -5,14 +5,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag/data.h"
-
-/* Mellanox's IEEE OUI, which libibverbs reports as the vendor id. */
-#define MLX_OUI 0x02c9
-#define MLX_PCI_VENDOR 0x15b3
 
 /* Which device a firmware minimum is looked up for, and from where. */
 struct fw_ident {
@@ -20,49 +15,32 @@ struct fw_ident {
 	bool ok;
 };
 
-/*
- * The device's identity from every source that names it: the PCI ids
- * (libpci), the verbs vendor_part_id (ibv_devinfo), then the sysfs
- * hca_type ("MT4125", ibstat's CA type: the PCI device id in decimal).
- */
 static struct fw_ident fw_identity(struct diag_ctx *x, struct rd_result *r,
 				   const struct rd_device *d)
 {
-	const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(x->s, d->pci_bdf) :
-					      NULL;
-	const struct rd_verbs_dev *v = &d->verbs;
 	struct fw_ident id = { 0 };
-	const char *h = d->hca_type;
+	const struct rd_pci *p;
 
-	if (p && p->vendor_id.ok && p->device_id.ok) {
-		id = (struct fw_ident){ p->vendor_id.v, p->device_id.v, true };
+	switch (diag_device_pci_id(x->s, d, &id.ven, &id.dev)) {
+	case DIAG_ID_PCI:
+		p = rd_snapshot_pci(x->s, d->pci_bdf);
 		diag_ev(x, r, "PCI id", "libpci", "%04" PRIx64 ":%04" PRIx64 " %s",
-			id.ven, id.dev, p->device_name ? p->device_name : "");
-		return id;
-	}
-	if (v->vendor_part_id.ok &&
-	    (v->vendor_id.ok ? v->vendor_id.v == MLX_OUI ||
-				       v->vendor_id.v == MLX_PCI_VENDOR :
-			       h && strncmp(h, "MT", 2) == 0)) {
-		id = (struct fw_ident){ MLX_PCI_VENDOR, v->vendor_part_id.v,
-					true };
+			id.ven, id.dev,
+			p && p->device_name ? p->device_name : "");
+		break;
+	case DIAG_ID_VERBS:
 		diag_ev(x, r, "vendor_part_id", "ibv_query_device",
-			"%" PRIu64 " (PCI device 0x%04" PRIx64 ")%s%s",
-			id.dev, id.dev, v->vendor_id.ok ? ", vendor OUI " : "",
-			v->vendor_id.ok ? "0x02c9" : "");
+			"%" PRIu64 " (PCI device 0x%04" PRIx64 ")", id.dev,
+			id.dev);
+		break;
+	case DIAG_ID_HCA_TYPE:
+		diag_ev(x, r, "hca_type", "/sys/class/infiniband/<dev>/hca_type",
+			"%s (PCI device 0x%04" PRIx64 ")", d->hca_type, id.dev);
+		break;
+	case DIAG_ID_NONE:
 		return id;
 	}
-	if (h && strncmp(h, "MT", 2) == 0 && h[2] >= '0' && h[2] <= '9') {
-		char *end;
-		unsigned long n = strtoul(h + 2, &end, 10);
-
-		if (*end == '\0' && n > 0 && n <= 0xffff) {
-			id = (struct fw_ident){ MLX_PCI_VENDOR, n, true };
-			diag_ev(x, r, "hca_type",
-				"/sys/class/infiniband/<dev>/hca_type",
-				"%s (PCI device 0x%04lx)", h, n);
-		}
-	}
+	id.ok = true;
 	return id;
 }
 
@@ -101,7 +79,7 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 	m = rd_fw_min_find(tab, id.ven, id.dev);
 	if (!diag_have(x, r, m != NULL, "%s: no firmware minimum known for %s%s",
 		       d->name, idtext,
-		       id.ven == MLX_PCI_VENDOR ? "" : " (not a Mellanox/NVIDIA NIC)"))
+		       id.ven == 0x15b3 ? "" : " (not a Mellanox/NVIDIA NIC)"))
 		return;
 	diag_ev(x, r, "minimum", "data/firmware.tsv", "%s (%s): %s", m->min_fw,
 		m->family, m->why);

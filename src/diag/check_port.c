@@ -341,10 +341,82 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		  "just reset (state changes within seconds)");
 }
 
-static void tree_ib(struct diag_ctx *x, struct rd_result *r,
-		    const struct rd_port *p, const char *tgt)
+/* 0 and 0xffff are no LID: the SM has not assigned one. */
+static bool lid_unassigned(const struct rd_port *p)
 {
+	return p->lid.ok && (p->lid.v == 0 || p->lid.v == 0xffff);
+}
+
+static bool sm_answers(const struct rd_port *p)
+{
+	return p->sm_lid.ok && p->sm_lid.v != 0 && p->sm_lid.v != 0xffff;
+}
+
+/*
+ * A virtual function: by its PCI device id, or because its system image
+ * GUID (the PF's) is not its own node GUID.
+ */
+static bool ib_port_vf(struct diag_ctx *x, struct rd_result *r,
+		       const struct rd_device *d)
+{
+	bool by_id = diag_device_is_vf(x->s, d);
+	bool by_guid = d->node_guid.ok && d->sys_image_guid.ok &&
+		       d->node_guid.v != d->sys_image_guid.v;
+
+	if (d->node_guid.ok)
+		diag_ev(x, r, "node GUID", SYS_IB "/<dev>/node_guid",
+			"0x%016" PRIx64, d->node_guid.v);
+	if (d->sys_image_guid.ok)
+		diag_ev(x, r, "system image GUID", SYS_IB "/<dev>/sys_image_guid",
+			"0x%016" PRIx64 "%s", d->sys_image_guid.v,
+			by_guid ? " (not the node GUID: a virtual function's)" :
+				  "");
+	if (by_id || by_guid)
+		diag_step(x, r, RD_PASS, "virtual function (%s%s%s)",
+			  by_id ? "PCI device id" : "",
+			  by_id && by_guid ? "; " : "",
+			  by_guid ? "system image GUID differs from the node GUID" :
+				    "");
+	return by_id || by_guid;
+}
+
+/*
+ * A VF's port that the SM sees but does not configure: its GUIDs are set
+ * on the PF, and the SM must manage virtual ports.
+ */
+static void ib_vf_unconfigured(struct diag_ctx *x, struct rd_result *r,
+			       const struct rd_port *p, const char *tgt,
+			       uint64_t st)
+{
+	diag_step(x, r, RD_FAIL,
+		  "the SM (LID 0x%" PRIx64 ") answers but assigned no LID "
+		  "(0x%" PRIx64 ") to this virtual function",
+		  p->sm_lid.v, p->lid.v);
+	diag_verdict(x, r, RD_FAIL, "vf_not_configured",
+		     "%s %s: a virtual function with its link up; the subnet "
+		     "manager (LID 0x%" PRIx64 ") answers but assigned it no LID",
+		     tgt, rd_port_state_name(st), p->sm_lid.v);
+	diag_why(x, r,
+		 "An InfiniBand VF's port comes up only when its PF gives it "
+		 "a node and port GUID and the subnet manager manages "
+		 "virtual ports; without either the SM leaves it without a "
+		 "LID and DOWN.");
+	diag_next(x, r,
+		  "on the host, give the VF unique GUIDs through its PF: ip "
+		  "link set dev PF vf N node_guid GUID port_guid GUID, set its "
+		  "policy to Follow or Up (echo Follow > "
+		  "/sys/class/infiniband/PFDEV/device/sriov/N/policy) and "
+		  "rebind the VF's driver; run the SM with virtualization "
+		  "enabled (opensm: virt_enabled 2, or UFM)");
+}
+
+static void tree_ib(struct diag_ctx *x, struct rd_result *r,
+		    const struct diag_target *t)
+{
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
 	uint64_t st = p->state_num.v, ph = p->phys_state_num.v;
+	bool vf;
 
 	if (!p->phys_state_num.ok) {
 		diag_step(x, r, RD_UNKNOWN, "physical state not read");
@@ -353,27 +425,47 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 		return;
 	}
 	if (p->sm_lid.ok)
-		diag_ev(x, r, "SM LID", SYS_IB "/<dev>/ports/<n>/sm_lid", "%" PRIu64,
-			p->sm_lid.v);
+		diag_ev(x, r, "SM LID", SYS_IB "/<dev>/ports/<n>/sm_lid",
+			"0x%" PRIx64 "%s", p->sm_lid.v,
+			sm_answers(p) ? "" : " (none)");
+	if (p->lid.ok)
+		diag_ev(x, r, "LID", SYS_IB "/<dev>/ports/<n>/lid",
+			"0x%" PRIx64 "%s", p->lid.v,
+			lid_unassigned(p) ? " (none assigned)" : "");
+	vf = ib_port_vf(x, r, t->d);
+	if (ph == PH_LINKUP && sm_answers(p) && lid_unassigned(p) && vf) {
+		ib_vf_unconfigured(x, r, p, tgt, st);
+		return;
+	}
 	if ((st == ST_INIT || st == ST_ARMED) && ph == PH_LINKUP) {
-		bool no_sm = st == ST_INIT &&
-			     (!p->sm_lid.ok || p->sm_lid.v == 0);
+		bool no_sm = st == ST_INIT && !sm_answers(p);
 
 		diag_step(x, r, RD_FAIL, "%s with LinkUp: %s",
 			  rd_port_state_name(st),
 			  no_sm ? "no subnet manager configured the port" :
 				  "the subnet manager has not activated the port");
-		diag_verdict(x, r, RD_FAIL, no_sm ? "no_sm" : "sm_not_activating",
-			     "%s %s: link is up but %s", tgt,
-			     rd_port_state_name(st),
-			     no_sm ? "no subnet manager has configured it" :
-				     "the subnet manager has not activated it");
+		if (no_sm) {
+			diag_verdict(x, r, RD_FAIL, "no_sm",
+				     "%s %s: link is up but no subnet manager has configured it%s",
+				     tgt, rd_port_state_name(st),
+				     p->sm_lid.ok ? " (SM LID 0)" : "");
+			diag_next(x, r,
+				  "start or reach an SM (opensm on a host or the switch's "
+				  "SM), then watch the port go ACTIVE");
+		} else {
+			diag_verdict(x, r, RD_FAIL, "sm_not_activating",
+				     "%s %s: link is up and the subnet manager (LID 0x%" PRIx64
+				     ") is reachable but has not activated it",
+				     tgt, rd_port_state_name(st), p->sm_lid.v);
+			diag_next(x, r,
+				  "the SM knows this port but does not configure it: read "
+				  "the SM's log for this port's GUID (a sweep error, a "
+				  "partition or a topology it refuses); sminfo and "
+				  "ibportstate show what it answers");
+		}
 		diag_why(x, r,
 			 "An InfiniBand port needs a subnet manager to assign "
 			 "its LID and move it to ACTIVE.");
-		diag_next(x, r,
-			  "start or reach an SM (opensm on a host or the switch's "
-			  "SM), then watch the port go ACTIVE");
 		return;
 	}
 	static const struct {
@@ -441,7 +533,7 @@ void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 		if (diag_port_is_eth(p))
 			tree_eth(x, r, t);
 		else
-			tree_ib(x, r, p, t->name);
+			tree_ib(x, r, t);
 	}
 }
 

@@ -524,6 +524,11 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				"switch port, which is outside this host" },
 		{ "no_sm", "a subnet manager runs on the fabric (opensm on a "
 			   "host or the switch), not as a setting here" },
+		{ "vf_not_configured", "a VF's GUIDs are set on its PF, on the "
+				       "host, and the SM's virtualization on "
+				       "the fabric" },
+		{ "port_down", "the cause is not known: nothing is changed on "
+			       "a guess" },
 		{ "fw_below_min", "firmware is updated with the vendor's tool "
 				  "and a reset, not changed in place" },
 		{ "pcie_degraded", "the PCIe link trains in hardware: slot, "

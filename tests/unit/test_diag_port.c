@@ -214,6 +214,67 @@ static void test_ib_tree(void **state)
 	}
 }
 
+/*
+ * An InfiniBand VF whose link is up while the SM answers and assigns no
+ * LID: its GUIDs and the SM's virtualization, not "check dmesg". A PF in
+ * INIT with an SM LID: the SM is reachable but not configuring the port;
+ * without an SM LID: no SM.
+ */
+static void test_ib_vf_and_sm(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_7", "0000:4b:00.1");
+	d->node_guid = rd_u64(0x9aecdde4e1e642baull);
+	d->sys_image_guid = rd_u64(0x043f720300df3e00ull);
+	p = snap_port(d, 1, 1, 5, "InfiniBand", NULL);
+	p->sm_lid = rd_u64(1);
+	p->lid = rd_u64(0xffff);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "vf_not_configured");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->summary, "virtual function"));
+	assert_non_null(strstr(r->next_step, "node_guid GUID port_guid GUID"));
+	assert_non_null(strstr(r->next_step, "Follow"));
+	assert_non_null(strstr(r->next_step, "virtualization"));
+	assert_null(strstr(r->next_step, "dmesg"));
+	rd_results_free(&res);
+
+	/* The same GUID twice, yet a VF's PCI device id (ConnectX-6 VF). */
+	d->sys_image_guid = d->node_guid;
+	snap_pci(&s, "0000:4b:00.1", 0x15b3, 0x101c, "mlx5_core");
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "vf_not_configured");
+	rd_results_free(&res);
+
+	/* A PF (ConnectX-6) in INIT with an SM LID: reachable, not configuring. */
+	s.pci[0].device_id = rd_u64(0x101b);
+	p->state_num = rd_u64(2);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "sm_not_activating");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->summary, "reachable"));
+	assert_non_null(strstr(r->next_step, "SM's log"));
+	rd_results_free(&res);
+	/* No SM LID: no SM at all. */
+	p->sm_lid = rd_u64(0);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL, "no_sm");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->next_step, "start or reach an SM"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_no_device_module(void **state)
 {
 	struct rd_snapshot s;
@@ -650,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_no_carrier),
 		cmocka_unit_test(test_eth_without_netlink),
 		cmocka_unit_test(test_ib_tree),
+		cmocka_unit_test(test_ib_vf_and_sm),
 		cmocka_unit_test(test_no_device_module),
 		cmocka_unit_test(test_no_device_rxe),
 		cmocka_unit_test(test_mtu),
