@@ -91,7 +91,15 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 		diag_verdict(x, r, RD_PASS, "ok", "RDMA modules loaded");
 		return;
 	}
-	if (fail)
+	/* ib_uverbs pulls in ib_core: one command, as port.state gives. */
+	if (fail && strcmp(fail, "ib_core") == 0 &&
+	    diag_module(s, "ib_uverbs") == DIAG_MOD_ABSENT)
+		missing = fail = "ib_uverbs";
+	if (fail && strcmp(fail, "ib_uverbs") == 0 &&
+	    diag_module(s, "ib_core") == DIAG_MOD_ABSENT)
+		diag_verdict(x, r, RD_FAIL, "module_missing",
+			     "ib_core and ib_uverbs are not loaded");
+	else if (fail)
 		diag_verdict(x, r, RD_FAIL, "module_missing",
 			     "%s is not loaded", fail);
 	else

@@ -261,12 +261,15 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			  "start the container with --device=/dev/infiniband (or the "
 			  "rdma device plugin) and --cap-add=IPC_LOCK");
 	} else if (s->n_devices == 0) {
-		diag_verdict(x, r, RD_WARN, "container_no_devices",
+		/* Nothing RDMA can be used or fixed from in here: first. */
+		diag_verdict(x, r, RD_FAIL, "container_no_devices",
 			     "in a %s container that sees no RDMA device",
 			     hs->container);
 		diag_next(x, r,
-			  "if the host has RDMA NICs, pass /dev/infiniband in "
-			  "(--device=/dev/infiniband) and check on the host");
+			  "pass /dev/infiniband and the netdev into the "
+			  "container (--device=/dev/infiniband or the RDMA "
+			  "device plugin, and the NIC's netdev or an SR-IOV "
+			  "VF through its CNI); check on the host");
 	} else if (hs->cap_ipc_lock.ok && !hs->cap_ipc_lock.v &&
 		   !(hs->memlock_unlimited.ok && hs->memlock_unlimited.v)) {
 		diag_verdict(x, r, RD_WARN, "container_no_ipc_lock",

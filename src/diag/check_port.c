@@ -88,6 +88,26 @@ static void tree_no_device(struct diag_ctx *x)
 	diag_why(x, r,
 		 "Without an RDMA device no verbs program can run: ibv_devinfo "
 		 "says \"No IB devices found\".");
+	/*
+	 * Inside a container the modules and NICs are the host's: the first
+	 * question is what the container was given, and see host.container.
+	 */
+	if (diag_in_container(s)) {
+		diag_ev(x, r, "container", "/proc/1/cgroup, /.dockerenv",
+			"%s", s->host.container);
+		diag_step(x, r, RD_FAIL,
+			  "inside a %s container: no RDMA device passed in",
+			  s->host.container);
+		diag_verdict(x, r, RD_FAIL, "no_device",
+			     "no RDMA device inside this %s container",
+			     s->host.container);
+		diag_next(x, r,
+			  "pass /dev/infiniband and the netdev into the "
+			  "container; check on the host (see host.container)");
+		r->no_fix = "inside a container: modules, sysctls and links "
+			    "are the host's; fix them on the host";
+		return;
+	}
 	/* A NIC whose RDMA half is not loaded (mlx5_core without mlx5_ib). */
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const struct rd_pci *p = &s->pci[i];

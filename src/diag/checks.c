@@ -327,6 +327,11 @@ bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d)
 	return false;
 }
 
+bool diag_in_container(const struct rd_snapshot *s)
+{
+	return s->host.container && strcmp(s->host.container, "none") != 0;
+}
+
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 {
 	const struct rd_module *m;

@@ -237,9 +237,19 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 			  bool disruptive, bool undoable, const char *impact,
 			  const char *fmt, ...)
 {
-	struct rd_fixup *f = calloc(1, sizeof(*f));
+	struct rd_fixup *f;
 	va_list ap;
 
+	/*
+	 * From a container a fix-up would change the host's kernel (a
+	 * module, a sysctl) or a link through a namespace: none is offered.
+	 */
+	if (diag_in_container(x->s)) {
+		r->no_fix = "inside a container: modules, sysctls and links "
+			    "are the host's; fix them on the host";
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
 	if (!f) {
 		oom(x);
 		return NULL;
@@ -505,6 +515,33 @@ void rd_results_sort(struct rd_results *r)
 	}
 }
 
+int rd_finding_rank(const struct rd_result *r)
+{
+	int rank = (int)r->verdict * 100;
+
+	if (r->check_id && strcmp(r->check_id, "host.container") == 0 &&
+	    r->verdict == RD_FAIL)
+		rank += 90;
+	else if (r->check_id && strcmp(r->check_id, "port.state") == 0)
+		rank += 50;
+	return rank + (RD_LAYER_COUNT - (int)r->layer);
+}
+
+const struct rd_result *rd_results_top(const struct rd_results *r)
+{
+	const struct rd_result *best = NULL;
+
+	for (size_t i = 0; r && i < r->n; i++) {
+		const struct rd_result *x = &r->v[i];
+
+		if (x->verdict != RD_FAIL && x->verdict != RD_WARN)
+			continue;
+		if (!best || rd_finding_rank(x) > rd_finding_rank(best))
+			best = x;
+	}
+	return best;
+}
+
 enum rd_verdict rd_results_worst(const struct rd_results *r)
 {
 	enum rd_verdict w = RD_PASS;
@@ -542,6 +579,8 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				"changed on a guess" },
 	};
 
+	if (r->no_fix)
+		return r->no_fix;
 	if (r->cause && strcmp(r->cause, "port_not_active") == 0)
 		return "this check is judged once the port is ACTIVE";
 	if (r->verdict == RD_UNKNOWN)

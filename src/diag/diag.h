@@ -102,6 +102,8 @@ struct rd_result {
 	struct rd_step *path;
 	size_t n_path;
 	struct rd_fixup *fix;	/* NULL when none */
+	/* Why no fix-up is offered when the cause alone does not say. */
+	const char *no_fix;	/* static text; NULL = from the cause */
 };
 
 struct rd_results {
@@ -192,6 +194,15 @@ int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 void rd_results_free(struct rd_results *r);
 /* By layer, hardware first, worst first within a layer; stable. */
 void rd_results_sort(struct rd_results *r);
+/*
+ * How far up a finding goes: the verdict first; among FAILs a container
+ * that holds the host's devices back comes first (nothing else can be
+ * fixed from inside it), then port.state, then the lower layer. The
+ * console's first finding and check --nhc's line are the same one.
+ */
+int rd_finding_rank(const struct rd_result *r);
+/* The finding of highest rank that is a FAIL or WARN; NULL: none. */
+const struct rd_result *rd_results_top(const struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
 /* by[v] of four strings in verdict order (PASS, UNKNOWN, WARN, FAIL);

@@ -106,6 +106,12 @@ enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
 /* An SR-IOV virtual function by its device id; false when not known. */
 bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d);
 
+/*
+ * Inside a container (host.container read and not "none"): the modules,
+ * sysctls and links belong to the host's kernel, seen from a namespace.
+ */
+bool diag_in_container(const struct rd_snapshot *s);
+
 enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 /* Module state; UNKNOWN when the snapshot has no module data at all. */
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "diag_snap.h"
+#include "fleet/nhc.h"
 
 #include "core/history.h"
 
@@ -462,6 +463,67 @@ static void test_container(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * No RDMA device inside a container: the container is the first finding
+ * (in the console and in check --nhc alike), and no module, sysctl or
+ * link fix-up is offered. On the host the same facts give one command
+ * from port.state and driver.modules alike.
+ */
+static void test_container_first(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r, *top;
+	char line[RD_NHC_LINE_MAX + 1];
+
+	(void)state;
+	rd_snapshot_init(&s);
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1017, "mlx5_core");
+	snap_module(&s, "mlx5_core");
+	snap_module(&s, "mlx5_ib");
+	s.host.container = rd_strdup("kubernetes");
+	s.host.hugepages_total = rd_u64(0);
+	s.host.hugepages_free = rd_u64(0);
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	rd_results_sort(&res);
+	top = rd_results_top(&res);
+	assert_non_null(top);
+	assert_string_equal(top->check_id, "host.container");
+	assert_int_equal(top->verdict, RD_FAIL);
+	assert_non_null(strstr(top->next_step, "pass /dev/infiniband and the "
+					       "netdev into the container"));
+	assert_non_null(strstr(top->next_step, "check on the host"));
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].fix)
+			fail_msg("in a container: %s offers \"%s\"",
+				 res.v[i].check_id, res.v[i].fix->command);
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_non_null(strstr(r->summary, "container"));
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "container"));
+	r = find_result(&res, "driver.modules", NULL, 0);
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "host"));
+	/* check --nhc names the same finding. */
+	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 1);
+	assert_non_null(strstr(line, "; host.container in a kubernetes"));
+	rd_results_free(&res);
+
+	/* On the host: one command, the same from both checks. */
+	free(s.host.container);
+	s.host.container = rd_strdup("none");
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	rd_results_sort(&res);
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "modprobe ib_uverbs");
+	r = find_result(&res, "driver.modules", NULL, 0);
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "modprobe ib_uverbs");
+	assert_string_equal(rd_results_top(&res)->check_id, "port.state");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 /* Under --root the probe names nodes ROOT/dev/...: they still count. */
 static void test_uverbs_under_root(void **state)
 {
@@ -741,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_pcie_partial),
 		cmocka_unit_test(test_verbs_checks),
 		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_container_first),
 		cmocka_unit_test(test_uverbs_under_root),
 		cmocka_unit_test(test_modules_listed_once),
 		cmocka_unit_test(test_counters),
