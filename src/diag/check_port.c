@@ -582,6 +582,13 @@ static bool gid_is_v6_global(const struct rd_gid *g)
 	       !(g->raw[0] == 0xfe && (g->raw[1] & 0xc0) == 0x80);
 }
 
+static bool gid_usable(const struct rd_gid *g)
+{
+	static const uint8_t zero[16];
+
+	return g->raw_ok && memcmp(g->raw, zero, 16) != 0;
+}
+
 static bool gid_is_v2(const struct rd_gid *g)
 {
 	return g->type && strstr(g->type, "v2") != NULL;
@@ -595,11 +602,18 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 	const struct rd_netdev *n = t->n;
 	bool v4addr = false, typed = false, v6 = false;
 	const struct rd_gid *found = NULL;
+	size_t usable = 0, zeros = 0;
 	char gbuf[64];
 
 	for (size_t k = 0; k < p->n_gids; k++) {
 		const struct rd_gid *g = &p->gids[k];
 
+		/* An all-zero entry is an empty slot (a saved table keeps them). */
+		if (!gid_usable(g)) {
+			zeros += g->raw_ok;
+			continue;
+		}
+		usable++;
 		if (g->type)
 			typed = true;
 		if (gid_is_v4(g) && gid_is_v2(g) && !found)
@@ -616,8 +630,9 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 				n->addrs[k].address ? n->addrs[k].address : "?",
 				n->addrs[k].prefixlen.v);
 		}
-	diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids", "%zu",
-		p->n_gids);
+	diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
+		"%zu%s", usable,
+		usable < p->n_gids ? " (not counting all-zero entries)" : "");
 	if (found) {
 		rd_format_gid(found->raw, gbuf, sizeof(gbuf));
 		diag_ev(x, r, "RoCE v2 IPv4 GID",
@@ -630,8 +645,40 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 			  found->index);
 		return;
 	}
+	/* Without the port's state only a GID found settles it. */
+	if (!diag_have(x, r, p->state_num.ok,
+		       "%s: port state not read and no RoCE v2 IPv4 GID in its "
+		       "table: see port.state", tgt))
+		return;
 	if (!diag_have(x, r, p->n_gids > 0, "%s: GID table not read", tgt))
 		return;
+	if (!diag_have(x, r, usable > 0 || zeros == p->n_gids,
+		       "%s: GID values not read", tgt))
+		return;
+	if (usable == 0) {
+		bool pod = diag_in_container(x->s);
+
+		diag_verdict(x, r, RD_FAIL, "no_usable_gid",
+			     "%s: no usable GID%s (all %zu GID entries are zero)",
+			     tgt,
+			     pod ? ": the pod's network namespace holds no "
+				   "netdev of this device (macvlan/SR-IOV CNI, "
+				   "not the default CNI)" : "",
+			     p->n_gids);
+		if (pod)
+			diag_next(x, r,
+				  "attach the pod to this device's network "
+				  "with a macvlan or SR-IOV CNI (a secondary "
+				  "network on the NIC), not only the default "
+				  "CNI; then its address makes the GID");
+		else
+			diag_next(x, r,
+				  "give %s an address (GIDs follow the "
+				  "netdev's addresses), and check that it is "
+				  "up",
+				  r->netdev ? r->netdev : "the port's netdev");
+		return;
+	}
 	if (!diag_have(x, r, typed, "%s: GID types not readable", tgt))
 		return;
 	if (n && n->n_addrs == 0 && !n->admin_up.ok) {

@@ -112,7 +112,8 @@ const struct rd_check rd_checks[] = {
 		     "congestion (no PFC/ECN) or retransmissions."),
 	CHECK("port", "rocev2_gid", "RoCE v2 GID for an IPv4 address", NETCFG,
 	      .walk = RD_WALK_PORT,
-	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_STATE_UNREAD_OK |
+		      RD_NAME_NETDEV,
 	      .each = check_port_rocev2_gid,
 	      .why = "RoCE v2 over IPv4 needs a GID built from the netdev's "
 		     "IPv4 address; both sides must use the index of such a "

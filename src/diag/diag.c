@@ -351,7 +351,8 @@ static void walk_one(struct diag_ctx *x, const struct diag_target *t)
 
 	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
 		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
-	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p)) {
+	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p) &&
+	    !((c->only & RD_STATE_UNREAD_OK) && !t->p->state_num.ok)) {
 		/* An unread state is not a port known to be down. */
 		if (!t->p->state_num.ok)
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",

@@ -143,6 +143,11 @@ enum {
 	/* A port not ACTIVE gets UNKNOWN "port_not_active": see port.state. */
 	RD_ONLY_ACTIVE = 1 << 3,
 	RD_NAME_NETDEV = 1 << 4,	/* the result names the port's netdev */
+	/*
+	 * With RD_ONLY_ACTIVE: a port whose state was not read is still
+	 * judged; the check says what its own data settles without it.
+	 */
+	RD_STATE_UNREAD_OK = 1 << 5,
 };
 
 /* A check: one row of the const table in checks.c. */

@@ -481,6 +481,65 @@ static void test_gid(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * The GID table speaks for itself: an IPv4 RoCE v2 GID settles the check
+ * even when the port's state was not read. All-zero entries are empty
+ * slots, not GIDs; a table of nothing else has no usable GID, and in a
+ * container that is the pod's network namespace.
+ */
+static void test_gid_table_speaks(void **state)
+{
+	static const uint8_t zero[16];
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_port *p;
+
+	(void)state;
+	healthy(&s);
+	p = &s.devices[0].ports[0];
+	p->state_num.ok = false;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	/* Without that GID nothing is settled. */
+	memcpy(p->gids[2].raw, gid_ll, 16);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_data");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "port state not read"));
+	rd_results_free(&res);
+
+	/* A saved table of zero entries, as a pod without its netdev has. */
+	p->state_num = rd_u64(4);
+	for (size_t k = 0; k < p->n_gids; k++)
+		memcpy(p->gids[k].raw, zero, 16);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_FAIL,
+		       "no_usable_gid");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "no usable GID"));
+	assert_null(strstr(r->summary, "pod"));
+	rd_results_free(&res);
+	s.host.container = rd_strdup("kubernetes");
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary,
+			       "no usable GID: the pod's network namespace "
+			       "holds no netdev of this device (macvlan/SR-IOV "
+			       "CNI, not the default CNI)"));
+	rd_results_free(&res);
+	/* Entries whose value was not read are not zero. */
+	for (size_t k = 0; k < p->n_gids; k++)
+		p->gids[k].raw_ok = false;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_filter_sort_json(void **state)
 {
 	struct rd_snapshot s;
@@ -717,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_mtu_by_link_layer),
 		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_gid_table_speaks),
 		cmocka_unit_test(test_filter_sort_json),
 		cmocka_unit_test(test_target_walk),
 		cmocka_unit_test(test_walk_rows),
