@@ -182,7 +182,27 @@ static void provider_open_failed(struct diag_ctx *x, struct rd_result *r,
 	const char *node = d->uverbs_dev ? d->uverbs_dev : "/dev/infiniband";
 	uint64_t e = d->verbs.open_errno.ok ? d->verbs.open_errno.v : 0;
 
-	if (!d->verbs.open_errno.ok) {
+	/*
+	 * The probe records an errno for a failed open and names the call
+	 * for a failed query ("ibv_query_device: ..."): only then did the
+	 * device open. A record with neither (a file from elsewhere) says
+	 * only that it did not open.
+	 */
+	bool query_failed = d->verbs.open_error &&
+			    strncmp(d->verbs.open_error, "ibv_query_device",
+				    strlen("ibv_query_device")) == 0;
+
+	if (!d->verbs.open_errno.ok && !query_failed) {
+		diag_verdict(x, r, RD_FAIL, "open_failed",
+			     "%s: libibverbs lists it but cannot open it%s%s",
+			     d->name, d->verbs.open_error ? ": " : " (no errno recorded)",
+			     d->verbs.open_error ? d->verbs.open_error : "");
+		diag_next(x, r,
+			  "run ibv_devinfo -d %s to see why it does not open; "
+			  "check access to %s (see user.uverbs) and dmesg for "
+			  "errors of its driver",
+			  rd_shquote_tmp(d->name), node);
+	} else if (!d->verbs.open_errno.ok) {
 		/* It opened; a query failed after that. */
 		diag_verdict(x, r, RD_FAIL, "query_failed",
 			     "%s: libibverbs opens it but cannot query it%s%s",

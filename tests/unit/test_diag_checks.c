@@ -416,11 +416,38 @@ static void test_verbs_checks(void **state)
 			assert_null(r->fix);
 			rd_results_free(&res);
 		}
-		/* Opened, then the query failed. */
+		/*
+		 * No errno recorded: the open is what failed, not a query;
+		 * only the probe's "ibv_query_device" says it opened.
+		 */
 		d->verbs.open_errno.ok = false;
 		run_only(&s, NULL, "user.provider", &res);
 		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		assert_null(strstr(find_result(&res, "user.provider", "mlx5_0", 0)
+					   ->summary, "query"));
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "cannot open it: ibv_open_device: x"));
+		rd_results_free(&res);
+		free(d->verbs.open_error);
+		d->verbs.open_error = NULL;
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "cannot open it (no errno recorded)"));
+		rd_results_free(&res);
+		/* Opened, then the query failed. */
+		d->verbs.open_error =
+			rd_strdup("ibv_query_device: Input/output error");
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
 			       "query_failed");
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "opens it but cannot query it"));
 		rd_results_free(&res);
 		/* A recording that did not keep the listing: no guess. */
 		d->verbs.listed.ok = false;
