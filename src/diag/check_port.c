@@ -373,15 +373,21 @@ static bool sm_answers(const struct rd_port *p)
 }
 
 /*
- * A virtual function: by its PCI device id, or because its system image
- * GUID (the PF's) is not its own node GUID.
+ * A virtual function: by its device id (PCI, vendor_part_id, hca_type),
+ * or, with no id read, because its node GUID is not of its system image
+ * (the PF's) at all: another OUI in the top 24 bits. A second PF of a
+ * dual-port card differs from the system image GUID in its low bits only.
  */
 static bool ib_port_vf(struct diag_ctx *x, struct rd_result *r,
 		       const struct rd_device *d)
 {
+	uint64_t ven, dev;
 	bool by_id = diag_device_is_vf(x->s, d);
-	bool by_guid = d->node_guid.ok && d->sys_image_guid.ok &&
-		       d->node_guid.v != d->sys_image_guid.v;
+	bool id_known = diag_device_pci_id(x->s, d, &ven, &dev) != DIAG_ID_NONE;
+	bool differ = d->node_guid.ok && d->sys_image_guid.ok &&
+		      d->node_guid.v != d->sys_image_guid.v;
+	bool by_guid = differ && !id_known &&
+		       (d->node_guid.v >> 40) != (d->sys_image_guid.v >> 40);
 
 	if (d->node_guid.ok)
 		diag_ev(x, r, "node GUID", SYS_IB "/<dev>/node_guid",
@@ -389,14 +395,15 @@ static bool ib_port_vf(struct diag_ctx *x, struct rd_result *r,
 	if (d->sys_image_guid.ok)
 		diag_ev(x, r, "system image GUID", SYS_IB "/<dev>/sys_image_guid",
 			"0x%016" PRIx64 "%s", d->sys_image_guid.v,
-			by_guid ? " (not the node GUID: a virtual function's)" :
-				  "");
-	if (by_id || by_guid)
-		diag_step(x, r, RD_PASS, "virtual function (%s%s%s)",
-			  by_id ? "PCI device id" : "",
-			  by_id && by_guid ? "; " : "",
-			  by_guid ? "system image GUID differs from the node GUID" :
-				    "");
+			differ ? " (not the node GUID)" : "");
+	if (by_id)
+		diag_step(x, r, RD_PASS,
+			  "virtual function (device 0x%04" PRIx64 "%s)", dev,
+			  differ ? "; its system image GUID is the PF's" : "");
+	else if (by_guid)
+		diag_step(x, r, RD_PASS,
+			  "virtual function (its node GUID is not of its system "
+			  "image: another OUI; device id not read)");
 	return by_id || by_guid;
 }
 

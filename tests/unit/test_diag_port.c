@@ -247,6 +247,17 @@ static void test_ib_vf_and_sm(void **state)
 	assert_null(strstr(r->next_step, "dmesg"));
 	rd_results_free(&res);
 
+	/*
+	 * A second PF of a dual-port card: its system image GUID is the
+	 * first function's, one off in the low bits. Not a VF.
+	 */
+	d->node_guid = rd_u64(0x58a2e10300dae627ull);
+	d->sys_image_guid = rd_u64(0x58a2e10300dae626ull);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_not_equal(r->cause, "vf_not_configured");
+	rd_results_free(&res);
 	/* The same GUID twice, yet a VF's PCI device id (ConnectX-6 VF). */
 	d->sys_image_guid = d->node_guid;
 	snap_pci(&s, "0000:4b:00.1", 0x15b3, 0x101c, "mlx5_core");
