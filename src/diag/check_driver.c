@@ -367,6 +367,12 @@ void check_user_uverbs(struct diag_ctx *x, const struct diag_target *t,
 		diag_verdict(x, r, RD_FAIL, "uverbs_denied",
 			     "%s: %s is not accessible to this user",
 			     d->name, path);
+	else if (!n->readable.ok || !n->writable.ok)
+		/* Present is not usable: whether this user may open it. */
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: %s present; its read and write access for "
+			     "this user not checked",
+			     d->name, path);
 	else
 		diag_verdict(x, r, RD_PASS, "ok", "%s: %s usable",
 			     d->name, path);

@@ -38,6 +38,7 @@ enum miss {
 	MISS_MODULE_STATE,	/* modules listed, "loaded" not read */
 	MISS_CONTAINER,		/* no /proc: container not detected */
 	MISS_DEVNODES,		/* no /dev: device nodes not checked */
+	MISS_DEVNODE_ACCESS,	/* nodes present, access not checked */
 	MISS_IB_WIDTH,		/* an IB port's rate as a number only */
 	MISS_PCIE_WIDTH,	/* PCIe width now and capable not read */
 	MISS_PCIE_SPEED,	/* PCIe speed now and capable not read */
@@ -47,6 +48,11 @@ enum miss {
 	MISS_GID_TYPES,		/* GIDs read, their types not */
 	MISS_MAX_CQE,		/* device queried, max_cqe absent */
 	MISS_CM_MODE,		/* rdma_cm's default mode not read */
+	MISS_PFC_EN,		/* DCB answered, the PFC bitmap not read */
+	MISS_ECN_VALUES,	/* the ECN directory, its values not read */
+	MISS_AFFINITY,		/* this process's CPUs not read */
+	MISS_MEMLOCK,		/* RLIMIT_MEMLOCK not read */
+	MISS_HUGEPAGES,		/* HugePages_* not read */
 	MISS_COUNT
 };
 
@@ -58,9 +64,12 @@ static const char *const miss_names[MISS_COUNT] = {
 	"netdev without device", "modules not read", "PCI not read",
 	"host files not read", "module state not read",
 	"container not detected", "device nodes not checked",
+	"device node access not checked",
 	"IB width not read", "PCIe width not read", "PCIe speed not read",
 	"fw_ver not read", "P_Key not read", "GID table not read",
 	"GID types not read", "max_cqe not read", "rdma_cm mode not read",
+	"PFC bitmap not read", "ECN values not read", "CPU affinity not read",
+	"memlock not read", "huge pages not read",
 };
 
 #define M(k) (1u << (k))
@@ -81,7 +90,8 @@ static const struct {
 	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) |
 				  M(MISS_MAX_CQE) },
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
-	{ "user.uverbs", M(MISS_HOST) | M(MISS_DEVNODES) },
+	{ "user.uverbs", M(MISS_HOST) | M(MISS_DEVNODES) |
+				M(MISS_DEVNODE_ACCESS) },
 	{ "port.state", 0 },
 	{ "phy.module", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
@@ -101,13 +111,16 @@ static const struct {
 	{ "port.mtu", 0 },
 	{ "port.ib_mtu", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
 	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
-			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
-	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) },
+			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) |
+			     M(MISS_PFC_EN) },
+	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) |
+			     M(MISS_ECN_VALUES) },
 	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
 	{ "rdma_cm.roce_mode", M(MISS_HOST) | M(MISS_CM_MODE) },
-	{ "host.memlock", M(MISS_HOST) },
-	{ "host.hugepages", M(MISS_HOST) },
-	{ "host.numa", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_HOST) },
+	{ "host.memlock", M(MISS_HOST) | M(MISS_MEMLOCK) },
+	{ "host.hugepages", M(MISS_HOST) | M(MISS_HUGEPAGES) },
+	{ "host.numa", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_HOST) |
+			       M(MISS_AFFINITY) },
 	{ "host.container", M(MISS_HOST) | M(MISS_CONTAINER) },
 	{ "host.udp_buffers", M(MISS_HOST) },
 };
@@ -295,6 +308,15 @@ static void drop_netdevs(struct rd_snapshot *s)
 	s->n_netdevs = 0;
 }
 
+static void drop_counters(struct rd_counters *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
 static void clear_verbs(struct rd_device *d)
 {
 	free(d->verbs.open_error);
@@ -412,6 +434,12 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 		s->host.devnodes = NULL;
 		s->host.n_devnodes = 0;
 		break;
+	case MISS_DEVNODE_ACCESS:
+		for (size_t i = 0; i < s->host.n_devnodes; i++) {
+			s->host.devnodes[i].readable.ok = false;
+			s->host.devnodes[i].writable.ok = false;
+		}
+		break;
 	case MISS_IB_WIDTH: {
 		struct rd_port *p = &s->devices[1].ports[0];
 
@@ -472,6 +500,26 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 			free(s->host.cm_ports[i].default_roce_mode);
 			s->host.cm_ports[i].default_roce_mode = NULL;
 		}
+		break;
+	case MISS_PFC_EN:
+		n->dcb.pfc_en.ok = false;
+		break;
+	case MISS_ECN_VALUES:
+		drop_counters(&n->ecn.np_enable);
+		drop_counters(&n->ecn.rp_enable);
+		break;
+	case MISS_AFFINITY:
+		free(s->host.cpu_affinity);
+		s->host.cpu_affinity = NULL;
+		break;
+	case MISS_MEMLOCK:
+		s->host.memlock_unlimited.ok = false;
+		s->host.memlock_soft.ok = false;
+		s->host.memlock_hard.ok = false;
+		break;
+	case MISS_HUGEPAGES:
+		s->host.hugepages_total.ok = false;
+		s->host.hugepages_free.ok = false;
 		break;
 	case MISS_COUNT:
 		break;
