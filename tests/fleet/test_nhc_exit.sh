@@ -34,6 +34,9 @@ expect 1 "ERROR: 0 FAIL, 1 WARN" --root "$r" --only port.mtu --strict
 expect 0 "OK: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc
 expect 1 "ERROR: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc --strict
 expect 1 "ERROR: 1 FAIL" --root "$fix/cx5-ib-init-no-sm" --only port.state
+# A DOWN port whose netdev was never read fails all the same.
+expect 1 "ERROR: 1 FAIL, 0 WARN, 0 UNKNOWN; port.state mlx5_8/1 DOWN/Disabled: cause not" \
+	--load "$fix/real-cx6dx-ibstat-down/snapshot.json" --only port.state
 expect 1 "ERROR: 2 FAIL, 4 WARN" --root "$fix/cx6dx-roce-port-down"
 fails=$("$bin" check --json --window 0 --root "$fix/cx6dx-roce-port-down" |
 	jq '[.[] | select(.verdict == "FAIL")] | length')
