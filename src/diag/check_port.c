@@ -637,9 +637,13 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 				n->addrs[k].address ? n->addrs[k].address : "?",
 				n->addrs[k].prefixlen.v);
 		}
-	diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
-		"%zu%s", usable,
-		usable < p->n_gids ? " (not counting all-zero entries)" : "");
+	if (zeros)
+		diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
+			"%zu, %zu of them all-zero (empty slots)", p->n_gids,
+			zeros);
+	else
+		diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
+			"%zu", p->n_gids);
 	if (found) {
 		rd_format_gid(found->raw, gbuf, sizeof(gbuf));
 		diag_ev(x, r, "RoCE v2 IPv4 GID",
