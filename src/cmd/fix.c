@@ -248,7 +248,7 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 	 * From a container a module, a sysctl or a link would be changed
 	 * on the host's kernel through this namespace: refused.
 	 */
-	if (s.host.container && strcmp(s.host.container, "none") != 0) {
+	if (rd_diag_in_container(&s)) {
 		cli_error(cli,
 			  "fix: not applied: inside a %s container; modules, "
 			  "sysctls and links belong to the host's kernel: run "

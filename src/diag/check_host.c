@@ -261,8 +261,12 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			  "start the container with --device=/dev/infiniband (or the "
 			  "rdma device plugin) and --cap-add=IPC_LOCK");
 	} else if (s->n_devices == 0) {
-		/* Nothing RDMA can be used or fixed from in here: first. */
-		diag_verdict(x, r, RD_FAIL, "container_no_devices",
+		/*
+		 * Nothing RDMA can be used or fixed from in here: a FAIL,
+		 * the first finding. An overlay root alone may be a host.
+		 */
+		diag_verdict(x, r, diag_in_container(s) ? RD_FAIL : RD_WARN,
+			     "container_no_devices",
 			     "in a %s container that sees no RDMA device",
 			     hs->container);
 		diag_next(x, r,

@@ -328,9 +328,15 @@ bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d)
 	return false;
 }
 
+bool rd_diag_in_container(const struct rd_snapshot *s)
+{
+	return s->host.container && strcmp(s->host.container, "none") != 0 &&
+	       strcmp(s->host.container, "overlay-root") != 0;
+}
+
 bool diag_in_container(const struct rd_snapshot *s)
 {
-	return s->host.container && strcmp(s->host.container, "none") != 0;
+	return rd_diag_in_container(s);
 }
 
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)

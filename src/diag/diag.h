@@ -200,6 +200,13 @@ void rd_results_free(struct rd_results *r);
 /* By layer, hardware first, worst first within a layer; stable. */
 void rd_results_sort(struct rd_results *r);
 /*
+ * Inside a container: host.container read, and a runtime named (docker,
+ * kubernetes, lxc, ...). An overlay root alone is no proof: live and
+ * immutable systems boot that way, and their fix-ups stay offered.
+ */
+bool rd_diag_in_container(const struct rd_snapshot *s);
+
+/*
  * How far up a finding goes: the verdict first; among FAILs a container
  * that holds the host's devices back comes first (nothing else can be
  * fixed from inside it), then port.state, then the lower layer. The

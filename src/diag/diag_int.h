@@ -107,8 +107,8 @@ enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
 bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d);
 
 /*
- * Inside a container (host.container read and not "none"): the modules,
- * sysctls and links belong to the host's kernel, seen from a namespace.
+ * Inside a container (rd_diag_in_container): the modules, sysctls and
+ * links belong to the host's kernel, seen from a namespace.
  */
 bool diag_in_container(const struct rd_snapshot *s);
 

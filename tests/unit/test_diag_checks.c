@@ -535,6 +535,10 @@ static void test_container_first(void **state)
 	assert_non_null(strstr(line, "; host.container in a kubernetes"));
 	rd_results_free(&res);
 
+	/* An overlay root alone is no container: the fix-ups stay. */
+	free(s.host.container);
+	s.host.container = rd_strdup("overlay-root");
+	assert_false(rd_diag_in_container(&s));
 	/* On the host: one command, the same from both checks. */
 	free(s.host.container);
 	s.host.container = rd_strdup("none");
