@@ -24,8 +24,8 @@ static struct fw_ident fw_identity(struct diag_ctx *x, struct rd_result *r,
 	switch (diag_device_pci_id(x->s, d, &id.ven, &id.dev)) {
 	case DIAG_ID_PCI:
 		p = rd_snapshot_pci(x->s, d->pci_bdf);
-		diag_ev(x, r, "PCI id", "libpci", "%04" PRIx64 ":%04" PRIx64 " %s",
-			id.ven, id.dev,
+		diag_ev(x, r, "PCI id", "libpci",
+			"%04" PRIx64 ":%04" PRIx64 " %s", id.ven, id.dev,
 			p && p->device_name ? p->device_name : "");
 		break;
 	case DIAG_ID_VERBS:
@@ -34,7 +34,8 @@ static struct fw_ident fw_identity(struct diag_ctx *x, struct rd_result *r,
 			id.dev);
 		break;
 	case DIAG_ID_HCA_TYPE:
-		diag_ev(x, r, "hca_type", "/sys/class/infiniband/<dev>/hca_type",
+		diag_ev(x, r, "hca_type",
+			"/sys/class/infiniband/<dev>/hca_type",
 			"%s (PCI device 0x%04" PRIx64 ")", d->hca_type, id.dev);
 		break;
 	case DIAG_ID_NONE:
@@ -66,7 +67,8 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 		       "%s: device not identified: %s, no vendor_part_id, no "
 		       "hca_type",
 		       d->name,
-		       d->pci_bdf ? "PCI ids not read" : "no PCI function known"))
+		       d->pci_bdf ? "PCI ids not read"
+				  : "no PCI function known"))
 		return;
 	snprintf(idtext, sizeof(idtext), "%04" PRIx64 ":%04" PRIx64, id.ven,
 		 id.dev);
@@ -77,8 +79,9 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 		       d->name, rd_data_error() ? rd_data_error() : "?"))
 		return;
 	m = rd_fw_min_find(tab, id.ven, id.dev);
-	if (!diag_have(x, r, m != NULL, "%s: no firmware minimum known for %s%s",
-		       d->name, idtext,
+	if (!diag_have(x, r, m != NULL,
+		       "%s: no firmware minimum known for %s%s", d->name,
+		       idtext,
 		       id.ven == 0x15b3 ? "" : " (not a Mellanox/NVIDIA NIC)"))
 		return;
 	diag_ev(x, r, "minimum", "data/firmware.tsv", "%s (%s): %s", m->min_fw,
@@ -246,22 +249,24 @@ void check_hw_pcie_link(struct diag_ctx *x)
 		}
 		if (speed_ok && width_ok)
 			diag_verdict(x, r, RD_WARN, "pcie_degraded",
-				     "%s: PCIe %.1f GT/s x%" PRIu64 ", capable of %.1f GT/s x%" PRIu64,
+				     "%s: PCIe %.1f GT/s x%" PRIu64
+				     ", capable of %.1f GT/s x%" PRIu64,
 				     p->bdf ? p->bdf : "?", p->link_speed_gts.v,
 				     p->link_width.v, p->cap_speed_gts.v,
 				     p->cap_width.v);
 		else if (narrow)
 			diag_verdict(x, r, RD_WARN, "pcie_degraded",
-				     "%s: PCIe trained at x%" PRIu64 " of x%" PRIu64
-				     " (speed not read)",
+				     "%s: PCIe trained at x%" PRIu64
+				     " of x%" PRIu64 " (speed not read)",
 				     p->bdf ? p->bdf : "?", p->link_width.v,
 				     p->cap_width.v);
 		else
-			diag_verdict(x, r, RD_WARN, "pcie_degraded",
-				     "%s: PCIe trained at %.1f GT/s of %.1f GT/s"
-				     " (width not read)",
-				     p->bdf ? p->bdf : "?", p->link_speed_gts.v,
-				     p->cap_speed_gts.v);
+			diag_verdict(
+				x, r, RD_WARN, "pcie_degraded",
+				"%s: PCIe trained at %.1f GT/s of %.1f GT/s"
+				" (width not read)",
+				p->bdf ? p->bdf : "?", p->link_speed_gts.v,
+				p->cap_speed_gts.v);
 		diag_next(x, r,
 			  "check the slot (electrical width), riser and BIOS "
 			  "PCIe settings; reseat the card");
