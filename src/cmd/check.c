@@ -460,6 +460,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	o.from_file = load != NULL;
 	{
 		char why[256];
 

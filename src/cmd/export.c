@@ -135,6 +135,7 @@ static int render(struct exporter *ex)
 			return -ENOMEM;
 	}
 	rd_diag_opts_init(&o);
+	o.from_file = ex->loaded;
 	if (ex->checks)
 		rd_diag_run(&ex->s, ex->loaded ? NULL : &ex->h, &o, &res);
 	rd_prom_init(&w);

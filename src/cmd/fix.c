@@ -244,6 +244,19 @@ int cmd_fix(struct rd_cli *cli, int argc, char **argv)
 		rd_snapshot_free(&s);
 		return FIX_USAGE;
 	}
+	/*
+	 * From a container a module, a sysctl or a link would be changed
+	 * on the host's kernel through this namespace: refused.
+	 */
+	if (rd_diag_in_container(&s)) {
+		cli_error(cli,
+			  "fix: not applied: inside a %s container; modules, "
+			  "sysctls and links belong to the host's kernel: run "
+			  "rdmadiag check and fix on the host",
+			  rd_esc_tmp(s.host.container));
+		rd_snapshot_free(&s);
+		return FIX_NOT_APPLIED;
+	}
 	r = rd_diag_run(&s, NULL, &o, &res);
 	for (size_t i = 0; r == 0 && i < res.n; i++)
 		rd_fix_bind(res.v[i].fix, &s);

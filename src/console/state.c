@@ -205,28 +205,12 @@ void con_select(struct con_state *st, size_t row)
 
 int con_finding_rank(const struct rd_result *r)
 {
-	int rank = (int)r->verdict * 100;
-
-	if (r->check_id && strcmp(r->check_id, "port.state") == 0)
-		rank += 50;
-	return rank + (RD_LAYER_COUNT - (int)r->layer);
+	return rd_finding_rank(r);
 }
 
 const struct rd_result *con_top_finding(const struct con_state *st)
 {
-	const struct rd_result *best = NULL;
-
-	if (!st->have_results)
-		return NULL;
-	for (size_t i = 0; i < st->results.n; i++) {
-		const struct rd_result *r = &st->results.v[i];
-
-		if (r->verdict != RD_FAIL && r->verdict != RD_WARN)
-			continue;
-		if (!best || con_finding_rank(r) > con_finding_rank(best))
-			best = r;
-	}
-	return best;
+	return st->have_results ? rd_results_top(&st->results) : NULL;
 }
 
 /* The row's device name and port number (0: a device with no port). */

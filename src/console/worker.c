@@ -97,6 +97,7 @@ static void fill(struct con_worker *w, struct con_update *u, bool fresh)
 	u->n_frames = con_source_frames(&w->src);
 	rd_history_add(&w->hist, &u->snap);
 	rd_diag_opts_init(&o);
+	o.from_file = w->src.kind != CON_LIVE;
 	if (rd_diag_run(&u->snap, &w->hist, &o, &u->results) < 0) {
 		rd_results_free(&u->results);
 		memset(&u->results, 0, sizeof(u->results));

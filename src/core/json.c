@@ -142,6 +142,12 @@ static int fail(char *err, size_t errlen, const char *path, const char *key,
 
 static int json_u64(struct json_object *v, uint64_t *out)
 {
+	/* 2^64 - 1 written as the double it rounds to (1.8446744073709552e19). */
+	if (json_object_is_type(v, json_type_double) &&
+	    json_object_get_double(v) == 18446744073709551616.0) {
+		*out = UINT64_MAX;
+		return 0;
+	}
 	if (!json_object_is_type(v, json_type_int))
 		return -EINVAL;
 	if (json_object_get_int64(v) < 0)

@@ -290,6 +290,14 @@ static int number(struct scan *s)
 			d++;
 			nd--;
 		}
+		/*
+		 * jq 1.6 reads numbers as doubles and writes 2^64 - 1 (a
+		 * ConnectX's max_mr_size) as this, the double it became:
+		 * read as 2^64 - 1 (json-c saturates it so). Nothing else
+		 * above 2^64 - 1 is taken.
+		 */
+		if (!neg && strcmp(d, RD_JSON_U64_MAX_AS_DOUBLE) == 0)
+			return 0;
 		if (nd > strlen(max) || (nd == strlen(max) && strcmp(d, max) > 0))
 			return refuse(s, -EINVAL, "number out of range");
 		return 0;

@@ -15,6 +15,13 @@
 
 #include <stddef.h>
 
+/*
+ * 2^64 - 1 as a tool that reads numbers as doubles writes it back (jq
+ * 1.6): the double 2^64, in its shortest round-trip digits. Loaded as
+ * 2^64 - 1; any other integer above 2^64 - 1 is refused.
+ */
+#define RD_JSON_U64_MAX_AS_DOUBLE "18446744073709552000"
+
 struct rd_json_limits {
 	size_t values;		/* every value, containers included */
 	size_t containers;	/* objects and arrays */

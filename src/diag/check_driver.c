@@ -8,9 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The modules whose state was not read, "a, b", for the verdict. */
+struct unread {
+	char names[160];
+	size_t len;
+};
+
 static void want_module(struct diag_ctx *x, struct rd_result *r,
 			const char *name, bool essential, const char **fail,
-			const char **warn)
+			const char **warn, struct unread *u)
 {
 	enum diag_mod m = diag_module(x->s, name);
 	const struct rd_module *mod = rd_snapshot_module(x->s, name);
@@ -20,6 +26,14 @@ static void want_module(struct diag_ctx *x, struct rd_result *r,
 		m == DIAG_MOD_ABSENT ? "not loaded" : "unknown",
 		mod && mod->version ? " version " : "",
 		mod && mod->version ? mod->version : "");
+	if (m == DIAG_MOD_UNKNOWN) {
+		int w = snprintf(u->names + u->len, sizeof(u->names) - u->len,
+				 "%s%s", u->len ? ", " : "", name);
+
+		if (w > 0 && (size_t)w < sizeof(u->names) - u->len)
+			u->len += (size_t)w;
+		return;
+	}
 	if (m != DIAG_MOD_ABSENT)
 		return;
 	if (essential && !*fail)
@@ -33,14 +47,15 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_snapshot *s = x->s;
 	const char *fail = NULL, *warn = NULL, *missing;
+	struct unread u = { .len = 0 };
 	bool soft = false;
 
 	(void)t;
 	if (!diag_have(x, r, s->n_modules > 0,
 		       "module list not read (/sys/module)"))
 		return;
-	want_module(x, r, "ib_core", true, &fail, &warn);
-	want_module(x, r, "ib_uverbs", true, &fail, &warn);
+	want_module(x, r, "ib_core", true, &fail, &warn, &u);
+	want_module(x, r, "ib_uverbs", true, &fail, &warn, &u);
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const char *ib = diag_rdma_module_of(s->pci[i].driver);
 		bool seen = false;
@@ -53,21 +68,38 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 				seen = true;
 		}
 		if (ib && !seen)
-			want_module(x, r, ib, true, &fail, &warn);
+			want_module(x, r, ib, true, &fail, &warn, &u);
 	}
 	for (size_t i = 0; i < s->n_devices; i++)
 		if (diag_device_is_soft(&s->devices[i]))
 			soft = true;
 	if (soft)
-		want_module(x, r, "rdma_rxe", false, &fail, &warn);
-	want_module(x, r, "rdma_cm", false, &fail, &warn);
-	want_module(x, r, "rdma_ucm", false, &fail, &warn);
+		want_module(x, r, "rdma_rxe", false, &fail, &warn, &u);
+	want_module(x, r, "rdma_cm", false, &fail, &warn, &u);
+	want_module(x, r, "rdma_ucm", false, &fail, &warn, &u);
 	missing = fail ? fail : warn;
+	/* A module whose state was not read is neither loaded nor missing. */
+	if (!fail && u.len) {
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "not known whether %s %s loaded%s%s%s", u.names,
+			     strchr(u.names, ',') ? "are" : "is",
+			     warn ? "; " : "", warn ? warn : "",
+			     warn ? " is not loaded" : "");
+		return;
+	}
 	if (!missing) {
 		diag_verdict(x, r, RD_PASS, "ok", "RDMA modules loaded");
 		return;
 	}
-	if (fail)
+	/* ib_uverbs pulls in ib_core: one command, as port.state gives. */
+	if (fail && strcmp(fail, "ib_core") == 0 &&
+	    diag_module(s, "ib_uverbs") == DIAG_MOD_ABSENT)
+		missing = fail = "ib_uverbs";
+	if (fail && strcmp(fail, "ib_uverbs") == 0 &&
+	    diag_module(s, "ib_core") == DIAG_MOD_ABSENT)
+		diag_verdict(x, r, RD_FAIL, "module_missing",
+			     "ib_core and ib_uverbs are not loaded");
+	else if (fail)
 		diag_verdict(x, r, RD_FAIL, "module_missing",
 			     "%s is not loaded", fail);
 	else
@@ -150,7 +182,27 @@ static void provider_open_failed(struct diag_ctx *x, struct rd_result *r,
 	const char *node = d->uverbs_dev ? d->uverbs_dev : "/dev/infiniband";
 	uint64_t e = d->verbs.open_errno.ok ? d->verbs.open_errno.v : 0;
 
-	if (!d->verbs.open_errno.ok) {
+	/*
+	 * The probe records an errno for a failed open and names the call
+	 * for a failed query ("ibv_query_device: ..."): only then did the
+	 * device open. A record with neither (a file from elsewhere) says
+	 * only that it did not open.
+	 */
+	bool query_failed = d->verbs.open_error &&
+			    strncmp(d->verbs.open_error, "ibv_query_device",
+				    strlen("ibv_query_device")) == 0;
+
+	if (!d->verbs.open_errno.ok && !query_failed) {
+		diag_verdict(x, r, RD_FAIL, "open_failed",
+			     "%s: libibverbs lists it but cannot open it%s%s",
+			     d->name, d->verbs.open_error ? ": " : " (no errno recorded)",
+			     d->verbs.open_error ? d->verbs.open_error : "");
+		diag_next(x, r,
+			  "run ibv_devinfo -d %s to see why it does not open; "
+			  "check access to %s (see user.uverbs) and dmesg for "
+			  "errors of its driver",
+			  rd_shquote_tmp(d->name), node);
+	} else if (!d->verbs.open_errno.ok) {
 		/* It opened; a query failed after that. */
 		diag_verdict(x, r, RD_FAIL, "query_failed",
 			     "%s: libibverbs opens it but cannot query it%s%s",
@@ -314,6 +366,12 @@ void check_user_uverbs(struct diag_ctx *x, const struct diag_target *t,
 		 (n->writable.ok && !n->writable.v))
 		diag_verdict(x, r, RD_FAIL, "uverbs_denied",
 			     "%s: %s is not accessible to this user",
+			     d->name, path);
+	else if (!n->readable.ok || !n->writable.ok)
+		/* Present is not usable: whether this user may open it. */
+		diag_verdict(x, r, RD_UNKNOWN, "no_data",
+			     "%s: %s present; its read and write access for "
+			     "this user not checked",
 			     d->name, path);
 	else
 		diag_verdict(x, r, RD_PASS, "ok", "%s: %s usable",

@@ -9,14 +9,50 @@
 
 #include "diag/data.h"
 
+/* Which device a firmware minimum is looked up for, and from where. */
+struct fw_ident {
+	uint64_t ven, dev;
+	bool ok;
+};
+
+static struct fw_ident fw_identity(struct diag_ctx *x, struct rd_result *r,
+				   const struct rd_device *d)
+{
+	struct fw_ident id = { 0 };
+	const struct rd_pci *p;
+
+	switch (diag_device_pci_id(x->s, d, &id.ven, &id.dev)) {
+	case DIAG_ID_PCI:
+		p = rd_snapshot_pci(x->s, d->pci_bdf);
+		diag_ev(x, r, "PCI id", "libpci",
+			"%04" PRIx64 ":%04" PRIx64 " %s", id.ven, id.dev,
+			p && p->device_name ? p->device_name : "");
+		break;
+	case DIAG_ID_VERBS:
+		diag_ev(x, r, "vendor_part_id", "ibv_query_device",
+			"%" PRIu64 " (PCI device 0x%04" PRIx64 ")", id.dev,
+			id.dev);
+		break;
+	case DIAG_ID_HCA_TYPE:
+		diag_ev(x, r, "hca_type",
+			"/sys/class/infiniband/<dev>/hca_type",
+			"%s (PCI device 0x%04" PRIx64 ")", d->hca_type, id.dev);
+		break;
+	case DIAG_ID_NONE:
+		return id;
+	}
+	id.ok = true;
+	return id;
+}
+
 void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 		      struct rd_result *r)
 {
 	const struct rd_fw_table *tab = rd_data_firmware();
 	const struct rd_device *d = t->d;
-	const struct rd_pci *p;
 	const struct rd_fw_min *m;
-	char id[16];
+	struct fw_ident id;
+	char idtext[16];
 
 	if (d->fw_ver)
 		diag_ev(x, r, "fw_ver", "/sys/class/infiniband/<dev>/fw_ver",
@@ -26,27 +62,27 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: software device, no firmware", d->name);
 		return;
 	}
-	if (!diag_have(x, r, d->pci_bdf != NULL, "%s: no PCI function known",
-		       d->name))
+	id = fw_identity(x, r, d);
+	if (!diag_have(x, r, id.ok,
+		       "%s: device not identified: %s, no vendor_part_id, no "
+		       "hca_type",
+		       d->name,
+		       d->pci_bdf ? "PCI ids not read"
+				  : "no PCI function known"))
 		return;
-	p = rd_snapshot_pci(x->s, d->pci_bdf);
-	if (!diag_have(x, r, p && p->vendor_id.ok && p->device_id.ok,
-		       "%s: PCI ids of %s not read", d->name, d->pci_bdf))
-		return;
-	snprintf(id, sizeof(id), "%04" PRIx64 ":%04" PRIx64, p->vendor_id.v,
-		 p->device_id.v);
-	diag_ev(x, r, "PCI id", "libpci", "%s %s", id,
-		p->device_name ? p->device_name : "");
+	snprintf(idtext, sizeof(idtext), "%04" PRIx64 ":%04" PRIx64, id.ven,
+		 id.dev);
 	if (!diag_have(x, r, d->fw_ver && *d->fw_ver, "%s: fw_ver not read",
 		       d->name))
 		return;
 	if (!diag_have(x, r, tab != NULL, "%s: firmware table not loaded: %s",
 		       d->name, rd_data_error() ? rd_data_error() : "?"))
 		return;
-	m = rd_fw_min_find(tab, p->vendor_id.v, p->device_id.v);
-	if (!diag_have(x, r, m != NULL, "%s: no firmware minimum known for %s%s",
-		       d->name, id,
-		       p->vendor_id.v == 0x15b3 ? "" : " (not an mlx5 NIC)"))
+	m = rd_fw_min_find(tab, id.ven, id.dev);
+	if (!diag_have(x, r, m != NULL,
+		       "%s: no firmware minimum known for %s%s", d->name,
+		       idtext,
+		       id.ven == 0x15b3 ? "" : " (not a Mellanox/NVIDIA NIC)"))
 		return;
 	diag_ev(x, r, "minimum", "data/firmware.tsv", "%s (%s): %s", m->min_fw,
 		m->family, m->why);
@@ -92,6 +128,69 @@ static const char *pci_rdma_name(const struct rd_snapshot *s,
  * It walks the RDMA NICs' PCI functions, not the RDMA devices; a device
  * whose function libpci did not list is UNKNOWN rather than left out.
  */
+#define SRC_LNK "libpci (PCIe capability)"
+
+static const char *fmt_gts(struct rd_odbl v, char *buf, size_t len)
+{
+	if (v.ok)
+		snprintf(buf, len, "%.1f GT/s", v.v);
+	else
+		snprintf(buf, len, "? GT/s");
+	return buf;
+}
+
+static const char *fmt_width(struct rd_ou64 v, char *buf, size_t len)
+{
+	if (v.ok)
+		snprintf(buf, len, "%" PRIu64, v.v);
+	else
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+/*
+ * What was not read, and why: the capability needs root on a live host;
+ * a file loaded holds what its host read, so name what it lacks.
+ */
+static void pcie_unread(struct diag_ctx *x, struct rd_result *r,
+			const struct rd_pci *p)
+{
+	const struct rd_host *h = &x->s->host;
+	const struct {
+		bool ok;
+		const char *name;
+	} f[] = {
+		{ p->link_speed_gts.ok, "trained speed" },
+		{ p->cap_speed_gts.ok, "capable speed" },
+		{ p->link_width.ok, "trained width" },
+		{ p->cap_width.ok, "capable width" },
+	};
+	char lacks[160] = "";
+	size_t off = 0;
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		int w;
+
+		if (f[i].ok)
+			continue;
+		w = snprintf(lacks + off, sizeof(lacks) - off, "%s%s",
+			     off ? ", " : "", f[i].name);
+		if (w > 0 && (size_t)w < sizeof(lacks) - off)
+			off += (size_t)w;
+	}
+	if (x->o && x->o->from_file)
+		why = "the file holds no PCIe ";
+	else if (h->is_root.ok && !h->is_root.v)
+		why = "needs root for the capability; not read: ";
+	else
+		why = "not read: PCIe ";
+	diag_have(x, r, false,
+		  "%s: PCIe link state not known: %s%s; what was read shows no "
+		  "degraded link",
+		  p->bdf ? p->bdf : "?", why, lacks);
+}
+
 void check_hw_pcie_link(struct diag_ctx *x)
 {
 	const struct rd_snapshot *s = x->s;
@@ -113,7 +212,8 @@ void check_hw_pcie_link(struct diag_ctx *x)
 		const struct rd_pci *p = &s->pci[i];
 		const char *dev;
 		struct rd_result *r;
-		bool slow, narrow;
+		bool slow, narrow, speed_ok, width_ok;
+		char a[32], b[32];
 
 		if (!pci_is_rdma(s, p))
 			continue;
@@ -122,20 +222,24 @@ void check_hw_pcie_link(struct diag_ctx *x)
 			continue;
 		r = diag_new(x, dev, 0, NULL);
 		diag_why(x, r, "%s", x->c->why);
-		if (!diag_have(x, r,
-			       p->link_speed_gts.ok && p->link_width.ok &&
-				       p->cap_speed_gts.ok && p->cap_width.ok,
-			       "%s: PCIe link state not read (needs root for the capability)",
-			       p->bdf ? p->bdf : "?"))
+		speed_ok = p->link_speed_gts.ok && p->cap_speed_gts.ok;
+		width_ok = p->link_width.ok && p->cap_width.ok;
+		if (p->link_speed_gts.ok || p->link_width.ok)
+			diag_ev(x, r, "LnkSta", SRC_LNK, "%s x%s",
+				fmt_gts(p->link_speed_gts, a, sizeof(a)),
+				fmt_width(p->link_width, b, sizeof(b)));
+		if (p->cap_speed_gts.ok || p->cap_width.ok)
+			diag_ev(x, r, "LnkCap", SRC_LNK, "%s x%s",
+				fmt_gts(p->cap_speed_gts, a, sizeof(a)),
+				fmt_width(p->cap_width, b, sizeof(b)));
+		/* Either pair alone proves a link trained below its card. */
+		slow = speed_ok &&
+		       p->link_speed_gts.v + 0.05 < p->cap_speed_gts.v;
+		narrow = width_ok && p->link_width.v < p->cap_width.v;
+		if (!slow && !narrow && !(speed_ok && width_ok)) {
+			pcie_unread(x, r, p);
 			continue;
-		diag_ev(x, r, "LnkSta", "libpci (PCIe capability)",
-			"%.1f GT/s x%" PRIu64, p->link_speed_gts.v,
-			p->link_width.v);
-		diag_ev(x, r, "LnkCap", "libpci (PCIe capability)",
-			"%.1f GT/s x%" PRIu64, p->cap_speed_gts.v,
-			p->cap_width.v);
-		slow = p->link_speed_gts.v + 0.05 < p->cap_speed_gts.v;
-		narrow = p->link_width.v < p->cap_width.v;
+		}
 		if (!slow && !narrow) {
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "%s: PCIe %.1f GT/s x%" PRIu64 " (full)",
@@ -143,10 +247,26 @@ void check_hw_pcie_link(struct diag_ctx *x)
 				     p->link_width.v);
 			continue;
 		}
-		diag_verdict(x, r, RD_WARN, "pcie_degraded",
-			     "%s: PCIe %.1f GT/s x%" PRIu64 ", capable of %.1f GT/s x%" PRIu64,
-			     p->bdf ? p->bdf : "?", p->link_speed_gts.v,
-			     p->link_width.v, p->cap_speed_gts.v, p->cap_width.v);
+		if (speed_ok && width_ok)
+			diag_verdict(x, r, RD_WARN, "pcie_degraded",
+				     "%s: PCIe %.1f GT/s x%" PRIu64
+				     ", capable of %.1f GT/s x%" PRIu64,
+				     p->bdf ? p->bdf : "?", p->link_speed_gts.v,
+				     p->link_width.v, p->cap_speed_gts.v,
+				     p->cap_width.v);
+		else if (narrow)
+			diag_verdict(x, r, RD_WARN, "pcie_degraded",
+				     "%s: PCIe trained at x%" PRIu64
+				     " of x%" PRIu64 " (speed not read)",
+				     p->bdf ? p->bdf : "?", p->link_width.v,
+				     p->cap_width.v);
+		else
+			diag_verdict(
+				x, r, RD_WARN, "pcie_degraded",
+				"%s: PCIe trained at %.1f GT/s of %.1f GT/s"
+				" (width not read)",
+				p->bdf ? p->bdf : "?", p->link_speed_gts.v,
+				p->cap_speed_gts.v);
 		diag_next(x, r,
 			  "check the slot (electrical width), riser and BIOS "
 			  "PCIe settings; reseat the card");

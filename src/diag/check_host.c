@@ -247,8 +247,12 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 		    (n->writable.ok && !n->writable.v))
 			bad_node = true;
 	}
-	if (s->n_devices > 0 && hs->n_devnodes == 0)
-		bad_node = true;
+	/* Devices, yet no node looked at: /dev was not read. */
+	if (!bad_node &&
+	    !diag_have(x, r, s->n_devices == 0 || hs->n_devnodes > 0,
+		       "in a %s container; its /dev/infiniband nodes not checked",
+		       hs->container))
+		return;
 	if (bad_node) {
 		diag_verdict(x, r, RD_FAIL, "container_no_devices",
 			     "in a %s container without usable /dev/infiniband",
@@ -257,12 +261,19 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			  "start the container with --device=/dev/infiniband (or the "
 			  "rdma device plugin) and --cap-add=IPC_LOCK");
 	} else if (s->n_devices == 0) {
-		diag_verdict(x, r, RD_WARN, "container_no_devices",
+		/*
+		 * Nothing RDMA can be used or fixed from in here: a FAIL,
+		 * the first finding. An overlay root alone may be a host.
+		 */
+		diag_verdict(x, r, diag_in_container(s) ? RD_FAIL : RD_WARN,
+			     "container_no_devices",
 			     "in a %s container that sees no RDMA device",
 			     hs->container);
 		diag_next(x, r,
-			  "if the host has RDMA NICs, pass /dev/infiniband in "
-			  "(--device=/dev/infiniband) and check on the host");
+			  "pass /dev/infiniband and the netdev into the "
+			  "container (--device=/dev/infiniband or the RDMA "
+			  "device plugin, and the NIC's netdev or an SR-IOV "
+			  "VF through its CNI); check on the host");
 	} else if (hs->cap_ipc_lock.ok && !hs->cap_ipc_lock.v &&
 		   !(hs->memlock_unlimited.ok && hs->memlock_unlimited.v)) {
 		diag_verdict(x, r, RD_WARN, "container_no_ipc_lock",

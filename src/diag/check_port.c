@@ -88,6 +88,26 @@ static void tree_no_device(struct diag_ctx *x)
 	diag_why(x, r,
 		 "Without an RDMA device no verbs program can run: ibv_devinfo "
 		 "says \"No IB devices found\".");
+	/*
+	 * Inside a container the modules and NICs are the host's: the first
+	 * question is what the container was given, and see host.container.
+	 */
+	if (diag_in_container(s)) {
+		diag_ev(x, r, "container", "/proc/1/cgroup, /.dockerenv",
+			"%s", s->host.container);
+		diag_step(x, r, RD_FAIL,
+			  "inside a %s container: no RDMA device passed in",
+			  s->host.container);
+		diag_verdict(x, r, RD_FAIL, "no_device",
+			     "no RDMA device inside this %s container",
+			     s->host.container);
+		diag_next(x, r,
+			  "pass /dev/infiniband and the netdev into the "
+			  "container; check on the host (see host.container)");
+		r->no_fix = "inside a container: modules, sysctls and links "
+			    "are the host's; fix them on the host";
+		return;
+	}
 	/* A NIC whose RDMA half is not loaded (mlx5_core without mlx5_ib). */
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const struct rd_pci *p = &s->pci[i];
@@ -217,12 +237,23 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 	bool carrier_known = n && n->carrier.ok;
 
 	if (!ndname) {
+		/*
+		 * The port's state was read and it is not ACTIVE: a FAIL.
+		 * Only the cause waits for the netdev's admin state and
+		 * carrier, which need its name.
+		 */
 		diag_step(x, r, RD_UNKNOWN,
-			  "RoCE port: netdev not known (no gid_attrs/ndevs, no netlink)");
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s %s: netdev behind the port not known", tgt,
-			     rd_port_state_name(p->state_num.v));
-		diag_next(x, r, "run as root or check rdma link show");
+			  "RoCE port: netdev behind the port not read (no gid_attrs/ndevs, no netlink); "
+			  "its admin state and carrier would settle the cause");
+		diag_verdict(x, r, RD_FAIL, "port_down",
+			     "%s %s%s%s: cause not known: netdev behind the port not read",
+			     tgt, rd_port_state_name(p->state_num.v),
+			     have_ph ? "/" : "",
+			     have_ph ? rd_port_phys_state_label(ph) : "");
+		diag_next(x, r,
+			  "find the port's netdev (rdma link show %s), then "
+			  "whether it is up with carrier (ip link show DEV)",
+			  rd_shquote_tmp(tgt));
 		return;
 	}
 	if (!r->netdev && !(r->netdev = strdup(ndname)))
@@ -306,11 +337,18 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		return;
 	}
 	if (!admin_known && !carrier_known) {
-		diag_step(x, r, RD_UNKNOWN, "%s state not read", ndname);
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s %s: no netlink data for %s", tgt,
-			     rd_port_state_name(p->state_num.v), ndname);
-		diag_next(x, r, "rerun with netlink access (not from a fixture)");
+		diag_step(x, r, RD_UNKNOWN,
+			  "%s admin state and carrier not read (no netlink); "
+			  "they would settle the cause",
+			  ndname);
+		diag_verdict(x, r, RD_FAIL, "port_down",
+			     "%s %s%s%s: cause not known: admin state and carrier of %s not read",
+			     tgt, rd_port_state_name(p->state_num.v),
+			     have_ph ? "/" : "",
+			     have_ph ? rd_port_phys_state_label(ph) : "",
+			     ndname);
+		diag_next(x, r, "check whether %s is up with carrier (ip link show %s)",
+			  ndname, rd_shquote_tmp(ndname));
 		return;
 	}
 	diag_step(x, r, RD_FAIL, "%s is up with carrier, port still %s", ndname,
@@ -323,10 +361,89 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		  "just reset (state changes within seconds)");
 }
 
-static void tree_ib(struct diag_ctx *x, struct rd_result *r,
-		    const struct rd_port *p, const char *tgt)
+/* 0 and 0xffff are no LID: the SM has not assigned one. */
+static bool lid_unassigned(const struct rd_port *p)
 {
+	return p->lid.ok && (p->lid.v == 0 || p->lid.v == 0xffff);
+}
+
+static bool sm_answers(const struct rd_port *p)
+{
+	return p->sm_lid.ok && p->sm_lid.v != 0 && p->sm_lid.v != 0xffff;
+}
+
+/*
+ * A virtual function: by its device id (PCI, vendor_part_id, hca_type),
+ * or, with no id read, because its node GUID is not of its system image
+ * (the PF's) at all: another OUI in the top 24 bits. A second PF of a
+ * dual-port card differs from the system image GUID in its low bits only.
+ */
+static bool ib_port_vf(struct diag_ctx *x, struct rd_result *r,
+		       const struct rd_device *d)
+{
+	uint64_t ven, dev;
+	bool by_id = diag_device_is_vf(x->s, d);
+	bool id_known = diag_device_pci_id(x->s, d, &ven, &dev) != DIAG_ID_NONE;
+	bool differ = d->node_guid.ok && d->sys_image_guid.ok &&
+		      d->node_guid.v != d->sys_image_guid.v;
+	bool by_guid = differ && !id_known &&
+		       (d->node_guid.v >> 40) != (d->sys_image_guid.v >> 40);
+
+	if (d->node_guid.ok)
+		diag_ev(x, r, "node GUID", SYS_IB "/<dev>/node_guid",
+			"0x%016" PRIx64, d->node_guid.v);
+	if (d->sys_image_guid.ok)
+		diag_ev(x, r, "system image GUID", SYS_IB "/<dev>/sys_image_guid",
+			"0x%016" PRIx64 "%s", d->sys_image_guid.v,
+			differ ? " (not the node GUID)" : "");
+	if (by_id)
+		diag_step(x, r, RD_PASS,
+			  "virtual function (device 0x%04" PRIx64 "%s)", dev,
+			  differ ? "; its system image GUID is the PF's" : "");
+	else if (by_guid)
+		diag_step(x, r, RD_PASS,
+			  "virtual function (its node GUID is not of its system "
+			  "image: another OUI; device id not read)");
+	return by_id || by_guid;
+}
+
+/*
+ * A VF's port that the SM sees but does not configure: its GUIDs are set
+ * on the PF, and the SM must manage virtual ports.
+ */
+static void ib_vf_unconfigured(struct diag_ctx *x, struct rd_result *r,
+			       const struct rd_port *p, const char *tgt,
+			       uint64_t st)
+{
+	diag_step(x, r, RD_FAIL,
+		  "the SM (LID 0x%" PRIx64 ") answers but assigned no LID "
+		  "(0x%" PRIx64 ") to this virtual function",
+		  p->sm_lid.v, p->lid.v);
+	diag_verdict(x, r, RD_FAIL, "vf_not_configured",
+		     "%s %s: a virtual function with its link up; the subnet "
+		     "manager (LID 0x%" PRIx64 ") answers but assigned it no LID",
+		     tgt, rd_port_state_name(st), p->sm_lid.v);
+	diag_why(x, r,
+		 "An InfiniBand VF's port comes up only when its PF gives it "
+		 "a node and port GUID and the subnet manager manages "
+		 "virtual ports; without either the SM leaves it without a "
+		 "LID and DOWN.");
+	diag_next(x, r,
+		  "on the host, give the VF unique GUIDs through its PF: ip "
+		  "link set dev PF vf N node_guid GUID port_guid GUID, set its "
+		  "policy to Follow or Up (echo Follow > "
+		  "/sys/class/infiniband/PFDEV/device/sriov/N/policy) and "
+		  "rebind the VF's driver; run the SM with virtualization "
+		  "enabled (opensm: virt_enabled 2, or UFM)");
+}
+
+static void tree_ib(struct diag_ctx *x, struct rd_result *r,
+		    const struct diag_target *t)
+{
+	const struct rd_port *p = t->p;
+	const char *tgt = t->name;
 	uint64_t st = p->state_num.v, ph = p->phys_state_num.v;
+	bool vf;
 
 	if (!p->phys_state_num.ok) {
 		diag_step(x, r, RD_UNKNOWN, "physical state not read");
@@ -335,27 +452,47 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 		return;
 	}
 	if (p->sm_lid.ok)
-		diag_ev(x, r, "SM LID", SYS_IB "/<dev>/ports/<n>/sm_lid", "%" PRIu64,
-			p->sm_lid.v);
+		diag_ev(x, r, "SM LID", SYS_IB "/<dev>/ports/<n>/sm_lid",
+			"0x%" PRIx64 "%s", p->sm_lid.v,
+			sm_answers(p) ? "" : " (none)");
+	if (p->lid.ok)
+		diag_ev(x, r, "LID", SYS_IB "/<dev>/ports/<n>/lid",
+			"0x%" PRIx64 "%s", p->lid.v,
+			lid_unassigned(p) ? " (none assigned)" : "");
+	vf = ib_port_vf(x, r, t->d);
+	if (ph == PH_LINKUP && sm_answers(p) && lid_unassigned(p) && vf) {
+		ib_vf_unconfigured(x, r, p, tgt, st);
+		return;
+	}
 	if ((st == ST_INIT || st == ST_ARMED) && ph == PH_LINKUP) {
-		bool no_sm = st == ST_INIT &&
-			     (!p->sm_lid.ok || p->sm_lid.v == 0);
+		bool no_sm = st == ST_INIT && !sm_answers(p);
 
 		diag_step(x, r, RD_FAIL, "%s with LinkUp: %s",
 			  rd_port_state_name(st),
 			  no_sm ? "no subnet manager configured the port" :
 				  "the subnet manager has not activated the port");
-		diag_verdict(x, r, RD_FAIL, no_sm ? "no_sm" : "sm_not_activating",
-			     "%s %s: link is up but %s", tgt,
-			     rd_port_state_name(st),
-			     no_sm ? "no subnet manager has configured it" :
-				     "the subnet manager has not activated it");
+		if (no_sm) {
+			diag_verdict(x, r, RD_FAIL, "no_sm",
+				     "%s %s: link is up but no subnet manager has configured it%s",
+				     tgt, rd_port_state_name(st),
+				     p->sm_lid.ok ? " (SM LID 0)" : "");
+			diag_next(x, r,
+				  "start or reach an SM (opensm on a host or the switch's "
+				  "SM), then watch the port go ACTIVE");
+		} else {
+			diag_verdict(x, r, RD_FAIL, "sm_not_activating",
+				     "%s %s: link is up and the subnet manager (LID 0x%" PRIx64
+				     ") is reachable but has not activated it",
+				     tgt, rd_port_state_name(st), p->sm_lid.v);
+			diag_next(x, r,
+				  "the SM knows this port but does not configure it: read "
+				  "the SM's log for this port's GUID (a sweep error, a "
+				  "partition or a topology it refuses); sminfo and "
+				  "ibportstate show what it answers");
+		}
 		diag_why(x, r,
 			 "An InfiniBand port needs a subnet manager to assign "
 			 "its LID and move it to ACTIVE.");
-		diag_next(x, r,
-			  "start or reach an SM (opensm on a host or the switch's "
-			  "SM), then watch the port go ACTIVE");
 		return;
 	}
 	static const struct {
@@ -423,7 +560,7 @@ void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 		if (diag_port_is_eth(p))
 			tree_eth(x, r, t);
 		else
-			tree_ib(x, r, p, t->name);
+			tree_ib(x, r, t);
 		diag_kmsg_port_evidence(x, r, t);
 	}
 }
@@ -453,6 +590,13 @@ static bool gid_is_v6_global(const struct rd_gid *g)
 	       !(g->raw[0] == 0xfe && (g->raw[1] & 0xc0) == 0x80);
 }
 
+static bool gid_usable(const struct rd_gid *g)
+{
+	static const uint8_t zero[16];
+
+	return g->raw_ok && memcmp(g->raw, zero, 16) != 0;
+}
+
 static bool gid_is_v2(const struct rd_gid *g)
 {
 	return g->type && strstr(g->type, "v2") != NULL;
@@ -466,11 +610,18 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 	const struct rd_netdev *n = t->n;
 	bool v4addr = false, typed = false, v6 = false;
 	const struct rd_gid *found = NULL;
+	size_t usable = 0, zeros = 0;
 	char gbuf[64];
 
 	for (size_t k = 0; k < p->n_gids; k++) {
 		const struct rd_gid *g = &p->gids[k];
 
+		/* An all-zero entry is an empty slot (a saved table keeps them). */
+		if (!gid_usable(g)) {
+			zeros += g->raw_ok;
+			continue;
+		}
+		usable++;
 		if (g->type)
 			typed = true;
 		if (gid_is_v4(g) && gid_is_v2(g) && !found)
@@ -487,8 +638,13 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 				n->addrs[k].address ? n->addrs[k].address : "?",
 				n->addrs[k].prefixlen.v);
 		}
-	diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids", "%zu",
-		p->n_gids);
+	if (zeros)
+		diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
+			"%zu, %zu of them all-zero (empty slots)", p->n_gids,
+			zeros);
+	else
+		diag_ev(x, r, "GID entries", SYS_IB "/<dev>/ports/<n>/gids",
+			"%zu", p->n_gids);
 	if (found) {
 		rd_format_gid(found->raw, gbuf, sizeof(gbuf));
 		diag_ev(x, r, "RoCE v2 IPv4 GID",
@@ -501,8 +657,40 @@ void check_port_rocev2_gid(struct diag_ctx *x, const struct diag_target *t,
 			  found->index);
 		return;
 	}
+	/* Without the port's state only a GID found settles it. */
+	if (!diag_have(x, r, p->state_num.ok,
+		       "%s: port state not read and no RoCE v2 IPv4 GID in its "
+		       "table: see port.state", tgt))
+		return;
 	if (!diag_have(x, r, p->n_gids > 0, "%s: GID table not read", tgt))
 		return;
+	if (!diag_have(x, r, usable > 0 || zeros == p->n_gids,
+		       "%s: GID values not read", tgt))
+		return;
+	if (usable == 0) {
+		bool pod = diag_in_container(x->s);
+
+		diag_verdict(x, r, RD_FAIL, "no_usable_gid",
+			     "%s: no usable GID%s (all %zu GID entries are zero)",
+			     tgt,
+			     pod ? ": the pod's network namespace holds no "
+				   "netdev of this device (macvlan/SR-IOV CNI, "
+				   "not the default CNI)" : "",
+			     p->n_gids);
+		if (pod)
+			diag_next(x, r,
+				  "attach the pod to this device's network "
+				  "with a macvlan or SR-IOV CNI (a secondary "
+				  "network on the NIC), not only the default "
+				  "CNI; then its address makes the GID");
+		else
+			diag_next(x, r,
+				  "give %s an address (GIDs follow the "
+				  "netdev's addresses), and check that it is "
+				  "up",
+				  r->netdev ? r->netdev : "the port's netdev");
+		return;
+	}
 	if (!diag_have(x, r, typed, "%s: GID types not readable", tgt))
 		return;
 	if (n && n->n_addrs == 0 && !n->admin_up.ok) {
@@ -663,6 +851,19 @@ void check_port_mtu(struct diag_ctx *x, const struct diag_target *t,
 		f->value = want;
 }
 
+/* ibv_query_port's active_width as the sysfs rate names it. */
+static const char *ib_width_name(const struct rd_verbs_port *v)
+{
+	switch (v->active_width.ok ? v->active_width.v : 0) {
+	case 1: return "1X";
+	case 2: return "4X";
+	case 4: return "8X";
+	case 8: return "12X";
+	case 16: return "2X";
+	default: return NULL;
+	}
+}
+
 void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
 		     struct rd_result *r)
 {
@@ -672,18 +873,32 @@ void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
 
 	if (!diag_have(x, r, p->rate_gbps.ok, "%s: rate not read", tgt))
 		return;
-	diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate", "%s",
-		p->rate_text ? p->rate_text : "?");
+	if (p->rate_text && *p->rate_text)
+		diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+			"%s", p->rate_text);
+	else
+		diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
+			"%.0f Gb/s", p->rate_gbps.v);
 	if (!diag_port_is_eth(p)) {
-		if (p->width && strcmp(p->width, "1X") == 0) {
+		const char *width = p->width && *p->width ? p->width :
+				    ib_width_name(&p->verbs);
+
+		/* The width is what is judged: a rate alone cannot tell 1X. */
+		if (!diag_have(x, r, width != NULL,
+			       "%s: rate %.0f Gb/s; link width not read, so a "
+			       "link trained narrow cannot be told",
+			       tgt, p->rate_gbps.v))
+			return;
+		if (strcmp(width, "1X") == 0) {
 			diag_verdict(x, r, RD_WARN, "width_degraded",
-				     "%s trained at 1X width (%s)", tgt,
-				     p->rate_text ? p->rate_text : "");
+				     "%s trained at 1X width (%.0f Gb/s)", tgt,
+				     p->rate_gbps.v);
 			diag_next(x, r,
 				  "a 4X cable trained at 1X: reseat or replace it");
 		} else {
-			diag_verdict(x, r, RD_PASS, "ok", "%s %s", tgt,
-				     p->rate_text ? p->rate_text : "");
+			diag_verdict(x, r, RD_PASS, "ok",
+				     "%s %.0f Gb/s at %s width", tgt,
+				     p->rate_gbps.v, width);
 		}
 		return;
 	}

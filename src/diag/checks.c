@@ -139,7 +139,8 @@ const struct rd_check rd_checks[] = {
 		     "congestion (no PFC/ECN) or retransmissions."),
 	CHECK("port", "rocev2_gid", "RoCE v2 GID for an IPv4 address", NETCFG,
 	      .walk = RD_WALK_PORT,
-	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_NAME_NETDEV,
+	      .only = RD_ONLY_ROCE | RD_ONLY_ACTIVE | RD_STATE_UNREAD_OK |
+		      RD_NAME_NETDEV,
 	      .each = check_port_rocev2_gid,
 	      .why = "RoCE v2 over IPv4 needs a GID built from the netdev's "
 		     "IPv4 address; both sides must use the index of such a "
@@ -297,6 +298,72 @@ bool diag_is_rdma_nic_module(const char *module)
 		if (strcmp(module, rdma_of_net[k].ib) == 0)
 			return true;
 	return false;
+}
+
+#define MLX_OUI 0x02c9
+#define MLX_PCI_VENDOR 0x15b3
+
+enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
+				    const struct rd_device *d, uint64_t *ven,
+				    uint64_t *dev)
+{
+	const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(s, d->pci_bdf) :
+					      NULL;
+	const struct rd_verbs_dev *v = &d->verbs;
+	const char *h = d->hca_type;
+	bool mt = h && strncmp(h, "MT", 2) == 0;
+
+	if (p && p->vendor_id.ok && p->device_id.ok) {
+		*ven = p->vendor_id.v;
+		*dev = p->device_id.v;
+		return DIAG_ID_PCI;
+	}
+	if (v->vendor_part_id.ok &&
+	    (v->vendor_id.ok ? v->vendor_id.v == MLX_OUI ||
+				       v->vendor_id.v == MLX_PCI_VENDOR :
+			       mt)) {
+		*ven = MLX_PCI_VENDOR;
+		*dev = v->vendor_part_id.v;
+		return DIAG_ID_VERBS;
+	}
+	if (mt && h[2] >= '0' && h[2] <= '9') {
+		char *end;
+		unsigned long n = strtoul(h + 2, &end, 10);
+
+		if (*end == '\0' && n > 0 && n <= 0xffff) {
+			*ven = MLX_PCI_VENDOR;
+			*dev = n;
+			return DIAG_ID_HCA_TYPE;
+		}
+	}
+	return DIAG_ID_NONE;
+}
+
+bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d)
+{
+	/* ConnectX-2 to ConnectX-6 VFs, Connect-IB's, mlx5Gen VF (CX-6 Dx on). */
+	static const uint16_t vfs[] = { 0x1002, 0x1004, 0x1012, 0x1014, 0x1016,
+					0x1018, 0x101a, 0x101c, 0x101e };
+	uint64_t ven, dev;
+
+	if (diag_device_pci_id(s, d, &ven, &dev) == DIAG_ID_NONE ||
+	    ven != MLX_PCI_VENDOR)
+		return false;
+	for (size_t i = 0; i < sizeof(vfs) / sizeof(vfs[0]); i++)
+		if (dev == vfs[i])
+			return true;
+	return false;
+}
+
+bool rd_diag_in_container(const struct rd_snapshot *s)
+{
+	return s->host.container && strcmp(s->host.container, "none") != 0 &&
+	       strcmp(s->host.container, "overlay-root") != 0;
+}
+
+bool diag_in_container(const struct rd_snapshot *s)
+{
+	return rd_diag_in_container(s);
 }
 
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)

@@ -237,9 +237,19 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 			  bool disruptive, bool undoable, const char *impact,
 			  const char *fmt, ...)
 {
-	struct rd_fixup *f = calloc(1, sizeof(*f));
+	struct rd_fixup *f;
 	va_list ap;
 
+	/*
+	 * From a container a fix-up would change the host's kernel (a
+	 * module, a sysctl) or a link through a namespace: none is offered.
+	 */
+	if (diag_in_container(x->s)) {
+		r->no_fix = "inside a container: modules, sysctls and links "
+			    "are the host's; fix them on the host";
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
 	if (!f) {
 		oom(x);
 		return NULL;
@@ -341,7 +351,8 @@ static void walk_one(struct diag_ctx *x, const struct diag_target *t)
 
 	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
 		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
-	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p)) {
+	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p) &&
+	    !((c->only & RD_STATE_UNREAD_OK) && !t->p->state_num.ok)) {
 		/* An unread state is not a port known to be down. */
 		if (!t->p->state_num.ok)
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",
@@ -505,6 +516,33 @@ void rd_results_sort(struct rd_results *r)
 	}
 }
 
+int rd_finding_rank(const struct rd_result *r)
+{
+	int rank = (int)r->verdict * 100;
+
+	if (r->check_id && strcmp(r->check_id, "host.container") == 0 &&
+	    r->verdict == RD_FAIL)
+		rank += 90;
+	else if (r->check_id && strcmp(r->check_id, "port.state") == 0)
+		rank += 50;
+	return rank + (RD_LAYER_COUNT - (int)r->layer);
+}
+
+const struct rd_result *rd_results_top(const struct rd_results *r)
+{
+	const struct rd_result *best = NULL;
+
+	for (size_t i = 0; r && i < r->n; i++) {
+		const struct rd_result *x = &r->v[i];
+
+		if (x->verdict != RD_FAIL && x->verdict != RD_WARN)
+			continue;
+		if (!best || rd_finding_rank(x) > rd_finding_rank(best))
+			best = x;
+	}
+	return best;
+}
+
 enum rd_verdict rd_results_worst(const struct rd_results *r)
 {
 	enum rd_verdict w = RD_PASS;
@@ -524,6 +562,11 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				"switch port, which is outside this host" },
 		{ "no_sm", "a subnet manager runs on the fabric (opensm on a "
 			   "host or the switch), not as a setting here" },
+		{ "vf_not_configured", "a VF's GUIDs are set on its PF, on the "
+				       "host, and the SM's virtualization on "
+				       "the fabric" },
+		{ "port_down", "the cause is not known: nothing is changed on "
+			       "a guess" },
 		{ "fw_below_min", "firmware is updated with the vendor's tool "
 				  "and a reset, not changed in place" },
 		{ "pcie_degraded", "the PCIe link trains in hardware: slot, "
@@ -537,6 +580,8 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				"changed on a guess" },
 	};
 
+	if (r->no_fix)
+		return r->no_fix;
 	if (r->cause && strcmp(r->cause, "port_not_active") == 0)
 		return "this check is judged once the port is ACTIVE";
 	if (r->verdict == RD_UNKNOWN)

@@ -102,6 +102,8 @@ struct rd_result {
 	struct rd_step *path;
 	size_t n_path;
 	struct rd_fixup *fix;	/* NULL when none */
+	/* Why no fix-up is offered when the cause alone does not say. */
+	const char *no_fix;	/* static text; NULL = from the cause */
 };
 
 struct rd_results {
@@ -116,6 +118,11 @@ struct rd_diag_opts {
 	uint64_t hugepages_wanted;	/* 0 = only report */
 	int numa_node_wanted;	/* -1 = none */
 	double counter_window;	/* seconds of history to judge; 0 = 10 */
+	/*
+	 * The snapshot was loaded from a file (--load, a recording): what
+	 * it lacks is the file's, not a privilege this process needs.
+	 */
+	bool from_file;
 };
 
 struct diag_ctx;
@@ -136,6 +143,11 @@ enum {
 	/* A port not ACTIVE gets UNKNOWN "port_not_active": see port.state. */
 	RD_ONLY_ACTIVE = 1 << 3,
 	RD_NAME_NETDEV = 1 << 4,	/* the result names the port's netdev */
+	/*
+	 * With RD_ONLY_ACTIVE: a port whose state was not read is still
+	 * judged; the check says what its own data settles without it.
+	 */
+	RD_STATE_UNREAD_OK = 1 << 5,
 };
 
 /* A check: one row of the const table in checks.c. */
@@ -187,6 +199,22 @@ int rd_diag_run(const struct rd_snapshot *s, const struct rd_history *h,
 void rd_results_free(struct rd_results *r);
 /* By layer, hardware first, worst first within a layer; stable. */
 void rd_results_sort(struct rd_results *r);
+/*
+ * Inside a container: host.container read, and a runtime named (docker,
+ * kubernetes, lxc, ...). An overlay root alone is no proof: live and
+ * immutable systems boot that way, and their fix-ups stay offered.
+ */
+bool rd_diag_in_container(const struct rd_snapshot *s);
+
+/*
+ * How far up a finding goes: the verdict first; among FAILs a container
+ * that holds the host's devices back comes first (nothing else can be
+ * fixed from inside it), then port.state, then the lower layer. The
+ * console's first finding and check --nhc's line are the same one.
+ */
+int rd_finding_rank(const struct rd_result *r);
+/* The finding of highest rank that is a FAIL or WARN; NULL: none. */
+const struct rd_result *rd_results_top(const struct rd_results *r);
 enum rd_verdict rd_results_worst(const struct rd_results *r);
 const char *rd_verdict_name(enum rd_verdict v);
 /* by[v] of four strings in verdict order (PASS, UNKNOWN, WARN, FAIL);

@@ -94,6 +94,24 @@ bool diag_port_active(const struct rd_port *p);
 /* Software RDMA devices (rxe, siw) have no PCI function and no firmware. */
 bool diag_device_is_soft(const struct rd_device *d);
 
+/*
+ * Which device it is, from the first source that names it: the PCI ids
+ * (libpci), the verbs vendor_part_id of a Mellanox vendor id, or the
+ * sysfs hca_type ("MT4125": the PCI device id in decimal).
+ */
+enum diag_id_src { DIAG_ID_NONE, DIAG_ID_PCI, DIAG_ID_VERBS, DIAG_ID_HCA_TYPE };
+enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
+				    const struct rd_device *d, uint64_t *ven,
+				    uint64_t *dev);
+/* An SR-IOV virtual function by its device id; false when not known. */
+bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d);
+
+/*
+ * Inside a container (rd_diag_in_container): the modules, sysctls and
+ * links belong to the host's kernel, seen from a namespace.
+ */
+bool diag_in_container(const struct rd_snapshot *s);
+
 enum diag_mod { DIAG_MOD_UNKNOWN, DIAG_MOD_LOADED, DIAG_MOD_ABSENT };
 /* Module state; UNKNOWN when the snapshot has no module data at all. */
 enum diag_mod diag_module(const struct rd_snapshot *s, const char *name);

@@ -44,6 +44,9 @@ int rd_nhc_line(const struct rd_results *res, bool strict, char *buf,
 		if (!top || r->verdict > top->verdict)
 			top = r;
 	}
+	/* The finding the console puts first. */
+	if (rd_results_top(res))
+		top = rd_results_top(res);
 	problem = count[RD_FAIL] ||
 		  (strict && (count[RD_WARN] || count[RD_UNKNOWN]));
 	if (!top || top->verdict == RD_PASS) {

@@ -679,6 +679,7 @@ static void read_container(const struct rd_probe_ctx *ctx,
 	const char *kind = NULL;
 	char path[PATH_MAX];
 	char *buf = malloc(RD_ATTR_MAX + 1);
+	bool read = false;
 
 	if (!buf)
 		return;
@@ -700,15 +701,29 @@ static void read_container(const struct rd_probe_ctx *ctx,
 	}
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/1/cgroup") == 0 &&
-	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0)
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0) {
+		read = true;
 		kind = rd_container_from_cgroup(buf);
+	}
 	if (!kind &&
 	    rd_path(path, sizeof(path), ctx->roots->proc, "/self/mountinfo") ==
 		    0 &&
-	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0 &&
-	    rd_mountinfo_overlay_root(buf))
-		kind = "overlay-root";
-	(void)rd_str_set(&s->host.container, kind ? kind : "none");
+	    rd_attr_read_lines(path, buf, RD_ATTR_MAX + 1) >= 0) {
+		read = true;
+		if (rd_mountinfo_overlay_root(buf))
+			kind = "overlay-root";
+	}
+	/*
+	 * "none" is a claim: only when the cgroup or the mounts were read
+	 * and showed no container. A tree without /proc says nothing.
+	 */
+	if (kind || read)
+		(void)rd_str_set(&s->host.container, kind ? kind : "none");
+	else
+		rd_snapshot_error(s, SRC, "container detection", ENOENT,
+				  "neither %s/1/cgroup nor %s/self/mountinfo "
+				  "could be read",
+				  ctx->roots->proc, ctx->roots->proc);
 	free(buf);
 }
 
@@ -770,6 +785,16 @@ static void read_devnodes(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	size_t nn;
 	int r;
 
+	/*
+	 * A tree without /dev at all (a fixture of sysfs alone) tells
+	 * nothing of the nodes; a host always has /dev, and there a missing
+	 * /dev/infiniband is a finding.
+	 */
+	if (!path_exists(ctx->roots->dev)) {
+		rd_snapshot_error(s, SRC, ctx->roots->dev, ENOENT,
+				  "no /dev: device nodes not checked");
+		return;
+	}
 	if (rd_path(dir, sizeof(dir), ctx->roots->dev, "/infiniband") < 0)
 		return;
 	r = rd_probe_list(s, SRC, dir, MAX_DIR_ENTRIES, &names, &nn);

@@ -228,6 +228,14 @@ void ui_dialog_line(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p);
 
+/*
+ * The Overview's "reachable" line for a port (view_overview.c): its text
+ * and style. A port not ACTIVE is "not reachable: port DOWN".
+ */
+enum w_style view_overview_reach(const struct rd_snapshot *s,
+				 const struct rd_device *d,
+				 const struct rd_port *p, char *buf, size_t len);
+
 /* The checklist on the most important finding, its detail on the whole
  * screen (k, from any screen). */
 int view_checklist_open_finding(struct ui *ui);

@@ -138,19 +138,32 @@ static void overview_verdict(struct ui *ui, const struct rd_device *d,
 	}
 }
 
-/* "reachable 98.04 Gb/s, limited by link (link 100.00 Gb/s, ...)". */
-static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
-		       const struct rd_device *d, const struct rd_port *p)
+/*
+ * "reachable 98.04 Gb/s, limited by link (link 100.00 Gb/s, ...)"; a port
+ * that is not ACTIVE reaches nothing, whatever its link could carry.
+ */
+enum w_style view_overview_reach(const struct rd_snapshot *s,
+				 const struct rd_device *d,
+				 const struct rd_port *p, char *buf, size_t len)
 {
 	struct rd_rate m;
 	char mtu[64] = "", pcie[48] = "";
+	uint64_t st = p->state_num.v;
 
-	if (!ui->st.have_snap ||
-	    rd_rate_port(&ui->st.snap, d->name, p->port, &m) < 0 || !m.ok) {
-		w_printf(in, row, 0, W_DIM, "reachable: not known (%s)",
+	if (!p->state_num.ok) {
+		snprintf(buf, len, "reachable: not known (port state not read)");
+		return W_DIM;
+	}
+	if (st != 4 && st != 5) {	/* ACTIVE, ACTIVE_DEFER */
+		snprintf(buf, len, "not reachable: port %s",
+			 rd_port_state_name(st));
+		return W_BAD;
+	}
+	if (rd_rate_port(s, d->name, p->port, &m) < 0 || !m.ok) {
+		snprintf(buf, len, "reachable: not known (%s)",
 			 d->pci_bdf ? "link speed or PCIe link not read" :
 				      "software RDMA: bounded by the CPU");
-		return;
+		return W_DIM;
 	}
 	if (m.mtu_ok)
 		snprintf(mtu, sizeof(mtu), ", %.2f Gb/s after headers at MTU %" PRIu64,
@@ -158,11 +171,24 @@ static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
 	if (m.pcie_ok)
 		snprintf(pcie, sizeof(pcie), "; PCIe %.2f Gb/s%s", m.pcie_gbps,
 			 m.pcie_upper_bound ? " at most" : "");
-	w_printf(in, row, 0,
-		 m.limit == RD_RATE_LIMIT_LINK ? W_NORMAL : W_WARN,
-		 "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
+	snprintf(buf, len, "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
 		 m.reachable_gbps, rd_rate_limit_name(m.limit), m.link_gbps,
 		 mtu, pcie);
+	return m.limit == RD_RATE_LIMIT_LINK ? W_NORMAL : W_WARN;
+}
+
+static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
+		       const struct rd_device *d, const struct rd_port *p)
+{
+	char line[256];
+	enum w_style st;
+
+	if (!ui->st.have_snap) {
+		w_printf(in, row, 0, W_DIM, "reachable: not known (no reading)");
+		return;
+	}
+	st = view_overview_reach(&ui->st.snap, d, p, line, sizeof(line));
+	w_printf(in, row, 0, st, "%s", line);
 }
 
 static void draw_detail(struct ui *ui, const struct rd_rect *r)

@@ -138,4 +138,16 @@ else
 	bad "--root user.uverbs: $(head -c 300 <<<"$out")"
 fi
 
+# A snapshot that went through jq: 2^64 - 1 (max_mr_size) comes back as
+# 18446744073709552000 and is loaded as 2^64 - 1, not refused.
+jq . "$fix/real-cx5-devinfo-limits/snapshot.json" >"$tmp/jq.json"
+grep -q '18446744073709552000' "$tmp/jq.json" || bad "jq did not write 2^64 - 1 as a double"
+out=$("$bin" snapshot --json --load "$tmp/jq.json" 2>&1)
+if jq -e '.devices[0].verbs.max_mr_size' <<<"$out" >/dev/null &&
+	grep -q '"max_mr_size": *18446744073709551615' <<<"$out"; then
+	ok "--load of a snapshot through jq: max_mr_size 2^64 - 1"
+else
+	bad "--load through jq: $(head -c 300 <<<"$out")"
+fi
+
 finish

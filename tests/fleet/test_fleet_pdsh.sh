@@ -53,8 +53,8 @@ for h in 1 2 3; do
 	[ "$want" = "$got" ] && ok "host$h: findings match its own check" ||
 		bad "host$h: findings differ"
 done
-jq -e '.findings[] | select(.check == "user.uverbs" and .verdict == "FAIL" and
-	.summary == "rxe0: /dev/infiniband/uverbs0 is missing") |
+jq -e '.findings[] | select(.check == "port.mtu" and .verdict == "WARN" and
+	(.summary | startswith("rxe0/1: RoCE MTU 1024 (veth0 MTU too low)"))) |
 	.hosts == ["host1", "host3"] and .count == 2' "$tmp/r.json" >/dev/null &&
 	ok "identical finding grouped: host1, host3" || bad "no group of host1 and host3"
 jq -e '[.findings[].verdict] | . as $v | [$v[] | {"FAIL":3,"WARN":2,"UNKNOWN":1}[.]] |
@@ -68,7 +68,7 @@ live=$("$bin" check --json --window 0 2>/dev/null | jq -r '.[0].host')
 	bad "check --json on this host: host \"$live\", uname -n $(uname -n)"
 
 "$bin" report "$tmp/gathered" > "$tmp/r.txt"
-grep -q '^  FAIL     user.uverbs        2 hosts: rxe0: /dev/infiniband/uverbs0 is missing$' "$tmp/r.txt" &&
+grep -q '^  WARN     port.mtu           2 hosts: rxe0/1: RoCE MTU 1024 (veth0 MTU too low)' "$tmp/r.txt" &&
 	grep -q 'on host\[1,3\]$' "$tmp/r.txt" && ok "text: 2 hosts grouped" || bad "text grouping"
 grep -A1 '^Hosts that did not answer (1):' "$tmp/r.txt" | grep -q '^  host4 .*exit code 3' &&
 	ok "text: host4 did not answer" || bad "text: host4 missing"

@@ -33,7 +33,10 @@ expect 0 "OK: 0 FAIL, 1 WARN" --root "$r" --only port.mtu
 expect 1 "ERROR: 0 FAIL, 1 WARN" --root "$r" --only port.mtu --strict
 expect 0 "OK: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc
 expect 1 "ERROR: 0 FAIL, 0 WARN, 1 UNKNOWN" --root "$r" --only qos.pfc --strict
-expect 1 "ERROR: 1 FAIL" --root "$r" --only user.uverbs
+expect 1 "ERROR: 1 FAIL" --root "$fix/cx5-ib-init-no-sm" --only port.state
+# A DOWN port whose netdev was never read fails all the same.
+expect 1 "ERROR: 1 FAIL, 0 WARN, 0 UNKNOWN; port.state mlx5_8/1 DOWN/Disabled: cause not" \
+	--load "$fix/real-cx6dx-ibstat-down/snapshot.json" --only port.state
 expect 1 "ERROR: 2 FAIL, 4 WARN" --root "$fix/cx6dx-roce-port-down"
 fails=$("$bin" check --json --window 0 --root "$fix/cx6dx-roce-port-down" |
 	jq '[.[] | select(.verdict == "FAIL")] | length')
@@ -58,9 +61,9 @@ nhc_run() {
 }
 out=$(nhc_run --window 0 --root "$r" --only port.state)
 [ "$out" = "0|" ] && ok "NHC check: PASS leaves the node up" || bad "NHC check PASS: $out"
-out=$(nhc_run --window 0 --root "$r" --only user.uverbs)
+out=$(nhc_run --window 0 --root "$fix/cx5-ib-init-no-sm" --only port.state)
 case $out in
-"1|check_rdmadiag: ERROR: 1 FAIL, 0 WARN, 0 UNKNOWN; user.uverbs rxe0:"*) ok "NHC check: FAIL marks the node down: ${out#1|}" ;;
+"1|check_rdmadiag: ERROR: 1 FAIL, 0 WARN, 0 UNKNOWN; port.state mlx5_0/1"*) ok "NHC check: FAIL marks the node down: ${out#1|}" ;;
 *) bad "NHC check FAIL: $out" ;;
 esac
 out=$(nhc_run --window 0 --root "$src/tests/nonexistent")

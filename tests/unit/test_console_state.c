@@ -211,6 +211,35 @@ static void test_worst_port_selected_at_start(void **unused)
 	con_state_free(&st);
 }
 
+/*
+ * Inside a container that was given no RDMA device, the console's first
+ * finding is the container, as check --nhc's line is, with no fix-up.
+ */
+static void test_container_first_finding(void **unused)
+{
+	struct con_state st;
+	const struct rd_result *top;
+	struct con_update *u = con_update_new(CON_UP_SNAPSHOT);
+
+	(void)unused;
+	assert_non_null(u);
+	snap_pci(&u->snap, "0000:3b:00.0", 0x15b3, 0x1017, "mlx5_core");
+	snap_module(&u->snap, "mlx5_core");
+	u->snap.host.container = rd_strdup("docker");
+	u->have_snap = true;
+	assert_int_equal(rd_diag_run(&u->snap, NULL, NULL, &u->results), 0);
+	rd_results_sort(&u->results);
+	u->have_results = true;
+	con_state_init(&st, CON_LIVE, 1.0);
+	adopt(&st, u);
+	top = con_top_finding(&st);
+	assert_non_null(top);
+	assert_string_equal(top->check_id, "host.container");
+	assert_null(top->fix);
+	assert_ptr_equal(top, rd_results_top(&st.results));
+	con_state_free(&st);
+}
+
 static void test_device_without_ports_keeps_its_row(void **unused)
 {
 	struct con_state st;
@@ -265,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_result_keys),
 		cmocka_unit_test(test_counters_loaded_with_the_state),
 		cmocka_unit_test(test_worst_port_selected_at_start),
+		cmocka_unit_test(test_container_first_finding),
 		cmocka_unit_test(test_device_without_ports_keeps_its_row),
 		cmocka_unit_test(test_next_finding),
 	};

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "diag_snap.h"
+#include "fleet/nhc.h"
 
 #include "core/history.h"
 
@@ -204,9 +205,51 @@ static void test_firmware(void **state)
 	rd_results_free(&res);
 
 	/* Same version text, unknown device: no minimum, no guess. */
-	s.pci[0].device_id = rd_u64(0x1003);
+	s.pci[0].device_id = rd_u64(0x1020);
 	run_only(&s, NULL, "fw.version", &res);
 	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/*
+	 * No PCI function read: ibstat's CA type (hca_type MT4125, the
+	 * device id in decimal) or ibv_devinfo's vendor_part_id names it.
+	 */
+	one_roce(&s, "0000:3b:00.0");
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("22.27.1016");
+	s.devices[0].hca_type = rd_strdup("MT4125");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	assert_non_null(strstr(find_result(&res, "fw.version", "mlx5_0", 0)
+				       ->summary, "ConnectX-6 Dx"));
+	rd_results_free(&res);
+	free(s.devices[0].hca_type);
+	s.devices[0].hca_type = NULL;
+	s.devices[0].verbs.vendor_id = rd_u64(0x02c9);
+	s.devices[0].verbs.vendor_part_id = rd_u64(4125);
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	rd_results_free(&res);
+	/* Another vendor's part number is not a Mellanox device id. */
+	s.devices[0].verbs.vendor_id = rd_u64(0x8086);
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* ConnectX-3 (mlx4): its last firmware is the minimum. */
+	one_roce(&s, "0000:3b:00.0");
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1007, "mlx4_core");
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("2.40.7000");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_FAIL, "fw_below_min");
+	rd_results_free(&res);
+	free(s.devices[0].fw_ver);
+	s.devices[0].fw_ver = rd_strdup("2.42.5000");
+	run_only(&s, NULL, "fw.version", &res);
+	expect_verdict(&res, "fw.version", "mlx5_0", 0, RD_PASS, "ok");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 
@@ -243,6 +286,68 @@ static void test_pcie(void **state)
 	p->link_width = rd_u64(16);
 	run_only(&s, NULL, "hw.pcie_link", &res);
 	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * Width alone proves a degraded link, and so does speed alone; a link
+ * that looks full on what was read is not known. "Needs root" only
+ * where the process was not root, never for a file.
+ */
+static void test_pcie_partial(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	const struct rd_result *r;
+	struct rd_pci *p;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	p = snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x101d, "mlx5_core");
+	p->link_width = rd_u64(8);
+	p->cap_width = rd_u64(16);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_WARN,
+		       "pcie_degraded");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "x8 of x16"));
+	rd_results_free(&res);
+	/* Speed alone. */
+	p->link_width.ok = p->cap_width.ok = false;
+	p->link_speed_gts = rd_dbl(8.0);
+	p->cap_speed_gts = rd_dbl(16.0);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_WARN,
+		       "pcie_degraded");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "8.0 GT/s of 16.0 GT/s"));
+	rd_results_free(&res);
+	/* Full on speed, width unread: not known, and why. */
+	p->link_speed_gts = rd_dbl(16.0);
+	s.host.is_root = rd_bool(true);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	expect_verdict(&res, "hw.pcie_link", "mlx5_0", 0, RD_UNKNOWN,
+		       "no_data");
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_null(strstr(r->summary, "root"));
+	assert_non_null(strstr(r->summary, "trained width, capable width"));
+	rd_results_free(&res);
+	s.host.is_root = rd_bool(false);
+	run_only(&s, NULL, "hw.pcie_link", &res);
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_non_null(strstr(r->summary, "needs root"));
+	rd_results_free(&res);
+	/* The same from a file: what the file lacks, not a privilege. */
+	rd_diag_opts_init(&o);
+	o.only_area = "hw.pcie_link";
+	o.from_file = true;
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	r = find_result(&res, "hw.pcie_link", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_null(strstr(r->summary, "root"));
+	assert_non_null(strstr(r->summary, "the file holds no PCIe trained width"));
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
@@ -311,11 +416,38 @@ static void test_verbs_checks(void **state)
 			assert_null(r->fix);
 			rd_results_free(&res);
 		}
-		/* Opened, then the query failed. */
+		/*
+		 * No errno recorded: the open is what failed, not a query;
+		 * only the probe's "ibv_query_device" says it opened.
+		 */
 		d->verbs.open_errno.ok = false;
 		run_only(&s, NULL, "user.provider", &res);
 		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		assert_null(strstr(find_result(&res, "user.provider", "mlx5_0", 0)
+					   ->summary, "query"));
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "cannot open it: ibv_open_device: x"));
+		rd_results_free(&res);
+		free(d->verbs.open_error);
+		d->verbs.open_error = NULL;
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "cannot open it (no errno recorded)"));
+		rd_results_free(&res);
+		/* Opened, then the query failed. */
+		d->verbs.open_error =
+			rd_strdup("ibv_query_device: Input/output error");
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
 			       "query_failed");
+		assert_non_null(strstr(find_result(&res, "user.provider",
+						   "mlx5_0", 0)->summary,
+				       "opens it but cannot query it"));
 		rd_results_free(&res);
 		/* A recording that did not keep the listing: no guess. */
 		d->verbs.listed.ok = false;
@@ -354,6 +486,71 @@ static void test_container(void **state)
 	run_only(&s, NULL, "host.container", &res);
 	expect_verdict(&res, "host.container", NULL, 0, RD_FAIL,
 		       "container_no_devices");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * No RDMA device inside a container: the container is the first finding
+ * (in the console and in check --nhc alike), and no module, sysctl or
+ * link fix-up is offered. On the host the same facts give one command
+ * from port.state and driver.modules alike.
+ */
+static void test_container_first(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r, *top;
+	char line[RD_NHC_LINE_MAX + 1];
+
+	(void)state;
+	rd_snapshot_init(&s);
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x1017, "mlx5_core");
+	snap_module(&s, "mlx5_core");
+	snap_module(&s, "mlx5_ib");
+	s.host.container = rd_strdup("kubernetes");
+	s.host.hugepages_total = rd_u64(0);
+	s.host.hugepages_free = rd_u64(0);
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	rd_results_sort(&res);
+	top = rd_results_top(&res);
+	assert_non_null(top);
+	assert_string_equal(top->check_id, "host.container");
+	assert_int_equal(top->verdict, RD_FAIL);
+	assert_non_null(strstr(top->next_step, "pass /dev/infiniband and the "
+					       "netdev into the container"));
+	assert_non_null(strstr(top->next_step, "check on the host"));
+	for (size_t i = 0; i < res.n; i++)
+		if (res.v[i].fix)
+			fail_msg("in a container: %s offers \"%s\"",
+				 res.v[i].check_id, res.v[i].fix->command);
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_non_null(strstr(r->summary, "container"));
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "container"));
+	r = find_result(&res, "driver.modules", NULL, 0);
+	assert_non_null(strstr(rd_result_no_fix_reason(r), "host"));
+	/* check --nhc names the same finding. */
+	assert_int_equal(rd_nhc_line(&res, false, line, sizeof(line)), 1);
+	assert_non_null(strstr(line, "; host.container in a kubernetes"));
+	rd_results_free(&res);
+
+	/* An overlay root alone is no container: the fix-ups stay. */
+	free(s.host.container);
+	s.host.container = rd_strdup("overlay-root");
+	assert_false(rd_diag_in_container(&s));
+	/* On the host: one command, the same from both checks. */
+	free(s.host.container);
+	s.host.container = rd_strdup("none");
+	assert_int_equal(rd_diag_run(&s, NULL, NULL, &res), 0);
+	rd_results_sort(&res);
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "modprobe ib_uverbs");
+	r = find_result(&res, "driver.modules", NULL, 0);
+	assert_non_null(r->fix);
+	assert_string_equal(r->fix->command, "modprobe ib_uverbs");
+	assert_string_equal(rd_results_top(&res)->check_id, "port.state");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
@@ -634,8 +831,10 @@ int main(void)
 		cmocka_unit_test(test_ecn),
 		cmocka_unit_test(test_firmware),
 		cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_pcie_partial),
 		cmocka_unit_test(test_verbs_checks),
 		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_container_first),
 		cmocka_unit_test(test_uverbs_under_root),
 		cmocka_unit_test(test_modules_listed_once),
 		cmocka_unit_test(test_counters),

@@ -128,6 +128,7 @@ static void test_eth_without_netlink(void **state)
 {
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
+	const struct rd_result *r;
 
 	(void)state;
 	healthy(&s);
@@ -141,10 +142,36 @@ static void test_eth_without_netlink(void **state)
 	run_only(&s, NULL, "port.state", &res);
 	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "no_carrier");
 	rd_results_free(&res);
-	/* DOWN/LinkUp with no netdev data: nothing to conclude. */
+	/*
+	 * DOWN/LinkUp with no netdev data: the port is down, a FAIL; only
+	 * its cause is not known.
+	 */
 	s.devices[0].ports[0].phys_state_num = rd_u64(5);
 	run_only(&s, NULL, "port.state", &res);
-	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "cause not known"));
+	assert_non_null(strstr(r->summary, "carrier of eth2 not read"));
+	assert_null(r->fix);
+	rd_results_free(&res);
+	/* DOWN/Disabled and the netdev's name not read either. */
+	free(s.devices[0].ports[0].netdev);
+	s.devices[0].ports[0].netdev = NULL;
+	for (size_t i = 0; i < s.devices[0].ports[0].n_gids; i++) {
+		free(s.devices[0].ports[0].gids[i].netdev);
+		s.devices[0].ports[0].gids[i].netdev = NULL;
+	}
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "DOWN/Disabled: cause not known: "
+					   "netdev behind the port not read"));
+	assert_null(r->netdev);
+	assert_null(r->fix);
+	/* The path names the fact that would settle it. */
+	assert_non_null(strstr(r->path[r->n_path - 1].text, "would settle"));
+	assert_non_null(strstr(r->next_step, "rdma link show"));
 	rd_results_free(&res);
 	/* No state at all. */
 	s.devices[0].ports[0].state_num.ok = false;
@@ -185,6 +212,78 @@ static void test_ib_tree(void **state)
 		rd_results_free(&res);
 		rd_snapshot_free(&s);
 	}
+}
+
+/*
+ * An InfiniBand VF whose link is up while the SM answers and assigns no
+ * LID: its GUIDs and the SM's virtualization, not "check dmesg". A PF in
+ * INIT with an SM LID: the SM is reachable but not configuring the port;
+ * without an SM LID: no SM.
+ */
+static void test_ib_vf_and_sm(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_device *d;
+	struct rd_port *p;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "mlx5_7", "0000:4b:00.1");
+	d->node_guid = rd_u64(0x9aecdde4e1e642baull);
+	d->sys_image_guid = rd_u64(0x043f720300df3e00ull);
+	p = snap_port(d, 1, 1, 5, "InfiniBand", NULL);
+	p->sm_lid = rd_u64(1);
+	p->lid = rd_u64(0xffff);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "vf_not_configured");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->summary, "virtual function"));
+	assert_non_null(strstr(r->next_step, "node_guid GUID port_guid GUID"));
+	assert_non_null(strstr(r->next_step, "Follow"));
+	assert_non_null(strstr(r->next_step, "virtualization"));
+	assert_null(strstr(r->next_step, "dmesg"));
+	rd_results_free(&res);
+
+	/*
+	 * A second PF of a dual-port card: its system image GUID is the
+	 * first function's, one off in the low bits. Not a VF.
+	 */
+	d->node_guid = rd_u64(0x58a2e10300dae627ull);
+	d->sys_image_guid = rd_u64(0x58a2e10300dae626ull);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_not_equal(r->cause, "vf_not_configured");
+	rd_results_free(&res);
+	/* The same GUID twice, yet a VF's PCI device id (ConnectX-6 VF). */
+	d->sys_image_guid = d->node_guid;
+	snap_pci(&s, "0000:4b:00.1", 0x15b3, 0x101c, "mlx5_core");
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "vf_not_configured");
+	rd_results_free(&res);
+
+	/* A PF (ConnectX-6) in INIT with an SM LID: reachable, not configuring. */
+	s.pci[0].device_id = rd_u64(0x101b);
+	p->state_num = rd_u64(2);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+		       "sm_not_activating");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->summary, "reachable"));
+	assert_non_null(strstr(r->next_step, "SM's log"));
+	rd_results_free(&res);
+	/* No SM LID: no SM at all. */
+	p->sm_lid = rd_u64(0);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL, "no_sm");
+	r = find_result(&res, "port.state", "mlx5_7", 1);
+	assert_non_null(strstr(r->next_step, "start or reach an SM"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
 }
 
 static void test_no_device_module(void **state)
@@ -389,6 +488,65 @@ static void test_gid(void **state)
 	run_only(&s, NULL, "port.rocev2_gid", &res);
 	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
 		       "port_not_active");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * The GID table speaks for itself: an IPv4 RoCE v2 GID settles the check
+ * even when the port's state was not read. All-zero entries are empty
+ * slots, not GIDs; a table of nothing else has no usable GID, and in a
+ * container that is the pod's network namespace.
+ */
+static void test_gid_table_speaks(void **state)
+{
+	static const uint8_t zero[16];
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_port *p;
+
+	(void)state;
+	healthy(&s);
+	p = &s.devices[0].ports[0];
+	p->state_num.ok = false;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	/* Without that GID nothing is settled. */
+	memcpy(p->gids[2].raw, gid_ll, 16);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_data");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "port state not read"));
+	rd_results_free(&res);
+
+	/* A saved table of zero entries, as a pod without its netdev has. */
+	p->state_num = rd_u64(4);
+	for (size_t k = 0; k < p->n_gids; k++)
+		memcpy(p->gids[k].raw, zero, 16);
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_FAIL,
+		       "no_usable_gid");
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "no usable GID"));
+	assert_null(strstr(r->summary, "pod"));
+	rd_results_free(&res);
+	s.host.container = rd_strdup("kubernetes");
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	r = find_result(&res, "port.rocev2_gid", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary,
+			       "no usable GID: the pod's network namespace "
+			       "holds no netdev of this device (macvlan/SR-IOV "
+			       "CNI, not the default CNI)"));
+	rd_results_free(&res);
+	/* Entries whose value was not read are not zero. */
+	for (size_t k = 0; k < p->n_gids; k++)
+		p->gids[k].raw_ok = false;
+	run_only(&s, NULL, "port.rocev2_gid", &res);
+	expect_verdict(&res, "port.rocev2_gid", "mlx5_0", 1, RD_UNKNOWN,
+		       "no_data");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
@@ -623,11 +781,13 @@ int main(void)
 		cmocka_unit_test(test_no_carrier),
 		cmocka_unit_test(test_eth_without_netlink),
 		cmocka_unit_test(test_ib_tree),
+		cmocka_unit_test(test_ib_vf_and_sm),
 		cmocka_unit_test(test_no_device_module),
 		cmocka_unit_test(test_no_device_rxe),
 		cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_mtu_by_link_layer),
 		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_gid_table_speaks),
 		cmocka_unit_test(test_filter_sort_json),
 		cmocka_unit_test(test_target_walk),
 		cmocka_unit_test(test_walk_rows),

@@ -423,6 +423,34 @@ static void test_container_hints(void **state)
 	unit_rmtree(root);
 }
 
+/*
+ * A tree with no /proc says nothing of a container, and one with no /dev
+ * nothing of the device nodes: neither is "none" nor "missing".
+ */
+static void test_tree_without_proc_dev(void **state)
+{
+	struct rd_snapshot s;
+	char root[PATH_MAX];
+
+	(void)state;
+	unit_tmpdir(root, sizeof(root));
+	unit_put(root, "sys/class/infiniband/mlx5_0/.keep", "");
+	probe_tree(root, &s);
+	assert_null(s.host.container);
+	assert_true(unit_has_error(&s, "container detection", NULL));
+	assert_true(unit_has_error(&s, "/dev", "device nodes not checked"));
+	assert_int_equal(s.host.n_devnodes, 0);
+	rd_snapshot_free(&s);
+	/* With /proc read and no hint, it is "none"; /dev there: nodes. */
+	unit_put(root, "proc/1/cgroup", "0::/init.scope\n");
+	unit_put(root, "dev/.keep", "");
+	probe_tree(root, &s);
+	assert_string_equal(s.host.container, "none");
+	assert_false(unit_has_error(&s, "/dev", "device nodes not checked"));
+	rd_snapshot_free(&s);
+	unit_rmtree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_rdma_core_version),
 		cmocka_unit_test(test_container_hints),
+		cmocka_unit_test(test_tree_without_proc_dev),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -299,6 +299,46 @@ static void test_refused_values(void **state)
 		       -EINVAL, "devices[0].fw_ver: string holds control characters");
 }
 
+/*
+ * A snapshot that went through jq 1.6 holds 2^64 - 1 (max_mr_size on
+ * mlx5) as the double it became, 18446744073709552000: read as 2^64 - 1,
+ * in either spelling; any other value above 2^64 - 1 is still refused.
+ */
+static void test_u64_max_through_jq(void **state)
+{
+	static const char *const docs[] = {
+		"{\"schema_version\":1,\"devices\":[{\"name\":\"mlx5_0\","
+		"\"verbs\":{\"max_mr_size\":18446744073709552000}}]}",
+		"{\"schema_version\":1,\"devices\":[{\"name\":\"mlx5_0\","
+		"\"verbs\":{\"max_mr_size\":1.8446744073709552e+19}}]}",
+		"{\"schema_version\":1,\"devices\":[{\"name\":\"mlx5_0\","
+		"\"verbs\":{\"max_mr_size\":18446744073709551615}}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct rd_snapshot s;
+		char err[512] = "";
+
+		if (rd_snapshot_from_string(docs[i], strlen(docs[i]), &s, err,
+					    sizeof(err)) != 0)
+			fail_msg("%s: %s", docs[i], err);
+		assert_int_equal(s.n_devices, 1);
+		assert_true(s.devices[0].verbs.max_mr_size.ok);
+		assert_true(s.devices[0].verbs.max_mr_size.v == UINT64_MAX);
+		rd_snapshot_free(&s);
+	}
+	expect_refused("{\"schema_version\":1,\"monotonic_ns\":18446744073709552001}",
+		       -EINVAL, "monotonic_ns: number out of range");
+	expect_refused("{\"schema_version\":1,\"monotonic_ns\":18446744073709553000}",
+		       -EINVAL, "monotonic_ns: number out of range");
+	expect_refused("{\"schema_version\":1,\"monotonic_ns\":-18446744073709552000}",
+		       -EINVAL, "monotonic_ns: number out of range");
+	/* A double that is not 2^64 is no unsigned integer. */
+	expect_refused("{\"schema_version\":1,\"monotonic_ns\":1.8446744073709556e+19}",
+		       -EINVAL, "monotonic_ns: expected an unsigned integer");
+}
+
 /* Build "{"schema_version":1,PREFIX N x ITEM SUFFIX}". */
 static char *repeat_doc(const char *prefix, const char *item, size_t n,
 			const char *suffix)
@@ -431,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_refused_values),
+		cmocka_unit_test(test_u64_max_through_jq),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_output_is_valid_json),
 	};

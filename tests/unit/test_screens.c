@@ -12,6 +12,7 @@
 #include <curses.h>
 
 #include "cmd/cli.h"
+#include "core/snapshot.h"
 #include "views/ui.h"
 
 #define MAX_NAMES 256
@@ -341,6 +342,63 @@ static void test_man_page_lists_the_options(void **unused)
 				 "option table does not have", syn.v[i]);
 }
 
+/*
+ * A port that is not ACTIVE reaches nothing, whatever its link and PCIe
+ * could carry: the Overview says so instead of a rate.
+ */
+static void test_reach_not_active(void **unused)
+{
+	struct rd_snapshot s;
+	struct rd_device *d;
+	struct rd_port *p;
+	struct rd_netdev *n;
+	struct rd_pci *pci;
+	char line[256];
+
+	(void)unused;
+	rd_snapshot_init(&s);
+	d = RD_PUSH(s.devices, s.n_devices);
+	assert_non_null(d);
+	d->name = rd_strdup("mlx5_0");
+	d->pci_bdf = rd_strdup("0000:3b:00.0");
+	p = RD_PUSH(d->ports, d->n_ports);
+	assert_non_null(p);
+	p->port = 1;
+	p->state_num = rd_u64(4);
+	p->link_layer = rd_strdup("Ethernet");
+	p->netdev = rd_strdup("eth2");
+	p->rate_gbps = rd_dbl(100);
+	p->verbs.active_mtu = rd_u64(4096);
+	n = RD_PUSH(s.netdevs, s.n_netdevs);
+	assert_non_null(n);
+	n->name = rd_strdup("eth2");
+	n->ethtool.speed_mbps = rd_u64(100000);
+	n->ethtool.lanes = rd_u64(4);
+	n->mtu = rd_u64(9000);
+	pci = RD_PUSH(s.pci, s.n_pci);
+	assert_non_null(pci);
+	pci->bdf = rd_strdup("0000:3b:00.0");
+	pci->link_speed_gts = rd_dbl(16.0);
+	pci->link_width = rd_u64(16);
+	pci->max_payload = rd_u64(512);
+	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),
+			 W_NORMAL);
+	assert_non_null(strstr(line, "reachable "));
+	/* No cable: DOWN, whatever the link speed still says. */
+	p->state_num = rd_u64(1);
+	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),
+			 W_BAD);
+	assert_string_equal(line, "not reachable: port DOWN");
+	p->state_num = rd_u64(2);
+	view_overview_reach(&s, d, p, line, sizeof(line));
+	assert_string_equal(line, "not reachable: port INIT");
+	p->state_num.ok = false;
+	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),
+			 W_DIM);
+	assert_non_null(strstr(line, "not known"));
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_no_key_does_two_things),
 		cmocka_unit_test(test_man_page_lists_the_keys),
 		cmocka_unit_test(test_man_page_lists_the_options),
+		cmocka_unit_test(test_reach_not_active),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
