@@ -54,9 +54,22 @@ void check_fw_version(struct diag_ctx *x, const struct diag_target *t,
 	struct fw_ident id;
 	char idtext[16];
 
+	const struct rd_devlink *dl =
+		d->pci_bdf ? rd_snapshot_devlink(x->s, d->pci_bdf) : NULL;
+	const char *psid = rd_devlink_version(dl, "fixed", "fw.psid");
+
 	if (d->fw_ver)
 		diag_ev(x, r, "fw_ver", "/sys/class/infiniband/<dev>/fw_ver",
 			"%s", d->fw_ver);
+	/*
+	 * The board's PSID: an OEM one (not MT_...) explains firmware that
+	 * the vendor's own updater refuses to replace.
+	 */
+	if (psid)
+		diag_ev(x, r, "PSID", "devlink dev info (fw.psid)", "%s%s", psid,
+			strncmp(psid, "MT_", 3) ?
+				" (an OEM board: its maker's firmware, not the "
+				"vendor's generic image)" : "");
 	if (diag_device_is_soft(d)) {
 		diag_verdict(x, r, RD_PASS, "not_applicable",
 			     "%s: software device, no firmware", d->name);

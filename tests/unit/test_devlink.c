@@ -211,6 +211,21 @@ static void test_check(void **state)
 	assert_non_null(strstr(r->next_step, "devlink health diagnose pci/0000:3b:00.0 reporter tx"));
 	rd_snapshot_free(&s);
 
+	/* fw.version cites the board's PSID beside the version. */
+	host(&s, "22.36.1010", 0, 0);
+	rd_results_free(&res);
+	run_only(&s, NULL, "fw.version", &res);
+	r = find_result(&res, "fw.version", "mlx5_0", 0);
+	{
+		bool psid = false;
+
+		for (size_t i = 0; i < r->n_evidence; i++)
+			psid |= !strcmp(r->evidence[i].what, "PSID") &&
+				!strcmp(r->evidence[i].value, "MT_0000000359");
+		assert_true(psid);
+	}
+	rd_snapshot_free(&s);
+
 	/* No devlink data: not read, never healthy. */
 	rd_snapshot_init(&s);
 	snap_dev(&s, "mlx5_0", "0000:3b:00.0");
