@@ -270,14 +270,15 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 				 ui_str(m->serial), t);
 		}
 	}
-	if (ui->st.have_results) {
+	/* The port's findings worst first, so a FAIL is never below the fold. */
+	for (int v = RD_FAIL; ui->st.have_results && v > RD_PASS; v--) {
 		for (size_t i = 0; i < ui->st.results.n && row < in.h; i++) {
 			const struct rd_result *res = &ui->st.results.v[i];
 
 			if (!res->device || !d->name ||
 			    strcmp(res->device, d->name) ||
 			    (p && res->port && res->port != p->port) ||
-			    res->verdict == RD_PASS)
+			    (int)res->verdict != v)
 				continue;
 			w_printf(&in, row, 0, ui_verdict_style(res->verdict),
 				 "%-7s", rd_verdict_name(res->verdict));
