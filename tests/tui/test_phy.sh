@@ -36,7 +36,7 @@ wait_for phy "LANE"
 # What happened before: the kernel's lines, devlink, link-down counts.
 keys phy '>'
 keys phy v
-wait_for phy "Kernel log (UTC)"
+wait_for phy "Kernel log (UTC"
 wait_for phy "Port module event"
 wait_for phy "NIC health (devlink)"
 wait_for phy "firmware's count 3"
