@@ -19,7 +19,7 @@ command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; e
 normalise() {
 	jq -S --arg root "$1" 'del(.time, .monotonic_ns, .source,
 			.host.devnodes[]?.mode) |
-		walk(if type == "string" then ltrimstr($root) else . end)'
+		walk(if type == "string" then (split($root) | join("")) else . end)'
 }
 
 for dir in "$fix"/*/; do
