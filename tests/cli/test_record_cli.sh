@@ -74,6 +74,28 @@ if [ -n "$have_sqlite" ]; then
 		ok "timeline: a stored escape sequence and newline are escaped" || bad "escape: $(grep -a bad "$tmp/esc.txt" | od -c | head -3)"
 fi
 
+# Bounds: rows older than --keep go; past --max-bytes the oldest go and
+# the file shrinks.
+if [ -n "$have_sqlite" ]; then
+	sqlite3 "$tmp/store/record.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+		INSERT INTO events(time, device, port, kind, text) SELECT strftime('%s','now') - 3600 + i * 0.001, 'rxe0', 1, 'kernel', printf('filler line %d with some text to take room', i) FROM n;
+		INSERT INTO events(time, device, port, kind, text) VALUES(strftime('%s','now') - 30 * 86400, 'rxe0', 1, 'kernel', 'a month ago')"
+	before=$(stat -c %s "$tmp/store/record.db")
+	"$bin" record --store "$tmp/store" --root "$tmp/tree" --interval 0.2 --max-bytes 65536 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid"
+	after=$(stat -c %s "$tmp/store/record.db")
+	[ "$(sqlite3 "$tmp/store/record.db" "SELECT count(*) FROM events WHERE text = 'a month ago'")" = 0 ] &&
+		ok "record: a row older than --keep (7 days) is deleted" || bad "--keep: the month-old row is still there"
+	[ "$after" -le 65536 ] && [ "$after" -lt "$before" ] &&
+		[ "$(sqlite3 "$tmp/store/record.db" "SELECT count(*) FROM events WHERE text = 'filler line 3000 with some text to take room'")" = 1 ] &&
+		[ "$(sqlite3 "$tmp/store/record.db" "SELECT count(*) FROM events WHERE text = 'filler line 1 with some text to take room'")" = 0 ] &&
+		ok "record --max-bytes 65536: the oldest rows go, the file shrinks ($before to $after bytes)" ||
+		bad "--max-bytes: $before to $after bytes $(cat "$tmp/err")"
+fi
+
 # Counter deltas: the Soft-RoCE rcvd_seq_err rises by 12 between intervals.
 cp -a "$fix/rxe0-healthy" "$tmp/tree2"
 ctr=$tmp/tree2/sys/class/infiniband/rxe0/ports/1/hw_counters
