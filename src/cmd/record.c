@@ -25,6 +25,7 @@
 #include "console/worker.h"
 #include "core/escape.h"
 #include "core/history.h"
+#include "core/print.h"
 
 #define STORE_DB "record.db"
 
@@ -59,7 +60,7 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 	int fd;
 
 	if (snprintf(db, sizeof(db), "%s/%s", dir, STORE_DB) >= (int)sizeof(db)) {
-		snprintf(err, errlen, "store %s: path too long", rd_esc_tmp(dir));
+		rd_snprintf_text(err, errlen, "store %s: path too long", dir);
 		return -ENAMETOOLONG;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -70,7 +71,7 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 			int e = errno;
 
-			snprintf(err, errlen, "store %s: %s", rd_esc_tmp(dir),
+			rd_snprintf_text(err, errlen, "store %s: %s", dir,
 				 strerror(e));
 			return -e;
 		}
@@ -93,11 +94,11 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 		int e = errno;
 
 		if (e == ENOENT) {
-			snprintf(err, errlen, "store %s: %s", rd_esc_tmp(dir),
+			rd_snprintf_text(err, errlen, "store %s: %s", dir,
 				 strerror(e));
 			return -ENOENT;
 		}
-		snprintf(err, errlen, "store %s: %s", rd_esc_tmp(dir),
+		rd_snprintf_text(err, errlen, "store %s: %s", dir,
 			 e == ELOOP || e == ENOTDIR ?
 				 "is a symlink or not a directory; refused" :
 				 strerror(e));
@@ -105,7 +106,7 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 	}
 	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(err, errlen, "store %s: %s; refused", rd_esc_tmp(dir),
+		rd_snprintf_text(err, errlen, "store %s: %s; refused", dir,
 			 st.st_uid != geteuid() ?
 				 "is not owned by the effective user" :
 				 "is writable by group or others");
@@ -115,9 +116,9 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 	if (fstatat(fd, STORE_DB, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	     st.st_nlink != 1 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-		snprintf(err, errlen,
+		rd_snprintf_text(err, errlen,
 			 "store %s: %s is not our own regular file (a symlink?); refused",
-			 rd_esc_tmp(dir), STORE_DB);
+			 dir, STORE_DB);
 		close(fd);
 		return -EPERM;
 	}
@@ -151,8 +152,8 @@ static int store_open(const char *dir, bool write, sqlite3 **db, char *err,
 		return r;
 	snprintf(path, sizeof(path), "%s/%s", dir, STORE_DB);
 	if (!write && access(path, F_OK) < 0) {
-		snprintf(err, errlen, "store %s: no %s in it: %s",
-			 rd_esc_tmp(dir), STORE_DB, strerror(errno));
+		rd_snprintf_text(err, errlen, "store %s: no %s in it: %s",
+			 dir, STORE_DB, strerror(errno));
 		return -ENOENT;
 	}
 	r = sqlite3_open_v2(path, db, flags, NULL);
@@ -164,8 +165,8 @@ static int store_open(const char *dir, bool write, sqlite3 **db, char *err,
 		r = sqlite3_exec(*db, "SELECT count(*) FROM events", NULL, NULL,
 				 NULL);
 	if (r != SQLITE_OK) {
-		snprintf(err, errlen, "store %s: %s", rd_esc_tmp(path),
-			 *db ? rd_esc_tmp(sqlite3_errmsg(*db)) :
+		rd_snprintf_text(err, errlen, "store %s: %s", path,
+			 *db ? sqlite3_errmsg(*db) :
 			       sqlite3_errstr(r));
 		sqlite3_close(*db);
 		*db = NULL;
@@ -387,7 +388,7 @@ static int record_loop(struct rd_cli *cli, sqlite3 *db, const char *store,
 		rd_rec_batch_free(&b);
 		if (r < 0) {
 			cli_error(cli, "record: store %s: cannot write: %s",
-				  rd_esc_tmp(store), rd_esc_tmp(sqlite3_errmsg(db)));
+				  store, sqlite3_errmsg(db));
 			rd_results_free(&res);
 			rd_snapshot_free(&s);
 			break;
@@ -435,6 +436,8 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 		cli_error(cli, "record: %s", err);
 		return 3;
 	}
+	/* sqlite's reads and writes go on; the sleep between intervals ends */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -466,7 +469,7 @@ static int parse_since(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_rec_parse_duration(arg, dst) < 0) {
 		cli_error(cli, "timeline: --since: \"%s\" is not a duration (90s, 30m, 2h, 7d)",
-			  rd_esc_tmp(arg));
+			  arg);
 		return -1;
 	}
 	return 0;
@@ -510,17 +513,17 @@ static const char timeline_sql[] =
 
 static void print_line(sqlite3_stmt *st)
 {
-	char when[32], target[160], a[16], b[16];
+	char when[32], a[16], b[16];
 	const char *dev = col(st, 1), *kind = col(st, 4);
 
 	fmt_time(when, sizeof(when), sqlite3_column_double(st, 0), T_LINE);
 	if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-		snprintf(target, sizeof(target), "%s/%lld",
-			 rd_esc_tmp(dev ? dev : "-"),
-			 (long long)sqlite3_column_int64(st, 2));
+		printf("%s  %s/%lld  %s  ", when, rd_esc_tmp(dev ? dev : "-"),
+		       (long long)sqlite3_column_int64(st, 2),
+		       rd_esc_tmp(kind ? kind : "?"));
 	else
-		snprintf(target, sizeof(target), "%s", rd_esc_tmp(dev ? dev : "host"));
-	printf("%s  %s  %s  ", when, target, rd_esc_tmp(kind ? kind : "?"));
+		printf("%s  %s  %s  ", when, rd_esc_tmp(dev ? dev : "host"),
+		       rd_esc_tmp(kind ? kind : "?"));
 	if (kind && strcmp(kind, "counter") == 0) {
 		fmt_time(a, sizeof(a), sqlite3_column_double(st, 0), T_CLOCK);
 		fmt_time(b, sizeof(b), sqlite3_column_double(st, 7), T_CLOCK);
@@ -536,12 +539,12 @@ static void print_line(sqlite3_stmt *st)
 	putchar('\n');
 }
 
+/* As every JSON output: a string with a control byte goes escaped. */
 static void json_str(struct json_object *o, const char *k, const char *v)
 {
-	char *e = v ? rd_esc_dup(v) : NULL;
-
-	json_object_object_add(o, k, e ? json_object_new_string(e) : NULL);
-	free(e);
+	json_object_object_add(o, k,
+			       v ? json_object_new_string(rd_print_json_text(v)) :
+				   NULL);
 }
 
 static struct json_object *json_row(sqlite3_stmt *st)
@@ -604,8 +607,8 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 		return 3;
 	}
 	if (sqlite3_prepare_v2(db, timeline_sql, -1, &st, NULL) != SQLITE_OK) {
-		cli_error(cli, "timeline: store %s: %s", rd_esc_tmp(store),
-			  rd_esc_tmp(sqlite3_errmsg(db)));
+		cli_error(cli, "timeline: store %s: %s", store,
+			  sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return 3;
 	}
@@ -627,8 +630,8 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 	}
 	sqlite3_finalize(st);
 	if (r != SQLITE_DONE) {
-		cli_error(cli, "timeline: store %s: %s", rd_esc_tmp(store),
-			  rd_esc_tmp(sqlite3_errmsg(db)));
+		cli_error(cli, "timeline: store %s: %s", store,
+			  sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return 3;
 	}

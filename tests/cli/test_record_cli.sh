@@ -72,6 +72,8 @@ if [ -n "$have_sqlite" ]; then
 	"$bin" timeline --store "$tmp/store" >"$tmp/esc.txt"
 	! grep -q $'\e' "$tmp/esc.txt" && grep -q 'bad\\x1b\[2J\\nline' "$tmp/esc.txt" &&
 		ok "timeline: a stored escape sequence and newline are escaped" || bad "escape: $(grep -a bad "$tmp/esc.txt" | od -c | head -3)"
+	"$bin" timeline --store "$tmp/store" --json | jq -e '[.[] | select(.text | startswith("bad"))] | .[0].text == "bad\\x1b[2J\\nline"' >/dev/null &&
+		ok "timeline --json: the same text escaped" || bad "json escape: $("$bin" timeline --store "$tmp/store" --json | jq -c '.[] | select(.text | startswith("bad"))')"
 fi
 
 # Bounds: rows older than --keep go; past --max-bytes the oldest go and
