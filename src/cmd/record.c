@@ -59,7 +59,8 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 	struct stat st;
 	int fd;
 
-	if (snprintf(db, sizeof(db), "%s/%s", dir, STORE_DB) >= (int)sizeof(db)) {
+	if (snprintf(db, sizeof(db), "%s/%s", dir, STORE_DB) >=
+	    (int)sizeof(db)) {
 		rd_snprintf_text(err, errlen, "store %s: path too long", dir);
 		return -ENAMETOOLONG;
 	}
@@ -72,7 +73,7 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 			int e = errno;
 
 			rd_snprintf_text(err, errlen, "store %s: %s", dir,
-				 strerror(e));
+					 strerror(e));
 			return -e;
 		}
 		snprintf(parent, sizeof(parent), "%s", dir);
@@ -95,21 +96,23 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 
 		if (e == ENOENT) {
 			rd_snprintf_text(err, errlen, "store %s: %s", dir,
-				 strerror(e));
+					 strerror(e));
 			return -ENOENT;
 		}
-		rd_snprintf_text(err, errlen, "store %s: %s", dir,
-			 e == ELOOP || e == ENOTDIR ?
-				 "is a symlink or not a directory; refused" :
-				 strerror(e));
+		rd_snprintf_text(
+			err, errlen, "store %s: %s", dir,
+			e == ELOOP || e == ENOTDIR
+				? "is a symlink or not a directory; refused"
+				: strerror(e));
 		return e == ELOOP || e == ENOTDIR ? -EPERM : -e;
 	}
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (fstat(fd, &st) < 0)
+		memset(&st, 0xff, sizeof(st)); /* refused below as not ours */
+	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		rd_snprintf_text(err, errlen, "store %s: %s; refused", dir,
-			 st.st_uid != geteuid() ?
-				 "is not owned by the effective user" :
-				 "is writable by group or others");
+				 st.st_uid != geteuid()
+					 ? "is not owned by the effective user"
+					 : "is writable by group or others");
 		close(fd);
 		return -EPERM;
 	}
@@ -117,8 +120,9 @@ static int store_check(const char *dir, bool create, char *err, size_t errlen)
 	    (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	     st.st_nlink != 1 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
 		rd_snprintf_text(err, errlen,
-			 "store %s: %s is not our own regular file (a symlink?); refused",
-			 dir, STORE_DB);
+				 "store %s: %s is not our own regular file (a "
+				 "symlink?); refused",
+				 dir, STORE_DB);
 		close(fd);
 		return -EPERM;
 	}
@@ -144,16 +148,16 @@ static int store_open(const char *dir, bool write, sqlite3 **db, char *err,
 {
 	char path[PATH_MAX];
 	int r, flags = SQLITE_OPEN_NOFOLLOW |
-		       (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-				SQLITE_OPEN_READWRITE);
+		       (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+			      : SQLITE_OPEN_READWRITE);
 
 	r = store_check(dir, write, err, errlen);
 	if (r < 0)
 		return r;
 	snprintf(path, sizeof(path), "%s/%s", dir, STORE_DB);
 	if (!write && access(path, F_OK) < 0) {
-		rd_snprintf_text(err, errlen, "store %s: no %s in it: %s",
-			 dir, STORE_DB, strerror(errno));
+		rd_snprintf_text(err, errlen, "store %s: no %s in it: %s", dir,
+				 STORE_DB, strerror(errno));
 		return -ENOENT;
 	}
 	r = sqlite3_open_v2(path, db, flags, NULL);
@@ -166,8 +170,7 @@ static int store_open(const char *dir, bool write, sqlite3 **db, char *err,
 				 NULL);
 	if (r != SQLITE_OK) {
 		rd_snprintf_text(err, errlen, "store %s: %s", path,
-			 *db ? sqlite3_errmsg(*db) :
-			       sqlite3_errstr(r));
+				 *db ? sqlite3_errmsg(*db) : sqlite3_errstr(r));
 		sqlite3_close(*db);
 		*db = NULL;
 		return -EIO;
@@ -241,15 +244,15 @@ static int store_prune(sqlite3 *db, double now, double keep, uint64_t max_bytes)
 	sqlite3_stmt *st;
 	int r = 0;
 
-	if (sqlite3_prepare_v2(db,
-			       "DELETE FROM events WHERE time < ?1;"
-			       , -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "DELETE FROM events WHERE time < ?1;", -1,
+			       &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_double(st, 1, now - keep);
 	r = step_done(st);
 	sqlite3_finalize(st);
-	if (r == 0 && sqlite3_prepare_v2(db, "DELETE FROM deltas WHERE time < ?1",
-					 -1, &st, NULL) == SQLITE_OK) {
+	if (r == 0 &&
+	    sqlite3_prepare_v2(db, "DELETE FROM deltas WHERE time < ?1", -1,
+			       &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_double(st, 1, now - keep);
 		r = step_done(st);
 		sqlite3_finalize(st);
@@ -259,11 +262,14 @@ static int store_prune(sqlite3 *db, double now, double keep, uint64_t max_bytes)
 
 		if (used < 0 || (uint64_t)used <= max_bytes)
 			break;
-		r = exec1(db,
-			  "DELETE FROM events WHERE id IN (SELECT id FROM events"
-			  " ORDER BY time LIMIT (SELECT count(*) / 10 + 1 FROM events));"
-			  "DELETE FROM deltas WHERE id IN (SELECT id FROM deltas"
-			  " ORDER BY time LIMIT (SELECT count(*) / 10 + 1 FROM deltas));");
+		r = exec1(
+			db,
+			"DELETE FROM events WHERE id IN (SELECT id FROM events"
+			" ORDER BY time LIMIT (SELECT count(*) / 10 + 1 FROM "
+			"events));"
+			"DELETE FROM deltas WHERE id IN (SELECT id FROM deltas"
+			" ORDER BY time LIMIT (SELECT count(*) / 10 + 1 FROM "
+			"deltas));");
 	}
 	if (r == 0 && query_i64(db, "PRAGMA freelist_count") > 0)
 		r = exec1(db, "PRAGMA incremental_vacuum");
@@ -278,12 +284,14 @@ static int store_write(sqlite3 *db, const struct rd_rec_batch *b, double since,
 
 	if (r < 0)
 		return r;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO events(time, device, port, netdev, kind, text)"
-			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
-			       -1, &ev, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(
+		    db,
+		    "INSERT INTO events(time, device, port, netdev, kind, text)"
+		    " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+		    -1, &ev, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
-			       "INSERT INTO deltas(time, since, device, port, counter, delta)"
+			       "INSERT INTO deltas(time, since, device, port, "
+			       "counter, delta)"
 			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 			       -1, &de, NULL) != SQLITE_OK)
 		r = -EIO;
@@ -306,9 +314,10 @@ static int store_write(sqlite3 *db, const struct rd_rec_batch *b, double since,
 		bind_text(de, 3, d->device);
 		bind_port(de, 4, d->port);
 		bind_text(de, 5, d->counter);
-		sqlite3_bind_int64(de, 6, (sqlite3_int64)(d->delta > INT64_MAX ?
-								  INT64_MAX :
-								  d->delta));
+		sqlite3_bind_int64(de, 6,
+				   (sqlite3_int64)(d->delta > INT64_MAX
+							   ? INT64_MAX
+							   : d->delta));
 		r = step_done(de);
 	}
 	sqlite3_finalize(ev);
@@ -325,17 +334,23 @@ static int store_write(sqlite3 *db, const struct rd_rec_batch *b, double since,
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag record --store DIR [--interval SECONDS] [--keep DAYS]\n"
+		"usage: rdmadiag record --store DIR [--interval SECONDS] "
+		"[--keep DAYS]\n"
 		"                       [--max-bytes N]\n"
-		"  --store DIR       the store (made 0700; refused when it is a symlink,\n"
+		"  --store DIR       the store (made 0700; refused when it is "
+		"a symlink,\n"
 		"                    not ours or writable by others)\n"
 		"  --interval S      seconds between snapshots (default 10)\n"
 		"  --keep DAYS       days kept (default 7)\n"
-		"  --max-bytes N     bytes of rows kept at most (default 67108864, 64 MiB)\n"
-		"Writes port, carrier, module and health changes, new kernel log records\n"
-		"about the RDMA devices, check verdict changes and error counter deltas,\n"
+		"  --max-bytes N     bytes of rows kept at most (default "
+		"67108864, 64 MiB)\n"
+		"Writes port, carrier, module and health changes, new kernel "
+		"log records\n"
+		"about the RDMA devices, check verdict changes and error "
+		"counter deltas,\n"
 		"one transaction per interval. SIGTERM or SIGINT ends it.\n"
-		"exit status: 0 stopped by a signal, 1 the store could not be written,\n"
+		"exit status: 0 stopped by a signal, 1 the store could not be "
+		"written,\n"
 		"             2 usage, 3 the store could not be opened\n");
 }
 
@@ -381,8 +396,8 @@ static int record_loop(struct rd_cli *cli, sqlite3 *db, const char *store,
 		if (r == 0)
 			r = rd_diag_run(&s, &h, &o, &res);
 		if (r == 0)
-			r = rd_rec_diff(have_prev ? &prev : NULL, &pres, &s, &res,
-					&b);
+			r = rd_rec_diff(have_prev ? &prev : NULL, &pres, &s,
+					&res, &b);
 		if (r == 0)
 			r = store_write(db, &b, since, now, keep, max_bytes);
 		rd_rec_batch_free(&b);
@@ -453,22 +468,27 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 
 static void timeline_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: rdmadiag timeline --store DIR [--since DURATION] [--device DEV]\n"
-		"                         [--port N] [--json]\n"
-		"  --store DIR       the store rdmadiag record writes\n"
-		"  --since D         how far back: 90s, 30m, 2h, 7d (default 24h)\n"
-		"  --device DEV      only this RDMA device\n"
-		"  --port N          only this port\n"
-		"  --json            a JSON array, oldest first\n"
-		"Times are local. Counter deltas are summed per port and counter.\n"
-		"exit status: 0 printed, 2 usage, 3 the store cannot be opened\n");
+	fprintf(f, "usage: rdmadiag timeline --store DIR [--since DURATION] "
+		   "[--device DEV]\n"
+		   "                         [--port N] [--json]\n"
+		   "  --store DIR       the store rdmadiag record writes\n"
+		   "  --since D         how far back: 90s, 30m, 2h, 7d "
+		   "(default 24h)\n"
+		   "  --device DEV      only this RDMA device\n"
+		   "  --port N          only this port\n"
+		   "  --json            a JSON array, oldest first\n"
+		   "Times are local. Counter deltas are summed per port and "
+		   "counter.\n"
+		   "exit status: 0 printed, 2 usage, 3 the store cannot be "
+		   "opened\n");
 }
 
 static int parse_since(struct rd_cli *cli, const char *arg, void *dst)
 {
 	if (rd_rec_parse_duration(arg, dst) < 0) {
-		cli_error(cli, "timeline: --since: \"%s\" is not a duration (90s, 30m, 2h, 7d)",
+		cli_error(cli,
+			  "timeline: --since: \"%s\" is not a duration (90s, "
+			  "30m, 2h, 7d)",
 			  arg);
 		return -1;
 	}
@@ -507,7 +527,8 @@ static const char timeline_sql[] =
 	" AND (?3 IS NULL OR port = ?3)"
 	" UNION ALL "
 	"SELECT min(since), device, port, NULL, 'counter', counter, sum(delta),"
-	" max(time), max(id) FROM deltas WHERE time >= ?1 AND (?2 IS NULL OR device = ?2)"
+	" max(time), max(id) FROM deltas WHERE time >= ?1 AND (?2 IS NULL OR "
+	"device = ?2)"
 	" AND (?3 IS NULL OR port = ?3) GROUP BY device, port, counter"
 	" ORDER BY 1, 9";
 
@@ -542,9 +563,8 @@ static void print_line(sqlite3_stmt *st)
 /* As every JSON output: a string with a control byte goes escaped. */
 static void json_str(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k,
-			       v ? json_object_new_string(rd_print_json_text(v)) :
-				   NULL);
+	json_object_object_add(
+		o, k, v ? json_object_new_string(rd_print_json_text(v)) : NULL);
 }
 
 static struct json_object *json_row(sqlite3_stmt *st)
@@ -556,22 +576,26 @@ static struct json_object *json_row(sqlite3_stmt *st)
 	if (!o)
 		return NULL;
 	fmt_time(when, sizeof(when), sqlite3_column_double(st, 0), T_ISO);
-	json_object_object_add(o, "time",
-			       json_object_new_double(sqlite3_column_double(st, 0)));
+	json_object_object_add(
+		o, "time",
+		json_object_new_double(sqlite3_column_double(st, 0)));
 	json_str(o, "time_text", when);
 	json_str(o, "device", col(st, 1));
-	json_object_object_add(o, "port",
-			       sqlite3_column_type(st, 2) == SQLITE_NULL ?
-				       NULL :
-				       json_object_new_int64(sqlite3_column_int64(st, 2)));
+	json_object_object_add(
+		o, "port",
+		sqlite3_column_type(st, 2) == SQLITE_NULL
+			? NULL
+			: json_object_new_int64(sqlite3_column_int64(st, 2)));
 	json_str(o, "netdev", col(st, 3));
 	json_str(o, "kind", kind);
 	if (kind && strcmp(kind, "counter") == 0) {
 		json_str(o, "counter", col(st, 5));
-		json_object_object_add(o, "delta",
-				       json_object_new_int64(sqlite3_column_int64(st, 6)));
-		json_object_object_add(o, "until",
-				       json_object_new_double(sqlite3_column_double(st, 7)));
+		json_object_object_add(
+			o, "delta",
+			json_object_new_int64(sqlite3_column_int64(st, 6)));
+		json_object_object_add(
+			o, "until",
+			json_object_new_double(sqlite3_column_double(st, 7)));
 	} else {
 		json_str(o, "text", col(st, 5));
 	}
@@ -597,7 +621,8 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 	char err[768];
 	int r;
 
-	CLI_PARSE_OR_RETURN(cli, "timeline", opts, timeline_usage, argc, argv, 2);
+	CLI_PARSE_OR_RETURN(cli, "timeline", opts, timeline_usage, argc, argv,
+			    2);
 	if (!store || optind < argc) {
 		timeline_usage(stderr);
 		return 2;
@@ -625,7 +650,8 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 			print_line(st);
 	}
 	if (arr) {
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+		puts(json_object_to_json_string_ext(arr,
+						    JSON_C_TO_STRING_PLAIN));
 		json_object_put(arr);
 	}
 	sqlite3_finalize(st);

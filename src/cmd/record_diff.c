@@ -30,7 +30,8 @@ void rd_rec_batch_free(struct rd_rec_batch *b)
 
 static int add_event(struct rd_rec_batch *b, double time, const char *device,
 		     uint64_t port, const char *netdev, const char *kind,
-		     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
 static int add_event(struct rd_rec_batch *b, double time, const char *device,
 		     uint64_t port, const char *netdev, const char *kind,
@@ -87,9 +88,9 @@ static const char *phys_of(const struct rd_port *p)
 {
 	if (p->phys_state)
 		return p->phys_state;
-	return p->phys_state_num.ok ?
-		       rd_port_phys_state_name(p->phys_state_num.v) :
-		       "unknown";
+	return p->phys_state_num.ok
+		       ? rd_port_phys_state_name(p->phys_state_num.v)
+		       : "unknown";
 }
 
 static const char *obool(struct rd_obool b, const char *yes, const char *no)
@@ -105,7 +106,8 @@ static bool counted(enum rd_counter_group g, const char *name)
 
 static int diff_counters(struct rd_rec_batch *b, const char *device,
 			 uint64_t port, enum rd_counter_group g,
-			 const struct rd_counters *a, const struct rd_counters *c)
+			 const struct rd_counters *a,
+			 const struct rd_counters *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rd_counter *was;
@@ -163,16 +165,14 @@ static int diff_netdev(struct rd_rec_batch *b, double t,
 			      obool(a->carrier, "on", "off"));
 	if (r == 0 && (a->xcvr.present.ok != c->xcvr.present.ok ||
 		       a->xcvr.present.v != c->xcvr.present.v))
-		r = add_event(b, t, dev, port, c->name, "module",
-			      "%s (was %s)",
+		r = add_event(b, t, dev, port, c->name, "module", "%s (was %s)",
 			      obool(c->xcvr.present, "present", "absent"),
 			      obool(a->xcvr.present, "present", "absent"));
 	if (r == 0 && a->carrier_down_count.ok && c->carrier_down_count.ok &&
 	    c->carrier_down_count.v > a->carrier_down_count.v)
-		r = add_delta(b, dev ? dev : c->name, port,
-			      "carrier_down_count",
-			      c->carrier_down_count.v -
-				      a->carrier_down_count.v);
+		r = add_delta(
+			b, dev ? dev : c->name, port, "carrier_down_count",
+			c->carrier_down_count.v - a->carrier_down_count.v);
 	if (r == 0 && dev)
 		r = diff_counters(b, dev, port, RD_CTR_ETHTOOL,
 				  &a->ethtool.stats, &c->ethtool.stats);
@@ -183,7 +183,8 @@ static const struct rd_devlink_reporter *
 find_reporter(const struct rd_devlink *d, const char *name)
 {
 	for (size_t i = 0; d && i < d->n_reporters; i++)
-		if (d->reporters[i].name && strcmp(d->reporters[i].name, name) == 0)
+		if (d->reporters[i].name &&
+		    strcmp(d->reporters[i].name, name) == 0)
 			return &d->reporters[i];
 	return NULL;
 }
@@ -199,8 +200,8 @@ static const char *devlink_device(const struct rd_snapshot *s,
 }
 
 static int diff_devlink(struct rd_rec_batch *b, double t,
-			const struct rd_snapshot *cs, const struct rd_devlink *a,
-			const struct rd_devlink *c)
+			const struct rd_snapshot *cs,
+			const struct rd_devlink *a, const struct rd_devlink *c)
 {
 	for (size_t i = 0; a && i < c->n_reporters; i++) {
 		const struct rd_devlink_reporter *n = &c->reporters[i], *o;
@@ -215,11 +216,11 @@ static int diff_devlink(struct rd_rec_batch *b, double t,
 		    o->error_count.ok == n->error_count.ok &&
 		    o->error_count.v == n->error_count.v)
 			continue;
-		r = add_event(b, t, devlink_device(cs, c), 0, NULL, "health",
-			      "reporter %s %s, %llu errors (was %s, %llu errors)",
-			      n->name, sc,
-			      (unsigned long long)n->error_count.v, sa,
-			      (unsigned long long)o->error_count.v);
+		r = add_event(
+			b, t, devlink_device(cs, c), 0, NULL, "health",
+			"reporter %s %s, %llu errors (was %s, %llu errors)",
+			n->name, sc, (unsigned long long)n->error_count.v, sa,
+			(unsigned long long)o->error_count.v);
 		if (r < 0)
 			return r;
 	}
@@ -300,8 +301,8 @@ static int diff_verdicts(struct rd_rec_batch *b, double t,
 		r = add_event(b, t, n->device, n->port, n->netdev, "check",
 			      "%s %s%s%s%s: %s", n->check_id,
 			      rd_verdict_name(n->verdict), o ? " (was " : "",
-			      o ? rd_verdict_name(o->verdict) : "", o ? ")" : "",
-			      n->summary ? n->summary : "");
+			      o ? rd_verdict_name(o->verdict) : "",
+			      o ? ")" : "", n->summary ? n->summary : "");
 		if (r < 0)
 			return r;
 	}
@@ -318,14 +319,16 @@ int rd_rec_diff(const struct rd_snapshot *prev, const struct rd_results *pres,
 	for (size_t i = 0; r == 0 && i < cur->n_devices; i++) {
 		const struct rd_device *d = &cur->devices[i];
 		const struct rd_device *pd =
-			prev && d->name ? rd_snapshot_device(prev, d->name) : NULL;
+			prev && d->name ? rd_snapshot_device(prev, d->name)
+					: NULL;
 
 		if (prev && !pd)
 			r = add_event(out, t, d->name, 0, NULL, "device",
 				      "appeared");
 		for (size_t j = 0; r == 0 && j < d->n_ports; j++) {
 			const struct rd_port *pp =
-				pd ? rd_device_port(pd, d->ports[j].port) : NULL;
+				pd ? rd_device_port(pd, d->ports[j].port)
+				   : NULL;
 
 			if (prev && pd && !pp)
 				continue;
@@ -341,12 +344,14 @@ int rd_rec_diff(const struct rd_snapshot *prev, const struct rd_results *pres,
 		const struct rd_netdev *n = &cur->netdevs[i];
 
 		r = diff_netdev(out, t,
-				prev && n->name ? rd_snapshot_netdev(prev, n->name) :
-						  NULL,
+				prev && n->name
+					? rd_snapshot_netdev(prev, n->name)
+					: NULL,
 				n);
 	}
 	for (size_t i = 0; r == 0 && i < cur->n_devlinks; i++)
-		r = diff_devlink(out, t, cur, find_devlink(prev, &cur->devlinks[i]),
+		r = diff_devlink(out, t, cur,
+				 find_devlink(prev, &cur->devlinks[i]),
 				 &cur->devlinks[i]);
 	if (r == 0)
 		r = diff_kmsg(out, t, prev, cur);
@@ -365,7 +370,8 @@ int rd_rec_parse_duration(const char *s, double *seconds)
 		if (*p >= '0' && *p <= '9') {
 			if (point)
 				scale /= 10;
-			v = v * (point ? 1 : 10) + (*p - '0') * (point ? scale : 1);
+			v = v * (point ? 1 : 10) +
+			    (*p - '0') * (point ? scale : 1);
 			digits = true;
 		} else if (*p == '.' && !point) {
 			point = true;

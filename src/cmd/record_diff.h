@@ -18,9 +18,9 @@
 /* One event: kind is "link", "phys", "carrier", "module", "health",
  * "kernel" or "check"; strings are raw (escaped when printed). */
 struct rd_rec_event {
-	double time;		/* seconds since the epoch */
-	char *device;		/* RDMA device, or a devlink bus/dev; may be NULL */
-	uint64_t port;		/* 0 = none */
+	double time;   /* seconds since the epoch */
+	char *device;  /* RDMA device, or a devlink bus/dev; may be NULL */
+	uint64_t port; /* 0 = none */
 	char *netdev;
 	const char *kind;
 	char *text;

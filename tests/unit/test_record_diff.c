@@ -14,8 +14,8 @@
 
 #define NOW 1764640000.0
 
-static void host(struct rd_snapshot *s, double t, uint64_t state,
-		 uint64_t phys, bool carrier, uint64_t symbol_errors)
+static void host(struct rd_snapshot *s, double t, uint64_t state, uint64_t phys,
+		 bool carrier, uint64_t symbol_errors)
 {
 	struct rd_device *d;
 	struct rd_port *p;
@@ -54,7 +54,8 @@ static void test_first_interval(void **state)
 	assert_int_equal(rd_rec_diff(NULL, NULL, &s, NULL, &b), 0);
 	assert_int_equal(b.n_events, 1);
 	assert_string_equal(b.events[0].kind, "link");
-	assert_string_equal(b.events[0].text, "ACTIVE LINK_UP (recording started)");
+	assert_string_equal(b.events[0].text,
+			    "ACTIVE LINK_UP (recording started)");
 	assert_int_equal(b.n_deltas, 0);
 	rd_rec_batch_free(&b);
 	rd_snapshot_free(&s);
@@ -86,7 +87,8 @@ static void test_port_down(void **state)
 	assert_int_equal(b.deltas[0].delta, 12);
 	rd_rec_batch_free(&b);
 
-	/* nothing changed: nothing written; a counter that went back: no delta */
+	/* nothing changed: nothing written; a counter that went back: no delta
+	 */
 	assert_int_equal(rd_rec_diff(&c, NULL, &c, NULL, &b), 0);
 	assert_int_equal(b.n_events, 0);
 	assert_int_equal(rd_rec_diff(&c, NULL, &a, NULL, &b), 0);
@@ -121,11 +123,13 @@ static void test_health_kmsg_verdicts(void **state)
 	}
 	a.kmsg.last_seq = rd_u64(41);
 	for (uint64_t seq = 40; seq <= 42; seq++) {
-		struct rd_kmsg_rec *k = RD_PUSH(c.kmsg.records, c.kmsg.n_records);
+		struct rd_kmsg_rec *k =
+			RD_PUSH(c.kmsg.records, c.kmsg.n_records);
 
 		k->seq = seq;
-		k->message = rd_strdup(seq == 42 ? "mlx5_core 0000:3b:00.1: Link down" :
-						   "old");
+		k->message = rd_strdup(
+			seq == 42 ? "mlx5_core 0000:3b:00.1: Link down"
+				  : "old");
 		k->rdma_device = rd_strdup("mlx5_1");
 		k->wall_time = rd_dbl(NOW + 5);
 	}
@@ -135,8 +139,9 @@ static void test_health_kmsg_verdicts(void **state)
 	assert_int_equal(rd_rec_diff(&a, &pa, &c, &pc, &b), 0);
 	assert_int_equal(b.n_events, 3);
 	assert_string_equal(find(&b, "health")->device, "mlx5_1");
-	assert_string_equal(find(&b, "health")->text,
-			    "reporter fw_fatal error, 1 errors (was healthy, 0 errors)");
+	assert_string_equal(
+		find(&b, "health")->text,
+		"reporter fw_fatal error, 1 errors (was healthy, 0 errors)");
 	assert_string_equal(find(&b, "kernel")->text,
 			    "mlx5_core 0000:3b:00.1: Link down");
 	assert_true(find(&b, "kernel")->time == NOW + 5);
