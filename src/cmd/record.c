@@ -221,6 +221,19 @@ static int64_t query_i64(sqlite3 *db, const char *sql)
 	return v;
 }
 
+static double query_dbl(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	double v = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 /* Bytes the rows take: the pages in use, free pages not counted. */
 static int64_t used_bytes(sqlite3 *db)
 {
@@ -276,8 +289,15 @@ static int store_prune(sqlite3 *db, double now, double keep, uint64_t max_bytes)
 	return r;
 }
 
+/*
+ * One interval in one transaction. Kernel records logged at or before
+ * kernel_seen are not written again: they are the ones a recorder that
+ * ran before this one kept (the first interval here sees every record the
+ * kernel still holds).
+ */
 static int store_write(sqlite3 *db, const struct rd_rec_batch *b, double since,
-		       double now, double keep, uint64_t max_bytes)
+		       double now, double kernel_seen, double keep,
+		       uint64_t max_bytes)
 {
 	sqlite3_stmt *ev = NULL, *de = NULL;
 	int r = exec1(db, "BEGIN");
@@ -298,6 +318,8 @@ static int store_write(sqlite3 *db, const struct rd_rec_batch *b, double since,
 	for (size_t i = 0; r == 0 && i < b->n_events; i++) {
 		const struct rd_rec_event *e = &b->events[i];
 
+		if (strcmp(e->kind, "kernel") == 0 && e->time <= kernel_seen)
+			continue;
 		sqlite3_bind_double(ev, 1, e->time);
 		bind_text(ev, 2, e->device);
 		bind_port(ev, 3, e->port);
@@ -363,6 +385,7 @@ static int record_loop(struct rd_cli *cli, sqlite3 *db, const char *store,
 	struct rd_diag_opts o;
 	struct con_source src;
 	bool have_prev = false;
+	double kernel_seen;
 	double next, since = now_wall();
 	char err[512];
 	int r;
@@ -375,6 +398,9 @@ static int record_loop(struct rd_cli *cli, sqlite3 *db, const char *store,
 	rd_history_init(&h);
 	rd_diag_opts_init(&o);
 	rd_snapshot_init(&prev);
+	/* sqlite's max() of no row is NULL, read as 0 */
+	kernel_seen = query_dbl(db, "SELECT max(time) FROM events"
+				    " WHERE kind = 'kernel'");
 	next = con_now();
 	while (!record_stop) {
 		struct rd_snapshot s;
@@ -399,7 +425,9 @@ static int record_loop(struct rd_cli *cli, sqlite3 *db, const char *store,
 			r = rd_rec_diff(have_prev ? &prev : NULL, &pres, &s,
 					&res, &b);
 		if (r == 0)
-			r = store_write(db, &b, since, now, keep, max_bytes);
+			r = store_write(db, &b, since, now,
+					have_prev ? 0 : kernel_seen, keep,
+					max_bytes);
 		rd_rec_batch_free(&b);
 		if (r < 0) {
 			cli_error(cli, "record: store %s: cannot write: %s",

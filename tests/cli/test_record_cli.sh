@@ -12,6 +12,8 @@ cp -a "$fix/rxe0-healthy" "$tmp/tree"
 port=$tmp/tree/sys/class/infiniband/rxe0/ports/1
 net=$tmp/tree/sys/devices/virtual/net/veth0
 have_sqlite=$(command -v sqlite3 || true)
+mkdir -p "$tmp/tree/dev"
+printf '6,100,1000000,-;rxe0: port 1 registered\n' >"$tmp/tree/dev/kmsg"
 
 # Wait until the store has at least n events (at most 5 s).
 wait_events() {
@@ -30,6 +32,7 @@ sleep 0.3
 echo "1: DOWN" >"$port/state"
 echo "3: Disabled" >"$port/phys_state"
 echo 0 >"$net/carrier"
+printf '4,101,2000000,-;veth0: link down\n' >>"$tmp/tree/dev/kmsg"
 sleep 0.6
 echo "4: ACTIVE" >"$port/state"
 echo "5: LinkUp" >"$port/phys_state"
@@ -55,6 +58,8 @@ jq -e '[.[] | select(.kind == "carrier") | .text] == ["off (was on)", "on (was o
 	ok "timeline --json: carrier off and on again" || bad "carrier: $(jq -c '[.[] | select(.kind == "carrier")]' "$tmp/tl.json")"
 jq -e '[.[] | select(.kind == "check" and (.text | startswith("port.state FAIL (was PASS)")))] | length == 1' "$tmp/tl.json" >/dev/null &&
 	ok "timeline --json: port.state's change to FAIL is kept once" || bad "verdicts: $(jq -c '[.[] | select(.kind == "check") | .text]' "$tmp/tl.json")"
+jq -e '[.[] | select(.kind == "kernel") | .text] == ["rxe0: port 1 registered", "veth0: link down"]' "$tmp/tl.json" >/dev/null &&
+	ok "timeline --json: each kernel log record about the device once" || bad "kernel: $(jq -c '[.[] | select(.kind == "kernel")]' "$tmp/tl.json")"
 jq -e 'map(.time) as $t | $t == ($t | sort)' "$tmp/tl.json" >/dev/null &&
 	ok "timeline --json: oldest first" || bad "not sorted"
 "$bin" timeline --store "$tmp/store" >"$tmp/tl.txt"
