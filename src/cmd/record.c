@@ -645,6 +645,7 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 	};
 	struct json_object *arr = NULL;
 	sqlite3_stmt *st = NULL;
+	size_t rows = 0;
 	sqlite3 *db = NULL;
 	char err[768];
 	int r;
@@ -672,11 +673,16 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 	if (json)
 		arr = json_object_new_array();
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		rows++;
 		if (arr)
 			json_object_array_add(arr, json_row(st));
 		else
 			print_line(st);
 	}
+	if (!arr && !rows && r == SQLITE_DONE)
+		printf("nothing recorded in the last %.0f s%s%s\n", since,
+		       device || port ? " for the target" : "",
+		       device || port ? " asked for" : "");
 	if (arr) {
 		puts(json_object_to_json_string_ext(arr,
 						    JSON_C_TO_STRING_PLAIN));

@@ -67,6 +67,8 @@ grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}  rxe0/1  link  
 	ok "timeline: one line per event, \"rxe0/1  link  DOWN (was ACTIVE)\"" || bad "text: $(cat "$tmp/tl.txt")"
 "$bin" timeline --store "$tmp/store" --device mlx5_9 --json >"$tmp/none.json" && [ "$(jq length "$tmp/none.json")" = 0 ] &&
 	ok "timeline --device: another device's story is empty" || bad "--device filter: $(cat "$tmp/none.json")"
+[ "$("$bin" timeline --store "$tmp/store" --port 2)" = "nothing recorded in the last 86400 s for the target asked for" ] &&
+	ok "timeline: an empty story says so" || bad "empty story: $("$bin" timeline --store "$tmp/store" --port 2)"
 "$bin" timeline --store "$tmp/store" --since 1x >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "is not a duration" "$tmp/err" && ok "timeline --since 1x: refused (exit 2)" || bad "--since 1x: exit $rc $(cat "$tmp/err")"
