@@ -6,6 +6,7 @@
 # a database that opens and passes integrity_check; a symlinked or
 # world-writable store and a planted symlink for the database are refused;
 # timeline on a missing store exits 3 and says why.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "${RDMADIAG_SRCDIR:?}/tests/cli/lib.sh"
 
 cp -a "$fix/rxe0-healthy" "$tmp/tree"
@@ -25,6 +26,16 @@ wait_events() {
 	return 1
 }
 
+# Wait until jq's filter holds on the store's story (at most 10 s): the
+# flips wait for the recorder, however loaded the machine is.
+wait_story() {
+	for _ in $(seq 100); do
+		"$bin" timeline --store "$1" --json 2>/dev/null | jq -e "$2" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 "$bin" record --store "$tmp/store" --root "$tmp/tree" --interval 0.2 2>"$tmp/rec.err" &
 pid=$!
 wait_events "$tmp/store" 1 || bad "record wrote nothing in 5 s: $(cat "$tmp/rec.err")"
@@ -33,11 +44,13 @@ echo "1: DOWN" >"$port/state"
 echo "3: Disabled" >"$port/phys_state"
 echo 0 >"$net/carrier"
 printf '4,101,2000000,-;veth0: link down\n' >>"$tmp/tree/dev/kmsg"
-sleep 0.6
+wait_story "$tmp/store" 'any(.[]; .text == "DOWN (was ACTIVE)")' || bad "no DOWN within 10 s"
+sleep 0.3
 echo "4: ACTIVE" >"$port/state"
 echo "5: LinkUp" >"$port/phys_state"
 echo 1 >"$net/carrier"
-sleep 0.6
+wait_story "$tmp/store" 'any(.[]; .text == "ACTIVE (was DOWN)")' || bad "no ACTIVE again within 10 s"
+sleep 0.3
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -113,7 +126,7 @@ if [ -f "$ctr/rcvd_seq_err" ]; then
 	pid=$!
 	wait_events "$tmp/store2" 1
 	echo $(($(cat "$ctr/rcvd_seq_err") + 12)) >"$ctr/rcvd_seq_err"
-	sleep 0.6
+	wait_story "$tmp/store2" 'any(.[]; .kind == "counter")' || bad "no counter delta within 10 s"
 	kill -TERM "$pid"
 	wait "$pid"
 	"$bin" timeline --store "$tmp/store2" --json >"$tmp/ctr.json"
