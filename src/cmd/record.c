@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -467,7 +468,7 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 	};
 	sqlite3 *db = NULL;
 	char err[768];
-	int r;
+	int r, lock;
 
 	CLI_PARSE_OR_RETURN(cli, "record", opts, record_usage, argc, argv, 2);
 	if (!store || optind < argc) {
@@ -477,6 +478,18 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 	umask(077);
 	if (store_open(store, true, &db, err, sizeof(err)) < 0) {
 		cli_error(cli, "record: %s", err);
+		return 3;
+	}
+	/* One recorder per store: a second would write every event twice. */
+	lock = open(store, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) < 0) {
+		cli_error(cli, "record: store %s: %s", store,
+			  lock >= 0 && errno == EWOULDBLOCK
+				  ? "another rdmadiag record writes to it"
+				  : strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		sqlite3_close(db);
 		return 3;
 	}
 	/* sqlite's reads and writes go on; the sleep between intervals ends */
@@ -489,6 +502,7 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	if (sqlite3_close(db) != SQLITE_OK && r == 0)
 		r = 1;
+	close(lock);
 	return r;
 }
 

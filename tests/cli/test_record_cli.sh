@@ -51,6 +51,10 @@ echo "5: LinkUp" >"$port/phys_state"
 echo 1 >"$net/carrier"
 wait_story "$tmp/store" 'any(.[]; .text == "ACTIVE (was DOWN)")' || bad "no ACTIVE again within 10 s"
 sleep 0.3
+"$bin" record --store "$tmp/store" --root "$tmp/tree" --interval 0.2 2>"$tmp/err" </dev/null
+rc=$?
+[ $rc -eq 3 ] && grep -q "another rdmadiag record writes to it" "$tmp/err" &&
+	ok "a second recorder on the same store: refused (exit 3)" || bad "second recorder: exit $rc $(cat "$tmp/err")"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
