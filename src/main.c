@@ -41,6 +41,10 @@ static const struct subcommand subcommands[] = {
 	  "the cable or optics of a port, or an ethtool -m dump, decoded and judged" },
 	{ "export", cmd_export,
 	  "Prometheus metrics: stdout, a textfile, or HTTP (--listen)" },
+	{ "record", cmd_record,
+	  "the flight recorder: port, health and kernel log changes to a store" },
+	{ "timeline", cmd_timeline,
+	  "what the flight recorder kept, oldest first" },
 	{ NULL, NULL, NULL },
 };
 

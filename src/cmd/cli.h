@@ -150,5 +150,8 @@ int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 int cmd_export(struct rd_cli *cli, int argc, char **argv);
 /* rdmadiag module: decode and judge a port's module, or a dump. */
 int cmd_module(struct rd_cli *cli, int argc, char **argv);
+/* The flight recorder and the story it kept (src/cmd/record.c). */
+int cmd_record(struct rd_cli *cli, int argc, char **argv);
+int cmd_timeline(struct rd_cli *cli, int argc, char **argv);
 
 #endif

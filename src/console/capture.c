@@ -11,7 +11,7 @@
 #include "console/worker.h"
 
 /* Sleep until next (monotonic seconds), or until *stop. */
-static void wait_until(double next, volatile sig_atomic_t *stop)
+void con_wait_until(double next, volatile sig_atomic_t *stop)
 {
 	while (!*stop) {
 		double wait = next - con_now();
@@ -59,7 +59,7 @@ int con_capture(const struct rd_roots *roots, FILE *f, const char *name,
 		next += interval;
 		if (next - start >= seconds + 1e-9)
 			break;
-		wait_until(next, stop);
+		con_wait_until(next, stop);
 	}
 	con_source_close(&src);
 	return r;

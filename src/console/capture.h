@@ -23,4 +23,7 @@ int con_capture(const struct rd_roots *roots, FILE *f, const char *name,
 		double seconds, double interval, volatile sig_atomic_t *stop,
 		size_t *frames, char *err, size_t errlen);
 
+/* Sleep until con_now() reaches next, or until *stop is set. */
+void con_wait_until(double next, volatile sig_atomic_t *stop);
+
 #endif
