@@ -212,6 +212,32 @@ const struct rd_check rd_checks[] = {
 	      .why = "Hardware RoCE does not use socket buffers: the NIC moves "
 		     "the data, so raising net.core.rmem_* does not speed it "
 		     "up. They matter only to TCP/UDP traffic and Soft-RoCE."),
+	/* GPU hosts: a host without a GPU gets no result from these. */
+	CHECK("gpu", "nic_affinity", "Each GPU has a usable NIC nearby", GPU,
+	      .run = check_gpu_nic_affinity,
+	      .why = "NCCL sends a GPU's traffic through the NIC nearest to "
+		     "it in the PCIe tree. When that NIC is down or missing, "
+		     "the traffic crosses the CPU to a far NIC, which costs "
+		     "bandwidth and rules out GPUDirect RDMA."),
+	CHECK("gpu", "gdr_path", "GPU-to-NIC path fit for GPUDirect RDMA", GPU,
+	      .run = check_gpu_gdr_path,
+	      .why = "GPUDirect RDMA moves data between the NIC and GPU "
+		     "memory as PCIe peer-to-peer traffic. ACS request or "
+		     "completion redirection on a bridge between them sends "
+		     "it up to the root complex, where it is slow or faults "
+		     "under the IOMMU; NCCL also uses it only up to PXB "
+		     "(through PCIe switches, not the CPU) by default."),
+	CHECK("gpu", "peermem", "GPU memory registration for RDMA", GPU,
+	      .run = check_gpu_peermem,
+	      .why = "A NIC registers GPU memory through a peer-memory module "
+		     "(nvidia_peermem, or the older nv_peer_mem) or as a "
+		     "dma-buf. With neither, GPUDirect RDMA is impossible and "
+		     "NCCL stages every transfer through host memory."),
+	CHECK("gpu", "pcie", "GPU PCIe links at full width", GPU,
+	      .run = check_gpu_pcie,
+	      .why = "A GPU or switch port trained below its width moves a "
+		     "fraction of the data to the NIC; GPUs also lower their "
+		     "link speed when idle, so only the width is judged."),
 };
 #undef CHECK
 const size_t rd_n_checks = sizeof(rd_checks) / sizeof(rd_checks[0]);

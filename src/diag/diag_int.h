@@ -143,6 +143,9 @@ typedef void diag_each_fn(struct diag_ctx *x, const struct diag_target *t,
 typedef void diag_run_fn(struct diag_ctx *x);
 
 diag_run_fn check_port_state, check_hw_pcie_link;
+/* GPU hosts (check_gpu.c): one result per GPU, none without a GPU. */
+diag_run_fn check_gpu_nic_affinity, check_gpu_gdr_path, check_gpu_peermem,
+	check_gpu_pcie;
 diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
 	check_port_rocev2_gid, check_port_mtu, check_port_ib_mtu,
 	check_port_rate, check_port_pkey, check_qos_pfc, check_qos_ecn,
