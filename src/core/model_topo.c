@@ -26,8 +26,6 @@ static const struct rd_field node_fields[] = {
 	RD_FLD_HEX(struct rd_topo_node, acs_ctl, "acs_ctl"),
 	RD_FLD_U64(struct rd_topo_node, iommu_group, "iommu_group"),
 	RD_FLD_STR(struct rd_topo_node, iommu_type, "iommu_type"),
-	RD_FLD_BOOL(struct rd_topo_node, dmabuf, "dmabuf"),
-	RD_FLD_STR(struct rd_topo_node, dmabuf_errno, "dmabuf_errno"),
 	RD_FLD_END
 };
 

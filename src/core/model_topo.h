@@ -52,10 +52,6 @@ struct rd_topo_node {
 	/* /sys/kernel/iommu_groups/<n>/type: "DMA", "DMA-FQ", "identity" */
 	struct rd_ou64 iommu_group;
 	char *iommu_type;
-	/* NIC: ibv_reg_dmabuf_mr answered as NCCL tests it (absent: not tried)
-	 */
-	struct rd_obool dmabuf;
-	char *dmabuf_errno; /* the errno name it answered */
 };
 
 struct rd_topo {

@@ -346,14 +346,14 @@ void check_gpu_peermem(struct diag_ctx *x)
 	/* NCCL's peer-memory files are NVIDIA's; AMD GPUs are not judged. */
 	if (!nv || !diag_wants(x, NULL, 0))
 		return;
-	for (size_t i = 0; i < t->n_nodes; i++) {
-		const struct rd_topo_node *n = &t->nodes[i];
+	for (size_t i = 0; i < x->s->n_devices; i++) {
+		const struct rd_device *d = &x->s->devices[i];
 
-		if (!rd_topo_is_nic(n) || !n->dmabuf.ok)
+		if (!d->verbs.dmabuf.ok)
 			continue;
 		tried++;
-		if (n->dmabuf.v && !dmabuf)
-			dmabuf = nic_name(n);
+		if (d->verbs.dmabuf.v && !dmabuf)
+			dmabuf = d->name;
 	}
 	r = diag_new(x, NULL, 0, NULL);
 	diag_why(x, r, "%s", x->c->why);
@@ -382,6 +382,10 @@ void check_gpu_peermem(struct diag_ctx *x)
 			     dmabuf);
 		return;
 	}
+	if (tried)
+		diag_ev(x, r, "dma-buf registration",
+			"ibv_reg_dmabuf_mr, fd -1", "refused by %zu device%s",
+			tried, tried == 1 ? "" : "s");
 	if (!diag_have(
 		    x, r, tried > 0 && t->nvidia_peermem.ok,
 		    "no peer-memory module loaded; whether the NICs "

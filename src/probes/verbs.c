@@ -33,12 +33,11 @@
 
 /* What the last query found, per device, copied into later snapshots. */
 struct verbs_cache {
-	struct rd_device *devs;	/* name, verbs and ports[].verbs only */
+	struct rd_device *devs; /* name, verbs and ports[].verbs only */
 	size_t n_devs;
 	uint64_t tick;
 	bool valid;
 };
-
 
 uint64_t rd_ibv_mtu_bytes(unsigned mtu)
 {
@@ -54,7 +53,7 @@ set_error(struct rd_device *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rd_utf8_trim_cut(msg);	/* it may quote a sysfs name */
+	rd_utf8_trim_cut(msg); /* it may quote a sysfs name */
 	d->verbs.opened = rd_bool(false);
 	(void)rd_str_set(&d->verbs.open_error, msg);
 }
@@ -74,6 +73,35 @@ static void fill_device(struct rd_verbs_dev *v, const struct ibv_device_attr *a)
 	v->vendor_id = rd_u64(a->vendor_id);
 	v->vendor_part_id = rd_u64(a->vendor_part_id);
 	v->hw_ver = rd_u64(a->hw_ver);
+}
+
+/*
+ * Can the device register dma-buf memory (GPUDirect RDMA without a
+ * peer-memory module)? NCCL's test: no buffer at all (fd -1); a kernel
+ * and provider that support it reject the descriptor (EBADF).
+ */
+static void probe_dmabuf(struct rd_verbs_dev *v, struct ibv_context *c)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(c);
+	struct ibv_mr *mr;
+	int e;
+
+	if (!pd)
+		return;
+	errno = 0;
+	mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
+	e = errno;
+	if (mr) {
+		ibv_dereg_mr(mr);
+		v->dmabuf = rd_bool(true);
+	} else if (e == EBADF) {
+		v->dmabuf = rd_bool(true);
+	} else if (e == EOPNOTSUPP || e == EPROTONOSUPPORT) {
+		v->dmabuf = rd_bool(false);
+	}
+	if (!mr)
+		v->dmabuf_errno = rd_u64((uint64_t)e);
+	ibv_dealloc_pd(pd);
 }
 
 static void query(struct rd_snapshot *s, struct rd_device *d,
@@ -120,6 +148,7 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	}
 	d->verbs.opened = rd_bool(true);
 	fill_device(&d->verbs, &a);
+	probe_dmabuf(&d->verbs, c);
 	for (unsigned p = 1; p <= a.phys_port_cnt; p++) {
 		struct rd_port *rp = rd_device_port(d, p);
 		struct ibv_port_attr pa;
@@ -208,7 +237,8 @@ static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
 
 		for (size_t k = 0; k < c->n_devs && !found; k++)
 			found = s->devices[i].name && c->devs[k].name &&
-				strcmp(s->devices[i].name, c->devs[k].name) == 0;
+				strcmp(s->devices[i].name, c->devs[k].name) ==
+					0;
 		if (!found)
 			return false;
 	}

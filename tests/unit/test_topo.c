@@ -298,13 +298,12 @@ static void test_checks_broken(void **state)
 	rd_results_free(&r);
 
 	/* dma-buf refused by every NIC: GPUDirect RDMA impossible. */
-	for (size_t i = 0; i < s.topo.n_nodes; i++)
-		if (rd_topo_is_nic(&s.topo.nodes[i]))
-			s.topo.nodes[i].dmabuf = rd_bool(false);
+	for (size_t i = 0; i < s.n_devices; i++)
+		s.devices[i].verbs.dmabuf = rd_bool(false);
 	run(&s, &r);
 	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_FAIL);
 	rd_results_free(&r);
-	s.topo.nodes[rd_topo_nth(&s.topo, "nic", 3)].dmabuf = rd_bool(true);
+	s.devices[3].verbs.dmabuf = rd_bool(true);
 	run(&s, &r);
 	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_PASS);
 	rd_results_free(&r);
