@@ -25,10 +25,10 @@ enum { EXIT_WRONG = 1, EXIT_RUN_ERROR = 3 };
 enum env_kind {
 	ENV_EXACT,
 	ENV_NUMBER,
-	ENV_NCCL_LIST, /* NCCL_IB_HCA, NCCL_SOCKET_IFNAME */
-	ENV_LIST,      /* UCX_NET_DEVICES, Open MPI's if_include */
-	ENV_GPU_HCAS,  /* NCCL_IB_HCA of a GPU host: judged per GPU */
-	ENV_GDR_LEVEL, /* NCCL_NET_GDR_LEVEL: a label or an old number */
+	ENV_NCCL_LIST,	/* NCCL_IB_HCA, NCCL_SOCKET_IFNAME */
+	ENV_LIST,	/* UCX_NET_DEVICES, Open MPI's if_include */
+	ENV_GPU_HCAS,	/* NCCL_IB_HCA of a GPU host: judged per GPU */
+	ENV_GDR_LEVEL,	/* NCCL_NET_GDR_LEVEL: a label or an old number */
 };
 
 struct env_var {
@@ -48,8 +48,7 @@ struct env_plan {
 
 static struct env_var *add(struct env_plan *e, const char *name,
 			   enum env_kind kind, const char *value,
-			   const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+			   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static struct env_var *add(struct env_plan *e, const char *name,
 			   enum env_kind kind, const char *value,
 			   const char *fmt, ...)
@@ -103,13 +102,10 @@ static int pick(const struct rd_snapshot *s, const char *dev, uint64_t port,
 			for (size_t j = 0; j < s->devices[i].n_ports; j++) {
 				const struct rd_device *d = &s->devices[i];
 				const struct rd_port *p = &d->ports[j];
-				bool active =
-					p->state_num.ok && p->state_num.v == 4;
+				bool active = p->state_num.ok && p->state_num.v == 4;
 
-				if ((dev &&
-				     (!d->name || strcmp(d->name, dev))) ||
-				    (port && p->port != port) ||
-				    (!pass && !active))
+				if ((dev && (!d->name || strcmp(d->name, dev))) ||
+				    (port && p->port != port) || (!pass && !active))
 					continue;
 				*pd = d;
 				*pp = p;
@@ -133,31 +129,23 @@ static int traffic_class(const struct rd_snapshot *s, const struct rd_device *d,
 			if (m.pfc_en & (1u << k))
 				prio = prio < 0 ? k : -2;
 	if (prio < 0) {
-		snprintf(why, len, "%s",
-			 !m.pfc_known ? "PFC state not read"
-			 : prio == -1 ? "no priority has PFC on"
-				      : "PFC is on for more than one priority");
+		snprintf(why, len, "%s", !m.pfc_known ? "PFC state not read" :
+				 prio == -1 ? "no priority has PFC on" :
+					      "PFC is on for more than one priority");
 		return -1;
 	}
 	if (m.trust != RD_QOS_TRUST_DSCP) {
-		snprintf(why, len,
-			 "the port trusts %s, not DSCP: the traffic class does "
-			 "not pick the priority",
-			 m.trust == RD_QOS_TRUST_PCP ? "PCP"
-						     : "an unknown field");
+		snprintf(why, len, "the port trusts %s, not DSCP: the traffic class does not pick the priority",
+			 m.trust == RD_QOS_TRUST_PCP ? "PCP" : "an unknown field");
 		return -1;
 	}
 	rd_qos_dscps_of(n, prio, dscps, sizeof(dscps));
 	if (!dscps[0]) {
-		snprintf(why, len,
-			 "no DSCP of the APP table maps to priority %d", prio);
+		snprintf(why, len, "no DSCP of the APP table maps to priority %d", prio);
 		return -1;
 	}
-	snprintf(why, len,
-		 "DSCP %d maps to priority %d, the one with PFC on (DSCP %s "
-		 "map there; %s)",
-		 atoi(dscps), prio, dscps,
-		 m.chain[0] ? m.chain : "no rdma_cm ToS read");
+	snprintf(why, len, "DSCP %d maps to priority %d, the one with PFC on (DSCP %s map there; %s)",
+		 atoi(dscps), prio, dscps, m.chain[0] ? m.chain : "no rdma_cm ToS read");
 	return atoi(dscps) << 2;
 }
 
@@ -223,7 +211,7 @@ static bool gpu_redirect(const struct rd_snapshot *s, char *hop, size_t len)
 		if (c.usable >= 0 && c.use.n_redirect &&
 		    c.use.dist <= RD_DIST_GDR_DEFAULT) {
 			snprintf(hop, len, "%s",
-				 t->nodes[c.use.redirect[0]].bdf);
+				 rd_esc_tmp(t->nodes[c.use.redirect[0]].bdf));
 			return true;
 		}
 	}
@@ -250,7 +238,7 @@ static void gpu_lines(const struct rd_snapshot *s, enum rd_topo_dist level,
 		if (!rd_topo_is_gpu(g))
 			continue;
 		rd_topo_choose(s, i, &c);
-		printf("#   GPU%ld %s: ", rd_topo_gpu_index(t, i), g->bdf);
+		printf("#   GPU%ld %s: ", rd_topo_gpu_index(t, i), rd_esc_tmp(g->bdf));
 		if (c.usable < 0) {
 			printf("no usable NIC%s%s\n",
 			       c.nearest >= 0 ? "; nearest " : "",
@@ -349,7 +337,7 @@ static int gpu_hca_check(const struct rd_snapshot *s, const char *set)
 			       "across the CPU interconnect (SYS); it leaves "
 			       "out %s (%s)\n",
 			       rd_esc_tmp(set), rd_topo_gpu_index(t, i),
-			       t->nodes[i].bdf, rd_esc_tmp(bname),
+			       rd_esc_tmp(t->nodes[i].bdf), rd_esc_tmp(bname),
 			       rd_esc_tmp(near), rd_topo_dist_name(near_d));
 			wrong++;
 		}
@@ -389,10 +377,10 @@ static int gdr_level_check(const struct rd_snapshot *s, const char *set)
 		       "goes through ACS redirection at %s: GPUDirect RDMA "
 		       "there is slow or faults\n",
 		       rd_esc_tmp(set), rd_topo_gpu_index(t, i),
-		       t->nodes[i].bdf,
+		       rd_esc_tmp(t->nodes[i].bdf),
 		       rd_esc_tmp(t->nodes[c.usable].rdma_device),
 		       rd_topo_dist_name(c.use.dist),
-		       t->nodes[c.use.redirect[0]].bdf);
+		       rd_esc_tmp(t->nodes[c.use.redirect[0]].bdf));
 		return 1;
 	}
 	printf("ok     NCCL_NET_GDR_LEVEL=%s (%s)\n", rd_esc_tmp(set),
@@ -400,8 +388,9 @@ static int gdr_level_check(const struct rd_snapshot *s, const char *set)
 	return 0;
 }
 
-static int plan(const struct rd_snapshot *s, const char *what, const char *dev,
-		uint64_t port, struct env_plan *e, char *err, size_t errlen)
+static int plan(const struct rd_snapshot *s, const char *what,
+		const char *dev, uint64_t port, struct env_plan *e,
+		char *err, size_t errlen)
 {
 	const struct rd_device *d;
 	const struct rd_port *p;
@@ -415,26 +404,21 @@ static int plan(const struct rd_snapshot *s, const char *what, const char *dev,
 	*e = (struct env_plan){ 0 };
 	if (pick(s, dev, port, &d, &p) < 0) {
 		snprintf(err, errlen, "no RDMA port%s%s%s", dev ? " on " : "",
-			 dev ? rd_esc_tmp(dev) : "",
-			 port ? " with that number" : "");
+			 dev ? rd_esc_tmp(dev) : "", port ? " with that number" : "");
 		return -ENOENT;
 	}
 	eth = diag_port_is_eth(p);
 	nd = diag_port_netdev_name(s, d, p);
 	n = nd ? rd_snapshot_netdev(s, nd) : NULL;
-	snprintf(e->port_line, sizeof(e->port_line),
-		 "%s port %" PRIu64 " (%s, %s)", rd_esc_tmp(d->name), p->port,
-		 eth ? "RoCE" : "InfiniBand",
+	snprintf(e->port_line, sizeof(e->port_line), "%s port %" PRIu64 " (%s, %s)",
+		 rd_esc_tmp(d->name), p->port, eth ? "RoCE" : "InfiniBand",
 		 p->state ? rd_esc_tmp(p->state) : "state not read");
 	if (!p->state_num.ok || p->state_num.v != 4)
-		note(e,
-		     "this port is not ACTIVE: a job on it fails until it is");
+		note(e, "this port is not ACTIVE: a job on it fails until it is");
 	snprintf(hca, sizeof(hca), "%s:%" PRIu64, d->name, p->port);
 	g = eth ? v4_gid(p) : NULL;
 	if (eth && !g)
-		note(e,
-		     "%s has no RoCE v2 GID with an IPv4 address: give %s an "
-		     "IPv4 address, then its GID index is set here",
+		note(e, "%s has no RoCE v2 GID with an IPv4 address: give %s an IPv4 address, then its GID index is set here",
 		     rd_esc_tmp(d->name), nd ? rd_esc_tmp(nd) : "its netdev");
 	tc = eth ? traffic_class(s, d, p, n, tcw, sizeof(tcw)) : -1;
 	if (eth && tc < 0)
@@ -446,26 +430,18 @@ static int plan(const struct rd_snapshot *s, const char *what, const char *dev,
 		snprintf(eq, sizeof(eq), "=%s", hca);
 		if (!dev && gpu_hcas(s, gl, sizeof(gl)) > 0)
 			add(e, "NCCL_IB_HCA", ENV_GPU_HCAS, gl,
-			    "the NICs the GPUs use, each the nearest usable "
-			    "one to a GPU (see the list below); \"=\" matches "
-			    "these device names exactly");
+			    "the NICs the GPUs use, each the nearest usable one to a GPU (see the list below); \"=\" matches these device names exactly");
 		else
 			add(e, "NCCL_IB_HCA", ENV_NCCL_LIST, eq,
-			    "the port to use; \"=\" matches this device name "
-			    "exactly (mlx5_1 would also match mlx5_10)");
+			    "the port to use; \"=\" matches this device name exactly (mlx5_1 would also match mlx5_10)");
 		if (gpu_redirect(s, hop, sizeof(hop)))
 			add(e, "NCCL_NET_GDR_LEVEL", ENV_GDR_LEVEL, "LOC",
-			    "ACS on %s redirects the GPU-to-NIC traffic to the "
-			    "root complex, where GPUDirect RDMA is slow or "
-			    "faults: keep it off until ACS is cleared "
-			    "(gpu.gdr_path)",
+			    "ACS on %s redirects the GPU-to-NIC traffic to the root complex, where GPUDirect RDMA is slow or faults: keep it off until ACS is cleared (gpu.gdr_path)",
 			    hop);
 		if (g) {
 			snprintf(num, sizeof(num), "%" PRIu64, g->index);
 			add(e, "NCCL_IB_GID_INDEX", ENV_NUMBER, num,
-			    "GID %" PRIu64
-			    " is RoCE v2 with the IPv4 address of %s: "
-			    "routable, and the same kind on every host",
+			    "GID %" PRIu64 " is RoCE v2 with the IPv4 address of %s: routable, and the same kind on every host",
 			    g->index, nd ? rd_esc_tmp(nd) : "the netdev");
 		}
 		if (tc >= 0) {
@@ -479,8 +455,7 @@ static int plan(const struct rd_snapshot *s, const char *what, const char *dev,
 	}
 	if (strcmp(what, "mpi") == 0) {
 		add(e, "OMPI_MCA_pml", ENV_EXACT, "ucx",
-		    "Open MPI's point-to-point over UCX, which the UCX "
-		    "variables below steer");
+		    "Open MPI's point-to-point over UCX, which the UCX variables below steer");
 		if (nd)
 			add(e, "OMPI_MCA_btl_tcp_if_include", ENV_LIST, nd,
 			    "TCP traffic of Open MPI on the port's own netdev");
@@ -489,8 +464,8 @@ static int plan(const struct rd_snapshot *s, const char *what, const char *dev,
 	if (g) {
 		snprintf(num, sizeof(num), "%" PRIu64, g->index);
 		add(e, "UCX_IB_GID_INDEX", ENV_NUMBER, num,
-		    "GID %" PRIu64 " is RoCE v2 with the IPv4 address of %s",
-		    g->index, nd ? rd_esc_tmp(nd) : "the netdev");
+		    "GID %" PRIu64 " is RoCE v2 with the IPv4 address of %s", g->index,
+		    nd ? rd_esc_tmp(nd) : "the netdev");
 	}
 	if (tc >= 0) {
 		snprintf(num, sizeof(num), "%d", tc);
@@ -535,8 +510,8 @@ static bool agrees(const struct env_var *v, const char *set)
 		w += w[0] == '=';
 		colon = strchr(w, ':');
 		nl = colon ? (size_t)(colon - w) : strlen(w);
-		if (exact ? nl != wl || strncmp(w, want, wl) != 0
-			  : nl > wl || strncmp(w, want, nl) != 0)
+		if (exact ? nl != wl || strncmp(w, want, wl) != 0 :
+			    nl > wl || strncmp(w, want, nl) != 0)
 			continue;
 		/* A port in the entry must be the one wanted. */
 		if (colon && strcmp(colon, want + wl) != 0)
@@ -550,23 +525,17 @@ static bool agrees(const struct env_var *v, const char *set)
 
 static void env_usage(FILE *f)
 {
-	fprintf(f, "usage: rdmadiag env nccl|ucx|mpi [--device DEV] [--port N] "
-		   "[--load FILE]\n"
-		   "                    [--check]\n"
-		   "  prints NAME=value lines for this host (or a saved "
-		   "snapshot) that a\n"
-		   "  shell can source, each after a comment saying why\n"
-		   "  --device DEV, --port N  the port to use (default: the "
-		   "first ACTIVE)\n"
-		   "  --load FILE       a snapshot or recording instead of "
-		   "this host\n"
-		   "  --check           compare with the current environment: "
-		   "which set\n"
-		   "                    variable disagrees (exit 1 when one "
-		   "does)\n"
-		   "exit status: 0 printed (or all agree), 1 a variable "
-		   "disagrees or no\n"
-		   "             port, 3 bad option or no snapshot\n");
+	fprintf(f,
+		"usage: rdmadiag env nccl|ucx|mpi [--device DEV] [--port N] [--load FILE]\n"
+		"                    [--check]\n"
+		"  prints NAME=value lines for this host (or a saved snapshot) that a\n"
+		"  shell can source, each after a comment saying why\n"
+		"  --device DEV, --port N  the port to use (default: the first ACTIVE)\n"
+		"  --load FILE       a snapshot or recording instead of this host\n"
+		"  --check           compare with the current environment: which set\n"
+		"                    variable disagrees (exit 1 when one does)\n"
+		"exit status: 0 printed (or all agree), 1 a variable disagrees or no\n"
+		"             port, 3 bad option or no snapshot\n");
 }
 
 int cmd_env(struct rd_cli *cli, int argc, char **argv)
@@ -591,16 +560,14 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 	CLI_PARSE_OR_RETURN(cli, "env", opts, env_usage, argc, argv,
 			    EXIT_RUN_ERROR);
 	what = optind < argc ? argv[optind] : "";
-	if (optind + 1 != argc ||
-	    (strcmp(what, "nccl") && strcmp(what, "ucx") &&
-	     strcmp(what, "mpi"))) {
+	if (optind + 1 != argc || (strcmp(what, "nccl") && strcmp(what, "ucx") &&
+				   strcmp(what, "mpi"))) {
 		cli_error(cli, "env: say which: nccl, ucx or mpi");
 		env_usage(stderr);
 		return EXIT_RUN_ERROR;
 	}
 	rd_history_init(&h);
-	r = cli_check_evidence(cli, load, &window, &s, &h, label,
-			       sizeof(label));
+	r = cli_check_evidence(cli, load, &window, &s, &h, label, sizeof(label));
 	rd_history_free(&h);
 	if (r < 0) {
 		cli_error(cli, "env: cannot take a snapshot: %s", strerror(-r));
@@ -624,17 +591,14 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 			continue;
 		}
 		if (!check) {
-			printf("# %s\n%s=%s\n", v->why, v->name,
-			       rd_shquote_tmp(v->value));
+			printf("# %s\n%s=%s\n", v->why, v->name, rd_shquote_tmp(v->value));
 		} else if (!set) {
-			printf("unset  %s (this host: %s)\n", v->name,
-			       rd_esc_tmp(v->value));
+			printf("unset  %s (this host: %s)\n", v->name, rd_esc_tmp(v->value));
 		} else if (agrees(v, set)) {
 			printf("ok     %s=%s\n", v->name, rd_esc_tmp(set));
 		} else {
-			printf("WRONG  %s=%s: this host needs %s: %s\n",
-			       v->name, rd_esc_tmp(set), rd_esc_tmp(v->value),
-			       v->why);
+			printf("WRONG  %s=%s: this host needs %s: %s\n", v->name,
+			       rd_esc_tmp(set), rd_esc_tmp(v->value), v->why);
 			wrong++;
 		}
 	}

@@ -8,7 +8,8 @@ static const struct rd_field gid_fields[] = {
 	RD_FLD_PU64(struct rd_gid, index, "index"),
 	RD_FLD_GID(struct rd_gid, raw, raw_ok, "gid"),
 	RD_FLD_STR(struct rd_gid, type, "type"),
-	RD_FLD_STR(struct rd_gid, netdev, "netdev"), RD_FLD_END
+	RD_FLD_STR(struct rd_gid, netdev, "netdev"),
+	RD_FLD_END
 };
 
 static const struct rd_field verbs_port_fields[] = {
@@ -99,37 +100,25 @@ const struct rd_field rd_device_fields[] = {
 
 /* Names as iproute2's rdma tool prints them, so outputs compare directly. */
 static const char *const state_names[] = {
-	[0] = "NOP",   [1] = "DOWN",   [2] = "INIT",
-	[3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER",
+	[0] = "NOP", [1] = "DOWN", [2] = "INIT", [3] = "ARMED",
+	[4] = "ACTIVE", [5] = "ACTIVE_DEFER",
 };
 static const char *const phys_names[] = {
-	[0] = "NOP",
-	[1] = "SLEEP",
-	[2] = "POLLING",
-	[3] = "DISABLED",
-	[4] = "ARMED",
-	[5] = "LINK_UP",
-	[6] = "LINK_ERROR_RECOVER",
-	[7] = "PHY_TEST",
-	[9] = "OPA_OFFLINE",
-	[11] = "OPA_LINK_UP",
+	[0] = "NOP", [1] = "SLEEP", [2] = "POLLING", [3] = "DISABLED",
+	[4] = "ARMED", [5] = "LINK_UP", [6] = "LINK_ERROR_RECOVER",
+	[7] = "PHY_TEST", [9] = "OPA_OFFLINE", [11] = "OPA_LINK_UP",
 };
 static const char *const state_labels[] = {
-	[0] = "NOP",   [1] = "Down",   [2] = "Initializing",
-	[3] = "Armed", [4] = "Active", [5] = "Active_defer",
+	[0] = "NOP", [1] = "Down", [2] = "Initializing", [3] = "Armed",
+	[4] = "Active", [5] = "Active_defer",
 };
 static const char *const phys_labels[] = {
-	[0] = "NOP",
-	[1] = "Sleep",
-	[2] = "Polling",
-	[3] = "Disabled",
-	[4] = "PortConfigurationTraining",
-	[5] = "LinkUp",
-	[6] = "LinkErrorRecovery",
-	[7] = "PhyTest",
+	[0] = "NOP", [1] = "Sleep", [2] = "Polling", [3] = "Disabled",
+	[4] = "PortConfigurationTraining", [5] = "LinkUp",
+	[6] = "LinkErrorRecovery", [7] = "PhyTest",
 };
 static const char *const node_types[] = {
-	[1] = "CA",    [2] = "SWITCH",	  [3] = "ROUTER",      [4] = "RNIC",
+	[1] = "CA", [2] = "SWITCH", [3] = "ROUTER", [4] = "RNIC",
 	[5] = "USNIC", [6] = "USNIC_UDP", [7] = "UNSPECIFIED",
 };
 

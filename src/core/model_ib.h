@@ -9,16 +9,16 @@ struct rd_gid {
 	uint64_t index;
 	uint8_t raw[16];
 	bool raw_ok;
-	char *type;   /* "IB/RoCE v1", "RoCE v2" */
-	char *netdev; /* gid_attrs/ndevs/N */
+	char *type;	/* "IB/RoCE v1", "RoCE v2" */
+	char *netdev;	/* gid_attrs/ndevs/N */
 };
 
 /* Attributes libibverbs reports (ibv_query_device_ex / ibv_query_port). */
 struct rd_verbs_port {
-	struct rd_ou64 active_mtu; /* bytes: 256..4096 */
+	struct rd_ou64 active_mtu;	/* bytes: 256..4096 */
 	struct rd_ou64 max_mtu;
-	struct rd_ou64 active_speed; /* IB speed enum */
-	struct rd_ou64 active_width; /* IB width enum */
+	struct rd_ou64 active_speed;	/* IB speed enum */
+	struct rd_ou64 active_width;	/* IB width enum */
 	struct rd_ou64 gid_tbl_len;
 	struct rd_ou64 pkey_tbl_len;
 	struct rd_ou64 max_msg_sz;
@@ -26,27 +26,27 @@ struct rd_verbs_port {
 
 struct rd_port {
 	uint64_t port;
-	struct rd_ou64 state_num;      /* 1 DOWN .. 5 ACTIVE_DEFER */
-	char *state;		       /* "ACTIVE", as rdma -j link */
-	struct rd_ou64 phys_state_num; /* 1 Sleep .. 7 PhyTest */
-	char *phys_state;	       /* "LINK_UP", as rdma -j link */
+	struct rd_ou64 state_num;	/* 1 DOWN .. 5 ACTIVE_DEFER */
+	char *state;			/* "ACTIVE", as rdma -j link */
+	struct rd_ou64 phys_state_num;	/* 1 Sleep .. 7 PhyTest */
+	char *phys_state;		/* "LINK_UP", as rdma -j link */
 	struct rd_odbl rate_gbps;
-	char *rate_text;  /* "100 Gb/sec (4X EDR)" */
-	char *width;	  /* "4X" */
-	char *speed;	  /* "EDR" or "25.0 Gbps" */
-	char *link_layer; /* "InfiniBand" / "Ethernet" */
+	char *rate_text;		/* "100 Gb/sec (4X EDR)" */
+	char *width;			/* "4X" */
+	char *speed;			/* "EDR" or "25.0 Gbps" */
+	char *link_layer;		/* "InfiniBand" / "Ethernet" */
 	struct rd_ou64 lid;
 	struct rd_ou64 sm_lid;
 	struct rd_ou64 sm_sl;
 	struct rd_ou64 lid_mask_count;
 	struct rd_ou64 cap_mask;
-	char *netdev; /* RoCE: the netdev behind the port */
+	char *netdev;			/* RoCE: the netdev behind the port */
 	struct rd_ou64 netdev_ifindex;
-	struct rd_ou64 pkey0; /* P_Key table entry 0 */
+	struct rd_ou64 pkey0;		/* P_Key table entry 0 */
 	struct rd_gid *gids;
 	size_t n_gids;
 	struct rd_counters counters;	/* counters/ (IB PMA) */
-	struct rd_counters hw_counters; /* hw_counters/ */
+	struct rd_counters hw_counters;	/* hw_counters/ */
 	struct rd_ou64 xmit_bytes;	/* port_xmit_data * 4 */
 	struct rd_ou64 rcv_bytes;	/* port_rcv_data * 4 */
 	struct rd_verbs_port verbs;
@@ -55,10 +55,10 @@ struct rd_port {
 };
 
 struct rd_verbs_dev {
-	struct rd_obool opened; /* provider loaded and device opened */
+	struct rd_obool opened;		/* provider loaded and device opened */
 	char *open_error;
-	struct rd_obool listed;	   /* ibv_get_device_list has it */
-	struct rd_ou64 open_errno; /* why ibv_open_device failed */
+	struct rd_obool listed;		/* ibv_get_device_list has it */
+	struct rd_ou64 open_errno;	/* why ibv_open_device failed */
 	/*
 	 * dma-buf registration, tried as NCCL does: ibv_reg_dmabuf_mr with
 	 * fd -1 answers EBADF when the kernel and provider support it,
@@ -84,8 +84,8 @@ struct rd_verbs_dev {
 
 struct rd_device {
 	char *name;
-	struct rd_ou64 index;	      /* RDMA netlink device index */
-	struct rd_ou64 node_type_num; /* 1 CA, 2 switch, 3 router, 4 RNIC */
+	struct rd_ou64 index;		/* RDMA netlink device index */
+	struct rd_ou64 node_type_num;	/* 1 CA, 2 switch, 3 router, 4 RNIC */
 	char *node_type;
 	struct rd_ou64 node_guid;
 	struct rd_ou64 sys_image_guid;
@@ -93,11 +93,11 @@ struct rd_device {
 	char *hca_type;
 	char *board_id;
 	char *node_desc;
-	char *driver;	  /* kernel driver of the device */
-	char *protocol;	  /* netlink: "roce", "ib", "iw" */
-	char *pci_bdf;	  /* "0000:3b:00.0" where a PCI parent exists */
-	char *uverbs;	  /* "uverbs0" */
-	char *uverbs_dev; /* "/dev/infiniband/uverbs0" */
+	char *driver;			/* kernel driver of the device */
+	char *protocol;			/* netlink: "roce", "ib", "iw" */
+	char *pci_bdf;			/* "0000:3b:00.0" where a PCI parent exists */
+	char *uverbs;			/* "uverbs0" */
+	char *uverbs_dev;		/* "/dev/infiniband/uverbs0" */
 	struct rd_verbs_dev verbs;
 	struct rd_port *ports;
 	size_t n_ports;

@@ -97,6 +97,13 @@ const struct rd_check rd_checks[] = {
 	      .why = "MLNX_OFED replaces the inbox modules (mlx_compat is its "
 		     "marker); a mix of OFED and inbox modules keeps ports "
 		     "down."),
+	CHECK("sriov", "vfs", "SR-IOV virtual functions usable", DRIVER,
+	      .run = check_sriov_vfs,
+	      .why = "A VF is a NIC function of its own: it needs SR-IOV on "
+		     "in the NIC's firmware, an RDMA device from the driver, "
+		     "and on InfiniBand a node and port GUID set by the PF "
+		     "or the subnet manager, without which its port stays "
+		     "down."),
 	CHECK("dev", "cq_size", "Completion queue size", DRIVER,
 	      .walk = RD_WALK_DEVICE, .each = check_dev_cq_size,
 	      .why = "A CQ smaller than the outstanding work requests "
@@ -117,6 +124,12 @@ const struct rd_check rd_checks[] = {
 	CHECK("port", "state", "Port ACTIVE (port-down decision tree)", PORT,
 	      .walk = RD_WALK_PORT, .each = check_port_state_one,
 	      .run = check_port_state),
+	CHECK("lag", "state", "RoCE LAG offloaded, every member up", PORT,
+	      .run = check_lag_state,
+	      .why = "With a RoCE LAG the NIC spreads RoCE over both ports of "
+		     "a bond (active-backup, balance-xor or 802.3ad); a member "
+		     "down halves the bandwidth with no error anywhere else, "
+		     "and other bond modes get no offload at all."),
 	CHECK("port", "flaps", "Port not flapping", PORT,
 	      .walk = RD_WALK_PORT, .only = RD_NAME_NETDEV,
 	      .each = check_port_flaps,
@@ -207,6 +220,12 @@ const struct rd_check rd_checks[] = {
 	      .why = "In a container RDMA needs /dev/infiniband passed in, "
 		     "CAP_IPC_LOCK or a high memlock limit, and the host's "
 		     "modules: a container cannot load kernel modules itself."),
+	CHECK("host", "rdma_netns", "RDMA network namespace mode", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_rdma_netns,
+	      .why = "In shared mode (the default) every RDMA device is "
+		     "visible in every network namespace, so each container "
+		     "sees all of the host's devices; exclusive mode shows a "
+		     "device only in the namespace it was moved to."),
 	CHECK("host", "udp_buffers", "UDP socket buffers (information)", HOST,
 	      .walk = RD_WALK_HOST, .each = check_host_udp_buffers,
 	      .why = "Hardware RoCE does not use socket buffers: the NIC moves "

@@ -19,6 +19,7 @@
 #include "probes/kmsg.h"
 #include "probes/pci.h"
 #include "probes/topo.h"
+#include "probes/virt.h"
 #include "probes/verbs.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
@@ -37,6 +38,8 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_PCI] = &probe_pci,
 	/* After pci: the NIC functions it found are the tree's leaves. */
 	[RD_PROBE_TOPO] = &probe_topo,
+	/* After pci and netdev: VFs of their functions, bonds of netdevs. */
+	[RD_PROBE_VIRT] = &probe_virt,
 	[RD_PROBE_DEVLINK] = &probe_devlink,
 	[RD_PROBE_KMOD] = &probe_kmod,
 	[RD_PROBE_HOST] = &probe_host,

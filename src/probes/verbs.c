@@ -33,11 +33,12 @@
 
 /* What the last query found, per device, copied into later snapshots. */
 struct verbs_cache {
-	struct rd_device *devs; /* name, verbs and ports[].verbs only */
+	struct rd_device *devs;	/* name, verbs and ports[].verbs only */
 	size_t n_devs;
 	uint64_t tick;
 	bool valid;
 };
+
 
 uint64_t rd_ibv_mtu_bytes(unsigned mtu)
 {
@@ -53,7 +54,7 @@ set_error(struct rd_device *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rd_utf8_trim_cut(msg); /* it may quote a sysfs name */
+	rd_utf8_trim_cut(msg);	/* it may quote a sysfs name */
 	d->verbs.opened = rd_bool(false);
 	(void)rd_str_set(&d->verbs.open_error, msg);
 }
@@ -237,8 +238,7 @@ static bool cache_serve(struct verbs_cache *c, struct rd_snapshot *s)
 
 		for (size_t k = 0; k < c->n_devs && !found; k++)
 			found = s->devices[i].name && c->devs[k].name &&
-				strcmp(s->devices[i].name, c->devs[k].name) ==
-					0;
+				strcmp(s->devices[i].name, c->devs[k].name) == 0;
 		if (!found)
 			return false;
 	}

@@ -27,7 +27,7 @@ enum miss {
 	MISS_NETLINK_ECN_ONLY,	/* refused; the ECN probe still names it */
 	MISS_NETLINK_OFF,	/* files only: what sysfs tells of a netdev */
 	MISS_VERBS_OFF,		/* no libibverbs query made */
-	MISS_VERBS_LIST_FAILED, /* ibv_get_device_list failed */
+	MISS_VERBS_LIST_FAILED,	/* ibv_get_device_list failed */
 	MISS_PORT_NETDEV,	/* a RoCE port whose netdev is not known */
 	MISS_DEVICE_PARENT,	/* no PCI function or driver read */
 	MISS_NETDEV_DEVICE,	/* a netdev whose RDMA device is gone */
@@ -35,67 +35,53 @@ enum miss {
 	MISS_PCI,		/* libpci found nothing */
 	MISS_HOST,		/* /proc, limits, /dev and configfs not read */
 	/* One fact each, as a file or an older probe leaves it out. */
-	MISS_MODULE_STATE,   /* modules listed, "loaded" not read */
-	MISS_CONTAINER,	     /* no /proc: container not detected */
-	MISS_DEVNODES,	     /* no /dev: device nodes not checked */
-	MISS_DEVNODE_ACCESS, /* nodes present, access not checked */
-	MISS_IB_WIDTH,	     /* an IB port's rate as a number only */
-	MISS_PCIE_WIDTH,     /* PCIe width now and capable not read */
-	MISS_PCIE_SPEED,     /* PCIe speed now and capable not read */
-	MISS_FW_VER,	     /* fw_ver not read */
-	MISS_PKEY,	     /* P_Key table not read */
-	MISS_GIDS,	     /* GID table not read */
-	MISS_GID_TYPES,	     /* GIDs read, their types not */
-	MISS_MAX_CQE,	     /* device queried, max_cqe absent */
-	MISS_CM_MODE,	     /* rdma_cm's default mode not read */
-	MISS_PFC_EN,	     /* DCB answered, the PFC bitmap not read */
-	MISS_ECN_VALUES,     /* the ECN directory, its values not read */
-	MISS_AFFINITY,	     /* this process's CPUs not read */
-	MISS_MEMLOCK,	     /* RLIMIT_MEMLOCK not read */
-	MISS_HUGEPAGES,	     /* HugePages_* not read */
-	MISS_ACS,	     /* config space cut at 64 bytes: ACS not read */
-	MISS_TOPO_NUMA,	     /* the PCIe tree's NUMA nodes not read */
-	MISS_PORT_STATE,     /* a port's state not read */
-	MISS_GPU_LINK,	     /* a GPU's link width not read */
-	MISS_PEERMEM,	     /* peer-memory files and dma-buf not read */
+	MISS_MODULE_STATE,	/* modules listed, "loaded" not read */
+	MISS_CONTAINER,		/* no /proc: container not detected */
+	MISS_DEVNODES,		/* no /dev: device nodes not checked */
+	MISS_DEVNODE_ACCESS,	/* nodes present, access not checked */
+	MISS_IB_WIDTH,		/* an IB port's rate as a number only */
+	MISS_PCIE_WIDTH,	/* PCIe width now and capable not read */
+	MISS_PCIE_SPEED,	/* PCIe speed now and capable not read */
+	MISS_FW_VER,		/* fw_ver not read */
+	MISS_PKEY,		/* P_Key table not read */
+	MISS_GIDS,		/* GID table not read */
+	MISS_GID_TYPES,		/* GIDs read, their types not */
+	MISS_MAX_CQE,		/* device queried, max_cqe absent */
+	MISS_CM_MODE,		/* rdma_cm's default mode not read */
+	MISS_PFC_EN,		/* DCB answered, the PFC bitmap not read */
+	MISS_ECN_VALUES,	/* the ECN directory, its values not read */
+	MISS_AFFINITY,		/* this process's CPUs not read */
+	MISS_MEMLOCK,		/* RLIMIT_MEMLOCK not read */
+	MISS_HUGEPAGES,		/* HugePages_* not read */
+	MISS_ACS,		/* config space cut at 64 bytes: ACS not read */
+	MISS_TOPO_NUMA,		/* the PCIe tree's NUMA nodes not read */
+	MISS_PORT_STATE,	/* a port's state not read */
+	MISS_GPU_LINK,		/* a GPU's link width not read */
+	MISS_PEERMEM,		/* peer-memory files and dma-buf not read */
+	MISS_SRIOV_COUNTS,	/* sriov_numvfs not read */
+	MISS_BOND_MODE,		/* a bond's mode not read */
+	MISS_NETNS_MODE,	/* RDMA netns mode not read */
 	MISS_COUNT
 };
 
 static const char *const miss_names[MISS_COUNT] = {
-	"netlink refused",
-	"netlink refused, ECN read",
-	"netlink off (sysfs only)",
-	"verbs off",
-	"ibv_get_device_list failed",
-	"port without netdev",
+	"netlink refused", "netlink refused, ECN read",
+	"netlink off (sysfs only)", "verbs off",
+	"ibv_get_device_list failed", "port without netdev",
 	"device without PCI function or driver",
-	"netdev without device",
-	"modules not read",
-	"PCI not read",
-	"host files not read",
-	"module state not read",
-	"container not detected",
-	"device nodes not checked",
+	"netdev without device", "modules not read", "PCI not read",
+	"host files not read", "module state not read",
+	"container not detected", "device nodes not checked",
 	"device node access not checked",
-	"IB width not read",
-	"PCIe width not read",
-	"PCIe speed not read",
-	"fw_ver not read",
-	"P_Key not read",
-	"GID table not read",
-	"GID types not read",
-	"max_cqe not read",
-	"rdma_cm mode not read",
-	"PFC bitmap not read",
-	"ECN values not read",
-	"CPU affinity not read",
-	"memlock not read",
-	"huge pages not read",
-	"ACS not read",
-	"PCIe tree NUMA not read",
-	"port state not read",
-	"GPU link width not read",
-	"peer memory not read",
+	"IB width not read", "PCIe width not read", "PCIe speed not read",
+	"fw_ver not read", "P_Key not read", "GID table not read",
+	"GID types not read", "max_cqe not read", "rdma_cm mode not read",
+	"PFC bitmap not read", "ECN values not read", "CPU affinity not read",
+	"memlock not read", "huge pages not read", "ACS not read",
+	"PCIe tree NUMA not read", "port state not read",
+	"GPU link width not read", "peer memory not read",
+	"SR-IOV counts not read", "bond mode not read",
+	"RDMA netns mode not read",
 };
 
 #define M(k) (1ull << (k))
@@ -108,19 +94,18 @@ static const struct {
 	const char *id;
 	unsigned long long unknown_when;
 } reads[] = {
-	{ "hw.pcie_link",
-	  M(MISS_PCI) | M(MISS_PCIE_WIDTH) | M(MISS_PCIE_SPEED) },
+	{ "hw.pcie_link", M(MISS_PCI) | M(MISS_PCIE_WIDTH) | M(MISS_PCIE_SPEED) },
 	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
 	{ "fw.version", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_FW_VER) },
 	/* /dev/kmsg is one of the host's files */
 	{ "kernel.events", M(MISS_HOST) },
 	{ "driver.modules", M(MISS_MODULES) | M(MISS_MODULE_STATE) },
 	{ "driver.ofed", M(MISS_MODULES) },
-	{ "dev.cq_size",
-	  M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) | M(MISS_MAX_CQE) },
+	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) |
+				  M(MISS_MAX_CQE) },
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
-	{ "user.uverbs",
-	  M(MISS_HOST) | M(MISS_DEVNODES) | M(MISS_DEVNODE_ACCESS) },
+	{ "user.uverbs", M(MISS_HOST) | M(MISS_DEVNODES) |
+				M(MISS_DEVNODE_ACCESS) },
 	{ "port.state", 0 },
 	{ "port.flaps", M(MISS_HOST) },
 	{ "hw.health", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
@@ -131,7 +116,8 @@ static const struct {
 				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "phy.fec", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
-	{ "phy.linkmodes", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
+	{ "phy.linkmodes", M(MISS_NETLINK_REFUSED) |
+				   M(MISS_NETLINK_ECN_ONLY) |
 				   M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) |
@@ -144,8 +130,8 @@ static const struct {
 	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) |
 			     M(MISS_PFC_EN) },
-	{ "qos.ecn",
-	  M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) | M(MISS_ECN_VALUES) },
+	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) |
+			     M(MISS_ECN_VALUES) },
 	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
 	{ "rdma_cm.roce_mode", M(MISS_HOST) | M(MISS_CM_MODE) },
 	{ "host.memlock", M(MISS_HOST) | M(MISS_MEMLOCK) },
@@ -159,10 +145,13 @@ static const struct {
 	{ "gpu.gdr_path", M(MISS_ACS) },
 	{ "gpu.peermem", M(MISS_PEERMEM) },
 	{ "gpu.pcie", M(MISS_GPU_LINK) },
+	{ "sriov.vfs", M(MISS_SRIOV_COUNTS) },
+	{ "lag.state", M(MISS_BOND_MODE) },
+	{ "host.rdma_netns", M(MISS_HOST) | M(MISS_NETNS_MODE) },
 };
 
-static const uint8_t gid_v4[16] = { 0, 0, 0,	0,    0,   0,	0,  0,
-				    0, 0, 0xff, 0xff, 192, 168, 10, 1 };
+static const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+				    192, 168, 10, 1 };
 
 static void add_counter(struct rd_counters *c, const char *name, uint64_t v)
 {
@@ -238,8 +227,7 @@ static void full_devlink(struct rd_snapshot *s, const char *bdf)
 	d->dev = rd_strdup(bdf);
 	d->reporters_read = rd_bool(true);
 	for (int k = 0; k < 2; k++) {
-		struct rd_devlink_version *v =
-			RD_PUSH(d->versions, d->n_versions);
+		struct rd_devlink_version *v = RD_PUSH(d->versions, d->n_versions);
 
 		assert_non_null(v);
 		v->kind = rd_strdup(k ? "stored" : "running");
@@ -247,8 +235,7 @@ static void full_devlink(struct rd_snapshot *s, const char *bdf)
 		v->value = rd_strdup("22.36.1010");
 	}
 	for (size_t i = 0; i < 4; i++) {
-		struct rd_devlink_reporter *p =
-			RD_PUSH(d->reporters, d->n_reporters);
+		struct rd_devlink_reporter *p = RD_PUSH(d->reporters, d->n_reporters);
 
 		assert_non_null(p);
 		p->name = rd_strdup(names[i]);
@@ -344,16 +331,42 @@ static void full_topo(struct rd_snapshot *s)
 	s->topo.nv_peer_mem = rd_bool(false);
 }
 
+/* mlx5_0's function with SR-IOV (no VF made), and a bond with its port. */
+static void full_virt(struct rd_snapshot *s)
+{
+	struct rd_sriov *sv = RD_PUSH(s->sriov, s->n_sriov);
+	struct rd_bond *b = RD_PUSH(s->bonds, s->n_bonds);
+	struct rd_bond_member *m;
+
+	assert_non_null(sv);
+	sv->pf_bdf = rd_strdup("0000:3b:00.0");
+	sv->pf_rdma_device = rd_strdup("mlx5_0");
+	sv->pf_netdev = rd_strdup("eth2");
+	sv->totalvfs = rd_u64(8);
+	sv->numvfs = rd_u64(0);
+	assert_non_null(b);
+	b->name = rd_strdup("bond0");
+	b->mode = rd_strdup("802.3ad");
+	b->mode_num = rd_u64(4);
+	b->hash_policy = rd_strdup("layer3+4");
+	b->rdma_device = rd_strdup("mlx5_0");
+	m = RD_PUSH(b->members, b->n_members);
+	assert_non_null(m);
+	m->name = rd_strdup("eth2");
+	m->operstate = rd_strdup("up");
+	m->carrier = rd_bool(true);
+	m->rdma_device = rd_strdup("mlx5_0");
+}
+
 /*
  * A healthy host: mlx5_0 a RoCE port on eth2, mlx5_1 an InfiniBand port,
  * both ACTIVE, a GPU beside mlx5_0, every source read.
  */
 static void full(struct rd_snapshot *s)
 {
-	static const char *const mods[] = {
-		"ib_core", "ib_uverbs", "mlx5_core",
-		"mlx5_ib", "rdma_cm",	"rdma_ucm"
-	};
+	static const char *const mods[] = { "ib_core", "ib_uverbs",
+					    "mlx5_core", "mlx5_ib", "rdma_cm",
+					    "rdma_ucm" };
 	struct rd_device *d;
 	struct rd_port *p;
 	struct rd_netdev *n;
@@ -389,6 +402,7 @@ static void full(struct rd_snapshot *s)
 	full_pci(s, "0000:3b:00.0", 0x101d, "mlx5_0");
 	full_pci(s, "0000:5e:00.0", 0x101b, "mlx5_1");
 	full_topo(s);
+	full_virt(s);
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		snap_module(s, mods[i]);
 
@@ -399,6 +413,7 @@ static void full(struct rd_snapshot *s)
 	s->host.numa_nodes = rd_u64(2);
 	s->host.cpu_affinity = rd_strdup("0-3");
 	s->host.container = rd_strdup("none");
+	s->host.rdma_netns_mode = rd_strdup("shared");
 	s->host.rmem_default = rd_u64(212992);
 	s->host.rmem_max = rd_u64(212992);
 	full_devnode(&s->host, "/dev/infiniband/uverbs0");
@@ -494,9 +509,8 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 		/* What probe_verbs leaves when the list cannot be had. */
 		for (size_t i = 0; i < s->n_devices; i++) {
 			clear_verbs(&s->devices[i]);
-			s->devices[i].verbs.open_error =
-				rd_strdup("ibv_get_device_list: Function not "
-					  "implemented");
+			s->devices[i].verbs.open_error = rd_strdup(
+				"ibv_get_device_list: Function not implemented");
 		}
 		break;
 	case MISS_PORT_NETDEV: {
@@ -553,6 +567,16 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_PEERMEM:
 		s->topo.nvidia_peermem.ok = false;
 		s->topo.nv_peer_mem.ok = false;
+		break;
+	case MISS_SRIOV_COUNTS:
+		s->sriov[0].numvfs.ok = false;
+		break;
+	case MISS_BOND_MODE:
+		s->bonds[0].mode_num.ok = false;
+		break;
+	case MISS_NETNS_MODE:
+		free(s->host.rdma_netns_mode);
+		s->host.rdma_netns_mode = NULL;
 		break;
 	case MISS_PCI:
 		rd_model_free_array(rd_pci_fields, (void **)&s->pci, &s->n_pci,
@@ -685,8 +709,9 @@ static const struct rd_result *same_target(const struct rd_results *res,
 		const struct rd_result *o = &res->v[i];
 
 		if (strcmp(o->check_id, r->check_id) == 0 &&
-		    (o->device && r->device ? strcmp(o->device, r->device) == 0
-					    : o->device == r->device) &&
+		    (o->device && r->device ?
+			     strcmp(o->device, r->device) == 0 :
+			     o->device == r->device) &&
 		    o->port == r->port)
 			return o;
 	}
@@ -820,7 +845,7 @@ static void test_port_not_active(void **state)
 	} states[] = {
 		{ 1, 3, "DOWN/Disabled" }, { 1, 2, "DOWN/Polling" },
 		{ 2, 5, "INIT/LinkUp" },   { 3, 5, "ARMED/LinkUp" },
-		{ 1, 1, "DOWN/Sleep" },	   { 2, 4, "INIT/Training" },
+		{ 1, 1, "DOWN/Sleep" },    { 2, 4, "INIT/Training" },
 	};
 
 	(void)state;
@@ -857,8 +882,7 @@ static void test_port_not_active(void **state)
 					if (r->verdict != RD_FAIL)
 						fail_msg("%s %s: port.state %s",
 							 name, states[k].name,
-							 rd_verdict_name(
-								 r->verdict));
+							 rd_verdict_name(r->verdict));
 					continue;
 				}
 				if (!needs_active(c))
@@ -903,8 +927,7 @@ static void test_port_state_edges(void **state)
 		for (size_t i = 0; i < res.n; i++) {
 			const struct rd_result *r = &res.v[i];
 
-			if (!r->port ||
-			    !needs_active(rd_check_find(r->check_id)))
+			if (!r->port || !needs_active(rd_check_find(r->check_id)))
 				continue;
 			/* Its own data settles it: the full host's does. */
 			if (unread && (rd_check_find(r->check_id)->only &
@@ -918,12 +941,10 @@ static void test_port_state_edges(void **state)
 				fail_msg("ACTIVE_DEFER: %s %s/%u %s %s",
 					 r->check_id, r->device,
 					 (unsigned)r->port,
-					 rd_verdict_name(r->verdict),
-					 r->summary);
-			if (unread &&
-			    (r->verdict != RD_UNKNOWN ||
-			     strcmp(r->cause, "no_data") != 0 ||
-			     !strstr(r->summary, "port state not read")))
+					 rd_verdict_name(r->verdict), r->summary);
+			if (unread && (r->verdict != RD_UNKNOWN ||
+				       strcmp(r->cause, "no_data") != 0 ||
+				       !strstr(r->summary, "port state not read")))
 				fail_msg("state unread: %s %s/%u %s %s: %s",
 					 r->check_id, r->device,
 					 (unsigned)r->port,
@@ -971,9 +992,8 @@ static void test_provider_without_uverbs(void **state)
 	d->uverbs = rd_strdup("uverbs0");
 	d->verbs.listed = rd_bool(false);
 	free(d->verbs.open_error);
-	d->verbs.open_error =
-		rd_strdup("libibverbs does not list this device: "
-			  "no user-space provider for driver mlx5_core");
+	d->verbs.open_error = rd_strdup("libibverbs does not list this device: "
+					"no user-space provider for driver mlx5_core");
 	run_only(&s, NULL, "user.provider", &res);
 	r = find_result(&res, "user.provider", "mlx5_0", 0);
 	assert_int_equal(r->verdict, RD_FAIL);
@@ -1091,10 +1111,10 @@ static void test_netlink_refused_probes(void **state)
 	char dir[PATH_MAX];
 
 	(void)state;
-	unit_probe_ctx(&roots, &ctx,
-		       unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)),
+	unit_probe_ctx(&roots, &ctx, unit_fixture("cx6dx-roce-port-down", dir,
+						  sizeof(dir)),
 		       NULL);
-	ctx.flags = RD_PROBE_NO_VERBS; /* netlink allowed, and refused */
+	ctx.flags = RD_PROBE_NO_VERBS;	/* netlink allowed, and refused */
 	rd_snapshot_init(&s);
 	assert_int_equal(getrlimit(RLIMIT_NOFILE, &save.was), 0);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
@@ -1114,8 +1134,7 @@ static void test_netlink_refused_probes(void **state)
 		}
 		(void)rd_probe_run(&ctx, order[i], &s);
 		if (refuse)
-			assert_int_equal(setrlimit(RLIMIT_NOFILE, &save.was),
-					 0);
+			assert_int_equal(setrlimit(RLIMIT_NOFILE, &save.was), 0);
 	}
 	assert_true(s.n_devices == 2);
 	/* Only the ECN directories' netdevs, with nothing netlink tells. */
