@@ -141,57 +141,6 @@ static void taken_at(const struct rd_snapshot *s, char *buf, size_t len)
 		snprintf(buf, len, "at an unrecorded time");
 }
 
-/*
- * state_num/physical_state_num from the names when a file has only the
- * names ("ACTIVE", or sysfs's "4: ACTIVE"); refused when a name is not one.
- */
-static int port_nums_from_names(struct rd_cli *cli, const char *file,
-				struct rd_snapshot *s)
-{
-	for (size_t i = 0; i < s->n_devices; i++) {
-		struct rd_device *d = &s->devices[i];
-
-		for (size_t j = 0; j < d->n_ports; j++) {
-			struct rd_port *p = &d->ports[j];
-			struct {
-				const char *key, *name;
-				struct rd_ou64 *num;
-				const char *(*of)(uint64_t);
-			} f[] = {
-				{ "state", p->state, &p->state_num,
-				  rd_port_state_name },
-				{ "physical_state", p->phys_state,
-				  &p->phys_state_num, rd_port_phys_state_name },
-			};
-
-			for (size_t k = 0; k < 2; k++) {
-				const char *n = f[k].name;
-				bool found = false;
-
-				if (f[k].num->ok || !n)
-					continue;
-				if (n[0] >= '0' && n[0] <= '9' && strchr(n, ':'))
-					n = strchr(n, ':') + 1;
-				n += strspn(n, " ");
-				for (uint64_t v = 0; v < 16 && !found; v++)
-					if (strcasecmp(f[k].of(v), n) == 0 &&
-					    strcmp(f[k].of(v), "UNKNOWN") != 0) {
-						*f[k].num = rd_u64(v);
-						found = true;
-					}
-				if (!found) {
-					cli_error(cli,
-						  "%s: devices[%zu].ports[%zu].%s \"%s\" is not a port state and %s_num is missing",
-						  file, i, j, f[k].key,
-						  f[k].name, f[k].key);
-					return -EINVAL;
-				}
-			}
-		}
-	}
-	return 0;
-}
-
 /* Keys of the file the model did not take, as paths ("devices[0].x"). */
 static void unknown_keys(struct json_object *in, struct json_object *known,
 			 char *path, size_t len, const char *file, int *count)
@@ -437,11 +386,6 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	rd_history_init(&h);
 	if (load) {
 		r = load_input(cli, load, frame, &s, &h, &ld);
-		if (r == 0) {
-			r = port_nums_from_names(cli, load, &s);
-			if (r < 0)
-				rd_snapshot_free(&s);
-		}
 		if (r < 0) {
 			free(ld.text);
 			rd_history_free(&h);
@@ -556,11 +500,6 @@ int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 		return collect(cli, window, s, h);
 	}
 	r = load_input(cli, load, 0, s, h, &ld);
-	if (r == 0) {
-		r = port_nums_from_names(cli, load, s);
-		if (r < 0)
-			rd_snapshot_free(s);
-	}
 	free(ld.text);
 	*window = ld.window;
 	snprintf(label, len, "%s", ld.label);

@@ -275,7 +275,7 @@ static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
 			dev, port);
 		return 0;
 	}
-	if (p->state_num.v != 4) {
+	if (!rd_port_active(p)) {
 		cli_error(cli,
 			  "%s port %u is %s (physical state %s), not ACTIVE: "
 			  "no traffic can pass%s%s%s. Run 'rdmadiag snapshot' "

@@ -224,37 +224,6 @@ const struct rd_check *rd_check_find(const char *id)
 	return NULL;
 }
 
-bool diag_port_is_eth(const struct rd_port *p)
-{
-	return p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;
-}
-
-bool diag_port_active(const struct rd_port *p)
-{
-	/* 4 ACTIVE, 5 ACTIVE_DEFER (ib_port_state) */
-	return p->state_num.ok && (p->state_num.v == 4 || p->state_num.v == 5);
-}
-
-const char *diag_port_netdev_name(const struct rd_snapshot *s,
-				  const struct rd_device *d,
-				  const struct rd_port *p)
-{
-	if (p->netdev && *p->netdev)
-		return p->netdev;
-	for (size_t i = 0; i < p->n_gids; i++)
-		if (p->gids[i].netdev && *p->gids[i].netdev)
-			return p->gids[i].netdev;
-	for (size_t i = 0; i < s->n_netdevs && d->name; i++) {
-		const struct rd_netdev *n = &s->netdevs[i];
-
-		if (n->name && n->rdma_device &&
-		    strcmp(n->rdma_device, d->name) == 0 && !n->lower &&
-		    (!n->rdma_port.ok || n->rdma_port.v == p->port))
-			return n->name;
-	}
-	return NULL;
-}
-
 bool diag_device_is_soft(const struct rd_device *d)
 {
 	static const char *const soft[] = { "rxe", "rdma_rxe", "siw" };

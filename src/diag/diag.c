@@ -302,7 +302,7 @@ bool diag_next_port(const struct diag_ctx *x, struct diag_target *t)
 			t->p = p;
 			snprintf(t->name, sizeof(t->name), "%s/%" PRIu64,
 				 d->name ? d->name : "?", p->port);
-			t->netdev = diag_port_netdev_name(x->s, d, p);
+			t->netdev = rd_port_netdev_name(x->s, d, p);
 			t->n = t->netdev ? rd_snapshot_netdev(x->s, t->netdev) :
 					   NULL;
 			return true;
@@ -331,11 +331,11 @@ bool diag_next_device(const struct diag_ctx *x, struct diag_target *t)
 /* The row's only: does the check judge this target at all? */
 static bool walk_keeps(const struct rd_check *c, const struct diag_target *t)
 {
-	bool roce = t->p && diag_port_is_eth(t->p);
+	bool roce = t->p && rd_port_is_eth(t->p);
 
 	/* A device is RoCE when one of its ports is. */
 	for (size_t i = 0; !t->p && !roce && i < t->d->n_ports; i++)
-		roce = diag_port_is_eth(&t->d->ports[i]);
+		roce = rd_port_is_eth(&t->d->ports[i]);
 	if ((c->only & RD_ONLY_HW) && diag_device_is_soft(t->d))
 		return false;
 	if ((c->only & RD_ONLY_ROCE) && !roce)
@@ -351,7 +351,7 @@ static void walk_one(struct diag_ctx *x, const struct diag_target *t)
 
 	r = diag_new(x, t->d ? t->d->name : NULL, t->p ? t->p->port : 0,
 		     (c->only & RD_NAME_NETDEV) ? t->netdev : NULL);
-	if ((c->only & RD_ONLY_ACTIVE) && t->p && !diag_port_active(t->p) &&
+	if ((c->only & RD_ONLY_ACTIVE) && t->p && !rd_port_active(t->p) &&
 	    !((c->only & RD_STATE_UNREAD_OK) && !t->p->state_num.ok)) {
 		/* An unread state is not a port known to be down. */
 		if (!t->p->state_num.ok)

@@ -56,7 +56,7 @@ enum w_style ui_verdict_style(enum rd_verdict v)
 
 enum w_style ui_state_style(const struct rd_port *p)
 {
-	return ui_verdict_style(view_port_state_verdict(p));
+	return ui_verdict_style(rd_diag_port_state(p));
 }
 
 void ui_dialog_open(struct ui *ui, const char *title, const char *choices,
