@@ -50,6 +50,8 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 			  const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 void diag_fix_free(struct rd_fixup *f);
+/* Free what a result holds (its strings, evidence, fix-up). */
+void diag_result_clear(struct rd_result *r);
 
 /* Does the --device/--port filter keep this target? */
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port);

@@ -167,6 +167,14 @@ struct ui {
 	bool root;
 	/* screen */
 	const struct ui_screen *view, *back;
+	/*
+	 * The registry and the keys of every screen, as the loop runs them:
+	 * a screen that lists them (Help) reads them here, so no screen
+	 * names the registry that names it.
+	 */
+	const struct ui_screen *const *screens;
+	size_t n_screens;
+	const struct ui_action *global_actions;
 	struct rd_layout lay;
 	int rows, cols;
 	char msg[256];

@@ -39,16 +39,16 @@ static void help_draw(struct ui *ui)
 
 	w_lines_reset(&page.lines);
 	w_lines_add(&page.lines, W_HEAD, "Keys on every screen");
-	for (size_t v = 0; v < ui_n_screens; v++) {
-		const struct ui_screen *sc = ui_screens[v];
+	for (size_t v = 0; v < ui->n_screens; v++) {
+		const struct ui_screen *sc = ui->screens[v];
 
 		w_lines_add(&page.lines, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
 			    sc->letter, sc->name);
 	}
-	add_actions(ui_global_actions, r->w);
+	add_actions(ui->global_actions, r->w);
 	w_lines_add(&page.lines, W_NORMAL, " ");
-	for (size_t v = 0; v < ui_n_screens; v++) {
-		const struct ui_screen *sc = ui_screens[v];
+	for (size_t v = 0; v < ui->n_screens; v++) {
+		const struct ui_screen *sc = ui->screens[v];
 		size_t nl;
 
 		w_lines_add(&page.lines, W_HEAD, "F%d %c  %s", sc->fkey,
@@ -61,9 +61,10 @@ static void help_draw(struct ui *ui)
 	}
 	w_lines_add(&page.lines, W_HEAD, "Colours");
 	w_lines_add(&page.lines, W_GOOD, "  green: ACTIVE, PASS");
-	w_lines_add(&page.lines, W_WARN, "  yellow/bold: INIT, WARN");
+	w_lines_add(&page.lines, W_WARN, "  yellow/bold: WARN");
 	w_lines_add(&page.lines, W_BAD,
-		    "  red/underlined: DOWN, FAIL, a rising error counter");
+		    "  red/underlined: a port not ACTIVE (DOWN, INIT, ARMED), "
+		    "FAIL, a rising error counter");
 	w_lines_add(&page.lines, W_DIM, "  dim: not available (N/A), UNKNOWN");
 	w_lines_add(&page.lines, W_NORMAL,
 		    "  NO_COLOR or a monochrome terminal switch to bold, "
