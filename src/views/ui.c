@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "views/text_snapshot.h"
 #include "views/tty.h"
 
 /* How long q waits for a probe to end before leaving it behind. */
@@ -134,11 +133,6 @@ static int act_quit(struct ui *ui, int ch)
 {
 	return UI_REDO_QUIT;
 }
-static int act_help(struct ui *ui, int ch)
-{
-	return ui_go(ui, ui->view == &view_help_screen ? ui->back
-						       : &view_help_screen);
-}
 static int act_next_screen(struct ui *ui, int ch)
 {
 	return ui_go(ui, ui_screens[(view_index(ui) + 1) % ui_n_screens]);
@@ -181,16 +175,6 @@ static int act_next_finding(struct ui *ui, int ch)
 		ui_msg(ui, W_NORMAL, "no other port has a result that is not PASS");
 	return UI_REDO_DRAW;
 }
-static int act_bw(struct ui *ui, int ch)
-{
-	view_tests_open_form(ui, false);
-	return UI_REDO_DRAW;
-}
-static int act_lat(struct ui *ui, int ch)
-{
-	view_tests_open_form(ui, true);
-	return UI_REDO_DRAW;
-}
 static int set_interval(struct ui *ui, double s)
 {
 	ui->st.interval = s;
@@ -227,11 +211,6 @@ static int act_demo(struct ui *ui, int ch)
 }
 
 const struct ui_action ui_global_actions[] = {
-	{ "h", act_help, NULL, "help, as F1 and ?" },
-	{ "b", act_bw, NULL,
-	  "bandwidth test on the selected port (from anywhere)" },
-	{ "l", act_lat, NULL,
-	  "latency test on the selected port (from anywhere)" },
 	{ "Tab", act_next_screen, NULL, "next screen" },
 	{ "Shift-Tab", act_prev_screen, NULL, "previous screen" },
 	{ "< , > .", NULL, NULL, "previous / next port on any screen" },
@@ -300,8 +279,8 @@ static int dialog_key(struct ui *ui, int ch)
 {
 	struct ui_dialog *d = &ui->dialog;
 
-	if (d->rollback)
-		return ui_rollback_key(ui, ch);
+	if (d->key)
+		return d->key(ui, ch);
 	if (d->confirm && (ch == 'y' || ch == 'Y')) {
 		ui_confirm_fn fn = d->confirm;
 		void *arg = d->arg;
@@ -335,14 +314,17 @@ static int handle_key(struct ui *ui, int ch)
 	r = run_actions(ui, ui->view->actions, ch);
 	if (!(r & UI_UNHANDLED))
 		return r;
-	for (size_t i = 0; i < ui_n_screens; i++)
-		if (ch == KEY_F(ui_screens[i]->fkey) ||
-		    ch == ui_screens[i]->letter)
-			return ui_screens[i] == &view_help_screen ? act_help(ui, ch)
-			       : ui_screens[i] == &view_checklist_screen &&
-					       ch == ui_screens[i]->letter
-				       ? view_checklist_open_finding(ui)
-				       : ui_go(ui, ui_screens[i]);
+	for (size_t i = 0; i < ui_n_screens; i++) {
+		const struct ui_screen *sc = ui_screens[i];
+
+		if (ch == KEY_F(sc->fkey) || ch == sc->letter)
+			return sc->enter ? sc->enter(ui, ch) : ui_go(ui, sc);
+	}
+	for (size_t i = 0; i < ui_n_screens; i++) {
+		r = run_actions(ui, ui_screens[i]->anywhere, ch);
+		if (!(r & UI_UNHANDLED))
+			return r;
+	}
 	r = run_actions(ui, ui_global_actions, ch);
 	return r & UI_UNHANDLED ? UI_REDO_NOTHING : r;
 }
@@ -464,7 +446,7 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	con_test_init(&ui->test, o->self_exe);
 	rd_peer_child_init(&ui->peer);
 	ui->root = geteuid() == 0;
-	ui->view = ui->back = &view_overview_screen;
+	ui->view = ui->back = ui_screens[0];
 	ui->screens = ui_screens;
 	ui->n_screens = ui_n_screens;
 	ui->global_actions = ui_global_actions;
