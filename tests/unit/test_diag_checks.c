@@ -89,6 +89,7 @@ static void test_hugepages(void **state)
 	r = find_result(&res, "host.hugepages", NULL, 0);
 	/* 512 total, 100 free, 300 wanted: 200 more. */
 	assert_string_equal(r->fix->command, "sysctl -w vm.nr_hugepages=712");
+	fix_is_its_kind("hugepages", r);
 	assert_string_equal(r->fix->arg, "/proc/sys/vm/nr_hugepages");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
@@ -133,6 +134,7 @@ static void test_pfc(void **state)
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_off");
 	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
 	assert_string_equal(r->fix->command, "dcb pfc set dev eth2 prio-pfc 3:on");
+	fix_is_its_kind("pfc", r);
 	rd_results_free(&res);
 
 	dcb->pfc_en = rd_u64(0x08);

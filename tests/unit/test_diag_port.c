@@ -360,6 +360,7 @@ static void test_no_device_rxe(void **state)
 			    "rdma link add rxe0 type rxe netdev veth0");
 	assert_string_equal(r->fix->arg, "rxe0");
 	assert_string_equal(r->fix->arg2, "veth0");
+	fix_is_its_kind("rxe", r);
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
