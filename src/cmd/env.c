@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "diag/diag.h"
