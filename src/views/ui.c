@@ -336,14 +336,18 @@ static int loop(struct ui *ui)
 	int redo = UI_REDO_LAYOUT | UI_REDO_DRAW;
 
 	for (;;) {
-		struct pollfd fds[5];
-		nfds_t nfds = 3, peer_slot;
+		struct pollfd fds[3 + 2];
+		size_t slot[2];
+		nfds_t nfds = 3;
+		bool running = false;
 		int timeout = -1, ch;
 		double busy;
 
 		if (redo & UI_REDO_PROBE)
 			con_worker_refresh(ui->worker, true);
-		con_test_tick(&ui->test);
+		for (size_t i = 0; i < ui->n_children; i++)
+			if (ui->children[i].tick)
+				ui->children[i].tick(ui->children[i].ctx);
 		if (con_test_take_ended(&ui->test)) {
 			ui_msg(ui, ui->test.ended_ok ? W_BANNER_OK : W_WARN,
 			       "%s", ui->test.summary);
@@ -362,16 +366,17 @@ static int loop(struct ui *ui)
 					  .events = POLLIN };
 		fds[2] = (struct pollfd){ .fd = con_worker_fd(ui->worker),
 					  .events = POLLIN };
-		if (con_test_fd(&ui->test) >= 0)
-			fds[nfds++] =
-				(struct pollfd){ .fd = con_test_fd(&ui->test),
-						 .events = POLLIN };
-		peer_slot = nfds;
-		if (rd_peer_child_fd(&ui->peer) >= 0)
-			fds[nfds++] = (struct pollfd){
-				.fd = rd_peer_child_fd(&ui->peer),
-				.events = POLLIN
-			};
+		for (size_t i = 0; i < ui->n_children; i++) {
+			const struct con_child *c = &ui->children[i];
+			int fd = c->fd(c->ctx);
+
+			slot[i] = fd >= 0 ? nfds : 0;
+			if (fd >= 0)
+				fds[nfds++] =
+					(struct pollfd){ .fd = fd,
+							 .events = POLLIN };
+			running |= c->running(c->ctx);
+		}
 		/* Wake up to clear an expired message, to count a slow
 		 * probe's seconds in the title, and to escalate a test abort.
 		 */
@@ -383,9 +388,7 @@ static int loop(struct ui *ui)
 		busy = con_worker_busy_since(ui->worker);
 		if (busy > 0 && (timeout < 0 || timeout > 500))
 			timeout = 500;
-		if ((con_test_running(&ui->test) ||
-		     rd_peer_child_running(&ui->peer)) &&
-		    (timeout < 0 || timeout > 250))
+		if (running && (timeout < 0 || timeout > 250))
 			timeout = 250;
 		/* the keep-this-change countdown */
 		if (ui->rollback.on && (timeout < 0 || timeout > 250))
@@ -409,16 +412,16 @@ static int loop(struct ui *ui)
 		}
 		if (fds[2].revents & POLLIN)
 			redo |= take_updates(ui);
-		if (peer_slot > 3 && fds[3].revents) {
-			con_test_readable(&ui->test);
-			redo |= UI_REDO_DRAW;
+		for (size_t i = 0; i < ui->n_children; i++) {
+			const struct con_child *c = &ui->children[i];
+
+			if (slot[i] && fds[slot[i]].revents) {
+				c->readable(c->ctx);
+				redo |= UI_REDO_DRAW;
+			}
+			if (c->redraw_while_running && c->running(c->ctx))
+				redo |= UI_REDO_DRAW;
 		}
-		if (nfds > peer_slot && fds[peer_slot].revents) {
-			rd_peer_child_readable(&ui->peer);
-			redo |= UI_REDO_DRAW;
-		}
-		if (rd_peer_child_running(&ui->peer))
-			redo |= UI_REDO_DRAW;
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			redo |= UI_REDO_QUIT;
 		if (fds[0].revents & POLLIN)
@@ -444,7 +447,9 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	ui->o = *o;
 	con_state_init(&ui->st, o->source, o->interval);
 	con_test_init(&ui->test, o->self_exe);
-	rd_peer_child_init(&ui->peer);
+	con_peer_init(&ui->peer);
+	ui->children[ui->n_children++] = con_test_child(&ui->test);
+	ui->children[ui->n_children++] = con_peer_child(&ui->peer);
 	ui->root = geteuid() == 0;
 	ui->view = ui->back = ui_screens[0];
 	ui->screens = ui_screens;
@@ -470,8 +475,8 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	r = tty_start(o->color, o->utf8);
 	if (r == 0)
 		r = loop(ui);
-	con_test_cleanup(&ui->test);
-	rd_peer_child_stop(&ui->peer);
+	for (size_t i = 0; i < ui->n_children; i++)
+		ui->children[i].stop(ui->children[i].ctx);
 	free(ui->peer.out);
 	tty_stop();
 	if (r < 0) /* after tty_stop, so the line stays on the screen */

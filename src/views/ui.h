@@ -17,7 +17,7 @@
 #include "console/test_run.h"
 #include "console/worker.h"
 #include "core/roots.h"
-#include "peer/child.h"
+#include "console/peer_run.h"
 #include "views/layout.h"
 #include "views/widgets.h"
 
@@ -179,6 +179,9 @@ struct ui {
 	struct con_worker *worker;
 	struct con_test_run test;
 	struct rd_peer_child peer; /* the Peer screen's exchange */
+	/* The processes the loop polls: the test, the peer exchange. */
+	struct con_child children[2];
+	size_t n_children;
 	bool root;
 	/* screen */
 	const struct ui_screen *view, *back;
