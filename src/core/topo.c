@@ -291,7 +291,7 @@ enum rd_nic_use rd_topo_nic_use(const struct rd_snapshot *s,
 			unread = true;
 			continue;
 		}
-		if (p->state_num.v == 4)
+		if (rd_port_active(p))
 			return RD_NIC_USABLE;
 		if (state && !*state)
 			*state = p->state;

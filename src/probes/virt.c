@@ -142,8 +142,7 @@ static void read_bond(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		b->mode = rd_strdup(mode);
 		b->mode_num = rd_u64(num);
 	} else {
-		rd_snapshot_error(s, SRC, path, EINVAL,
-				  "unexpected value \"%.64s\"", buf);
+		rd_probe_bad_value(s, SRC, NULL, path, EINVAL, buf);
 	}
 	if (rd_path(path, sizeof(path), ctx->roots->sysfs,
 		    "/class/net/%s/bonding/xmit_hash_policy", n->name) == 0 &&
