@@ -382,15 +382,55 @@ static int cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* Kept across refreshes: the tree is static but for links and ACS. */
+struct topo_cache {
+	struct rd_topo kept;
+	uint64_t tick;
+	bool ok;
+};
+
+static void topo_state_clear(void *state)
+{
+	struct topo_cache *c = state;
+
+	rd_model_reset(rd_topo_fields, &c->kept, sizeof(c->kept));
+	c->ok = false;
+}
+
+static int topo_read(const struct rd_probe_ctx *ctx, struct rd_snapshot *s);
+
 static int probe_topo_collect(const struct rd_probe_ctx *ctx, void *state,
 			      struct rd_snapshot *s)
+{
+	struct topo_cache *c = state;
+	int r;
+
+	if (ctx->cache &&
+	    rd_probe_cache_fresh(ctx, c->tick, c->ok, RD_PROBE_STATIC_EVERY)) {
+		rd_model_reset(rd_topo_fields, &s->topo, sizeof(s->topo));
+		if (rd_model_dup(rd_topo_fields, &s->topo, &c->kept,
+				 sizeof(s->topo)) == 0)
+			return 0;
+	}
+	r = topo_read(ctx, s);
+	if (ctx->cache && s->topo.read.ok) {
+		topo_state_clear(c);
+		if (rd_model_dup(rd_topo_fields, &c->kept, &s->topo,
+				 sizeof(c->kept)) == 0) {
+			c->tick = ctx->tick;
+			c->ok = true;
+		}
+	}
+	return r;
+}
+
+static int topo_read(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
 	char devsdir[PATH_MAX];
 	char **names = NULL;
 	size_t nn = 0;
 	int devsfd, r;
 
-	(void)state;
 	r = rd_probe_list_under(s, SRC, devsdir, sizeof(devsdir),
 				ctx->roots->sysfs, "/bus/pci/devices", MAX_DEVS,
 				&names, &nn);
@@ -439,4 +479,5 @@ static int probe_topo_collect(const struct rd_probe_ctx *ctx, void *state,
 }
 
 const struct rd_probe probe_topo =
-	RD_PROBE_ROW_STATELESS("topo", 0, probe_topo_collect);
+	RD_PROBE_ROW("topo", 0, probe_topo_collect, struct topo_cache, NULL,
+		     topo_state_clear);

@@ -356,6 +356,50 @@ static void test_checks_healthy(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* A console's kept cache serves the tree for a while; a fresh read sees
+ * what changed. */
+static void test_kept(void **state)
+{
+	char root[PATH_MAX], link[PATH_MAX];
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_roots roots;
+	struct rd_snapshot s;
+
+	(void)state;
+	assert_non_null(cache);
+	unit_tmpdir(root, sizeof(root));
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/vendor",
+		 "0x10de\n");
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/class",
+		 "0x030200\n");
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/class", "0x060400\n");
+	unit_put(root, "sys/bus/pci/devices/.keep", "");
+	snprintf(link, sizeof(link), "%s/sys/bus/pci/devices/0000:01:00.0",
+		 root);
+	assert_int_equal(symlink("../../../devices/pci0000:00/0000:00:01.0/"
+				 "0000:01:00.0",
+				 link),
+			 0);
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, root), 0);
+	assert_int_equal(rd_snapshot_take(&roots, cache, 0, 0, &s), 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 1);
+	rd_snapshot_free(&s);
+	/* The GPU's link gone: a kept reading still has it... */
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rd_snapshot_take(&roots, cache, 1, 0, &s), 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 1);
+	rd_snapshot_free(&s);
+	/* ...a fresh one does not. */
+	assert_int_equal(rd_snapshot_take(&roots, cache, 2, RD_PROBE_FRESH, &s),
+			 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 0);
+	assert_true(s.topo.read.v);
+	rd_snapshot_free(&s);
+	rd_probe_cache_free(cache);
+	unit_rmtree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_labels_by_rule),
 		cmocka_unit_test(test_checks_broken),
 		cmocka_unit_test(test_checks_healthy),
+		cmocka_unit_test(test_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
