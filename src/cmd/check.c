@@ -38,10 +38,13 @@ static void check_usage(FILE *f)
 		"                    (port.mtu), in any letter case; a name both an area\n"
 		"                    and a layer keeps both, \"port.\" the area alone\n"
 		"  --window SECONDS  sample the counters this long to see them rise\n"
-		"                    (default 2; 0 = one snapshot, counters UNKNOWN)\n"
+		"                    (default 2; 0 = one snapshot, counters UNKNOWN);\n"
+		"                    with a recording: the seconds before the judged\n"
+		"                    frame a counter's rate is taken over (default 10,\n"
+		"                    as the console's)\n"
 		"  --load FILE       evaluate a saved snapshot (rdmadiag snapshot --json)\n"
 		"                    or a recording (rdmadiag capture): its last frame,\n"
-		"                    with the counters judged over the whole recording\n"
+		"                    with link downs counted over the whole recording\n"
 		"  --frame N         with a recording: judge frame N (1 = the first)\n"
 		"  --hugepages N     huge pages the workload needs (default: any)\n"
 		"  --numa-node N     NUMA node the workload is planned to run on\n"
@@ -269,7 +272,9 @@ static char *frame_text(struct rd_recording *rec, size_t i)
 
 /*
  * Frames 1..frame of a recording: the last is the snapshot judged, and up
- * to RD_HISTORY_DEPTH of them, spread evenly, feed the counter history.
+ * to RD_HISTORY_DEPTH of them feed the counter history: the newest half of
+ * that depth one by one, so that a rate over the newest seconds sees the
+ * same samples the console saw, and the older frames spread evenly.
  */
 static int load_recording(struct rd_cli *cli, const char *file,
 			  struct rd_recording *rec, uint64_t frame,
@@ -277,7 +282,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			  struct loaded *ld)
 {
 	size_t last = frame ? (size_t)frame - 1 : rec->n - 1;
-	size_t stride = last / (RD_HISTORY_DEPTH - 1) + 1;
+	size_t tail = RD_HISTORY_DEPTH / 2 - 1;	/* frames just before last */
+	size_t head = last > tail ? last - tail : 0;	/* first of the tail */
+	size_t stride = head / (RD_HISTORY_DEPTH / 2) + 1;
 	struct rd_snapshot first = { 0 };
 	char err[512], at[64];
 	int r = 0;
@@ -287,8 +294,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			  file, rec->n, frame);
 		return -ERANGE;
 	}
-	/* Every stride-th frame before the judged one, then the judged one. */
-	for (size_t i = 0;; i = i + stride < last ? i + stride : last) {
+	/* Every stride-th frame before the tail, then each one to the last. */
+	for (size_t i = 0;;
+	     i = i + stride < head ? i + stride : i < head ? head : i + 1) {
 		struct rd_snapshot f;
 
 		r = rd_recording_frame(rec, i, &f, err, sizeof(err));
@@ -393,7 +401,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
 	struct loaded ld = { .label = "" };
-	double window = 2.0;
+	double window = -1;	/* not given */
 	uint64_t frame = 0;
 	char nothing[256] = "";	/* why no result was judged */
 	int r, rc;
@@ -449,8 +457,12 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 		if (verbose)
 			report_unknown_keys(load, ld.text, &s);
+		/* A rate over the seconds asked for, else the console's. */
+		o.rate_window = window >= 0 && ld.window > 0 ? window + 1e-6 : 0;
 		window = ld.window;
 	} else {
+		if (window < 0)
+			window = 2.0;
 		r = collect(cli, &window, &s, &h);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
@@ -460,6 +472,8 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	if (!load)	/* all that was watched */
+		o.rate_window = o.counter_window;
 	o.from_file = load != NULL;
 	{
 		char why[256];

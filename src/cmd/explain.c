@@ -123,12 +123,14 @@ static void gather(struct rd_cli *cli, const char *load, double window,
 	}
 	rd_diag_opts_init(&o);
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	/* This host: all that was watched; a recording: the console's. */
+	o.rate_window = load ? RD_RATE_WINDOW : o.counter_window;
 	if (rd_diag_run(&j->s, window > 0 ? &j->h : NULL, &o, &j->res) < 0)
 		rd_results_free(&j->res);
 	j->ev.s = &j->s;
 	j->ev.h = window > 0 ? &j->h : NULL;
-	j->ev.window = window > 0 ? window + 1.0 : 0;
-	j->ev.shown = window;
+	j->ev.window = window > 0 ? o.rate_window : 0;
+	j->ev.shown = load && window > RD_RATE_WINDOW ? RD_RATE_WINDOW : window;
 	j->ev.results = &j->res;
 }
 

@@ -73,6 +73,14 @@ const struct rd_series *rd_history_counter(const struct rd_history *h,
 const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i);
 
 /*
+ * The one window a counter's rate is taken over unless a person asks for
+ * another (check --window): the console's screens, its checklist, check
+ * --load of a recording and export all judge the newest RD_RATE_WINDOW
+ * seconds of samples with rd_series_rate, so one recording gives one rate.
+ */
+#define RD_RATE_WINDOW 10.0
+
+/*
  * Rate per second over (at most) the last window seconds, from the oldest
  * valid sample inside the window to the newest. A counter that went
  * backwards (reset, device re-created) restarts from the reset point.

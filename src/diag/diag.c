@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/escape.h"
+#include "core/history.h"
 #include "core/print.h"
 
 static char *vfmt(const char *fmt, va_list ap)
@@ -396,6 +397,18 @@ bool diag_have(struct diag_ctx *x, struct rd_result *r, bool ok,
 	return false;
 }
 
+bool diag_counter_rate(const struct diag_ctx *x, const struct rd_series *ser,
+		       uint64_t *delta, double *span, double *rate)
+{
+	double window = x->o->rate_window > 0 ? x->o->rate_window :
+						 RD_RATE_WINDOW;
+
+	if (!x->h || !rd_series_delta(ser, window, delta, span) || *span <= 0)
+		return false;
+	*rate = (double)*delta / *span;
+	return true;
+}
+
 void rd_diag_opts_init(struct rd_diag_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -772,8 +785,8 @@ void rd_results_print(struct rd_printer *p, const struct rd_results *r,
 	rd_print_close(p);
 	for (size_t i = 0; i < r->n; i++)
 		count[r->v[i].verdict & 3]++;
-	rd_print_text(p, "\n%zu results: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
-		      r->n, count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
+	rd_print_text(p, "\n%zu result%s: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
+		      r->n, r->n == 1 ? "" : "s", count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
 		      count[RD_PASS]);
 }
 
