@@ -43,12 +43,13 @@ agree() {
 		return 0
 	fi
 	tui_start "$name" 200 150 "$@"
+	wait_for "$name" "Overview" 10 >/dev/null
+	keys "$name" F6
 	wait_for "$name" " checks: " 10 >/dev/null || {
 		not_ok "$name: the console shows no checklist"
 		tmx kill-session -t "$name"
 		return 0
 	}
-	keys "$name" F6
 	# Two refreshes: the counters have a history, as check's window.
 	sleep 2.5
 	tui_screen "$name" > "$TUI_TMP/$name.screen"
