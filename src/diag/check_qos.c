@@ -114,10 +114,19 @@ static void pfc_single(struct diag_ctx *x, struct rd_result *r,
 		diag_verdict(x, r, RD_WARN, "pfc_extra_prio",
 			     "%s: PFC on priorities %s; only %d carries RoCE",
 			     nd, list, prio);
+		char all[96];
+		size_t len = 0;
+
+		/* The whole command: each priority named, RoCE's alone on. */
+		for (int i = 0; i < 8 && len < sizeof(all); i++)
+			len += (size_t)snprintf(all + len, sizeof(all) - len,
+						"%s%d:%s", i ? " " : "", i,
+						i == prio ? "on" : "off");
 		diag_next(x, r,
 			  "extra lossless priorities spread pause storms; "
-			  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
-			  rd_shquote_tmp(nd));
+			  "align with the switch, e.g. PFC on priority %d "
+			  "only: dcb pfc set dev %s prio-pfc %s",
+			  prio, rd_shquote_tmp(nd), all);
 		return;
 	case RD_QOS_BY_PAUSE:
 		diag_verdict(x, r, RD_WARN, "global_pause",

@@ -143,6 +143,12 @@ static void test_pfc(void **state)
 	dcb->pfc_en = rd_u64(0x18);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_WARN, "pfc_extra_prio");
+	/* The next step gives the whole command, nothing elided. */
+	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
+	assert_non_null(strstr(r->next_step,
+			       "dcb pfc set dev eth2 prio-pfc 0:off 1:off 2:off "
+			       "3:on 4:off 5:off 6:off 7:off"));
+	assert_null(strstr(r->next_step, "..."));
 	rd_results_free(&res);
 
 	/* The APP entry moves RoCE to priority 4: 0x08 is now wrong. */
@@ -560,6 +566,7 @@ static void test_uverbs_under_root(void **state)
 {
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
+	const struct rd_result *r;
 	struct rd_devnode *n;
 
 	(void)state;
@@ -580,6 +587,11 @@ static void test_uverbs_under_root(void **state)
 	run_only(&s, NULL, "user.uverbs", &res);
 	expect_verdict(&res, "user.uverbs", "mlx5_0", 0, RD_FAIL,
 		       "uverbs_missing");
+	/* How to make udev apply its rules, and how to see the node. */
+	r = find_result(&res, "user.uverbs", "mlx5_0", 0);
+	assert_non_null(strstr(r->next_step, "udevadm trigger "
+					     "--subsystem-match=infiniband_verbs"));
+	assert_non_null(strstr(r->next_step, "ls -l "));
 	rd_results_free(&res);
 	s.host.devnodes[1].exists = rd_bool(true);
 	s.host.devnodes[1].readable = rd_bool(true);
