@@ -175,7 +175,8 @@ void chrome_bar(struct ui *ui)
 	x += w_print(r, 0, x + 1, W_BAR, "|") + 1;
 	/* Whole labels only: one that does not fit is left out. */
 	for (const struct ui_action *a = ui->view->actions; a->keys; a++)
-		if (a->label && x + (int)strlen(a->label) + 1 <= r->w)
+		if (a->label && (!a->offered || a->offered(ui)) &&
+		    x + (int)strlen(a->label) + 1 <= r->w)
 			x += w_printf(r, 0, x, W_BAR, " %s ", a->label);
 }
 

@@ -488,6 +488,13 @@ static int checklist_fix(struct ui *ui, int ch)
 	return ask_fix(ui);
 }
 
+static bool checklist_has_fix(struct ui *ui)
+{
+	const struct rd_result *r = selected(ui);
+
+	return r && r->fix;
+}
+
 static int checklist_undo(struct ui *ui, int ch)
 {
 	return ask_undo(ui);
@@ -502,7 +509,8 @@ static const struct ui_action checklist_actions[] = {
 	{ "n N", checklist_next_finding, "n next finding",
 	  "the next / previous result that is not PASS" },
 	{ "f", checklist_fix, "f fix-up",
-	  "apply the selected check's fix-up, after a confirmation" },
+	  "apply the selected check's fix-up, after a confirmation",
+	  checklist_has_fix },
 	{ "u", checklist_undo, "u undo",
 	  "undo the last fix-up from the journal" },
 	{ NULL, NULL, NULL, NULL },

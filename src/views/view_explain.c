@@ -107,7 +107,15 @@ static void explain_now(struct ui *ui)
 
 static int prompt_key(struct ui *ui, int ch)
 {
-	enum w_edit_result e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
+	enum w_edit_result e;
+
+	/* A function key leaves the prompt and does what it does. */
+	if (ch >= KEY_F(1) && ch <= KEY_F(12)) {
+		ex.prompting = false;
+		ui->modal = NULL;
+		return UI_UNHANDLED | UI_REDO_DRAW;
+	}
+	e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
 
 	if (e == W_EDIT_TYPED)
 		return UI_REDO_DRAW;

@@ -26,6 +26,30 @@ static struct {
 	size_t top;
 } pv;
 
+/* Why no host can be asked from here, or NULL when one can. */
+static const char *no_peer_reason(const struct ui *ui)
+{
+	if (ui->o.source != CON_LIVE)
+		return "a recording or the demo is not a host to compare; "
+		       "run 'rdmadiag peer HOST' on the host";
+	if (ui->o.roots && ui->o.roots->redirected)
+		return "the console reads a tree of files (--root), not this "
+		       "host; run 'rdmadiag peer HOST' on the host";
+	if (!ui_sel_device(ui) || !ui_sel_port(ui))
+		return "this host has no RDMA port to compare";
+	return NULL;
+}
+
+/* Say at once why nothing can be asked; true when that is so. */
+static bool refused(struct ui *ui)
+{
+	const char *why = no_peer_reason(ui);
+
+	if (why)
+		ui_msg(ui, W_WARN, "peer: %s", why);
+	return why != NULL;
+}
+
 static void ask(struct ui *ui)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -49,7 +73,12 @@ static int prompt_key(struct ui *ui, int ch)
 {
 	size_t len = strlen(pv.editing);
 
-	if (ch == UI_KEY_ESC) {
+	if (ch >= KEY_F(1) && ch <= KEY_F(12)) {
+		/* A function key leaves the prompt and does what it does. */
+		pv.prompting = false;
+		ui->modal = NULL;
+		return UI_UNHANDLED | UI_REDO_DRAW;
+	} else if (ch == UI_KEY_ESC) {
 		pv.prompting = false;
 		ui->modal = NULL;
 	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
@@ -157,8 +186,10 @@ static void peer_draw(struct ui *ui)
 	struct rd_rect body = { r->y + 2, r->x, r->h - 2, r->w };
 	const struct rd_peer_child *c = &ui->peer;
 
-	/* The first visit opens the prompt: that is what the screen is for. */
-	if (!pv.asked_once && !ui->modal && !ui->dialog.open)
+	/* The first visit opens the prompt: that is what the screen is for,
+	 * where a host can be asked. */
+	if (!pv.asked_once && !ui->modal && !ui->dialog.open &&
+	    !no_peer_reason(ui))
 		open_prompt(ui);
 	if (pv.prompting) {
 		w_printf(r, 0, 0, W_HEAD, "peer HOST[:PORT]: %s_", pv.editing);
@@ -184,6 +215,9 @@ static void peer_draw(struct ui *ui)
 		error_lines(c, r->w > 24 ? r->w : 24);
 	else if (c->done)
 		result_lines(c, r->w > 24 ? r->w : 24);
+	else if (no_peer_reason(ui))
+		add_wrapped(W_WARN, "Nothing can be asked from here: ",
+			    no_peer_reason(ui), r->w > 24 ? r->w : 24);
 	else
 		w_lines_add(&pv.page, W_DIM,
 			    "Type the host where 'rdmadiag peer --listen' runs "
@@ -195,7 +229,8 @@ static int peer_prompt(struct ui *ui, int ch)
 {
 	(void)ch;
 	pv.matrix = false;
-	open_prompt(ui);
+	if (!refused(ui))
+		open_prompt(ui);
 	return UI_REDO_DRAW;
 }
 
@@ -203,7 +238,7 @@ static int peer_prompt(struct ui *ui, int ch)
 static int peer_matrix(struct ui *ui, int ch)
 {
 	(void)ch;
-	if (rd_peer_child_running(&ui->peer))
+	if (rd_peer_child_running(&ui->peer) || refused(ui))
 		return UI_REDO_DRAW;
 	pv.matrix = true;
 	if (!pv.editing[0]) {

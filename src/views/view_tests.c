@@ -368,8 +368,9 @@ static void draw_hist(const struct con_test_result *t, const struct rd_rect *r)
 	}
 }
 
+/* why: no_test_reason(), said instead of offering b and l. */
 static void draw_results(const struct con_test_run *tr, const struct rd_rect *r,
-			 int row)
+			 int row, const char *why)
 {
 	static const struct w_column cols[] = {
 		{ "RESULT", 8, false },
@@ -378,7 +379,9 @@ static void draw_results(const struct con_test_run *tr, const struct rd_rect *r,
 	};
 
 	w_table_header(r, row++, cols, 3);
-	if (!tr->n_results)
+	if (!tr->n_results && why)
+		w_printf(r, row, 0, W_DIM, "No test runs here: %s.", why);
+	else if (!tr->n_results)
 		w_print(r, row, 0, W_DIM,
 			"No tests yet: b bandwidth, l latency (selected "
 			"port).");
@@ -525,12 +528,12 @@ static void tests_draw(struct ui *ui)
 	} else if (!con_test_running(tr) && last && last->lat &&
 		   last->n_hist) {
 		draw_hist(last, &graph);
-		draw_results(tr, &lower, 0);
+		draw_results(tr, &lower, 0, no_test_reason(ui));
 	} else if (con_test_running(tr) || tr->n_graph) {
 		draw_graph(tr, &graph, reach_gbps(ui, tr));
-		draw_results(tr, &lower, 0);
+		draw_results(tr, &lower, 0, no_test_reason(ui));
 	} else {
-		draw_results(tr, r, 0);
+		draw_results(tr, r, 0, no_test_reason(ui));
 		draw_last_fields(tr, r,
 				 draw_peer(last, r, (int)tr->n_results + 3));
 	}

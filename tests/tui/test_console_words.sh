@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What the console says at 80x24 where nothing can be done, and what its
+# bar offers: on the demo, D does not offer the demo, the Tests screen says
+# why no test runs instead of offering b and l, the Peer screen and m say
+# at once why no host can be asked; the Explain prompt lets a function key
+# through; the key bar offers "f fix-up" only with a fix-up selected; the
+# Counters screen says "1 counter" and what its filter does.
+set -u
+command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+
+tui_start demo 80 24 --demo
+wait_for demo "mlx5_0" 10
+keys demo D
+wait_for demo "this is the demo, playing"
+absent demo "D plays the demo"
+keys demo F7
+wait_for demo "No test runs here: this is a recording"
+absent demo "No tests yet"
+keys demo F9
+wait_for demo "Nothing can be asked from here:"
+absent demo "peer HOST[:PORT]:"
+keys demo m
+wait_for demo "peer: a recording or the demo is not a host"
+absent demo "peer HOST[:PORT]:"
+# Explain opens its prompt; F2 leaves it for the Overview.
+keys demo F8
+wait_for demo "paste: _"
+keys demo F2
+wait_for demo "Overview" 3
+sleep 0.3
+absent demo "paste: _"
+keys demo F4
+wait_for demo "counters  sort:"
+keys demo /
+wait_for demo "show only counters whose name holds:"
+keys demo o u t _ o f _ s e q u e n c e Enter
+wait_for demo "1 counter  sort:"
+absent demo "1 counters"
+keys demo q
+wait_exit demo 0
+
+# The port-down fixture: its first finding (eth3 administratively down)
+# has a fix-up, a PASS below it has none.
+tui_start fix 120 30 --root tests/fixtures/cx6dx-roce-port-down
+wait_for fix "k: checklist" 10
+keys fix k
+wait_for fix "ip link set dev eth3 up"
+wait_for fix "f fix-up"
+keys fix Escape
+keys fix End
+sleep 0.5
+if tui_screen fix | tail -1 | grep -qF "f fix-up"; then
+	not_ok "fix: the bar offers f fix-up on a check without one"
+	tui_screen fix | sed 's/^/#   /'
+else
+	ok "fix: no f fix-up in the bar for a check without one"
+fi
+keys fix q
+wait_exit fix 0
+tui_summary
