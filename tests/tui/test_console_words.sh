@@ -5,7 +5,8 @@
 # why no test runs instead of offering b and l, the Peer screen and m say
 # at once why no host can be asked; the Explain prompt lets a function key
 # through; the key bar offers "f fix-up" only with a fix-up selected; the
-# Counters screen says "1 counter" and what its filter does.
+# Counters screen says "1 counter" and what its filter does; the Port
+# page decodes codes and opens at its top from the Overview.
 set -u
 command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +41,31 @@ wait_for demo "1 counter  sort:"
 absent demo "1 counters"
 keys demo q
 wait_exit demo 0
+
+# The Port page decodes its codes (RoCE ports: lanes, Gb/s per lane, no
+# InfiniBand addressing); Enter on an Overview row opens it at its top.
+tui_start port 100 200 --demo
+wait_for port "mlx5_0" 10
+keys port F3
+wait_for port "(< > other port)"
+wait_for port "verbs.active_width           2 (4 lanes)"
+wait_for port "dcb.dcbx_mode                4 (CEE)"
+wait_for port "(PFC on up to 8 traffic classes)"
+absent port "sm_lid"
+absent port "(4X)"
+keys port q
+wait_exit port 0
+tui_start top 80 24 --demo
+wait_for top "mlx5_0" 10
+keys top F3
+wait_for top "(< > other port)"
+keys top End
+gone top "(< > other port)"
+keys top F2
+keys top Enter
+wait_for top "(< > other port)"
+keys top q
+wait_exit top 0
 
 # The port-down fixture: its first finding (eth3 administratively down)
 # has a fix-up, a PASS below it has none.
