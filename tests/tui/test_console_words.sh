@@ -6,9 +6,11 @@
 # at once why no host can be asked; the Explain prompt lets a function key
 # through; the key bar offers "f fix-up" only with a fix-up selected; the
 # Counters screen says "1 counter" and what its filter does; the Port
-# page decodes codes and opens at its top from the Overview.
+# page decodes codes and opens at its top from the Overview; --replay
+# plays a snapshot document.
 set -u
 command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
+command -v jq >/dev/null || { echo "jq not installed: skipped"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 
 tui_start demo 80 24 --demo
@@ -85,4 +87,17 @@ else
 fi
 keys fix q
 wait_exit fix 0
+# A snapshot document plays as a recording of one frame, pretty-printed
+# (as rdmadiag snapshot --json writes it) or on one line without a time.
+snap="$RDMADIAG_SRCDIR/tests/fixtures/real-cx4lx-ethtool-stats/snapshot.json"
+jq -c 'del(.monotonic_ns)' "$snap" > "$TUI_TMP/compact.json"
+n=0
+for f in "$snap" "$TUI_TMP/compact.json"; do
+	n=$((n + 1))
+	tui_start "one$n" 80 24 --replay "$f"
+	wait_for "one$n" "REPLAY 1/1" 10
+	wait_for "one$n" "mlx5_0"
+	keys "one$n" q
+	wait_exit "one$n" 0
+done
 tui_summary
