@@ -402,17 +402,12 @@ static void draw_last_fields(const struct con_test_run *tr,
 	const struct con_test_result *t =
 		tr->n_results ? &tr->results[tr->n_results - 1] : NULL;
 
-	if (!t || !t->n_fields || row >= r->h)
+	if (!t || !t->n_figures || row >= r->h)
 		return;
 	w_print(r, row++, 0, W_HEAD, "last result");
-	for (size_t i = 0; i < t->n_fields && row < r->h; i += 2) {
-		w_printf(r, row, 0, W_NORMAL, "  %-18s %s", t->fields[i][0],
-			 t->fields[i][1]);
-		if (i + 1 < t->n_fields)
-			w_printf(r, row, r->w / 2, W_NORMAL, "%-18s %s",
-				 t->fields[i + 1][0], t->fields[i + 1][1]);
-		row++;
-	}
+	/* One figure a line, numbers aligned, each with its unit. */
+	for (size_t i = 0; i < t->n_figures && row < r->h; i++)
+		w_printf(r, row++, 0, W_NORMAL, "  %s", t->figures[i]);
 }
 
 /* The peer check the test printed before its figures; the next row. */
