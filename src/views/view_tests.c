@@ -443,6 +443,54 @@ static int cmp_busy(const void *a, const void *b)
 				   : strcmp(x->name, y->name);
 }
 
+/* What moved on the port while the last test ran: kept for after it. */
+static struct {
+	char port[96];	/* "mlx5_0/1" */
+	size_t n;
+	struct {
+		char name[64];
+		double rate;
+		enum rd_counter_group group;
+	} v[16];
+} moved;
+
+static void keep_moved(const char *port, const struct busy *b, size_t n)
+{
+	if (!n)
+		return;
+	snprintf(moved.port, sizeof(moved.port), "%s", port);
+	moved.n = 0;
+	for (size_t i = 0; i < n && moved.n < 16; i++, moved.n++) {
+		snprintf(moved.v[i].name, sizeof(moved.v[i].name), "%s",
+			 b[i].name);
+		moved.v[i].rate = b[i].rate;
+		moved.v[i].group = b[i].group;
+	}
+}
+
+/* After a run: what moved during it, when nothing moves now. */
+static void draw_moved(const struct rd_rect *in, const char *port)
+{
+	if (!moved.n || strcmp(moved.port, port)) {
+		w_print(in, 0, 0, W_DIM, "nothing is moving on this port");
+		return;
+	}
+	w_print(in, 0, 0, W_DIM,
+		"nothing is moving now; during the last test run:");
+	for (size_t i = 0; i < moved.n && (int)i + 1 < in->h; i++) {
+		char rate[32], name[128];
+		int nc;
+
+		w_fmt_counter_rate(rd_counter_unit_of(rd_data_counters(),
+						      moved.v[i].group,
+						      moved.v[i].name),
+				   moved.v[i].rate, rate, sizeof(rate));
+		nc = w_fit(moved.v[i].name, 25, w_utf8(), name, sizeof(name));
+		w_printf(in, (int)i + 1, 0, W_NORMAL, "%s%*s %13s", name,
+			 25 - nc, "", rate);
+	}
+}
+
 /* The port's counters that move the most, with their sparklines. */
 static void draw_moving(struct ui *ui, const struct rd_rect *r)
 {
@@ -452,6 +500,8 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 	struct busy b[512];
 	size_t n = 0;
 	struct rd_rect in = { r->y + 1, r->x + 1, r->h - 2, r->w - 2 };
+
+	char port[96];
 
 	w_box(r, "port counters moving");
 	if (!d || !p)
@@ -477,8 +527,11 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 		}
 	}
 	qsort(b, n, sizeof(b[0]), cmp_busy);
+	snprintf(port, sizeof(port), "%s/%" PRIu64, d->name, p->port);
+	if (con_test_running(&ui->test))
+		keep_moved(port, b, n);
 	if (!n)
-		w_print(&in, 0, 0, W_DIM, "nothing is moving on this port");
+		draw_moved(&in, port);
 	for (size_t i = 0; i < n && (int)i < in.h; i++) {
 		double rates[64];
 		size_t nr = rd_series_rates(b[i].s, rates, 64);
@@ -550,9 +603,15 @@ static int tests_stop(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
+static bool tests_can_run(struct ui *ui)
+{
+	return !no_test_reason(ui);
+}
+
 static const struct ui_action tests_actions[] = {
 	{ "Esc", tests_stop, "b bandwidth  l latency  Esc stop",
-	  "stop the running test (SIGINT, then SIGKILL after 2 s)" },
+	  "stop the running test (SIGINT, then SIGKILL after 2 s)",
+	  tests_can_run },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -568,7 +627,9 @@ static const char tests_help[] =
 	"'rdmadiag bw|lat' as a child process; its progress draws "
 	"a live graph of Gb/s (or microseconds) while the port's "
 	"busiest counters move beside it; a dashed line marks the rate "
-	"the port can reach (link, PCIe and MTU). Esc stops the test. "
-	"Results stay in the list below.";
+	"the port can reach (link, PCIe and MTU); once the run ends, the "
+	"panel keeps what moved during it. Esc stops the test. "
+	"Results stay in the list below, the last one's figures with "
+	"their units.";
 UI_SCREEN(view_tests_screen, "Tests", "Test", 7, 't', RD_LAYOUT_SPLIT,
 	  tests_draw, tests_actions, tests_help);
