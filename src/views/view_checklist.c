@@ -95,13 +95,18 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 			    why ? " (not applied here)" : " (press f to apply)");
 		w_lines_add(&ck.detail, W_WARN, "  # %s",
 			    ui_str(r->fix->command));
-		w_lines_add(&ck.detail, W_NORMAL, "  impact: %s%s%s",
-			    ui_str(r->fix->impact),
-			    r->fix->disruptive ? "  [disruptive]" : "",
-			    r->fix->undoable ? "  [undo with u]" : "");
-		if (why)
-			w_lines_add(&ck.detail, W_DIM, "  not applied: %s",
-				    why);
+		char line[512];
+
+		/* Wrapped, never cut: the impact and how to undo it. */
+		snprintf(line, sizeof(line), "impact: %s%s%s",
+			 ui_str(r->fix->impact),
+			 r->fix->disruptive ? "  [disruptive]" : "",
+			 r->fix->undoable ? "  [undo with u]" : "");
+		add_wrapped(line, width - 2, W_NORMAL);
+		if (why) {
+			snprintf(line, sizeof(line), "not applied: %s", why);
+			add_wrapped(line, width - 2, W_DIM);
+		}
 	} else if (r->verdict != RD_PASS) {
 		char line[256];
 

@@ -160,8 +160,8 @@ static void explain_draw(struct ui *ui)
 		w_printf(r, 0, 0, W_HEAD, "Explain: %s",
 			 ex.asked[0] ? ex.asked : "(nothing yet)");
 		w_printf(r, 1, 0, W_DIM,
-			 "Enter or / pastes another line; the ranking uses "
-			 "the reading at the time it was asked");
+			 "Enter or / pastes another line; ranked by the "
+			 "reading when asked");
 	}
 	w_lines_reset(&ex.page.lines);
 	if (!ex.text) {
@@ -174,15 +174,22 @@ static void explain_draw(struct ui *ui)
 			size_t n = strcspn(p, "\n"), k;
 			char line[1024];
 
+			int lead, room;
+
 			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			k = w_wrap(line, width, wrapped, 16);
+			/* Wrapped inside the page, never cut: continuation
+			 * lines indented 4 past the line's own indent. */
+			lead = (int)strspn(line, " ");
+			room = width - lead - 4 > 20 ? width - lead - 4 : 20;
+			k = w_wrap(line + lead, room, wrapped, 16);
 			if (!k)
 				w_lines_add(&ex.page.lines, W_NORMAL, " ");
 			for (size_t i = 0; i < k; i++)
 				w_lines_add(&ex.page.lines,
 					    i == 0 && line[0] != ' ' ?
 						    W_HEAD : W_NORMAL,
-					    "%s%s", i ? "    " : "", wrapped[i]);
+					    "%*s%s", lead + (i ? 4 : 0), "",
+					    wrapped[i]);
 			p += n;
 			if (*p)
 				p++;

@@ -72,7 +72,7 @@ wait_exit top 0
 # The port-down fixture: its first finding (eth3 administratively down)
 # has a fix-up, a PASS below it has none.
 tui_start fix 120 30 --root tests/fixtures/cx6dx-roce-port-down
-wait_for fix "k: checklist" 10
+wait_banner fix 10
 keys fix k
 wait_for fix "ip link set dev eth3 up"
 wait_for fix "f fix-up"
@@ -87,6 +87,44 @@ else
 fi
 keys fix q
 wait_exit fix 0
+# At 80 columns the fix-up's impact wraps: how to undo it stays.
+tui_start impact 80 24 --root tests/fixtures/cx6dx-roce-port-down
+wait_banner impact 10
+keys impact k
+wait_for impact "ip link set dev eth3 up"
+wait_for impact "[undo with u]"
+keys impact q
+wait_exit impact 0
+
+# Explain's causes wrap inside the page at 80 columns: no line is cut.
+tui_start why 80 24 --demo
+wait_for why "mlx5_0" 10
+keys why F8
+wait_for why "paste: _"
+keys why -l "IBV_WC_RETRY_EXC_ERR"
+keys why Enter
+wait_for why "Likely causes"
+sleep 0.3
+for k in 1 2 3; do
+	if tui_screen why | sed -n '3,23p' | grep -q '…'; then
+		not_ok "why: a line of the explanation is cut"
+		tui_screen why | sed 's/^/#   /'
+		break
+	fi
+	keys why PgDn
+	sleep 0.2
+done
+[ "$k" -eq 3 ] && ok "why: every line of the explanation wraps"
+keys why q
+wait_exit why 0
+
+# At 60 columns the banner keeps the finding's words; its key shrinks.
+tui_start narrow 60 24 --demo
+wait_banner narrow 10
+wait_for narrow "has no carrier: no cable"
+keys narrow q
+wait_exit narrow 0
+
 # A snapshot document plays as a recording of one frame, pretty-printed
 # (as rdmadiag snapshot --json writes it) or on one line without a time.
 snap="$RDMADIAG_SRCDIR/tests/fixtures/real-cx4lx-ethtool-stats/snapshot.json"
