@@ -293,9 +293,8 @@ static int act_demo(struct ui *ui, int ch)
 		return UI_REDO_DRAW;
 	}
 	if (ui->st.source != CON_LIVE) {
-		ui_msg(ui, W_NORMAL, "this is a recording being played, not "
-				     "a host; the demo is for a host with no "
-				     "RDMA device");
+		ui_msg(ui, W_NORMAL, "a recording is playing, not a host: D "
+				     "is for a host with no RDMA device");
 		return UI_REDO_DRAW;
 	}
 	if (ui->st.have_snap && ui->st.snap.n_devices) {

@@ -30,11 +30,11 @@ static struct {
 static const char *no_peer_reason(const struct ui *ui)
 {
 	if (ui->o.source != CON_LIVE)
-		return "a recording or the demo is not a host to compare; "
-		       "run 'rdmadiag peer HOST' on the host";
+		return "a recording is no host to compare; run 'rdmadiag "
+		       "peer HOST' there";
 	if (ui->o.roots && ui->o.roots->redirected)
-		return "the console reads a tree of files (--root), not this "
-		       "host; run 'rdmadiag peer HOST' on the host";
+		return "a tree of files (--root) is no host; run 'rdmadiag "
+		       "peer HOST' there";
 	if (!ui_sel_device(ui) || !ui_sel_port(ui))
 		return "this host has no RDMA port to compare";
 	return NULL;
@@ -58,8 +58,8 @@ static void ask(struct ui *ui)
 	pv.top = 0;
 	pv.started = ui_now();
 	if (ui->o.source != CON_LIVE) {
-		ui_msg(ui, W_WARN, "peer: a recording or the demo is not a host "
-				   "to compare; run 'rdmadiag peer HOST' on it");
+		ui_msg(ui, W_WARN, "peer: a recording is no host to compare; "
+				   "run 'rdmadiag peer HOST' there");
 		return;
 	}
 	if (rd_peer_child_start(&ui->peer, ui->o.self_exe, ui->o.roots,

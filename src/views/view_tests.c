@@ -72,8 +72,7 @@ static const char *no_test_reason(const struct ui *ui)
 	if (ui->st.source != CON_LIVE)
 		return "this is a recording, not this host";
 	if (ui->o.roots && ui->o.roots->redirected)
-		return "the console reads a tree of files (--root), not this "
-		       "host's devices";
+		return "a tree of files (--root) is not this host";
 	if (!ui_sel_device(ui) || !ui_sel_port(ui))
 		return "this host has no RDMA port to test";
 	return NULL;

@@ -25,7 +25,8 @@ keys demo F9
 wait_for demo "Nothing can be asked from here:"
 absent demo "peer HOST[:PORT]:"
 keys demo m
-wait_for demo "peer: a recording or the demo is not a host"
+# The whole refusal fits at 80 columns.
+wait_for demo "peer: a recording is no host to compare; run 'rdmadiag peer HOST' there"
 absent demo "peer HOST[:PORT]:"
 # Explain opens its prompt; F2 leaves it for the Overview.
 keys demo F8
