@@ -32,9 +32,7 @@ static const char *no_peer_reason(const struct ui *ui)
 	if (ui->o.source != CON_LIVE)
 		return "a recording is no host to compare; run 'rdmadiag "
 		       "peer HOST' there";
-	if (ui->o.roots && ui->o.roots->redirected)
-		return "a tree of files (--root) is no host; run 'rdmadiag "
-		       "peer HOST' there";
+	/* A tree of files (--root) is compared as the host it describes. */
 	if (!ui_sel_device(ui) || !ui_sel_port(ui))
 		return "this host has no RDMA port to compare";
 	return NULL;
@@ -199,10 +197,11 @@ static void peer_draw(struct ui *ui)
 	} else {
 		w_printf(r, 0, 0, W_HEAD, "Peer: %s",
 			 c->target[0] ? c->target : "(nobody asked yet)");
-		w_printf(r, 1, 0, W_DIM,
-			 "Enter or / asks another host, m with the "
-			 "reachability matrix; the port compared is the one "
-			 "selected (< >)");
+		if (!no_peer_reason(ui))
+			w_printf(r, 1, 0, W_DIM,
+				 "Enter or / asks another host, m with the "
+				 "reachability matrix; the port compared is "
+				 "the one selected (< >)");
 	}
 	w_lines_reset(&pv.page);
 	if (rd_peer_child_running(c))

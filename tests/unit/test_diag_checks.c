@@ -179,6 +179,10 @@ static void test_ecn(void **state)
 	rd_counters_add(&e->rp_enable, "prio3", rd_u64(0));
 	run_only(&s, NULL, "qos.ecn", &res);
 	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_WARN, "ecn_off");
+	/* Both commands whole, for the priority that is off. */
+	assert_non_null(strstr(find_result(&res, "qos.ecn", "mlx5_0", 1)->next_step,
+			       "echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/3; "
+			       "echo 1 > /sys/class/net/eth2/ecn/roce_rp/enable/3"));
 	rd_results_free(&res);
 	e->np_enable.v[0].value = rd_u64(1);
 	e->rp_enable.v[0].value = rd_u64(1);
