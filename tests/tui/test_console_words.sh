@@ -126,6 +126,35 @@ wait_for narrow "has no carrier: no cable"
 keys narrow q
 wait_exit narrow 0
 
+# Sorted by total, data words count as the bytes they are (x4): 3e14
+# words (1.2 PB) come above 1e15 bytes (1 PB).
+jq -c -n '[inputs] | .[] |
+	(.devices[] | select(.name == "mlx5_0") | .ports[0].counters.port_rcv_data) = 300000000000000 |
+	(.netdevs[] | select(.name == "ens1f0np0") | .ethtool.stats.rx_bytes) = 1000000000000000' \
+	"$RDMADIAG_SRCDIR/data/demo/cx6dx-demo.jsonl" |
+	sed -E 's/(:|\[|,)18446744073709552000([],}])/\118446744073709551615\2/g' \
+	> "$TUI_TMP/words.jsonl"
+tui_start words 100 40 --replay "$TUI_TMP/words.jsonl"
+wait_for words "mlx5_0/1" 10
+keys words F2
+keys words Home
+wait_for words "  mlx5_0/1"
+keys words F4
+wait_for words "sort:rate"
+keys words s
+wait_for words "sort:total"
+keys words Home
+sleep 0.5
+first=$(tui_screen words | awk '$1 == "port_rcv_data" || $1 == "rx_bytes" { print $1; exit }')
+if [ "$first" = "port_rcv_data" ]; then
+	ok "words: 3e14 words sort above 1e15 bytes"
+else
+	not_ok "words: '$first' sorts first"
+	tui_screen words | sed 's/^/#   /'
+fi
+keys words q
+wait_exit words 0
+
 # A snapshot document plays as a recording of one frame, pretty-printed
 # (as rdmadiag snapshot --json writes it) or on one line without a time.
 snap="$RDMADIAG_SRCDIR/tests/fixtures/real-cx4lx-ethtool-stats/snapshot.json"
