@@ -457,9 +457,10 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 		if (verbose)
 			report_unknown_keys(load, ld.text, &s);
-		/* A rate over the seconds asked for, else the console's. */
-		o.rate_window = window >= 0 && ld.window > 0 ? window + 1e-6 : 0;
-		window = ld.window;
+		/* A rate over the seconds asked for, else the console's;
+		 * --window 0: the judged frame alone, as one snapshot. */
+		o.rate_window = window > 0 && ld.window > 0 ? window + 1e-6 : 0;
+		window = window == 0 ? 0 : ld.window;
 	} else {
 		if (window < 0)
 			window = 2.0;

@@ -154,9 +154,11 @@ int con_source_open_recording(struct con_source *src, enum con_source_kind kind,
 	r = rec_next(src, false, &s, err, errlen);
 	rd_snapshot_free(&s);
 	if (r < 0) {
+		size_t frames = src->rec.n;
+
 		rd_recording_close(&src->rec);
 		/* A one-line snapshot (no time): a snapshot, not a frame. */
-		if (src->rec.n <= 1)
+		if (frames <= 1)
 			goto snapshot;
 		return r;
 	}

@@ -82,11 +82,19 @@ const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i);
 
 /*
  * Rate per second over (at most) the last window seconds, from the oldest
- * valid sample inside the window to the newest. A counter that went
+ * valid sample inside the window to the newest (rd_series_rise: the newest
+ * two samples when they are further apart). A counter that went
  * backwards (reset, device re-created) restarts from the reset point.
  * Returns false when fewer than two valid samples exist.
  */
 bool rd_series_rate(const struct rd_series *s, double window, double *rate);
+/*
+ * The rise a rate is taken from: over the window as rd_series_delta, or,
+ * when samples are further apart than the window (a refresh slower than
+ * it), between the newest two. False with < 2 samples or no time between.
+ */
+bool rd_series_rise(const struct rd_series *s, double window,
+		    uint64_t *delta, double *span);
 /* Increase over the window (same rules); false with < 2 samples. */
 bool rd_series_delta(const struct rd_series *s, double window,
 		     uint64_t *delta, double *span);

@@ -403,7 +403,7 @@ bool diag_counter_rate(const struct diag_ctx *x, const struct rd_series *ser,
 	double window = x->o->rate_window > 0 ? x->o->rate_window :
 						 RD_RATE_WINDOW;
 
-	if (!x->h || !rd_series_delta(ser, window, delta, span) || *span <= 0)
+	if (!x->h || !rd_series_rise(ser, window, delta, span))
 		return false;
 	*rate = (double)*delta / *span;
 	return true;

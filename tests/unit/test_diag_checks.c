@@ -702,6 +702,24 @@ static void test_counters(void **state)
 	rd_history_free(&h);
 	rd_snapshot_free(&s);
 
+	/*
+	 * Samples 30 s apart, further than the 10 s rate window (a slow
+	 * refresh): the rate comes from the newest two, +60 in 30 s = 2/s.
+	 */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 5);
+	s.devices[0].ports[0].counters.v[0].value = rd_u64(65);
+	s.monotonic_ns = rd_u64(33000000000ull);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_WARN,
+		       "error_counter_rising");
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "rising at 2/s"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
 	/* link_downed: any rise fails. */
 	one_roce(&s, NULL);
 	counter_history(&h, &s, "link_downed", 0, 1);
