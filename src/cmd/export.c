@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/json.h"
