@@ -42,7 +42,7 @@ agree() {
 		not_ok "$name: check gave no results"
 		return 0
 	fi
-	tui_start "$name" 200 150 "$@"
+	tui_start "$name" 200 400 "$@"
 	wait_for "$name" "Overview" 10 >/dev/null
 	keys "$name" F6
 	wait_for "$name" " checks: " 10 >/dev/null || {
