@@ -146,6 +146,10 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
 		       struct rd_snapshot *s, struct rd_history *h,
 		       char *label, size_t len);
+/* --version: build, commit, configure options, library versions. */
+void cli_print_version(FILE *f);
+/* A bug report bundle: snapshot, recording, checks, versions (tar.gz). */
+int cmd_bugreport(struct rd_cli *cli, int argc, char **argv);
 /* Prometheus metrics (src/export). */
 int cmd_export(struct rd_cli *cli, int argc, char **argv);
 /* rdmadiag module: decode and judge a port's module, or a dump. */
