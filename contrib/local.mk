@@ -29,3 +29,20 @@ rdnhc_DATA = contrib/nhc/rdmadiag.nhc
 rdnpddir = $(rdexamplesdir)/node-problem-detector
 rdnpd_DATA = contrib/node-problem-detector/rdmadiag-plugin-monitor.json \
 	contrib/node-problem-detector/README.md
+
+# The packages: debian/ for dpkg-buildpackage, the RPM spec (made by
+# configure) for rpmbuild -tb on the dist tarball. `make packages` builds
+# both from the dist tarball (tests/pkg/build.sh).
+EXTRA_DIST += rdmadiag.spec rdmadiag.spec.in debian/changelog debian/control \
+	debian/copyright debian/docs debian/rules debian/source/format \
+	tests/pkg/build.sh tests/pkg/install-test.sh tests/pkg/rpmlintrc
+packages: dist
+	RDMADIAG_SRCDIR='$(abs_top_srcdir)' '$(abs_top_srcdir)/tests/pkg/build.sh' \
+		'$(abs_top_builddir)/$(PACKAGE)-$(VERSION).tar.gz' '$(abs_top_builddir)/pkg'
+.PHONY: packages
+# A tarball (and the packages built from it) names the commit it was made
+# from in --version and bug reports.
+dist-hook:
+	if test -e '$(srcdir)/.git'; then \
+		git -C '$(srcdir)' describe --always --dirty --abbrev=12 >'$(distdir)/.commit'; \
+	fi
