@@ -25,7 +25,7 @@ base=$(basename "$tarball" .tar.gz)
 
 deb() {
 	tar -xzf "$tarball" -C "$out"
-	(cd "$out/$base" && dpkg-buildpackage -us -uc -b >"$out/dpkg-buildpackage.log" 2>&1) || {
+	(cd "$out/$base" && DEB_BUILD_OPTIONS="parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -us -uc -b >"$out/dpkg-buildpackage.log" 2>&1) || {
 		tail -40 "$out/dpkg-buildpackage.log"
 		return 1
 	}
