@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "console/capture.h"
 #include "core/escape.h"
 #include "core/history.h"

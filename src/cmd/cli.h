@@ -130,22 +130,6 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv);
 int cmd_explain(struct rd_cli *cli, int argc, char **argv);
 /* NCCL/UCX/Open MPI variables for this host (src/cmd/env.c). */
 int cmd_env(struct rd_cli *cli, int argc, char **argv);
-struct rd_snapshot;
-struct rd_history;
-/*
- * bw/lat, after a completion error: explain err, its message ("...
- * (status 12, vendor error 0x81) ..."), read as `rdmadiag explain` reads
- * one, ranked by the counters between s0 and s1 (the test's start and
- * end) or, without them, by a snapshot taken now.
- */
-void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
-			    const char *device, unsigned port,
-			    const struct rd_snapshot *s0,
-			    const struct rd_snapshot *s1);
-/* check.c: a loaded file's frame and history, or this host sampled. */
-int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
-		       struct rd_snapshot *s, struct rd_history *h,
-		       char *label, size_t len);
 /* --version: build, commit, configure options, library versions. */
 void cli_print_version(FILE *f);
 /* A bug report bundle: snapshot, recording, checks, versions (tar.gz). */
