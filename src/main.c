@@ -45,6 +45,8 @@ static const struct subcommand subcommands[] = {
 	  "the flight recorder: port, health and kernel log changes to a store" },
 	{ "timeline", cmd_timeline,
 	  "what the flight recorder kept, oldest first" },
+	{ "bugreport", cmd_bugreport,
+	  "a support bundle: snapshot, recording, checks, versions (-o FILE.tar.gz)" },
 	{ NULL, NULL, NULL },
 };
 
@@ -80,8 +82,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-		printf("rdmadiag %s\n", PACKAGE_VERSION);
-		return 0;
+		cli_print_version(stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	/* No command, or only options: the interactive console. */
 	if (argc < 2 || argv[1][0] == '-')

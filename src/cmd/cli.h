@@ -130,6 +130,10 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv);
 int cmd_explain(struct rd_cli *cli, int argc, char **argv);
 /* NCCL/UCX/Open MPI variables for this host (src/cmd/env.c). */
 int cmd_env(struct rd_cli *cli, int argc, char **argv);
+/* --version: build, commit, configure options, library versions. */
+void cli_print_version(FILE *f);
+/* A bug report bundle: snapshot, recording, checks, versions (tar.gz). */
+int cmd_bugreport(struct rd_cli *cli, int argc, char **argv);
 /* Prometheus metrics (src/export). */
 int cmd_export(struct rd_cli *cli, int argc, char **argv);
 /* rdmadiag module: decode and judge a port's module, or a dump. */

@@ -5,4 +5,5 @@ src_librdmadiag_a_SOURCES += \
 	src/cmd/console.c src/cmd/perf.c src/cmd/report.c \
 	src/cmd/explain.c src/cmd/env.c src/cmd/export.c src/cmd/module.c \
 	src/cmd/diff.c src/cmd/peer.c \
-	src/cmd/record.c src/cmd/record_diff.c src/cmd/record_diff.h
+	src/cmd/record.c src/cmd/record_diff.c src/cmd/record_diff.h \
+	src/cmd/version.c src/cmd/bugreport.c

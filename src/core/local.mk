@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 src_librdmadiag_a_SOURCES += \
 	src/core/attr.c src/core/attr.h \
+	src/core/redact.c src/core/redact.h \
 	src/core/roots.c src/core/roots.h \
 	src/core/model.c src/core/model.h \
 	src/core/model_ib.c src/core/model_ib.h \

@@ -43,8 +43,10 @@ run_scenario() {
 	. "$LAB_SCENARIO_FILE"
 }
 
-verdict="FAIL no scenario ran"
-if [ -n "${LAB_SCENARIO_FILE:-}" ]; then
+# run_to_verdict: run $LAB_SCENARIO_FILE with its log and result in
+# $LAB_OUT; prints "LAB-RESULT: verdict" on the console.
+run_to_verdict() {
+	local rc verdict
 	rm -f "$LAB_OUT/result"
 	(run_scenario) 2>&1 | tee "$LAB_OUT/scenario.log"
 	rc=${PIPESTATUS[0]}
@@ -60,7 +62,52 @@ if [ -n "${LAB_SCENARIO_FILE:-}" ]; then
 	fi
 	echo "$verdict" > "$LAB_OUT/result"
 	sync
-	echo "LAB-RESULT: $verdict"
+	echo "LAB-RESULT: ${1:+$1: }$verdict"
+}
+
+# Between the scenarios of one boot: what a scenario made is taken away
+# (the processes it left, every RDMA device, every network interface the
+# boot did not have), so the next one starts as on a fresh boot.
+# Only scenarios that change nothing else are batched (README.md).
+batch_reset() {
+	local p d n
+	for p in /proc/[0-9]*; do
+		p=${p#/proc/}
+		case " $boot_pids " in *" $p "*) continue ;; esac
+		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] || kill -9 "$p" 2>/dev/null
+	done
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] && rdma link delete "${d##*/}" 2>/dev/null
+	done
+	for n in /sys/class/net/*; do
+		n=${n##*/}
+		case " $boot_netdevs " in *" $n "*) ;; *) ip link delete "$n" 2>/dev/null ;; esac
+	done
+	for _ in $(seq 50); do
+		compgen -G "/sys/class/infiniband/*" >/dev/null || break
+		sleep 0.1
+	done
+	cd /tmp || exit 1
+}
+
+if [ -s "$LAB_OUT/batch.list" ]; then
+	# Several scenarios in this boot, one after another, each with its
+	# own output directory under the share.
+	boot_netdevs=$(cd /sys/class/net && echo *)
+	boot_pids=$(cd /proc && echo [0-9]*)
+	mapfile -t batch < "$LAB_OUT/batch.list"
+	for line in "${batch[@]}"; do
+		LAB_SCENARIO=${line%%$'\t'*}
+		LAB_SCENARIO_FILE=${line#*$'\t'}
+		export LAB_SCENARIO LAB_SCENARIO_FILE
+		LAB_OUT=/lab/out/$LAB_SCENARIO
+		mkdir -p "$LAB_OUT"
+		run_to_verdict "$LAB_SCENARIO"
+		batch_reset
+	done
+	LAB_OUT=/lab/out
+elif [ -n "${LAB_SCENARIO_FILE:-}" ]; then
+	run_to_verdict
 fi
 
 if [ "${LAB_MODE:-}" = shell ]; then

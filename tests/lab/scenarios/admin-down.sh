@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The port's netdev administratively down: DOWN / DISABLED.  Then up again:
 # back to ACTIVE / LINK_UP.
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # Counters under load: an ib_write_bw loopback run on rxe0.  Before and
 # after it, rdmadiag's hw_counters agree with rdma statistic, and the packet
 # counters have grown.

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # `rdmadiag env` on a real rxe port: the GID index it prints is the port's
 # first RoCE v2 GID with an IPv4 address (read from sysfs), perftest runs
 # over it, and --check names a wrong index.

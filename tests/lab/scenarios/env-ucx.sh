@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # UCX over Soft-RoCE with what `rdmadiag env ucx` prints: ucx_perftest's
 # active-message latency test over UCX's RC verbs transport (server and
 # client on this host), on the device UCX_NET_DEVICES names and with the

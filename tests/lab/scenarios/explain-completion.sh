@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # Completion errors explained on a real rxe port: `rdmadiag bw` whose peer
 # is killed mid-run ends with a completion error and prints what it means
 # and the likely causes; `rdmadiag explain` samples the live counters.

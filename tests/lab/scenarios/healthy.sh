@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # A healthy Soft-RoCE port: rxe0 on veth0 (up, carrier, IPv4), ACTIVE.
 # rdmadiag must agree with rdma, ibv_devinfo, sysfs and ip.
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The RoCE active MTU follows the netdev MTU: 1500 gives 1024, 9000 gives
 # 4096 (the largest IB MTU that fits).  Changed live on an ACTIVE port.
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The netdev is up but has no carrier (its veth peer is down): DOWN / POLLING.
 
 lab_net_up

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # rdmadiag bw/lat when things go wrong: nobody listening, a silent peer, a
 # peer speaking garbage (either role), a peer killed mid-run (rdmadiag and
 # ib_write_bw), Ctrl-C, a port that is not ACTIVE. Each must end quickly

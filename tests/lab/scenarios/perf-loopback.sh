@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # rdmadiag bw and lat in loopback on rxe0 (two QPs of one port connected to
 # each other, no peer process): every operation, JSON results, counters.
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The bw server listens where the test runs, not on every address: the
 # IPv4 address of the port's netdev and 127.0.0.1, as its banner says
 # (ss is the oracle). While one client runs, a second one is refused and

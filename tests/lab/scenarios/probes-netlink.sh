@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The netlink probes on a real kernel: rxe0 on veth0. rdma_nl must agree
 # with `rdma -j link`, netdev with `ip -j link/addr`, ethtool with
 # `ethtool -S`; veth has no dcbnl, so DCB must read "not supported".

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
+# lab: batch
 # The physical layer on a real kernel, where a veth has no module, no FEC
 # and no link-down reason: the kernel answers EOPNOTSUPP, as stock ethtool
 # shows, and rdmadiag says "not supported by the driver" instead of
