@@ -7,4 +7,5 @@ src_librdmadiag_a_SOURCES += \
 	src/console/worker.c src/console/worker.h \
 	src/console/test_run.c src/console/test_run.h \
 	src/console/fixup.c src/console/fixup.h \
-	src/console/capture.c src/console/capture.h
+	src/console/capture.c src/console/capture.h \
+	src/console/store.c src/console/store.h
