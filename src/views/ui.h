@@ -43,6 +43,7 @@ struct ui_opts {
 	bool utf8;
 	const char *self_exe;  /* binary run for bw/lat tests */
 	const char *demo_path; /* offered when the host has no device */
+	const char *store;     /* --store: the flight recorder's store */
 };
 
 struct ui;
@@ -165,6 +166,7 @@ struct ui {
 	struct con_test_run test;
 	struct rd_peer_child peer; /* the Peer screen's exchange */
 	bool root;
+	bool greeted; /* "since you were last here" was considered */
 	/* screen */
 	const struct ui_screen *view, *back;
 	struct rd_layout lay;
