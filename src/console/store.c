@@ -169,7 +169,7 @@ static const char events_sql[] =
 	" UNION ALL "
 	"SELECT time, device, port, NULL, 'counter', counter, delta FROM deltas"
 	" WHERE time >= ?1 AND counter IN ('link_downed', 'carrier_down_count')"
-	" ORDER BY 1";
+	" ORDER BY 1 DESC LIMIT ?2";
 
 int rd_store_read_events(const char *dir, double since, struct rd_events *out,
 			 char *err, size_t errlen)
@@ -187,6 +187,8 @@ int rd_store_read_events(const char *dir, double since, struct rd_events *out,
 		return -EIO;
 	}
 	sqlite3_bind_double(st, 1, since);
+	/* the newest that are kept, read newest first and sorted after */
+	sqlite3_bind_int(st, 2, RD_EVENTS_MAX);
 	while (r == 0 && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = col_text(st, 4);
 		char text[160];

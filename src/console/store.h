@@ -29,7 +29,7 @@ int rd_store_open(const char *dir, bool write, sqlite3 **db, char *err,
 
 /*
  * The events of the store at dir from since (seconds since the epoch)
- * on, oldest first, with link_downed and carrier_down_count rises as
+ * on, the newest RD_EVENTS_MAX of them, oldest first, with link_downed and carrier_down_count rises as
  * events of kind "counter" ("link_downed +3"), so a down the recorder
  * saw only as a counter still shows. out->from is dir. 0, -ENOENT when
  * there is no store, or -errno with err set.
