@@ -85,6 +85,52 @@ static struct con_watch_link *link_of(struct con_watch *w, int ifindex)
 	return l;
 }
 
+int con_watch_rdma_monitor_mode(const void *bytes, size_t len)
+{
+	struct nlattr *tb[CON_RDMA_NLDEV_SYS_ATTR_MONITOR_MODE + 1];
+	struct rd_nl_iter it;
+	struct nlmsghdr *h;
+	int r;
+
+	rd_nl_iter_init(&it, bytes, len);
+	r = rd_nl_next(&it, &h);
+	if (r == 1 && h->nlmsg_type != RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+							RDMA_NLDEV_CMD_SYS_GET))
+		r = -EBADMSG;
+	if (r == 1)
+		r = rd_nlmsg_parse(h, 0, tb,
+				   CON_RDMA_NLDEV_SYS_ATTR_MONITOR_MODE,
+				   NULL) < 0
+			    ? -EBADMSG
+			    : tb[CON_RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] != NULL;
+	else if (r == 0)
+		r = -ENODATA;
+	rd_nl_iter_end(&it);
+	return r;
+}
+
+/* Ask the kernel (SYS_GET) whether its RDMA netlink has the monitor. */
+static int rdma_monitor_mode(void)
+{
+	struct rd_nl_buf buf = { 0 };
+	struct nl_sock *sk = NULL;
+	struct nl_msg *m;
+	int r = rd_nl_open(NETLINK_RDMA, &sk);
+
+	if (r < 0)
+		return r;
+	m = nlmsg_alloc_simple(
+		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
+		NLM_F_REQUEST);
+	r = m ? rd_nl_request(sk, m, &buf) : -ENOMEM;
+	nlmsg_free(m);
+	if (r == 0)
+		r = con_watch_rdma_monitor_mode(buf.data, buf.len);
+	rd_nl_buf_free(&buf);
+	rd_nl_close(&sk);
+	return r;
+}
+
 void con_watch_open(struct con_watch *w, const struct rd_snapshot *s)
 {
 	struct ibv_device **list;
@@ -94,9 +140,26 @@ void con_watch_open(struct con_watch *w, const struct rd_snapshot *s)
 	r = join(NETLINK_ROUTE, RTNLGRP_LINK, &w->rt);
 	if (r < 0)
 		say(w, "rtnetlink link messages", -r);
-	r = join(NETLINK_RDMA, CON_RDMA_NL_GROUP_NOTIFY, &w->rdma);
-	if (r < 0)
-		say(w, "RDMA netlink monitor (kernels from 6.12)", -r);
+	/*
+	 * A kernel without the monitor may still let the group be joined
+	 * (it then never sends): SYS_GET's monitor mode says whether it has
+	 * one.
+	 */
+	r = rdma_monitor_mode();
+	if (r == 0) {
+		size_t off = strlen(w->err);
+
+		snprintf(w->err + off, sizeof(w->err) - off,
+			 "%sRDMA netlink monitor: not in this kernel (from "
+			 "6.12)",
+			 off ? "; " : "");
+	} else if (r < 0) {
+		say(w, "RDMA netlink monitor", -r);
+	} else {
+		r = join(NETLINK_RDMA, CON_RDMA_NL_GROUP_NOTIFY, &w->rdma);
+		if (r < 0)
+			say(w, "RDMA netlink monitor", -r);
+	}
 	/* The carrier each netdev had when the watch began. */
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		const struct rd_netdev *nd = &s->netdevs[i];

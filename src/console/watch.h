@@ -25,6 +25,7 @@
 #define CON_RDMA_NL_GROUP_NOTIFY 4
 #define CON_RDMA_NLDEV_CMD_MONITOR 28
 #define CON_RDMA_NLDEV_ATTR_EVENT_TYPE 102
+#define CON_RDMA_NLDEV_SYS_ATTR_MONITOR_MODE 103
 
 struct con_watch_link {
 	int ifindex;
@@ -66,6 +67,12 @@ void con_watch_close(struct con_watch *w);
 int con_watch_link_bytes(struct con_watch *w, const void *bytes, size_t len,
 			 const struct rd_snapshot *s, double now,
 			 struct rd_events *out);
+/*
+ * A SYS_GET reply in bytes: 1 when it carries the monitor mode attribute
+ * (the kernel has the monitor), 0 when not, or -errno (-EBADMSG, the
+ * kernel's error).
+ */
+int con_watch_rdma_monitor_mode(const void *bytes, size_t len);
 /* RDMA netlink monitor messages in bytes. */
 int con_watch_rdma_bytes(const void *bytes, size_t len, double now,
 			 struct rd_events *out);

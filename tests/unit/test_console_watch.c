@@ -142,6 +142,33 @@ static void test_rdma_monitor(void **state)
 	rd_events_free(&ev);
 }
 
+/* SYS_GET's reply: the monitor mode attribute (103) from 6.12 on. */
+static void test_monitor_mode(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct nl_msg *m;
+
+	(void)state;
+	m = nb_msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET), 0,
+		   NULL, 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1), 0);
+	nb_take(&b, m);
+	assert_int_equal(con_watch_rdma_monitor_mode(b.data, b.len), 0);
+	rd_nl_buf_free(&b);
+	m = nb_msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET), 0,
+		   NULL, 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1), 0);
+	assert_int_equal(nla_put_u8(m, 103, 1), 0);
+	nb_take(&b, m);
+	assert_int_equal(con_watch_rdma_monitor_mode(b.data, b.len), 1);
+	rd_nl_buf_free(&b);
+	nb_error(&b, -EOPNOTSUPP);
+	assert_int_equal(con_watch_rdma_monitor_mode(b.data, b.len),
+			 -EOPNOTSUPP);
+	rd_nl_buf_free(&b);
+	assert_int_equal(con_watch_rdma_monitor_mode(NULL, 0), -ENODATA);
+}
+
 static void test_verbs(void **state)
 {
 	struct rd_events ev = { 0 };
@@ -229,6 +256,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_link),
 		cmocka_unit_test(test_rdma_monitor),
+		cmocka_unit_test(test_monitor_mode),
 		cmocka_unit_test(test_verbs),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_bounded),

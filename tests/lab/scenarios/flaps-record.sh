@@ -82,6 +82,11 @@ tm send-keys -t live v
 shows live "What happened" 10
 shows live "carrier  veth0: off (was on)" 10
 shows live "verbs    veth0: port error" 10
+# The RDMA netlink monitor came with 6.12: an older kernel's is said.
+krel=$(uname -r)
+if [ "$(printf '%s\n6.12\n' "${krel%%-*}" | sort -V | head -n 1)" != 6.12 ]; then
+	shows live "RDMA netlink monitor: not in this kernel (from 6.12)" 5
+fi
 screen live > "$LAB_OUT/console-live-events.txt"
 tm send-keys -t live q
 
