@@ -120,6 +120,27 @@ void rd_xcvr_length_text(const struct rd_xcvr *m, char *buf, size_t size)
 		snprintf(buf, size, "%.4g m", m->length_m.v);
 }
 
+void rd_xcvr_rx_scan(const struct rd_xcvr *m, struct rd_xcvr_rx *rx)
+{
+	memset(rx, 0, sizeof(*rx));
+	rx->weakest = -1;
+	for (size_t i = 0; i < m->n_lanes; i++) {
+		const struct rd_xcvr_lane *l = &m->lanes[i];
+
+		rx->tx_fault |= l->tx_fault.ok && l->tx_fault.v;
+		if (!l->rx_power_mw.ok && !l->rx_los.ok)
+			continue;
+		rx->lanes++;
+		if (l->rx_los.ok && l->rx_los.v)
+			rx->los++;
+		if (l->rx_power_mw.ok &&
+		    (rx->weakest < 0 || l->rx_power_mw.v < rx->weakest_mw)) {
+			rx->weakest = (int)i;
+			rx->weakest_mw = l->rx_power_mw.v;
+		}
+	}
+}
+
 static void cable(char *buf, size_t size, const char *kind,
 		  const struct rd_xcvr *m)
 {
@@ -132,8 +153,8 @@ static void cable(char *buf, size_t size, const char *kind,
 enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 				  size_t size)
 {
-	bool any_rx = false, all_los = true, tx_fault = false;
-	double worst = 0, dbm;
+	struct rd_xcvr_rx rx;
+	double dbm;
 
 	if (m->present.ok && !m->present.v) {
 		snprintf(buf, size, "none");
@@ -155,22 +176,12 @@ enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 								   "LOWPWR");
 		return RD_XCVR_G_BAD;
 	}
-	for (size_t i = 0; i < m->n_lanes; i++) {
-		const struct rd_xcvr_lane *l = &m->lanes[i];
-
-		tx_fault |= l->tx_fault.ok && l->tx_fault.v;
-		if (!(l->rx_los.ok && l->rx_los.v))
-			all_los = false;
-		if (l->rx_power_mw.ok && (!any_rx || l->rx_power_mw.v < worst)) {
-			worst = l->rx_power_mw.v;
-			any_rx = true;
-		}
-	}
-	if (tx_fault) {
+	rd_xcvr_rx_scan(m, &rx);
+	if (rx.tx_fault) {
 		snprintf(buf, size, "TX FAULT");
 		return RD_XCVR_G_BAD;
 	}
-	if (m->n_lanes && all_los) {
+	if (rx.lanes && rx.los == rx.lanes) {
 		snprintf(buf, size, "no light");
 		return RD_XCVR_G_BAD;
 	}
@@ -182,12 +193,14 @@ enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 		cable(buf, size, "AEC", m);
 		return RD_XCVR_G_OK;
 	}
-	if (any_rx) {
-		if (rd_mw_to_dbm(worst, &dbm) && dbm > -100)
+	if (rx.weakest >= 0) {
+		bool lit = rd_mw_to_dbm(rx.weakest_mw, &dbm);
+
+		if (lit && dbm > -100)
 			snprintf(buf, size, "%.1fdBm", dbm);
 		else
 			snprintf(buf, size, "no light");
-		return rd_mw_to_dbm(worst, &dbm) ? RD_XCVR_G_OK : RD_XCVR_G_BAD;
+		return lit ? RD_XCVR_G_OK : RD_XCVR_G_BAD;
 	}
 	if (m->media && !strcmp(m->media, "active optical")) {
 		cable(buf, size, "AOC", m);

@@ -146,6 +146,21 @@ bool rd_mw_to_dbm(double mw, double *dbm);
 void rd_xcvr_fmt_dbm(char *buf, size_t size, struct rd_odbl mw,
 		     const char *dark);
 
+/*
+ * The module's lanes at once: how many report receive diagnostics (a
+ * power or a LOS flag), how many of those have LOS set, whether any
+ * reports a transmitter fault, and the weakest received power with its
+ * lane's index in m->lanes (-1 when no lane reports a power).
+ */
+struct rd_xcvr_rx {
+	unsigned lanes;
+	unsigned los;
+	bool tx_fault;
+	int weakest;
+	double weakest_mw;
+};
+void rd_xcvr_rx_scan(const struct rd_xcvr *m, struct rd_xcvr_rx *rx);
+
 /* What the module says at a glance, in at most 9 characters. */
 enum rd_xcvr_glance {
 	RD_XCVR_G_UNKNOWN,	/* "?": not read */

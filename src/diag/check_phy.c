@@ -255,7 +255,7 @@ struct lane_scan {
 	unsigned rx_low_warn;
 	unsigned tx_bad;	/* Tx fault, or Tx power/bias past an alarm */
 	char dark[64], low[64], txbad[64];
-	int worst_lane;		/* the Rx lane furthest below its limit */
+	int worst_lane; /* the weakest Rx lane (index in lanes) */
 	double worst_mw;
 };
 
@@ -278,8 +278,9 @@ static bool above(struct rd_odbl v, struct rd_odbl lim)
 
 static void scan_lanes(const struct rd_xcvr *m, struct lane_scan *s)
 {
+	struct rd_xcvr_rx rx;
+
 	memset(s, 0, sizeof(*s));
-	s->worst_lane = -1;
 	for (size_t i = 0; i < m->n_lanes; i++) {
 		const struct rd_xcvr_lane *l = &m->lanes[i];
 		bool dark = (l->rx_los.ok && l->rx_los.v) ||
@@ -310,12 +311,10 @@ static void scan_lanes(const struct rd_xcvr *m, struct lane_scan *s)
 			s->tx_bad++;
 			lane_list_add(s->txbad, sizeof(s->txbad), l->lane);
 		}
-		if (l->rx_power_mw.ok &&
-		    (s->worst_lane < 0 || l->rx_power_mw.v < s->worst_mw)) {
-			s->worst_lane = (int)i;
-			s->worst_mw = l->rx_power_mw.v;
-		}
 	}
+	rd_xcvr_rx_scan(m, &rx);
+	s->worst_lane = rx.weakest;
+	s->worst_mw = rx.weakest_mw;
 }
 
 static void ev_lanes(struct diag_ctx *x, struct rd_result *r,

@@ -265,34 +265,26 @@ static bool light_text(const struct rd_netdev *n, char *buf, size_t size,
 		       bool *dark)
 {
 	const struct rd_xcvr *m = n ? &n->xcvr : NULL;
-	unsigned lanes = 0, los = 0;
-	double worst = 0, dbm;
-	bool any = false;
+	struct rd_xcvr_rx rx;
+	double dbm;
+	bool lit;
 
 	if (!m || !m->identifier.ok)
 		return false;
-	for (size_t i = 0; i < m->n_lanes; i++) {
-		const struct rd_xcvr_lane *l = &m->lanes[i];
-
-		if (!l->rx_power_mw.ok && !l->rx_los.ok)
-			continue;
-		lanes++;
-		if (l->rx_los.ok && l->rx_los.v)
-			los++;
-		if (l->rx_power_mw.ok && (!any || l->rx_power_mw.v < worst)) {
-			worst = l->rx_power_mw.v;
-			any = true;
-		}
-	}
-	if (!lanes)
+	rd_xcvr_rx_scan(m, &rx);
+	if (!rx.lanes)
 		return false;
-	*dark = los == lanes || (any && !rd_mw_to_dbm(worst, &dbm));
+	lit = rx.weakest >= 0 && rd_mw_to_dbm(rx.weakest_mw, &dbm);
+	*dark = rx.los == rx.lanes || (rx.weakest >= 0 && !lit);
 	if (*dark)
-		snprintf(buf, size, "no light (LOS on %u of %u lanes)", los, lanes);
-	else if (any && rd_mw_to_dbm(worst, &dbm))
-		snprintf(buf, size, "%.2f dBm (weakest of %u lanes)", dbm, lanes);
+		snprintf(buf, size, "no light (LOS on %u of %u lanes)", rx.los,
+			 rx.lanes);
+	else if (lit)
+		snprintf(buf, size, "%.2f dBm (weakest of %u lanes)", dbm,
+			 rx.lanes);
 	else
-		snprintf(buf, size, "light on %u of %u lanes", lanes - los, lanes);
+		snprintf(buf, size, "light on %u of %u lanes",
+			 rx.lanes - rx.los, rx.lanes);
 	return true;
 }
 

@@ -826,6 +826,50 @@ static void test_length_text(void **state)
 	}
 }
 
+/*
+ * The lanes summed up once for the Overview, the phy checks and the
+ * comparison of two ends: lanes without receive diagnostics do not count,
+ * the weakest power names its lane, a Tx fault on any lane is seen.
+ */
+static void test_rx_scan(void **state)
+{
+	struct rd_xcvr_lane lanes[4] = { 0 };
+	struct rd_xcvr x = { .lanes = lanes, .n_lanes = 4 };
+	struct rd_xcvr_rx rx;
+	char buf[16];
+
+	(void)state;
+	rd_xcvr_rx_scan(&x, &rx);
+	assert_int_equal(rx.lanes, 0);
+	assert_int_equal(rx.weakest, -1);
+	assert_false(rx.tx_fault);
+
+	lanes[0].rx_power_mw = rd_dbl(0.5);
+	lanes[1].rx_power_mw = rd_dbl(0.25);
+	lanes[1].rx_los = rd_bool(false);
+	lanes[2].rx_los = rd_bool(true);
+	lanes[3].tx_fault = rd_bool(false);
+	rd_xcvr_rx_scan(&x, &rx);
+	assert_int_equal(rx.lanes, 3);
+	assert_int_equal(rx.los, 1);
+	assert_int_equal(rx.weakest, 1);
+	assert_true(rx.weakest_mw == 0.25);
+	assert_false(rx.tx_fault);
+
+	x.identifier = rd_u64(0x11);
+	assert_int_equal(rd_xcvr_brief(&x, buf, sizeof(buf)), RD_XCVR_G_OK);
+	assert_string_equal(buf, "-6.0dBm");
+	lanes[0].rx_los = lanes[1].rx_los = rd_bool(true);
+	lanes[0].rx_power_mw = lanes[1].rx_power_mw = rd_dbl(0);
+	assert_int_equal(rd_xcvr_brief(&x, buf, sizeof(buf)), RD_XCVR_G_BAD);
+	assert_string_equal(buf, "no light");
+	lanes[3].tx_fault = rd_bool(true);
+	rd_xcvr_rx_scan(&x, &rx);
+	assert_true(rx.tx_fault);
+	assert_int_equal(rd_xcvr_brief(&x, buf, sizeof(buf)), RD_XCVR_G_BAD);
+	assert_string_equal(buf, "TX FAULT");
+}
+
 /* The halves a diagnostics read takes again: those with live values only. */
 static void test_live(void **state)
 {
@@ -1224,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_length_text),
+		cmocka_unit_test(test_rx_scan),
 		cmocka_unit_test(test_mem_put),
 		cmocka_unit_test(test_pages_roundtrip),
 		cmocka_unit_test(test_dump_layouts),
