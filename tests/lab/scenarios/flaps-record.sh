@@ -117,6 +117,12 @@ assert_json_true "$LAB_OUT/check-since.json" \
 TERM=xterm tm new-session -d -s later -x 160 -y 50 "$RDMADIAG -d 1 --store $store"
 shows later "Since you were last here (6 h): rxe0/1 went down" 30
 screen later > "$LAB_OUT/console-greeting.txt"
+tm send-keys -t later v
+shows later "link     veth0: DOWN (was ACTIVE)" 10
+shows later "kernel   veth0: infiniband rxe0: set down" 10
+# the greeting gone, the banner names the flapping port
+shows later "WARN rxe0/1: the port went down" 40
+screen later > "$LAB_OUT/console-later-events.txt"
 tm send-keys -t later q
 sleep 1
 tm kill-server 2> /dev/null || true
