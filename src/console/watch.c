@@ -85,6 +85,119 @@ static struct con_watch_link *link_of(struct con_watch *w, int ifindex)
 	return l;
 }
 
+/*
+ * Does the device's driver let go of an open context when the device is
+ * removed (ib_device_ops.disassociate_ucontext: the context gets
+ * DEVICE_FATAL and the removal goes on)? Only mlx5's and mlx4's are
+ * relied on here; a driver that does not would make `rdma link delete`
+ * or the driver's unload wait for the console to end (Soft-RoCE on the
+ * lab's 6.1 kernel does).
+ */
+static bool lets_go(const char *driver)
+{
+	return driver &&
+	       (!strncmp(driver, "mlx5_", 5) || !strncmp(driver, "mlx4_", 5));
+}
+
+/* Is the device's context watched? */
+static bool watched(const struct con_watch *w, const char *name)
+{
+	for (size_t i = 0; i < w->n_devs; i++)
+		if (!strcmp(w->devs[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Open a context on each of the snapshot's devices not yet watched (at
+ * the start, and when the devices change: one re-added after its
+ * removal). A device that cannot be opened is said once per change.
+ */
+static void watch_devices(struct con_watch *w, const struct rd_snapshot *s)
+{
+	struct ibv_device **list;
+	char names[sizeof(w->names)] = "";
+	int n = 0;
+
+	for (size_t k = 0; k < s->n_devices; k++)
+		if (s->devices[k].name) {
+			size_t off = strlen(names);
+
+			snprintf(names + off, sizeof(names) - off, "%s ",
+				 s->devices[k].name);
+		}
+	if (!strcmp(names, w->names))
+		return;
+	snprintf(w->names, sizeof(w->names), "%s", names);
+	list = ibv_get_device_list(&n);
+	for (int i = 0; list && i < n; i++) {
+		const char *name = ibv_get_device_name(list[i]);
+		struct con_watch_dev *d;
+		struct ibv_context *c;
+		bool ours = false;
+
+		const char *driver = NULL;
+
+		for (size_t k = 0; name && k < s->n_devices && !ours; k++) {
+			ours = s->devices[k].name &&
+			       !strcmp(s->devices[k].name, name);
+			if (ours)
+				driver = s->devices[k].driver;
+		}
+		if (!ours || watched(w, name))
+			continue;
+		if (!lets_go(driver)) {
+			size_t off = strlen(w->err);
+
+			snprintf(w->err + off, sizeof(w->err) - off,
+				 "%sverbs events of %s: not watched (an open "
+				 "context would hold off its removal)",
+				 off ? "; " : "", name);
+			continue;
+		}
+		c = ibv_open_device(list[i]);
+		if (!c) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "verbs events of %s",
+				 name);
+			say(w, what, errno ? errno : ENODEV);
+			continue;
+		}
+		d = realloc(w->devs, (w->n_devs + 1) * sizeof(*d));
+		if (!d || fcntl(c->async_fd, F_SETFL,
+				fcntl(c->async_fd, F_GETFL) | O_NONBLOCK) < 0) {
+			if (d)
+				w->devs = d;
+			ibv_close_device(c);
+			continue;
+		}
+		w->devs = d;
+		d[w->n_devs].name = strdup(name);
+		d[w->n_devs].ctx = c;
+		if (!d[w->n_devs].name) {
+			ibv_close_device(c);
+			continue;
+		}
+		w->n_devs++;
+	}
+	if (list)
+		ibv_free_device_list(list);
+	else
+		say(w, "verbs events", errno ? errno : ENOSYS);
+}
+
+/* The device is gone (DEVICE_FATAL): its context is let go of. */
+static void unwatch(struct con_watch *w, size_t i)
+{
+	ibv_close_device(w->devs[i].ctx);
+	free(w->devs[i].name);
+	memmove(&w->devs[i], &w->devs[i + 1],
+		(w->n_devs - i - 1) * sizeof(*w->devs));
+	w->n_devs--;
+	w->names[0] = '\0'; /* look again at the next snapshot */
+}
+
 int con_watch_rdma_monitor_mode(const void *bytes, size_t len)
 {
 	struct nlattr *tb[CON_RDMA_NLDEV_SYS_ATTR_MONITOR_MODE + 1];
@@ -133,8 +246,7 @@ static int rdma_monitor_mode(void)
 
 void con_watch_open(struct con_watch *w, const struct rd_snapshot *s)
 {
-	struct ibv_device **list;
-	int r, n = 0;
+	int r;
 
 	memset(w, 0, sizeof(*w));
 	r = join(NETLINK_ROUTE, RTNLGRP_LINK, &w->rt);
@@ -171,44 +283,7 @@ void con_watch_open(struct con_watch *w, const struct rd_snapshot *s)
 		if (l)
 			l->carrier = nd->carrier.v;
 	}
-	list = ibv_get_device_list(&n);
-	for (int i = 0; list && i < n; i++) {
-		const char *name = ibv_get_device_name(list[i]);
-		struct con_watch_dev *d;
-		struct ibv_context *c;
-		bool ours = false;
-
-		for (size_t k = 0; name && k < s->n_devices && !ours; k++)
-			ours = s->devices[k].name &&
-			       !strcmp(s->devices[k].name, name);
-		if (!ours)
-			continue;
-		c = ibv_open_device(list[i]);
-		if (!c) {
-			char what[96];
-
-			snprintf(what, sizeof(what), "verbs events of %s",
-				 name);
-			say(w, what, errno ? errno : ENODEV);
-			continue;
-		}
-		d = realloc(w->devs, (w->n_devs + 1) * sizeof(*d));
-		if (!d || fcntl(c->async_fd, F_SETFL,
-				fcntl(c->async_fd, F_GETFL) | O_NONBLOCK) < 0) {
-			if (d)
-				w->devs = d;
-			ibv_close_device(c);
-			continue;
-		}
-		w->devs = d;
-		d[w->n_devs].name = strdup(name);
-		d[w->n_devs].ctx = c;
-		w->n_devs++;
-	}
-	if (list)
-		ibv_free_device_list(list);
-	else
-		say(w, "verbs events", errno ? errno : ENOSYS);
+	watch_devices(w, s);
 }
 
 size_t con_watch_fds(const struct con_watch *w, struct pollfd *pfd, size_t max)
@@ -466,8 +541,11 @@ int con_watch_drain(struct con_watch *w, const struct rd_snapshot *s,
 		struct ibv_context *c = w->devs[i].ctx;
 		struct ibv_async_event ev;
 
+		bool fatal = false;
+
 		for (int k = 0; k < 256 && ibv_get_async_event(c, &ev) == 0;
 		     k++) {
+			fatal |= ev.event_type == IBV_EVENT_DEVICE_FATAL;
 			r = con_watch_verbs_event(
 				w->devs[i].name, ev.event_type,
 				ev.element.port_num, s, now, out);
@@ -476,7 +554,14 @@ int con_watch_drain(struct con_watch *w, const struct rd_snapshot *s,
 				return r;
 			added += r;
 		}
+		/*
+		 * A device removed (or reset) while open is disassociated:
+		 * the context is let go of at once, so nothing of it is held.
+		 */
+		if (fatal)
+			unwatch(w, i--);
 	}
+	watch_devices(w, s);
 	return added;
 }
 

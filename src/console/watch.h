@@ -43,7 +43,8 @@ struct con_watch {
 	size_t n_devs;
 	struct con_watch_link *links; /* the last carrier seen per ifindex */
 	size_t n_links;
-	char err[512]; /* what is not watched and why; "" */
+	char names[512]; /* the devices the contexts were opened for */
+	char err[512];	 /* what is not watched and why; "" */
 };
 
 /*
