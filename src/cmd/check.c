@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "cmd/cli.h"
-#include "cmd/record_diff.h"
+#include "cmd/evidence.h"
 #include "console/store.h"
 #include "core/attr.h"
 #include "core/escape.h"
@@ -93,142 +93,6 @@ static void check_usage(FILE *f)
 		"             and counts as an UNKNOWN\n");
 }
 
-static void sleep_seconds(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Probe now, then every second until the window ends; keep the last. */
-/*
- * Readings over *window seconds into h, the last one in s. *window becomes
- * the span the readings really cover: on a loaded host a reading can take
- * longer than planned, and a counter compared over the planned span only
- * would find no second reading to compare with.
- */
-static int collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
-		   struct rd_history *h)
-{
-	struct rd_probe_cache *cache = rd_probe_cache_new();
-	struct timespec t0, t;
-	uint64_t tick = 0, first_ns = 0;
-	bool have_first = false;
-	double span = 0;
-	int r;
-
-	if (!cache)
-		return -ENOMEM;
-	for (;;) {
-		double left;
-
-		r = rd_snapshot_take(&cli->roots, cache, tick, 0, s);
-		if (r < 0)
-			break;
-		r = rd_history_add(h, s);
-		if (r < 0)
-			break;
-		if (s->monotonic_ns.ok && !have_first) {
-			first_ns = s->monotonic_ns.v;
-			have_first = true;
-		} else if (s->monotonic_ns.ok && s->monotonic_ns.v > first_ns) {
-			span = (double)(s->monotonic_ns.v - first_ns) / 1e9;
-		}
-		/*
-		 * The window starts when the first reading is in: a first
-		 * snapshot slower than the window (a loaded or emulated host)
-		 * must still be followed by a second one to compare with.
-		 */
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (tick == 0)
-			t0 = t;
-		left = *window - ((double)(t.tv_sec - t0.tv_sec) +
-				 (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
-		if (left <= 0.01)
-			break;
-		rd_snapshot_free(s);
-		sleep_seconds(left < 1.0 ? left : 1.0);
-		tick++;
-	}
-	if (r < 0)
-		rd_snapshot_free(s);
-	else if (span > *window)
-		*window = span;	/* after the loop: it must not move its end */
-	rd_probe_cache_free(cache);
-	return r;
-}
-
-/* ---- --load: a snapshot or a recording as evidence ---- */
-
-struct loaded {
-	char label[768];	/* "from FILE, frame N of M, taken AT" */
-	double window;		/* seconds the history spans; 0 = none */
-	char *text;		/* the judged frame's JSON, for -v */
-};
-
-static void taken_at(const struct rd_snapshot *s, char *buf, size_t len)
-{
-	time_t t = (time_t)s->time.v;
-	struct tm tm;
-
-	if (!s->time.ok || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, len, "at an unrecorded time");
-}
-
-/*
- * state_num/physical_state_num from the names when a file has only the
- * names ("ACTIVE", or sysfs's "4: ACTIVE"); refused when a name is not one.
- */
-static int port_nums_from_names(struct rd_cli *cli, const char *file,
-				struct rd_snapshot *s)
-{
-	for (size_t i = 0; i < s->n_devices; i++) {
-		struct rd_device *d = &s->devices[i];
-
-		for (size_t j = 0; j < d->n_ports; j++) {
-			struct rd_port *p = &d->ports[j];
-			struct {
-				const char *key, *name;
-				struct rd_ou64 *num;
-				const char *(*of)(uint64_t);
-			} f[] = {
-				{ "state", p->state, &p->state_num,
-				  rd_port_state_name },
-				{ "physical_state", p->phys_state,
-				  &p->phys_state_num, rd_port_phys_state_name },
-			};
-
-			for (size_t k = 0; k < 2; k++) {
-				const char *n = f[k].name;
-				bool found = false;
-
-				if (f[k].num->ok || !n)
-					continue;
-				if (n[0] >= '0' && n[0] <= '9' && strchr(n, ':'))
-					n = strchr(n, ':') + 1;
-				n += strspn(n, " ");
-				for (uint64_t v = 0; v < 16 && !found; v++)
-					if (strcasecmp(f[k].of(v), n) == 0 &&
-					    strcmp(f[k].of(v), "UNKNOWN") != 0) {
-						*f[k].num = rd_u64(v);
-						found = true;
-					}
-				if (!found) {
-					cli_error(cli,
-						  "%s: devices[%zu].ports[%zu].%s \"%s\" is not a port state and %s_num is missing",
-						  file, i, j, f[k].key,
-						  f[k].name, f[k].key);
-					return -EINVAL;
-				}
-			}
-		}
-	}
-	return 0;
-}
-
 /* Keys of the file the model did not take, as paths ("devices[0].x"). */
 static void unknown_keys(struct json_object *in, struct json_object *known,
 			 char *path, size_t len, const char *file, int *count)
@@ -286,122 +150,6 @@ static void report_unknown_keys(const char *file, const char *text,
 	json_object_put(known);
 }
 
-/* Read frame i's line (for the unknown-key report). */
-static char *frame_text(struct rd_recording *rec, size_t i)
-{
-	char *t;
-
-	if (rec->len[i] > RD_RECORDING_LINE_MAX ||
-	    fseeko(rec->f, rec->off[i], SEEK_SET) != 0)
-		return NULL;
-	t = malloc(rec->len[i] + 1);
-	if (t && fread(t, 1, rec->len[i], rec->f) != rec->len[i]) {
-		free(t);
-		return NULL;
-	}
-	if (t)
-		t[rec->len[i]] = '\0';
-	return t;
-}
-
-/*
- * Frames 1..frame of a recording: the last is the snapshot judged, and up
- * to RD_HISTORY_DEPTH of them, spread evenly, feed the counter history.
- */
-static int load_recording(struct rd_cli *cli, const char *file,
-			  struct rd_recording *rec, uint64_t frame,
-			  struct rd_snapshot *s, struct rd_history *h,
-			  struct loaded *ld)
-{
-	size_t last = frame ? (size_t)frame - 1 : rec->n - 1;
-	size_t stride = last / (RD_HISTORY_DEPTH - 1) + 1;
-	struct rd_snapshot first = { 0 };
-	char err[512], at[64];
-	int r = 0;
-
-	if (frame > rec->n) {
-		cli_error(cli, "%s has %zu frames: --frame %" PRIu64 " is out of range",
-			  file, rec->n, frame);
-		return -ERANGE;
-	}
-	/* Every stride-th frame before the judged one, then the judged one. */
-	for (size_t i = 0;; i = i + stride < last ? i + stride : last) {
-		struct rd_snapshot f;
-
-		r = rd_recording_frame(rec, i, &f, err, sizeof(err));
-		if (r == 0)
-			r = rd_history_add(h, &f);
-		if (r < 0) {
-			if (r == -ENOMEM)
-				rd_snapshot_free(&f);
-			break;
-		}
-		if (i == last)
-			*s = f;
-		else if (i == 0)
-			first = f;
-		else
-			rd_snapshot_free(&f);
-		if (i == last)
-			break;
-	}
-	if (r < 0) {
-		cli_error(cli, "%s: %s", file,
-			  r == -ENOMEM ? "out of memory" : err);
-		rd_snapshot_free(&first);
-		return r;
-	}
-	if (first.monotonic_ns.ok && s->monotonic_ns.ok &&
-	    s->monotonic_ns.v > first.monotonic_ns.v)
-		ld->window = (double)(s->monotonic_ns.v - first.monotonic_ns.v) /
-			     1e9;
-	rd_snapshot_free(&first);
-	taken_at(s, at, sizeof(at));
-	snprintf(ld->label, sizeof(ld->label), "from %s, frame %zu of %zu, taken %s",
-		 rd_esc_tmp(file), last + 1, rec->n, at);
-	ld->text = frame_text(rec, last);
-	return 0;
-}
-
-/* --load FILE: a snapshot, or a recording (several JSON lines). */
-static int load_input(struct rd_cli *cli, const char *file, uint64_t frame,
-		      struct rd_snapshot *s, struct rd_history *h,
-		      struct loaded *ld)
-{
-	struct rd_recording rec = { 0 };
-	char err[512], rerr[512], at[64];
-	size_t len;
-	int r, rr;
-
-	r = rr = rd_recording_open(file, &rec, rerr, sizeof(rerr));
-	if (r == 0 && (rec.n > 1 || frame)) {
-		r = load_recording(cli, file, &rec, frame, s, h, ld);
-		rd_recording_close(&rec);
-		return r;
-	}
-	if (r == 0)
-		rd_recording_close(&rec);
-	if (frame) {
-		cli_error(cli, "--frame needs a recording (rdmadiag capture): %s",
-			  rerr);
-		return -EINVAL;
-	}
-	r = rd_snapshot_load_file(file, s, err, sizeof(err));
-	if (r < 0) {
-		char msg[1024];
-
-		rd_load_failure(msg, sizeof(msg), r, err, rr, rerr);
-		cli_error(cli, "%s", msg);
-		return r;
-	}
-	taken_at(s, at, sizeof(at));
-	snprintf(ld->label, sizeof(ld->label), "from %s, taken %s",
-		 rd_esc_tmp(file), at);
-	if (rd_read_file(file, RD_RECORDING_LINE_MAX, &ld->text, &len) < 0)
-		ld->text = NULL;
-	return 0;
-}
-
 /* Evidence judged from a file says so; its source stays (what the host
  * read, or what rdmadiag derived from it, e.g. the QoS model). */
 static void label_evidence(struct rd_results *res, const char *label)
@@ -429,7 +177,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	struct rd_printer pr;
 	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
-	struct loaded ld = { .label = "" };
+	struct cli_loaded ld = { .label = "" };
 	struct cli_past past = { 0 };
 	double window = 2.0;
 	uint64_t frame = 0;
@@ -476,12 +224,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	}
 	rd_history_init(&h);
 	if (load) {
-		r = load_input(cli, load, frame, &s, &h, &ld);
-		if (r == 0) {
-			r = port_nums_from_names(cli, load, &s);
-			if (r < 0)
-				rd_snapshot_free(&s);
-		}
+		r = cli_evidence_load(cli, load, frame, &s, &h, &ld);
 		if (r < 0) {
 			free(ld.text);
 			rd_history_free(&h);
@@ -491,7 +234,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 			report_unknown_keys(load, ld.text, &s);
 		window = ld.window;
 	} else {
-		r = collect(cli, &window, &s, &h);
+		r = cli_evidence_collect(cli, &window, &s, &h);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
 				  cli->roots.sysfs, strerror(-r));
@@ -579,73 +322,4 @@ out:
 	rd_snapshot_free(&s);
 	rd_history_free(&h);
 	return rc;
-}
-
-/*
- * The evidence check judges, for other commands (explain): a file (its
- * last frame, the counters over the recording) or this host sampled for
- * *window seconds. *window becomes the span the history covers.
- */
-int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
-		       struct rd_snapshot *s, struct rd_history *h,
-		       char *label, size_t len)
-{
-	struct loaded ld = { .label = "" };
-	int r;
-
-	if (!load) {
-		snprintf(label, len, "of this host");
-		return collect(cli, window, s, h);
-	}
-	r = load_input(cli, load, 0, s, h, &ld);
-	if (r == 0) {
-		r = port_nums_from_names(cli, load, s);
-		if (r < 0)
-			rd_snapshot_free(s);
-	}
-	free(ld.text);
-	*window = ld.window;
-	snprintf(label, len, "%s", ld.label);
-	return r;
-}
-
-int cli_parse_duration(struct rd_cli *cli, const char *arg, void *dst)
-{
-	if (rd_rec_parse_duration(arg, dst) < 0) {
-		cli_error(cli,
-			  "--since: \"%s\" is not a duration (90s, 30m, 2h, "
-			  "7d)",
-			  arg);
-		return -1;
-	}
-	return 0;
-}
-
-void cli_past_load(struct cli_past *p, const struct rd_snapshot *s,
-		   struct rd_diag_opts *o)
-{
-	const char *dir = p->store ? p->store : RD_STORE_DEFAULT;
-	double now = s->time.ok ? s->time.v : (double)time(NULL);
-	int r;
-
-	if (!p->store && !p->since)
-		return;
-	r = rd_store_read_events(dir, now - (p->since ? p->since : 3600),
-				 &p->ev, p->err, sizeof(p->err));
-	if (r == -ENOENT && !p->store)
-		snprintf(p->err, sizeof(p->err),
-			 "no flight recorder store at %s (rdmadiag record "
-			 "keeps one there when it runs)",
-			 dir);
-	if (r < 0) {
-		rd_events_free(&p->ev);
-		o->past_error = p->err;
-		return;
-	}
-	o->past = &p->ev;
-}
-
-void cli_past_free(struct cli_past *p)
-{
-	rd_events_free(&p->ev);
 }

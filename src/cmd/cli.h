@@ -130,41 +130,6 @@ int cmd_report(struct rd_cli *cli, int argc, char **argv);
 int cmd_explain(struct rd_cli *cli, int argc, char **argv);
 /* NCCL/UCX/Open MPI variables for this host (src/cmd/env.c). */
 int cmd_env(struct rd_cli *cli, int argc, char **argv);
-struct rd_snapshot;
-struct rd_history;
-/*
- * bw/lat, after a completion error: explain err, its message ("...
- * (status 12, vendor error 0x81) ..."), read as `rdmadiag explain` reads
- * one, ranked by the counters between s0 and s1 (the test's start and
- * end) or, without them, by a snapshot taken now.
- */
-void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
-			    const char *device, unsigned port,
-			    const struct rd_snapshot *s0,
-			    const struct rd_snapshot *s1);
-/*
- * check.c: --since DURATION and --store DIR, the past from the flight
- * recorder's store (rdmadiag record) as evidence. CLI_PAST's options fill
- * a struct cli_past; cli_past_load reads the store when either was given
- * and points o at what it read (o->past) or why not (o->past_error).
- */
-struct cli_past {
-	const char *store; /* NULL: RD_STORE_DEFAULT */
-	double since;	   /* seconds back; 0: not given */
-	struct rd_events ev;
-	char err[768];
-};
-int cli_parse_duration(struct rd_cli *cli, const char *arg, void *dst);
-#define CLI_PAST(p)                                                            \
-	CLI_CALL("since", 0, &(p)->since, cli_parse_duration),                 \
-		CLI_TEXT("store", 0, &(p)->store)
-void cli_past_load(struct cli_past *p, const struct rd_snapshot *s,
-		   struct rd_diag_opts *o);
-void cli_past_free(struct cli_past *p);
-/* check.c: a loaded file's frame and history, or this host sampled. */
-int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
-		       struct rd_snapshot *s, struct rd_history *h,
-		       char *label, size_t len);
 /* Prometheus metrics (src/export). */
 int cmd_export(struct rd_cli *cli, int argc, char **argv);
 /* rdmadiag module: decode and judge a port's module, or a dump. */

@@ -13,9 +13,10 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
-#include "diag/diag_int.h"
+#include "diag/diag.h"
 #include "diag/qos_model.h"
 
 enum { EXIT_WRONG = 1, EXIT_RUN_ERROR = 3 };
@@ -99,7 +100,7 @@ static int pick(const struct rd_snapshot *s, const char *dev, uint64_t port,
 			for (size_t j = 0; j < s->devices[i].n_ports; j++) {
 				const struct rd_device *d = &s->devices[i];
 				const struct rd_port *p = &d->ports[j];
-				bool active = p->state_num.ok && p->state_num.v == 4;
+				bool active = rd_port_active(p);
 
 				if ((dev && (!d->name || strcmp(d->name, dev))) ||
 				    (port && p->port != port) || (!pass && !active))
@@ -165,13 +166,13 @@ static int plan(const struct rd_snapshot *s, const char *what,
 			 dev ? rd_esc_tmp(dev) : "", port ? " with that number" : "");
 		return -ENOENT;
 	}
-	eth = diag_port_is_eth(p);
-	nd = diag_port_netdev_name(s, d, p);
+	eth = rd_port_is_eth(p);
+	nd = rd_port_netdev_name(s, d, p);
 	n = nd ? rd_snapshot_netdev(s, nd) : NULL;
 	snprintf(e->port_line, sizeof(e->port_line), "%s port %" PRIu64 " (%s, %s)",
 		 rd_esc_tmp(d->name), p->port, eth ? "RoCE" : "InfiniBand",
 		 p->state ? rd_esc_tmp(p->state) : "state not read");
-	if (!p->state_num.ok || p->state_num.v != 4)
+	if (!rd_port_active(p))
 		note(e, "this port is not ACTIVE: a job on it fails until it is");
 	snprintf(hca, sizeof(hca), "%s:%" PRIu64, d->name, p->port);
 	g = eth ? v4_gid(p) : NULL;

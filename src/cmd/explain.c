@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "console/store.h"
 #include "core/attr.h"
 #include "core/escape.h"
@@ -88,74 +89,9 @@ static char *input_text(int argc, char **argv)
 	return t;
 }
 
-static int load_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
-		       const struct rd_mlx5_table **m)
-{
-	*wc = rd_data_wc_status();
-	*m = rd_data_mlx5();
-	if (!*wc || !*m) {
-		cli_error(cli, "explain: %s",
-			  rd_data_error() ? rd_data_error() : "tables not loaded");
-		return -ENOENT;
-	}
-	return 0;
-}
-
-/* What an explanation is made of: the tables, the parsed text, and this
- * host's evidence (a snapshot, its history, the checks' results). */
-struct explain_job {
-	const struct rd_wc_status_table *wc;
-	const struct rd_mlx5_table *m;
-	struct rd_explain_input in;
-	struct rd_explain_evidence ev;
-	struct rd_snapshot s;
-	struct rd_history h;
-	struct rd_results res;
-	char label[1024];
-	bool have; /* s holds a snapshot */
-};
-
-static void job_free(struct explain_job *j)
-{
-	rd_results_free(&j->res);
-	if (j->have)
-		rd_snapshot_free(&j->s);
-	rd_history_free(&j->h);
-}
-
-/* Take the evidence into j and run the checks; j->have false, no
- * evidence and the reason in j->label when it cannot. */
-static void gather(struct rd_cli *cli, const char *load, double window,
-		   struct cli_past *past, struct explain_job *j)
-{
-	struct rd_diag_opts o;
-	int r;
-
-	r = cli_check_evidence(cli, load, &window, &j->s, &j->h, j->label,
-			       sizeof(j->label));
-	j->have = r >= 0;
-	if (r < 0) {
-		snprintf(j->label, sizeof(j->label),
-			 "no snapshot could be taken: %s", strerror(-r));
-		j->ev = (struct rd_explain_evidence){ 0 };
-		return;
-	}
-	rd_diag_opts_init(&o);
-	o.counter_window = window > 0 ? window + 1.0 : 0;
-	if (past)
-		cli_past_load(past, &j->s, &o);
-	if (rd_diag_run(&j->s, window > 0 ? &j->h : NULL, &o, &j->res) < 0)
-		rd_results_free(&j->res);
-	j->ev.s = &j->s;
-	j->ev.h = window > 0 ? &j->h : NULL;
-	j->ev.window = window > 0 ? window + 1.0 : 0;
-	j->ev.shown = window;
-	j->ev.results = &j->res;
-}
-
 int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 {
-	struct explain_job j = { 0 };
+	struct cli_explain_job j = { 0 };
 	struct cli_past past = { 0 };
 	char *text;
 	const char *load = NULL, *device = NULL;
@@ -174,7 +110,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	/* Options may follow the text; "--" ends them for text starting "-". */
 	CLI_PARSE_OR_RETURN(cli, "explain", opts, explain_usage, argc, argv,
 			    EXIT_RUN_ERROR);
-	if (load_tables(cli, &j.wc, &j.m) < 0)
+	if (cli_explain_tables(cli, &j.wc, &j.m) < 0)
 		return EXIT_RUN_ERROR;
 	if (optind == argc && isatty(STDIN_FILENO)) {
 		cli_error(cli, "explain: give the error text, or pipe it in");
@@ -209,7 +145,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	rd_history_init(&j.h);
-	gather(cli, load, window, &past, &j);
+	cli_explain_gather(cli, load, window, &past, &j);
 	/* --device/--port naming nothing here end the command, as for check. */
 	if (j.have && (device || port)) {
 		struct rd_diag_opts o;
@@ -220,7 +156,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		o.port = port;
 		if (rd_diag_filter_check(&j.s, &o, why, sizeof(why)) < 0) {
 			cli_error(cli, "explain: %s", why);
-			job_free(&j);
+			cli_explain_job_free(&j);
 			cli_past_free(&past);
 			return EXIT_RUN_ERROR;
 		}
@@ -244,7 +180,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 	r = rd_explain_write(stdout, &j.in, j.wc, j.m, &j.ev, j.label);
-	job_free(&j);
+	cli_explain_job_free(&j);
 	cli_past_free(&past);
 	if (r < 0) {
 		cli_error(cli, "explain: out of memory");
@@ -253,47 +189,4 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	if (fflush(stdout) != 0)
 		return EXIT_RUN_ERROR;
 	return 0;
-}
-
-void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
-			    const char *device, unsigned port,
-			    const struct rd_snapshot *s0,
-			    const struct rd_snapshot *s1)
-{
-	struct explain_job j = { 0 };
-	struct rd_diag_opts o;
-
-	if (!err || load_tables(cli, &j.wc, &j.m) < 0 ||
-	    rd_explain_parse(err, j.wc, j.m, &j.in) != 1)
-		return;
-	/* Vendor codes are mlx5's; another provider's mean something else. */
-	if (!device || strncmp(device, "mlx5_", 5) != 0)
-		j.in.vendor_err = -1;
-	rd_history_init(&j.h);
-	if (s0 && s1 && s0->monotonic_ns.ok && s1->monotonic_ns.ok &&
-	    s1->monotonic_ns.v > s0->monotonic_ns.v &&
-	    rd_history_add(&j.h, s0) == 0 && rd_history_add(&j.h, s1) == 0) {
-		/* The counters before and after the test: what rose during it. */
-		double span = (double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
-
-		rd_diag_opts_init(&o);
-		o.counter_window = span + 0.001;
-		if (rd_diag_run(s1, &j.h, &o, &j.res) < 0)
-			rd_results_free(&j.res);
-		j.ev = (struct rd_explain_evidence){ .s = s1,
-						     .h = &j.h,
-						     .window = span + 0.001,
-						     .shown = span,
-						     .results = &j.res };
-		snprintf(j.label, sizeof(j.label),
-			 "of this host during the test");
-	} else {
-		gather(cli, NULL, 0, NULL, &j);
-	}
-	j.ev.device = device;
-	j.ev.port = port;
-	fputc('\n', f);
-	if (rd_explain_write(f, &j.in, j.wc, j.m, &j.ev, j.label) < 0)
-		fprintf(f, "(out of memory while ranking the causes)\n");
-	job_free(&j);
 }

@@ -12,20 +12,16 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/snapshot.h"
-#include "peer/matrix.h"
+#include "peer/inband.h"
 #include "peer/precheck.h"
-#include "peer/session.h"
 #include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
 #include "probes/probe.h"
-
-#define RESULT_LINE                                                            \
-	"---------------------------------------------------------------"      \
-	"------------------------\n"
 
 static volatile sig_atomic_t perf_stop;
 
@@ -275,7 +271,7 @@ static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
 			dev, port);
 		return 0;
 	}
-	if (p->state_num.v != 4) {
+	if (!rd_port_active(p)) {
 		cli_error(cli,
 			  "%s port %u is %s (physical state %s), not ACTIVE: "
 			  "no traffic can pass%s%s%s. Run 'rdmadiag snapshot' "
@@ -340,242 +336,6 @@ static void cm_mode_note(const struct rd_snapshot *s, const struct perf_opts *o,
 	}
 }
 
-/* ---- perftest-looking text ---- */
-
-static void print_keys(const struct perf_session *s, const char *side,
-		       const struct perf_oob_keys *k)
-{
-	const struct perf_opts *o = s->o;
-
-	printf(" %s address: LID %#04x QPN %#06x PSN %#06x", side, k->lid,
-	       k->qpn, k->psn);
-	if (o->op == PERF_OP_READ)
-		printf(" OUT %#04x", k->out_reads);
-	if (o->op != PERF_OP_SEND)
-		printf(" RKey %#08x VAddr %#016llx", k->rkey,
-		       (unsigned long long)k->vaddr);
-	putchar('\n');
-	if (s->with_gid) {
-		printf(" GID: ");
-		for (int i = 0; i < 16; i++)
-			printf("%02d%s", k->gid[i], i < 15 ? ":" : "\n");
-	}
-}
-
-static void print_lat_columns(void)
-{
-	printf(" #bytes #iterations    t_min[usec]    t_max[usec]  "
-	       "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
-	       "percentile[usec]   99.9%% percentile[usec] \n");
-}
-
-static void print_header(const struct perf_session *s, const char *warn,
-			 const char *peer_note)
-{
-	const struct perf_opts *o = s->o;
-	bool sender = o->role != PERF_SERVER || o->bidir || o->lat;
-
-	printf(RESULT_LINE);
-	printf("                    %s %s%s Test\n", perf_op_title(o->op),
-	       !o->lat && o->bidir ? "Bidirectional " : "",
-	       o->lat ? "Latency" : "BW");
-	printf(" Dual-port       : OFF\t\tDevice         : %s\n", rd_esc_tmp(s->dev.name));
-	if (s->oob.peer[0])
-		printf(" Client          : %s (the only one: others are refused)\n",
-		       s->oob.peer);
-	printf(" Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
-	printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
-	if (sender && !o->lat)
-		printf(" TX depth        : %u\n", o->tx_depth);
-	if (o->op == PERF_OP_SEND && (o->role != PERF_CLIENT || o->bidir))
-		printf(" RX depth        : %u\n", o->rx_depth);
-	if (!o->lat)
-		printf(" CQ Moderation   : %u\n", o->cq_mod);
-	printf(" Mtu             : %d[B]\n", perf_mtu_bytes(s->mtu));
-	printf(" Link type       : %s\n", s->dev.roce ? "Ethernet" : "IB");
-	if (s->dev.gid_index >= 0)
-		printf(" GID index       : %d\n", s->dev.gid_index);
-	if (o->op != PERF_OP_READ)
-		printf(" Max inline data : %u[B]\n", s->a.max_inline);
-	else
-		printf(" Outstand reads  : %u\n", s->a.mine[0].out_reads);
-	printf(" rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
-	printf(" Data ex. method : %s\n",
-	       s->loopback ? "loopback (in process)"
-	       : o->rdma_cm ? "rdma_cm"
-			    : "Ethernet");
-	if (o->sl || o->tclass)
-		printf(" SL              : %u\t\tTraffic class  : %u\n", o->sl,
-		       o->tclass);
-	if (o->tos >= 0)
-		printf(" ToS             : %d\n", o->tos);
-	if (s->gid_why[0])
-		printf(" GID choice      : %s\n", rd_esc_tmp(s->gid_why));
-	if (peer_note && peer_note[0])
-		printf(" Peer check      : %s\n", peer_note);
-	if (warn && warn[0])
-		printf(" Warning         : %s\n", rd_esc_tmp(warn));
-	printf(RESULT_LINE);
-	for (unsigned i = 0; i < o->nqp; i++)
-		print_keys(s, "local", &s->a.mine[i]);
-	for (unsigned i = 0; i < o->nqp; i++)
-		print_keys(s, "remote", &s->a.peer[i]);
-	printf(RESULT_LINE);
-	if (o->lat)
-		print_lat_columns();
-	else
-		printf(" #bytes     #iterations    BW peak[%s]    BW "
-		       "average[%s]   MsgRate[Mpps]\n",
-		       o->gbits ? "Gb/sec" : "MB/sec",
-		       o->gbits ? "Gb/sec" : "MB/sec");
-	fflush(stdout);
-}
-
-static void print_bw_line(const struct perf_opts *o,
-			  const struct perf_bw_result *r)
-{
-	printf(" %-7llu    %-10llu       %-7.2f            %-7.2f\t\t   "
-	       "%-7.6f\n",
-	       (unsigned long long)r->size, (unsigned long long)r->iters,
-	       perf_bw_unit(r->peak_bps, 1, o->gbits),
-	       perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
-	fflush(stdout);
-}
-
-/* --report-both with -b: after the sum, each side's own figures. */
-static void print_bw_parts(const struct perf_opts *o,
-			   const struct perf_bw_result *r)
-{
-	static const char *const title[2] = { "Local", "Remote" };
-
-	if (!o->report_both || !r->has_parts || o->all_sizes)
-		return;
-	for (int k = 0; k < 2; k++) {
-		const struct perf_bw_part *p = k ? &r->theirs : &r->mine;
-		struct perf_bw_result one = *r;
-
-		one.peak_bps = p->peak_bps;
-		one.avg_bps = p->avg_bps;
-		one.msg_rate_mpps = p->msg_rate_mpps;
-		printf(RESULT_LINE "\n %s results: \n" RESULT_LINE, title[k]);
-		printf(" #bytes     #iterations    BW peak[%s]    BW "
-		       "average[%s]   MsgRate[Mpps]\n",
-		       o->gbits ? "Gb/sec" : "MB/sec",
-		       o->gbits ? "Gb/sec" : "MB/sec");
-		print_bw_line(o, &one);
-	}
-}
-
-static void print_lat_line(const struct perf_lat_result *r)
-{
-	const struct perf_lat_stats *st = &r->st;
-
-	printf(" %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f  \t       "
-	       "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-	       (unsigned long long)r->size, (unsigned long long)r->iters,
-	       st->min, st->max, st->median, st->avg, st->stdev, st->p99,
-	       st->p999);
-	fflush(stdout);
-}
-
-/* -H: the samples perftest's figures come from, sorted, then the
- * column heads again, as ib_*_lat -H prints them. */
-static void print_sorted_samples(const struct perf_lat_result *r)
-{
-	printf("#, usec\n");
-	for (size_t i = 0; i < r->st.kept; i++)
-		printf("%zu, %g\n", i + 1, r->samples[i]);
-	printf(RESULT_LINE);
-	print_lat_columns();
-}
-
-static void print_bar(size_t count, size_t most)
-{
-	size_t bar = most ? (count * 40 + most - 1) / most : 0;
-
-	for (size_t k = 0; k < bar; k++)
-		putchar('#');
-	putchar('\n');
-}
-
-/* --histogram: counts per bin of round width, the tail in one more row. */
-static void print_histogram(const struct perf_lat_result *r)
-{
-	struct perf_lat_hist h;
-	size_t most = 0;
-
-	if (perf_lat_hist(r->samples, r->nsamples, 20, &h) < 0)
-		return;
-	for (size_t b = 0; b < h.nbins; b++)
-		most = h.counts[b] > most ? h.counts[b] : most;
-	most = h.over > most ? h.over : most;
-	printf(" Histogram of %zu samples of %llu B (usec: count):\n", h.total,
-	       (unsigned long long)r->size);
-	for (size_t b = 0; b < h.nbins; b++) {
-		printf("  %10.2f .. %-10.2f %8zu ", h.lo + h.width * (double)b,
-		       h.lo + h.width * (double)(b + 1), h.counts[b]);
-		print_bar(h.counts[b], most);
-	}
-	if (h.over) {
-		printf("  %10.2f .. %-10.2f %8zu ",
-		       h.lo + h.width * (double)h.nbins, h.max, h.over);
-		print_bar(h.over, most);
-	}
-}
-
-/* What perftest's columns leave out, after them (so their lines stay
- * together for scripts), and --histogram. */
-static void print_every_sample(const struct perf_opts *o,
-			       const struct perf_lat_result *lat, size_t nlat)
-{
-	for (size_t k = 0; k < nlat; k++) {
-		const struct perf_lat_stats *st = &lat[k].st;
-
-		if (k == 0)
-			printf(" Over every sample (the columns above leave "
-			       "out the largest %zu, as perftest does):\n",
-			       st->n - st->kept);
-		printf(" %llu B: %zu samples, t_max %.2f usec, 99.99%% "
-		       "percentile %.2f usec, t_avg %.2f usec, t_stdev %.2f "
-		       "usec\n",
-		       (unsigned long long)lat[k].size, st->n, st->max_all,
-		       st->p9999, st->avg_all, st->stdev_all);
-		if (lat[k].capped)
-			printf(" %llu B: stopped at %zu samples, the most "
-			       "kept for one size\n",
-			       (unsigned long long)lat[k].size, st->n);
-	}
-	if (o->hist_bins)
-		for (size_t k = 0; k < nlat; k++)
-			print_histogram(&lat[k]);
-}
-
-static void emit_result(const struct perf_session *s,
-			const struct perf_bw_result *bw, size_t nbw,
-			const struct perf_lat_result *lat, size_t nlat,
-			const char *warn, const struct rd_snapshot *s0,
-			const struct rd_snapshot *s1, const char *error)
-{
-	const struct perf_opts *o = s->o;
-
-	if (o->json)
-		perf_result_json(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
-	if (o->progress_fd >= 0) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-
-		if (m) {
-			perf_result_json(m, s, bw, nbw, lat, nlat, warn, s0,
-					 s1, error);
-			fclose(m);
-			if (buf && write(o->progress_fd, buf, len) < 0)
-				perror("rdmadiag: progress fd");
-			free(buf);
-		}
-	}
-}
-
 /*
  * --expect-percent: 1 when a result is below it, or cannot be judged.
  * With -a only the largest size counts: small messages are bound by the
@@ -608,139 +368,94 @@ static int expect_check(struct rd_cli *cli, const struct perf_session *s,
 	return 0;
 }
 
-/* ---- rdmadiag's own messages on the test's port ---- */
+/* ---- the command ---- */
 
-struct inband {
-	struct rd_cli *cli;
-	const struct perf_opts *o;
-	const struct rd_snapshot *snap; /* NULL: this host was not read */
-	struct rd_peer_precheck *pc;
-	bool done; /* the list was exchanged in the test's channel */
-};
-
-static FILE *inband_out(const struct perf_opts *o)
+/*
+ * Each size in turn, its line printed as it ends (a one-way WRITE/READ
+ * server only waits for the client's report), then the goodbye. 0, or
+ * -errno with s->err set; *nbw and *nlat count the results kept.
+ */
+static int measure(struct perf_session *s, const uint64_t *sizes, size_t nsizes,
+		   struct perf_bw_result *bw, size_t *nbw,
+		   struct perf_lat_result *lat, size_t *nlat)
 {
-	return o->json || o->quiet ? stderr : stdout;
-}
-
-/* The test's choices as the peer check carries them. */
-static void test_choice(const struct perf_choice *ch, struct rd_test_choice *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->set = true;
-	t->by_cm = ch->by_cm;
-	t->gid_index = ch->gid_index;
-	t->mtu = ch->mtu;
-	if (ch->gid_index < 0)
-		return;
-	memcpy(t->gid, ch->gid, 16);
-	t->type = !ch->roce ? RD_TEST_GID_IB
-		  : ch->gid_type == IBV_GID_TYPE_ROCE_V2 ? RD_TEST_GID_ROCE_V2
-							 : RD_TEST_GID_ROCE_V1;
-}
-
-static int inband_exchange(struct perf_oob *oob, bool client,
-			   const struct perf_choice *ch, void *ctx)
-{
-	struct inband *ib = ctx;
-	const struct perf_opts *o = ib->o;
-	struct rd_test_choice t;
-	char who[300];
-
-	if (client)
-		snprintf(who, sizeof(who), "%s:%u", rd_esc_tmp(o->host),
-			 (unsigned)o->port);
-	else
-		snprintf(who, sizeof(who), "the client%s%s",
-			 oob->peer[0] ? " " : "", oob->peer);
-	ib->done = true;
-	test_choice(ch, &t);
-	return rd_peer_precheck_inband(ib->pc, ib->snap, o->dev, o->ib_port,
-				       ch->gid_type < 0 && ch->gid_index >= 0
-					       ? NULL : &t,
-				       oob, client, who, o->timeout_ms,
-				       inband_out(o));
-}
-
-static bool inband_claims(const char *first, size_t len, void *ctx)
-{
-	(void)ctx;
-	return rd_peer_greeting_claims(first, len);
-}
-
-/* `rdmadiag peer HOST` on the test's port: answered, and the server
- * waits on for the test's client. */
-static void inband_serve(struct perf_oob *oob, void *ctx)
-{
-	struct inband *ib = ctx;
-	const struct perf_opts *o = ib->o;
-	struct rd_peer_summary mine, theirs;
-	struct rd_cmp_side side;
-	const char *why_not = NULL;
-	char why[512], err[512];
-	FILE *out = inband_out(o);
+	const struct perf_opts *o = s->o;
+	bool text = !o->json && !o->quiet;
 	int r;
 
-	if (!ib->snap) {
-		why_not = "this host's ports could not be read";
-	} else if (rd_cmp_pick(ib->snap, o->dev, o->ib_port, &side, why,
-			       sizeof(why)) < 0) {
-		why_not = why;
-	} else if (rd_peer_summary_make(&side, &mine) < 0) {
-		why_not = "out of memory";
-	}
-	r = rd_peer_serve(oob, o->timeout_ms, why_not ? NULL : &mine, why_not,
-			  &theirs, err, sizeof(err));
-	if (r == 0) {
-		if (rd_peer_matrix_serve(oob, why_not ? NULL : o->dev,
-					 o->ib_port, why_not, o->timeout_ms,
-					 err, sizeof(err)) < 0)
-			fprintf(out, "peer check from %s: reachability: %s\n",
-				oob->peer, err);
-		else
-			fprintf(out, "peer check from %s answered; still "
-				     "waiting for the test's client\n",
-				oob->peer);
-		rd_peer_summary_free(&theirs);
+	if (!o->lat && o->role == PERF_SERVER && !o->bidir &&
+	    o->op != PERF_OP_SEND) {
+		r = perf_bw_server_wait(s, &bw[0]);
+		if (r < 0)
+			return r;
+		*nbw = 1;
+		if (text) {
+			perf_text_bw_line(stdout, o, &bw[0]);
+			perf_reach_text(stdout, s, bw[0].avg_bps);
+		}
 	} else {
-		fprintf(out, "peer check from %s: %s; still waiting for the "
-			     "test's client\n", oob->peer, err);
+		for (size_t k = 0; k < nsizes; k++) {
+			if (o->lat) {
+				r = perf_lat_run(s, sizes[k], &lat[k]);
+				if (r < 0)
+					return r;
+				(*nlat)++;
+				if (text && o->histogram)
+					perf_text_sorted_samples(stdout,
+								 &lat[k]);
+				if (text)
+					perf_text_lat_line(stdout, &lat[k]);
+				continue;
+			}
+			r = perf_bw_run(s, sizes[k], &bw[k]);
+			if (r < 0)
+				return r;
+			(*nbw)++;
+			if (text) {
+				perf_text_bw_line(stdout, o, &bw[k]);
+				perf_text_bw_parts(stdout, o, &bw[k]);
+				perf_reach_text(stdout, s, bw[k].avg_bps);
+			}
+		}
 	}
-	fflush(out);
-	if (!why_not)
-		rd_peer_summary_free(&mine);
+	if (!o->lat)
+		return perf_bw_finish(s, *nbw ? &bw[*nbw - 1] : NULL);
+	if (o->op == PERF_OP_SEND)
+		return perf_session_goodbye(s);
+	return 0; /* ib_write_lat just closes */
 }
 
-/* The header's line on the peer check: its outcome, or why none. */
-static void peer_note(const struct perf_opts *o,
-		      const struct rd_peer_precheck *pc, bool tried, char *buf,
-		      size_t len)
+/*
+ * The device to test: -d, else the first one read; its port must be able
+ * to carry traffic. 0, or -1 with the reason printed.
+ */
+static int pick_device(struct rd_cli *cli, struct perf_opts *o, bool have0,
+		       const struct rd_snapshot *s0)
 {
-	buf[0] = '\0';
-	if (o->role == PERF_LOOPBACK)
-		return;
-	if (tried && pc->ran && pc->c.n + pc->nt)
-		snprintf(buf, len, "%zu mismatch%s with the peer, "
-				   "listed above",
-			 pc->c.n + pc->nt, pc->c.n + pc->nt == 1 ? "" : "es");
-	else if (tried && pc->ran)
-		snprintf(buf, len, "no mismatch with the peer's port");
-	else if (tried || pc->err[0])
-		snprintf(buf, len, "not made: %s", pc->err);
+	if (!have0) {
+		fprintf(stderr, "rdmadiag: warning: cannot read the port "
+				"state; trying anyway\n");
+		return 0;
+	}
+	if (!o->dev && s0->n_devices && s0->devices[0].name) {
+		snprintf(o->dev_first, sizeof(o->dev_first), "%s",
+			 s0->devices[0].name);
+		o->dev = o->dev_first;
+	}
+	if (o->dev && check_port(cli, s0, o->dev, o->ib_port) < 0)
+		return -1;
+	if (!o->dev) {
+		cli_error(cli, "no RDMA device found (is the driver, "
+			       "e.g. rdma_rxe, loaded and a link added?)");
+		return -1;
+	}
+	return 0;
 }
-
-/* ---- the command ---- */
 
 static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 {
 	struct rd_peer_precheck pc = { .ran = false };
-	struct inband ib;
-	struct perf_inband inband = {
-		.exchange = inband_exchange,
-		.ctx = &ib,
-		.aside = { .claims = inband_claims, .serve = inband_serve,
-			   .ctx = &ib },
-	};
+	struct rd_peer_inband ib;
 	struct perf_session s;
 	struct rd_snapshot s0, s1;
 	bool have0 = false, have1 = false;
@@ -749,7 +464,6 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	size_t nbw = 0, nlat = 0, nsizes = 0;
 	uint64_t sizes[24];
 	char warn[300] = "", note[600] = "";
-	char devname[IBV_SYSFS_NAME_MAX] = "";
 	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
 
@@ -760,34 +474,17 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		sizes[nsizes++] = o->size;
 
 	have0 = take_snapshot(cli, &s0);
-	if (have0) {
-		if (!o->dev && s0.n_devices)
-			snprintf(devname, sizeof(devname), "%s",
-				 s0.devices[0].name);
-		if (!o->dev && devname[0])
-			o->dev = devname;
-		if (o->dev && check_port(cli, &s0, o->dev, o->ib_port) < 0)
-			goto out_snap;
-		if (!o->dev) {
-			cli_error(cli,
-				  "no RDMA device found (is the driver, "
-				  "e.g. rdma_rxe, loaded and a link added?)");
-			goto out_snap;
-		}
-	} else {
-		fprintf(stderr, "rdmadiag: warning: cannot read the port "
-				"state; trying anyway\n");
-	}
+	if (pick_device(cli, o, have0, &s0) < 0)
+		goto out_snap;
 	if (o->role == PERF_SERVER)
 		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
-	ib = (struct inband){ .cli = cli, .o = o, .snap = have0 ? &s0 : NULL,
-			      .pc = &pc };
+	rd_peer_inband_init(&ib, o, have0 ? &s0 : NULL, &pc);
 	if (peer_port)
-		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev, o->ib_port, o->host,
-				     (uint16_t)peer_port, o->timeout_ms,
-				     inband_out(o));
+		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev,
+				     o->ib_port, o->host, (uint16_t)peer_port,
+				     o->timeout_ms, rd_peer_inband_out(o));
 	else if (o->role != PERF_LOOPBACK)
-		o->inband = &inband;
+		o->inband = &ib.hooks;
 	r = perf_session_open(&s, o, &perf_stop);
 	if (!peer_port && !ib.done && s.peer_version)
 		snprintf(pc.err, sizeof(pc.err),
@@ -801,7 +498,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		cli_error(cli, "%s", s.err);
 		rd_peer_precheck_explain(&pc, s.peer_version || o->rdma_cm,
 					 &s.fail, stderr);
-		emit_result(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
+		perf_result_emit(&s, NULL, 0, NULL, 0, NULL, NULL, NULL, s.err);
 		rc = perf_stop ? 130 : 1;
 		goto out_snap;
 	}
@@ -810,9 +507,9 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	perf_reach_set(&s, have0 ? &s0 : NULL);
 	if (warn[0] && (o->json || o->quiet))
 		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
-	peer_note(o, &pc, peer_port || ib.done, note, sizeof(note));
+	rd_peer_inband_note(o, &pc, peer_port || ib.done, note, sizeof(note));
 	if (!o->json && !o->quiet)
-		print_header(&s, warn, note);
+		perf_text_header(stdout, &s, warn, note);
 	else if (note[0] && !peer_port && !ib.done)
 		fprintf(stderr, "peer check: %s\n", note); /* why none */
 
@@ -823,60 +520,20 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		r = -ENOMEM;
 		goto fail;
 	}
-	if (!o->lat && o->role == PERF_SERVER && !o->bidir &&
-	    o->op != PERF_OP_SEND) {
-		r = perf_bw_server_wait(&s, &bw[0]);
-		if (r < 0)
-			goto fail;
-		nbw = 1;
-		if (!o->json && !o->quiet) {
-			print_bw_line(o, &bw[0]);
-			perf_reach_text(stdout, &s, bw[0].avg_bps);
-		}
-	} else {
-		for (size_t k = 0; k < nsizes; k++) {
-			if (o->lat) {
-				r = perf_lat_run(&s, sizes[k], &lat[k]);
-				if (r < 0)
-					goto fail;
-				nlat++;
-				if (!o->json && !o->quiet) {
-					if (o->histogram)
-						print_sorted_samples(&lat[k]);
-					print_lat_line(&lat[k]);
-				}
-			} else {
-				r = perf_bw_run(&s, sizes[k], &bw[k]);
-				if (r < 0)
-					goto fail;
-				nbw++;
-				if (!o->json && !o->quiet) {
-					print_bw_line(o, &bw[k]);
-					print_bw_parts(o, &bw[k]);
-					perf_reach_text(stdout, &s, bw[k].avg_bps);
-				}
-			}
-		}
-	}
-	if (!o->lat)
-		r = perf_bw_finish(&s, nbw ? &bw[nbw - 1] : NULL);
-	else if (o->op == PERF_OP_SEND)
-		r = perf_session_goodbye(&s);
-	else
-		r = 0; /* ib_write_lat just closes */
+	r = measure(&s, sizes, nsizes, bw, &nbw, lat, &nlat);
 	if (r < 0)
 		goto fail;
 	if (!o->json && !o->quiet) {
-		printf(RESULT_LINE);
+		fputs(PERF_RESULT_LINE, stdout);
 		if (nlat)
-			print_every_sample(o, lat, nlat);
+			perf_text_every_sample(stdout, o, lat, nlat);
 	}
 	if (have0 && o->counters)
 		have1 = take_snapshot(cli, &s1);
 	if (have0 && have1 && !o->json && !o->quiet)
 		perf_counters_text(stdout, &s0, &s1, s.dev.name, s.dev.port);
-	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
-		    have1 ? &s1 : NULL, NULL);
+	perf_result_emit(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
+			 have1 ? &s1 : NULL, NULL);
 	rc = expect_check(cli, &s, bw, nbw);
 	goto out;
 fail:
@@ -889,8 +546,8 @@ fail:
 	if (!o->json && !o->quiet && s.fail.kind == PERF_FAIL_WC)
 		cli_explain_completion(cli, stderr, s.err, s.dev.name, s.dev.port,
 				       have1 ? &s0 : NULL, have1 ? &s1 : NULL);
-	emit_result(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
-		    have1 ? &s1 : NULL, s.err);
+	perf_result_emit(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
+			 have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;
 out:
 	for (size_t k = 0; k < nlat; k++)
@@ -904,7 +561,7 @@ out_snap:
 	rd_peer_precheck_free(&pc);
 	if (have0)
 		rd_snapshot_free(&s0);
-	if (o->dev == devname)
+	if (o->dev == o->dev_first)
 		o->dev = NULL;
 	o->inband = NULL;
 	return rc;

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "cmd/record_diff.h"
 #include "console/capture.h"
 #include "console/source.h"

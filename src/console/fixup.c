@@ -20,14 +20,7 @@ void con_fixup_set_confirm_within(unsigned s)
 
 unsigned con_fixup_confirm_within(enum rd_fix_kind kind)
 {
-	switch (kind) {
-	case RD_FIX_LINK_UP:
-	case RD_FIX_LINK_MTU:
-	case RD_FIX_PFC:
-		return confirm_within;
-	default:
-		return 0;
-	}
+	return rd_fix_kind_cuts_session(kind) ? confirm_within : 0;
 }
 
 int con_fixup_apply(struct rd_fixup *f, const struct rd_snapshot *s,

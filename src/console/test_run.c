@@ -498,3 +498,38 @@ int con_test_start(struct con_test_run *t, const struct con_test_params *p,
 		 p->dev, port);
 	return 0;
 }
+
+static int test_fd(const void *ctx)
+{
+	return con_test_fd(ctx);
+}
+
+static bool test_running(const void *ctx)
+{
+	return con_test_running(ctx);
+}
+
+static void test_readable(void *ctx)
+{
+	con_test_readable(ctx);
+}
+
+static void test_tick(void *ctx)
+{
+	con_test_tick(ctx);
+}
+
+static void test_stop(void *ctx)
+{
+	con_test_cleanup(ctx);
+}
+
+struct con_child con_test_child(struct con_test_run *t)
+{
+	return (struct con_child){ .ctx = t,
+				   .fd = test_fd,
+				   .running = test_running,
+				   .readable = test_readable,
+				   .tick = test_tick,
+				   .stop = test_stop };
+}

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "console/child.h"
+
 enum con_test_mode {
 	CON_TEST_LOOPBACK,
 	CON_TEST_CLIENT,
@@ -109,5 +111,7 @@ bool con_test_take_ended(struct con_test_run *t);
 void con_test_cleanup(struct con_test_run *t);
 /* Safe from a signal handler: kill the child, if any. */
 void con_test_kill_now(void);
+/* The child source the loop polls (the test's tick and cleanup too). */
+struct con_child con_test_child(struct con_test_run *t);
 
 #endif

@@ -10,15 +10,6 @@
 
 #define EMPTY SIZE_MAX
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 void rd_history_init(struct rd_history *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -37,7 +28,7 @@ static size_t lookup(const struct rd_history *h, const char *key)
 {
 	if (!h->index_size)
 		return EMPTY;
-	for (size_t i = hash_str(key) & (h->index_size - 1);;
+	for (size_t i = rd_hash_str(RD_HASH_INIT, key) & (h->index_size - 1);;
 	     i = (i + 1) & (h->index_size - 1)) {
 		size_t pos = h->index[i];
 
@@ -57,7 +48,8 @@ static int reindex(struct rd_history *h, size_t size)
 	for (size_t i = 0; i < size; i++)
 		idx[i] = EMPTY;
 	for (size_t pos = 0; pos < h->n; pos++) {
-		size_t i = hash_str(h->v[pos].key) & (size - 1);
+		size_t i =
+			rd_hash_str(RD_HASH_INIT, h->v[pos].key) & (size - 1);
 
 		while (idx[i] != EMPTY)
 			i = (i + 1) & (size - 1);
@@ -83,7 +75,7 @@ static struct rd_series *series_for(struct rd_history *h, const char *key)
 	s = RD_PUSH_NAMED(h->v, h->n, key, key);
 	if (!s)
 		return NULL;
-	size_t i = hash_str(key) & (h->index_size - 1);
+	size_t i = rd_hash_str(RD_HASH_INIT, key) & (h->index_size - 1);
 
 	while (h->index[i] != EMPTY)
 		i = (i + 1) & (h->index_size - 1);

@@ -405,6 +405,28 @@ struct json_object *rd_snapshot_to_json(const struct rd_snapshot *s)
 	return o;
 }
 
+/*
+ * A file with only the state names (an older writer, or hand-made from
+ * rdma -j link) gets the numbers from them; a name that is not a state
+ * is refused, naming where.
+ */
+static int port_nums_from_names(struct rd_snapshot *s, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < s->n_devices; i++)
+		for (size_t j = 0; j < s->devices[i].n_ports; j++) {
+			char why[256];
+
+			if (rd_port_nums_from_names(&s->devices[i].ports[j],
+						    why, sizeof(why)) < 0) {
+				snprintf(err, errlen,
+					 "devices[%zu].ports[%zu].%s", i, j,
+					 why);
+				return -EINVAL;
+			}
+		}
+	return 0;
+}
+
 int rd_snapshot_from_json(struct json_object *j, struct rd_snapshot *s,
 			  char *err, size_t errlen)
 {
@@ -430,6 +452,8 @@ int rd_snapshot_from_json(struct json_object *j, struct rd_snapshot *s,
 		return -EINVAL;
 	}
 	r = rd_json_to_model(rd_snapshot_fields, s, j, "", err, errlen);
+	if (r == 0)
+		r = port_nums_from_names(s, err, errlen);
 	if (r < 0)
 		rd_snapshot_free(s);
 	return r;

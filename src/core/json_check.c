@@ -349,11 +349,7 @@ static int check_dups(struct scan *s, struct frame *f)
 
 static uint64_t fnv(const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t j = 0; j < n; j++)
-		h = (h ^ (unsigned char)p[j]) * 1099511628211ull;
-	return h;
+	return rd_hash_bytes(RD_HASH_INIT, p, n);
 }
 
 static int count_value(struct scan *s)

@@ -31,6 +31,24 @@ void *rd_array_push(void **items, size_t *n, size_t elem_size)
 	return base + count * elem_size;
 }
 
+uint64_t rd_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+uint64_t rd_hash_str(uint64_t h, const char *s)
+{
+	static const unsigned char end = 0xff;
+
+	if (s)
+		h = rd_hash_bytes(h, s, strlen(s));
+	return rd_hash_bytes(h, &end, 1);
+}
+
 void *rd_array_push_named(void **items, size_t *n, size_t elem_size,
 			  size_t name_off, const char *name)
 {

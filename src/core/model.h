@@ -138,6 +138,17 @@ void *rd_array_push_named(void **items, size_t *n, size_t elem_size,
 		offsetof(__typeof__(*(arr)), member), (name)))
 
 /*
+ * FNV-1a over n bytes, going on from h (RD_HASH_INIT to start): for the
+ * open-addressing indexes (history series, fleet hosts and findings,
+ * exporter series, duplicate JSON keys).
+ */
+#define RD_HASH_INIT 14695981039346656037ull
+uint64_t rd_hash_bytes(uint64_t h, const void *p, size_t n);
+/* Over a string, then one 0xff byte: strings hashed in a row ("ab", "c")
+ * and ("a", "bc") differ. */
+uint64_t rd_hash_str(uint64_t h, const char *s);
+
+/*
  * Room for need bytes in the buffer *buf of capacity *cap, which doubles
  * (from first when empty) until need fits. 0, or -ENOMEM with the buffer
  * unchanged.
@@ -176,5 +187,10 @@ int rd_model_dup_array(const struct rd_field *fields, void **items,
 char *rd_strdup(const char *s);
 /* Replace *dst with a copy of s (NULL clears). 0 or -ENOMEM. */
 int rd_str_set(char **dst, const char *s);
+/* The same where out of memory leaves the value not read (NULL). */
+static inline void rd_str_put(char **dst, const char *s)
+{
+	(void)rd_str_set(dst, s);
+}
 
 #endif

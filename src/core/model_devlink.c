@@ -48,3 +48,8 @@ const char *rd_devlink_version(const struct rd_devlink *d, const char *kind,
 	}
 	return NULL;
 }
+
+bool rd_devlink_reporter_failed(const struct rd_devlink_reporter *r)
+{
+	return r->state && strcmp(r->state, "error") == 0;
+}

@@ -44,6 +44,8 @@ struct rd_devlink {
 extern const struct rd_field rd_devlink_fields[];
 
 /* The value of a version line of kind ("running") and name, or NULL. */
+/* The reporter's state was read and is "error" (devlink health). */
+bool rd_devlink_reporter_failed(const struct rd_devlink_reporter *r);
 const char *rd_devlink_version(const struct rd_devlink *d, const char *kind,
 			       const char *name);
 

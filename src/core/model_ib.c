@@ -2,6 +2,11 @@
 #include "config.h"
 #include "core/model_ib.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct rd_field gid_fields[] = {
@@ -148,4 +153,68 @@ const char *rd_port_phys_state_label(uint64_t s)
 const char *rd_node_type_name(uint64_t t)
 {
 	return lookup(node_types, N(node_types), t);
+}
+
+bool rd_port_state_is(const struct rd_port *p, enum rd_port_state st)
+{
+	return p->state_num.ok && p->state_num.v == (uint64_t)st;
+}
+
+bool rd_port_phys_is(const struct rd_port *p, enum rd_port_phys_state st)
+{
+	return p->phys_state_num.ok && p->phys_state_num.v == (uint64_t)st;
+}
+
+bool rd_port_active(const struct rd_port *p)
+{
+	return rd_port_state_is(p, RD_PORT_ACTIVE) ||
+	       rd_port_state_is(p, RD_PORT_ACTIVE_DEFER);
+}
+
+bool rd_port_is_eth(const struct rd_port *p)
+{
+	return p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;
+}
+
+bool rd_port_is_ib(const struct rd_port *p)
+{
+	return p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0;
+}
+
+int rd_port_nums_from_names(struct rd_port *p, char *err, size_t errlen)
+{
+	struct {
+		const char *key, *name;
+		struct rd_ou64 *num;
+		const char *(*of)(uint64_t);
+	} f[] = {
+		{ "state", p->state, &p->state_num, rd_port_state_name },
+		{ "physical_state", p->phys_state, &p->phys_state_num,
+		  rd_port_phys_state_name },
+	};
+
+	for (size_t k = 0; k < 2; k++) {
+		const char *n = f[k].name;
+		bool found = false;
+
+		if (f[k].num->ok || !n)
+			continue;
+		if (n[0] >= '0' && n[0] <= '9' && strchr(n, ':'))
+			n = strchr(n, ':') + 1;
+		n += strspn(n, " ");
+		for (uint64_t v = 0; v < 16 && !found; v++)
+			if (strcasecmp(f[k].of(v), n) == 0 &&
+			    strcmp(f[k].of(v), "UNKNOWN") != 0) {
+				*f[k].num = rd_u64(v);
+				found = true;
+			}
+		if (!found) {
+			snprintf(err, errlen,
+				 "%s \"%s\" is not a port state and %s_num is "
+				 "missing",
+				 f[k].key, f[k].name, f[k].key);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }

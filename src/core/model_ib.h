@@ -5,6 +5,28 @@
 
 #include "core/model.h"
 
+/* Logical port states (ib_port_state, as sysfs and netlink number them). */
+enum rd_port_state {
+	RD_PORT_NOP = 0,
+	RD_PORT_DOWN = 1,
+	RD_PORT_INIT = 2,
+	RD_PORT_ARMED = 3,
+	RD_PORT_ACTIVE = 4,
+	RD_PORT_ACTIVE_DEFER = 5,
+};
+
+/* Physical port states (ib_port_phys_state). */
+enum rd_port_phys_state {
+	RD_PHYS_NOP = 0,
+	RD_PHYS_SLEEP = 1,
+	RD_PHYS_POLLING = 2,
+	RD_PHYS_DISABLED = 3,
+	RD_PHYS_TRAINING = 4,
+	RD_PHYS_LINK_UP = 5,
+	RD_PHYS_ERROR_RECOVERY = 6,
+	RD_PHYS_PHY_TEST = 7,
+};
+
 struct rd_gid {
 	uint64_t index;
 	uint8_t raw[16];
@@ -26,9 +48,9 @@ struct rd_verbs_port {
 
 struct rd_port {
 	uint64_t port;
-	struct rd_ou64 state_num;	/* 1 DOWN .. 5 ACTIVE_DEFER */
+	struct rd_ou64 state_num;	/* enum rd_port_state */
 	char *state;			/* "ACTIVE", as rdma -j link */
-	struct rd_ou64 phys_state_num;	/* 1 Sleep .. 7 PhyTest */
+	struct rd_ou64 phys_state_num;	/* enum rd_port_phys_state */
 	char *phys_state;		/* "LINK_UP", as rdma -j link */
 	struct rd_odbl rate_gbps;
 	char *rate_text;		/* "100 Gb/sec (4X EDR)" */
@@ -105,5 +127,26 @@ const char *rd_port_phys_state_name(uint64_t phys);
 const char *rd_port_state_label(uint64_t state);
 const char *rd_port_phys_state_label(uint64_t phys);
 const char *rd_node_type_name(uint64_t type);
+
+/*
+ * The port vocabulary every layer uses. A port carries traffic when its
+ * state was read and is ACTIVE or ACTIVE_DEFER; false when not read
+ * (callers that must tell "not read" apart test state_num.ok first).
+ */
+bool rd_port_active(const struct rd_port *p);
+/* The state was read and is this one. */
+bool rd_port_state_is(const struct rd_port *p, enum rd_port_state st);
+/* The physical state was read and is this one. */
+bool rd_port_phys_is(const struct rd_port *p, enum rd_port_phys_state st);
+/* The port's link layer is Ethernet (RoCE); false when not read. */
+bool rd_port_is_eth(const struct rd_port *p);
+/* The link layer was read and is InfiniBand. */
+bool rd_port_is_ib(const struct rd_port *p);
+/*
+ * state_num/phys_state_num from the names when only the names are there
+ * ("ACTIVE", or sysfs's "4: ACTIVE"). -EINVAL when a name is not a state,
+ * err naming which ("state \"X\" is not a port state...").
+ */
+int rd_port_nums_from_names(struct rd_port *p, char *err, size_t errlen);
 
 #endif

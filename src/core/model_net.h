@@ -13,6 +13,23 @@ struct rd_addr {
 	char *scope;		/* "global", "link", "host" */
 };
 
+/*
+ * Why a link is down, as ethtool's LINKSTATE_GET numbers it (enum
+ * ethtool_link_ext_state and its substates); the ones rdmadiag judges.
+ */
+enum rd_link_ext_state {
+	RD_EXT_AUTONEG = 0,
+	RD_EXT_LINK_LOGICAL_MISMATCH = 2,
+	RD_EXT_NO_CABLE = 4,
+};
+enum rd_link_ext_substate {
+	/* of RD_EXT_AUTONEG */
+	RD_SUB_AN_FEC_MISMATCH_DURING_OVERRIDE = 5,
+	/* of RD_EXT_LINK_LOGICAL_MISMATCH */
+	RD_SUB_LLM_FC_FEC_NOT_LOCKED = 4,
+	RD_SUB_LLM_RS_FEC_NOT_LOCKED = 5,
+};
+
 struct rd_ethtool {
 	/* Each group is absent (ok false) when the driver does not support it. */
 	struct rd_ou64 speed_mbps;

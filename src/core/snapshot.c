@@ -151,6 +151,26 @@ struct rd_netdev *rd_snapshot_netdev(const struct rd_snapshot *s,
 	return FIND_NAMED(s->netdevs, s->n_netdevs, name, name);
 }
 
+const char *rd_port_netdev_name(const struct rd_snapshot *s,
+				const struct rd_device *d,
+				const struct rd_port *p)
+{
+	if (p->netdev && *p->netdev)
+		return p->netdev;
+	for (size_t i = 0; i < p->n_gids; i++)
+		if (p->gids[i].netdev && *p->gids[i].netdev)
+			return p->gids[i].netdev;
+	for (size_t i = 0; i < s->n_netdevs && d->name; i++) {
+		const struct rd_netdev *n = &s->netdevs[i];
+
+		if (n->name && n->rdma_device &&
+		    strcmp(n->rdma_device, d->name) == 0 && !n->lower &&
+		    (!n->rdma_port.ok || n->rdma_port.v == p->port))
+			return n->name;
+	}
+	return NULL;
+}
+
 struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf)
 {
 	return FIND_NAMED(s->pci, s->n_pci, bdf, bdf);

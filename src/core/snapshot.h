@@ -63,6 +63,14 @@ struct rd_pci *rd_snapshot_pci(const struct rd_snapshot *s, const char *bdf);
 /* The devlink instance of a PCI function ("pci", bdf), or NULL. */
 struct rd_devlink *rd_snapshot_devlink(const struct rd_snapshot *s,
 				       const char *bdf);
+/*
+ * The netdev behind a RoCE port, from the first source that names it: the
+ * port's own field, its GID attributes, then the netdev table (the upper
+ * netdev of the device and port). NULL when none does.
+ */
+const char *rd_port_netdev_name(const struct rd_snapshot *s,
+				const struct rd_device *d,
+				const struct rd_port *p);
 struct rd_module *rd_snapshot_module(const struct rd_snapshot *s,
 				     const char *name);
 

@@ -115,7 +115,7 @@ void check_counters_errors(struct diag_ctx *x, const struct diag_target *t,
 			     d->name, p->port);
 	} else if (w.v == RD_PASS) {
 		/* A RoCE port's PHY errors are ethtool's: say when unread. */
-		bool no_phy = diag_port_is_eth(p) &&
+		bool no_phy = rd_port_is_eth(p) &&
 			      (!t->n || t->n->ethtool.stats.n == 0);
 
 		diag_verdict(x, r, RD_PASS, "ok",

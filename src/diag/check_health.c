@@ -99,7 +99,7 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 			p->name, p->state ? p->state : "state ?",
 			p->error_count.ok ? p->error_count.v : 0,
 			p->recover_count.ok ? p->recover_count.v : 0);
-		if (p->state && !strcmp(p->state, "error") && !bad)
+		if (rd_devlink_reporter_failed(p) && !bad)
 			bad = p;
 		if (!strcmp(p->name, "fw_fatal") && p->recover_count.ok &&
 		    p->recover_count.v)

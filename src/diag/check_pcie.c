@@ -79,7 +79,7 @@ static void shared_link(struct diag_ctx *x, struct rd_result *r,
 			struct rd_rate om;
 			int w;
 
-			if (op == p || !op->state_num.ok || op->state_num.v != 4 ||
+			if (op == p || !rd_port_active(op) ||
 			    rd_rate_port(s, o->name, op->port, &om) < 0 ||
 			    !om.link_ok)
 				continue;
@@ -105,7 +105,7 @@ void check_hw_pcie_bandwidth(struct diag_ctx *x, const struct diag_target *t,
 	struct rd_rate m;
 	double need, worst;
 
-	if (!diag_port_active(p)) {
+	if (!rd_port_active(p)) {
 		diag_ev(x, r, "port state", "sysfs ports/<n>/state", "%s",
 			p->state_num.ok && p->state ? p->state : "not read");
 		if (!diag_have(x, r, p->state_num.ok,

@@ -25,16 +25,6 @@
 #define EEPROM "module EEPROM"
 #define DEFAULT_WINDOW 10.0
 
-/* enum ethtool_link_ext_state and the substates that speak of FEC */
-enum {
-	EXT_AUTONEG = 0,
-	EXT_LOGICAL_MISMATCH = 2,
-	EXT_NO_CABLE = 4,
-	SUB_AN_FEC_MISMATCH = 5,
-	SUB_LLM_FC_FEC = 4,
-	SUB_LLM_RS_FEC = 5,
-};
-
 static const struct rd_xcvr *module_of(const struct diag_target *t)
 {
 	return t->n ? &t->n->xcvr : NULL;
@@ -48,7 +38,7 @@ static bool module_read(const struct rd_xcvr *m)
 
 static bool port_down(const struct diag_target *t)
 {
-	return t->p->state_num.ok && !diag_port_active(t->p);
+	return t->p->state_num.ok && !rd_port_active(t->p);
 }
 
 /* "A2h bytes 104-105", or the decoder's name for where the value sits. */
@@ -542,11 +532,12 @@ static bool fec_ext_mismatch(const struct rd_netdev *n)
 
 	if (!e->ext_state_num.ok || !e->ext_substate_num.ok)
 		return false;
-	return (e->ext_state_num.v == EXT_AUTONEG &&
-		e->ext_substate_num.v == SUB_AN_FEC_MISMATCH) ||
-	       (e->ext_state_num.v == EXT_LOGICAL_MISMATCH &&
-		(e->ext_substate_num.v == SUB_LLM_RS_FEC ||
-		 e->ext_substate_num.v == SUB_LLM_FC_FEC));
+	return (e->ext_state_num.v == RD_EXT_AUTONEG &&
+		e->ext_substate_num.v ==
+			RD_SUB_AN_FEC_MISMATCH_DURING_OVERRIDE) ||
+	       (e->ext_state_num.v == RD_EXT_LINK_LOGICAL_MISMATCH &&
+		(e->ext_substate_num.v == RD_SUB_LLM_RS_FEC_NOT_LOCKED ||
+		 e->ext_substate_num.v == RD_SUB_LLM_FC_FEC_NOT_LOCKED));
 }
 
 static void next_set_fec(struct diag_ctx *x, struct rd_result *r,
@@ -871,7 +862,7 @@ bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
 	 * link-down reason table, with its own next step.
 	 */
 	if (t->n->ethtool.ext_state_num.ok &&
-	    t->n->ethtool.ext_state_num.v == EXT_NO_CABLE &&
+	    t->n->ethtool.ext_state_num.v == RD_EXT_NO_CABLE &&
 	    !(t->n->xcvr.present.ok && t->n->xcvr.present.v))
 		return false;
 	/* Each phy check judges a scratch result; a decisive FAIL wins. */

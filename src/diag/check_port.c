@@ -18,17 +18,6 @@
 
 #define SYS_IB "/sys/class/infiniband"
 
-enum { ST_DOWN = 1, ST_INIT, ST_ARMED };
-enum {
-	PH_SLEEP = 1,
-	PH_POLLING,
-	PH_DISABLED,
-	PH_TRAINING,
-	PH_LINKUP,
-	PH_ERROR_RECOVERY,
-	PH_PHYTEST,
-};
-
 static void ev_state(struct diag_ctx *x, struct rd_result *r,
 		     const struct rd_device *d, const struct rd_port *p)
 {
@@ -263,7 +252,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_ev(x, r, "netdev admin state", "rtnetlink IFF_UP", "%s %s",
 			ndname, n->admin_up.v ? "up" : "down");
 	if ((admin_known && !n->admin_up.v) ||
-	    (!admin_known && have_ph && ph == PH_DISABLED)) {
+	    (!admin_known && have_ph && ph == RD_PHYS_DISABLED)) {
 		diag_step(x, r, RD_FAIL, "%s is administratively down", ndname);
 		diag_verdict(x, r, RD_FAIL, "admin_down",
 			     "%s DOWN: %s is administratively down%s", tgt,
@@ -300,7 +289,7 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 		diag_ev(x, r, "operstate", "rtnetlink IFLA_OPERSTATE", "%s",
 			n->operstate);
 	if ((carrier_known && !n->carrier.v) ||
-	    (!carrier_known && have_ph && ph == PH_POLLING)) {
+	    (!carrier_known && have_ph && ph == RD_PHYS_POLLING)) {
 		const char *reason = n ? n->ethtool.ext_state : NULL;
 
 		if (n && n->ethtool.link_detected.ok)
@@ -460,12 +449,13 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 			"0x%" PRIx64 "%s", p->lid.v,
 			lid_unassigned(p) ? " (none assigned)" : "");
 	vf = ib_port_vf(x, r, t->d);
-	if (ph == PH_LINKUP && sm_answers(p) && lid_unassigned(p) && vf) {
+	if (ph == RD_PHYS_LINK_UP && sm_answers(p) && lid_unassigned(p) && vf) {
 		ib_vf_unconfigured(x, r, p, tgt, st);
 		return;
 	}
-	if ((st == ST_INIT || st == ST_ARMED) && ph == PH_LINKUP) {
-		bool no_sm = st == ST_INIT && !sm_answers(p);
+	if ((st == RD_PORT_INIT || st == RD_PORT_ARMED) &&
+	    ph == RD_PHYS_LINK_UP) {
+		bool no_sm = st == RD_PORT_INIT && !sm_answers(p);
 
 		diag_step(x, r, RD_FAIL, "%s with LinkUp: %s",
 			  rd_port_state_name(st),
@@ -499,18 +489,24 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 		uint64_t ph;
 		const char *cause, *text, *next;
 	} rules[] = {
-		{ PH_POLLING, "no_carrier", "no cable or the peer is down",
-		  "check the cable and that the switch or peer port is enabled" },
-		{ PH_DISABLED, "port_disabled", "the port is administratively disabled",
+		{ RD_PHYS_POLLING, "no_carrier", "no cable or the peer is down",
+		  "check the cable and that the switch or peer port is "
+		  "enabled" },
+		{ RD_PHYS_DISABLED, "port_disabled",
+		  "the port is administratively disabled",
 		  "enable it (ibportstate PORT enable, or the switch side)" },
-		{ PH_SLEEP, "port_sleep", "the port is asleep",
-		  "check the driver and firmware (dmesg), then reset the port" },
-		{ PH_ERROR_RECOVERY, "link_error_recovery",
+		{ RD_PHYS_SLEEP, "port_sleep", "the port is asleep",
+		  "check the driver and firmware (dmesg), then reset the "
+		  "port" },
+		{ RD_PHYS_ERROR_RECOVERY, "link_error_recovery",
 		  "the link keeps failing training (cable or signal integrity)",
-		  "replace or reseat the cable; check symbol_error and link_downed" },
-		{ PH_TRAINING, "link_training", "the link is still training",
-		  "wait a few seconds; if it persists, check speed settings on both ends" },
-		{ PH_PHYTEST, "phy_test", "the port is in PHY test mode",
+		  "replace or reseat the cable; check symbol_error and "
+		  "link_downed" },
+		{ RD_PHYS_TRAINING, "link_training",
+		  "the link is still training",
+		  "wait a few seconds; if it persists, check speed settings on "
+		  "both ends" },
+		{ RD_PHYS_PHY_TEST, "phy_test", "the port is in PHY test mode",
 		  "reset the port" },
 	};
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -530,21 +526,29 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 	diag_next(x, r, "check dmesg for the driver and the peer port");
 }
 
+enum rd_verdict rd_diag_port_state(const struct rd_port *p)
+{
+	if (!p->state_num.ok)
+		return RD_UNKNOWN;
+	return rd_port_active(p) ? RD_PASS : RD_FAIL;
+}
+
 void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 			  struct rd_result *r)
 {
 	const struct rd_device *d = t->d;
 	const struct rd_port *p = t->p;
+	enum rd_verdict v = rd_diag_port_state(p);
 
 	diag_step(x, r, RD_PASS, "RDMA device %s present", d->name);
 	ev_state(x, r, d, p);
 	if (p->link_layer)
 		diag_ev(x, r, "link layer", NULL, "%s", p->link_layer);
-	if (!p->state_num.ok) {
+	if (v == RD_UNKNOWN) {
 		diag_step(x, r, RD_UNKNOWN, "port state not read");
 		diag_verdict(x, r, RD_UNKNOWN, "no_data",
 			     "%s: port state not readable", t->name);
-	} else if (diag_port_active(p)) {
+	} else if (v == RD_PASS) {
 		diag_step(x, r, RD_PASS, "port %s",
 			  rd_port_state_name(p->state_num.v));
 		diag_step(x, r, RD_PASS,
@@ -557,7 +561,7 @@ void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 	} else {
 		diag_step(x, r, RD_FAIL, "port %s",
 			  rd_port_state_name(p->state_num.v));
-		if (diag_port_is_eth(p))
+		if (rd_port_is_eth(p))
 			tree_eth(x, r, t);
 		else
 			tree_ib(x, r, t);
@@ -879,7 +883,7 @@ void check_port_rate(struct diag_ctx *x, const struct diag_target *t,
 	else
 		diag_ev(x, r, "port rate", SYS_IB "/<dev>/ports/<n>/rate",
 			"%.0f Gb/s", p->rate_gbps.v);
-	if (!diag_port_is_eth(p)) {
+	if (!rd_port_is_eth(p)) {
 		const char *width = p->width && *p->width ? p->width :
 				    ib_width_name(&p->verbs);
 

@@ -215,6 +215,12 @@ void rd_results_sort(struct rd_results *r);
  * immutable systems boot that way, and their fix-ups stay offered.
  */
 bool rd_diag_in_container(const struct rd_snapshot *s);
+/*
+ * The verdict port.state gives a port's own state: PASS when it carries
+ * traffic (ACTIVE, ACTIVE_DEFER), FAIL for any other state read, UNKNOWN
+ * when the state was not read. Whoever colours a port uses this.
+ */
+enum rd_verdict rd_diag_port_state(const struct rd_port *p);
 
 /*
  * How far up a finding goes: the verdict first; among FAILs a container

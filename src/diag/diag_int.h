@@ -50,6 +50,8 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 			  const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 void diag_fix_free(struct rd_fixup *f);
+/* Free what a result holds (its strings, evidence, fix-up). */
+void diag_result_clear(struct rd_result *r);
 
 /* Does the --device/--port filter keep this target? */
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port);
@@ -65,7 +67,7 @@ struct diag_target {
 	const struct rd_device *d;	/* NULL for the host */
 	const struct rd_port *p;
 	char name[128];
-	/* A port's netdev (diag_port_netdev_name) and its data, if read. */
+	/* A port's netdev (rd_port_netdev_name) and its data, if read. */
 	const char *netdev;
 	const struct rd_netdev *n;
 	size_t dev, port;	/* the walk's position: start at zero */
@@ -84,13 +86,6 @@ void diag_walk(struct diag_ctx *x);
 bool diag_have(struct diag_ctx *x, struct rd_result *r, bool ok,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The netdev behind a RoCE port: port field, GID attrs, then netdev table. */
-const char *diag_port_netdev_name(const struct rd_snapshot *s,
-				  const struct rd_device *d,
-				  const struct rd_port *p);
-bool diag_port_is_eth(const struct rd_port *p);
-/* ACTIVE or ACTIVE_DEFER: the port carries traffic. */
-bool diag_port_active(const struct rd_port *p);
 /* Software RDMA devices (rxe, siw) have no PCI function and no firmware. */
 bool diag_device_is_soft(const struct rd_device *d);
 

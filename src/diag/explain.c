@@ -653,7 +653,7 @@ static int judge(struct rd_explain_ranked *r,
 				e = judge_counters(r, ev, d->name, p->port,
 						   RD_CTR_HW, &p->hw_counters,
 						   false, &q);
-			nd = diag_port_netdev_name(s, d, p);
+			nd = rd_port_netdev_name(s, d, p);
 			n = nd ? rd_snapshot_netdev(s, nd) : NULL;
 			if (e == 0 && n)
 				e = judge_counters(r, ev, nd, 0, RD_CTR_ETHTOOL,

@@ -143,10 +143,8 @@ static struct rd_prom_family *family(struct rd_prom *w, const char *name,
 /* FNV-1a over the series text; 0 is kept for empty slots. */
 static uint64_t series_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = rd_hash_bytes(RD_HASH_INIT, s, n);
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
 	return h ? h : 1;
 }
 

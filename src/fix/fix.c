@@ -27,10 +27,19 @@
 #include "core/escape.h"
 #include "core/snapshot.h"
 
-static const struct rd_fix_ops *const all_ops[] = {
-	&rd_fix_link_up_ops, &rd_fix_link_mtu_ops, &rd_fix_rxe_ops,
-	&rd_fix_module_ops,  &rd_fix_sysctl_ops,   &rd_fix_pfc_ops,
-};
+/* The fix kinds: one row each, the ops struct its file defines. */
+#define RD_FIX_KINDS(X)                                                        \
+	X(rd_fix_link_up_ops)                                                  \
+	X(rd_fix_link_mtu_ops)                                                 \
+	X(rd_fix_rxe_ops)                                                      \
+	X(rd_fix_module_ops)                                                   \
+	X(rd_fix_sysctl_ops)                                                   \
+	X(rd_fix_pfc_ops)
+
+#define DECLARE_OPS(ops) extern const struct rd_fix_ops ops;
+#define LIST_OPS(ops) &ops,
+RD_FIX_KINDS(DECLARE_OPS)
+static const struct rd_fix_ops *const all_ops[] = { RD_FIX_KINDS(LIST_OPS) };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))
 
 const struct rd_fix_ops *rd_fix_ops_by_kind(enum rd_fix_kind k)
@@ -39,6 +48,16 @@ const struct rd_fix_ops *rd_fix_ops_by_kind(enum rd_fix_kind k)
 		if (all_ops[i]->kind == k)
 			return all_ops[i];
 	return NULL;
+}
+
+void rd_fix_change_command(const struct rd_fix_ops *k,
+			   const struct rd_fix_target *t, const char *from,
+			   const char *to, char *buf, size_t len)
+{
+	if (k->change_command && from)
+		k->change_command(t, from, to, buf, len);
+	else
+		k->command(t, to, buf, len);
 }
 
 const struct rd_fix_ops *rd_fix_ops_by_name(const char *name)
@@ -95,15 +114,26 @@ const char *rd_fix_refusal(const struct rd_fix_opts *o)
 	return NULL;
 }
 
+bool rd_fix_kind_cuts_session(enum rd_fix_kind kind)
+{
+	const struct rd_fix_ops *k = rd_fix_ops_by_kind(kind);
+
+	return k && k->cuts_session;
+}
+
 void rd_fix_bind(struct rd_fixup *f, const struct rd_snapshot *s)
 {
+	const struct rd_fix_ops *k;
 	const char *nd;
 	const struct rd_netdev *n;
 
 	if (!f || !s)
 		return;
-	nd = f->kind == RD_FIX_RXE_ADD ? f->arg2 : f->arg;
-	if (f->kind == RD_FIX_MODPROBE || f->kind == RD_FIX_SYSCTL || !nd)
+	k = rd_fix_ops_by_kind(f->kind);
+	if (!k || k->netdev_arg == RD_FIX_NETDEV_NONE)
+		return;
+	nd = k->netdev_arg == RD_FIX_NETDEV_ARG2 ? f->arg2 : f->arg;
+	if (!nd)
 		return;
 	n = rd_snapshot_netdev(s, nd);
 	f->ifindex = n && n->ifindex.ok ? n->ifindex.v : 0;
@@ -297,7 +327,7 @@ static int engine_apply(const struct rd_fix_host *h, const struct rd_fixup *f,
 		snprintf(msg, ml, "not changed: %s", tidy(err));
 		goto out;
 	}
-	k->command(&t, after, cmd, sizeof(cmd));
+	rd_fix_change_command(k, &t, before, after, cmd, sizeof(cmd));
 	entry_start(&e,
 		    &(struct rd_journal_entry){
 			    .check = f->id, .device = f->device, .port = f->port,
@@ -443,7 +473,7 @@ static int engine_undo(const struct rd_fix_host *h, const char *journal,
 		r = undo_refuse(msg, ml, t, tidy(err));
 		goto out;
 	}
-	k->command(&tg, t->before, cmd, sizeof(cmd));
+	rd_fix_change_command(k, &tg, t->after, t->before, cmd, sizeof(cmd));
 	entry_start(&e,
 		    &(struct rd_journal_entry){
 			    .check = t->check, .device = t->device,

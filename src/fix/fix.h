@@ -49,6 +49,8 @@ const char *rd_fix_refusal(const struct rd_fix_opts *o);
  * same name. Call with the snapshot the check ran on.
  */
 void rd_fix_bind(struct rd_fixup *f, const struct rd_snapshot *s);
+/* The kind's change can cut the session that made it (its ops say so). */
+bool rd_fix_kind_cuts_session(enum rd_fix_kind kind);
 
 /*
  * Apply f: refuse (rd_fix_refusal), check target and value, read the

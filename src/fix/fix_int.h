@@ -31,6 +31,21 @@ struct rd_fix_ops {
 	/* Undo may set the before-value again (modules are not unloaded). */
 	bool revertible;
 	/*
+	 * Which argument names the netdev the change is on (its ifindex is
+	 * bound from the reading and validated before the change); none for
+	 * a module or a sysctl.
+	 */
+	enum {
+		RD_FIX_NETDEV_NONE,
+		RD_FIX_NETDEV_ARG,
+		RD_FIX_NETDEV_ARG2
+	} netdev_arg;
+	/*
+	 * The change can cut the session that made it (link state, MTU,
+	 * flow control): the console runs it under a rollback timer.
+	 */
+	bool cuts_session;
+	/*
 	 * A kind whose values are words: all of them, NULL-terminated, the
 	 * one the fix-up sets first, and what they name ("link state").
 	 */
@@ -48,6 +63,13 @@ struct rd_fix_ops {
 	/* The shell command that sets value (words shell-quoted). */
 	void (*command)(const struct rd_fix_target *t, const char *value,
 			char *buf, size_t len);
+	/*
+	 * The shell command for the change from one value to another, where
+	 * it names only what changes (PFC: the priorities turned on or off);
+	 * NULL: command(t, to).
+	 */
+	void (*change_command)(const struct rd_fix_target *t, const char *from,
+			       const char *to, char *buf, size_t len);
 	/* Live: the current value. */
 	int (*read)(const struct rd_fix_target *t, char *val, size_t len,
 		    char *msg, size_t ml);
@@ -72,10 +94,14 @@ struct rd_fix_ops {
 	.checks = checks, .check = pfx##_check, .command = pfx##_command,   \
 	.read = pfx##_read, .apply = pfx##_apply
 
-extern const struct rd_fix_ops rd_fix_link_up_ops, rd_fix_link_mtu_ops,
-	rd_fix_rxe_ops, rd_fix_module_ops, rd_fix_sysctl_ops, rd_fix_pfc_ops;
-
 const struct rd_fix_ops *rd_fix_ops_by_kind(enum rd_fix_kind k);
+/*
+ * The command shown and journalled for a change of k's target from one
+ * value to another: what a check shows, what apply and undo record.
+ */
+void rd_fix_change_command(const struct rd_fix_ops *k,
+			   const struct rd_fix_target *t, const char *from,
+			   const char *to, char *buf, size_t len);
 const struct rd_fix_ops *rd_fix_ops_by_name(const char *name);
 
 /*

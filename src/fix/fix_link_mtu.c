@@ -76,6 +76,8 @@ static int mtu_apply(const struct rd_fix_target *t, const char *value,
 
 const struct rd_fix_ops rd_fix_link_mtu_ops = {
 	RD_FIX_KIND(mtu, "link_mtu", RD_FIX_LINK_MTU, true),
+	.netdev_arg = RD_FIX_NETDEV_ARG,
+	.cuts_session = true,
 	.target_value = rd_fix_target_decimal,
 	.validate = mtu_validate,
 };

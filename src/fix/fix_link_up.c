@@ -5,6 +5,9 @@
 
 #include <errno.h>
 
+/* Defined at the end; its word list is what the check accepts. */
+extern const struct rd_fix_ops rd_fix_link_up_ops;
+
 static const char *const checks[] = { "port.state", NULL };
 static const char *const words[] = { "up", "down", NULL };
 
@@ -45,6 +48,8 @@ static int up_apply(const struct rd_fix_target *t, const char *value,
 
 const struct rd_fix_ops rd_fix_link_up_ops = {
 	RD_FIX_KIND(up, "link_up", RD_FIX_LINK_UP, true),
+	.netdev_arg = RD_FIX_NETDEV_ARG,
+	.cuts_session = true,
 	.words = words,
 	.words_name = "link state",
 	.validate = up_validate,

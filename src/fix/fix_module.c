@@ -12,6 +12,9 @@
 #include "core/escape.h"
 #include "diag/diag_int.h"
 
+/* Defined at the end; its word list is what the check accepts. */
+extern const struct rd_fix_ops rd_fix_module_ops;
+
 static const char *const checks[] = { "driver.modules", "port.state",
 				      "user.uverbs", NULL };
 static const char *const words[] = { "loaded", NULL };

@@ -69,6 +69,25 @@ static void pfc_command(const struct rd_fix_target *t, const char *value,
 			      m & (1u << p) ? "on" : "off");
 }
 
+/* Only the priorities that change: "prio-pfc 3:on", as a check shows it. */
+static void pfc_change_command(const struct rd_fix_target *t, const char *from,
+			       const char *to, char *buf, size_t len)
+{
+	uint64_t a = 0, b = 0;
+	int n;
+
+	if (mask_parse(from, &a) < 0 || mask_parse(to, &b) < 0 || a == b) {
+		pfc_command(t, to, buf, len);
+		return;
+	}
+	n = snprintf(buf, len, "dcb pfc set dev %s prio-pfc",
+		     rd_shquote_tmp(t->arg));
+	for (int p = 0; p < 8 && n > 0 && (size_t)n < len; p++)
+		if ((a ^ b) & (1u << p))
+			n += snprintf(buf + n, len - (size_t)n, " %d:%s", p,
+				      b & (1u << p) ? "on" : "off");
+}
+
 /* The device's ieee_pfc as dcbnl reports it. */
 static int pfc_get(const char *ifname, struct ieee_pfc *pfc, char *msg,
 		   size_t ml)
@@ -197,6 +216,9 @@ static int pfc_apply(const struct rd_fix_target *t, const char *value,
 
 const struct rd_fix_ops rd_fix_pfc_ops = {
 	RD_FIX_KIND(pfc, "pfc", RD_FIX_PFC, true),
+	.netdev_arg = RD_FIX_NETDEV_ARG,
+	.cuts_session = true,
 	.target_value = pfc_target,
+	.change_command = pfc_change_command,
 	.validate = pfc_validate,
 };

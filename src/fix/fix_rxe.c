@@ -15,6 +15,9 @@
 #include "probes/nl_util.h"
 #include "probes/rdma_nl.h"
 
+/* Defined at the end; its word list is what the check accepts. */
+extern const struct rd_fix_ops rd_fix_rxe_ops;
+
 static const char *const checks[] = { "port.state", NULL };
 static const char *const words[] = { "present", "absent", NULL };
 
@@ -163,6 +166,7 @@ static int rxe_apply(const struct rd_fix_target *t, const char *value,
 
 const struct rd_fix_ops rd_fix_rxe_ops = {
 	RD_FIX_KIND(rxe, "rxe_add", RD_FIX_RXE_ADD, true),
+	.netdev_arg = RD_FIX_NETDEV_ARG2,
 	.words = words,
 	.words_name = "Soft-RoCE link state",
 	.validate = rxe_validate,

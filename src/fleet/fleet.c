@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/escape.h"
+#include "core/model.h"
 #include "fleet/fleet.h"
 
 _Static_assert(RD_FLEET_HOST_INDEX > 2 * RD_FLEET_HOSTS_MAX &&
@@ -106,29 +107,6 @@ static void set_reason(struct rd_fleet_host *h, enum rd_fleet_state st,
 	h->state = st;
 }
 
-/*
- * Room for one more element in *arr, which holds n of size elem in a
- * capacity of *cap that doubles (from first when empty). 0, or -ENOMEM with
- * the array unchanged.
- */
-static int grow_one(void **arr, size_t *cap, size_t n, size_t elem,
-		    size_t first)
-{
-	size_t c = *cap ? *cap * 2 : first;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = reallocarray(*arr, c, elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
-static unsigned long hash_str(unsigned long h, const char *s);
-
 struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 {
 	char *esc = rd_esc_dup(name);
@@ -142,8 +120,7 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 		free(esc);
 		return NULL;
 	}
-	slot = hash_str(14695981039346656037UL, esc) &
-	       (RD_FLEET_HOST_INDEX - 1);
+	slot = rd_hash_str(RD_HASH_INIT, esc) & (RD_FLEET_HOST_INDEX - 1);
 	for (; f->host_index[slot];
 	     slot = (slot + 1) & (RD_FLEET_HOST_INDEX - 1))
 		if (strcmp(f->hosts[f->host_index[slot] - 1].name, esc) == 0) {
@@ -155,13 +132,11 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 		free(esc);
 		return NULL;
 	}
-	if (grow_one((void **)&f->hosts, &f->cap_hosts, f->n_hosts,
-		     sizeof(*f->hosts), 16) < 0) {
+	h = RD_PUSH(f->hosts, f->n_hosts);
+	if (!h) {
 		free(esc);
 		return NULL;
 	}
-	h = &f->hosts[f->n_hosts++];
-	memset(h, 0, sizeof(*h));
 	h->name = esc;
 	h->exit_code = -1;
 	h->worst = -1;
@@ -169,24 +144,16 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 	return h;
 }
 
-static unsigned long hash_str(unsigned long h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	return (h ^ 0xff) * 1099511628211UL;
-}
-
 /* Add host index hi to the finding (verdict, check, cause, summary). */
 static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 		       const char *check, const char *cause,
 		       const char *summary)
 {
-	unsigned long hash =
-		hash_str(hash_str(hash_str(14695981039346656037UL +
-						   (unsigned long)verdict,
-					   check),
-				  cause),
-			 summary);
+	uint64_t hash = rd_hash_str(
+		rd_hash_str(
+			rd_hash_str(RD_HASH_INIT + (uint64_t)verdict, check),
+			cause),
+		summary);
 	struct rd_fleet_finding *x = NULL;
 	size_t slot = hash & (RD_FLEET_INDEX - 1);
 
@@ -209,11 +176,9 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 			f->findings_dropped++;
 			return 0;
 		}
-		if (grow_one((void **)&f->findings, &f->cap_findings,
-			     f->n_findings, sizeof(*f->findings), 32) < 0)
+		x = RD_PUSH(f->findings, f->n_findings);
+		if (!x)
 			return -ENOMEM;
-		x = &f->findings[f->n_findings];
-		memset(x, 0, sizeof(*x));
 		x->check = strdup(check);
 		x->cause = strdup(cause);
 		x->summary = strdup(summary);
@@ -221,19 +186,23 @@ static int add_finding(struct rd_fleet *f, size_t hi, int verdict,
 			free(x->check);
 			free(x->cause);
 			free(x->summary);
+			f->n_findings--;
 			return -ENOMEM;
 		}
 		x->verdict = verdict;
 		x->hash = hash;
-		f->index[slot] = ++f->n_findings;
+		f->index[slot] = f->n_findings;
 	}
 	x->body = f->body;
 	if (x->n_hosts && x->hosts[x->n_hosts - 1] == hi)
 		return 0;
-	if (grow_one((void **)&x->hosts, &x->cap, x->n_hosts,
-		     sizeof(*x->hosts), 4) < 0)
-		return -ENOMEM;
-	x->hosts[x->n_hosts++] = hi;
+	{
+		size_t *slot_hi = RD_PUSH(x->hosts, x->n_hosts);
+
+		if (!slot_hi)
+			return -ENOMEM;
+		*slot_hi = hi;
+	}
 	return 0;
 }
 

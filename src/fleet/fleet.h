@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define RD_FLEET_HOSTS_MAX 100000
@@ -61,16 +62,16 @@ struct rd_fleet_host {
 struct rd_fleet_finding {
 	int verdict;
 	char *check, *cause, *summary; /* escaped */
-	unsigned long hash;
+	uint64_t hash;
 	unsigned long body; /* the group body that last added a host */
-	size_t *hosts, n_hosts, cap;
+	size_t *hosts, n_hosts;
 };
 
 struct rd_fleet {
 	struct rd_fleet_host *hosts;
-	size_t n_hosts, cap_hosts;
+	size_t n_hosts;
 	struct rd_fleet_finding *findings;
-	size_t n_findings, cap_findings;
+	size_t n_findings;
 	size_t *index;		 /* RD_FLEET_INDEX slots: finding + 1 */
 	size_t findings_dropped; /* distinct findings beyond the cap */
 	size_t *host_index;	 /* RD_FLEET_HOST_INDEX slots: host + 1 */

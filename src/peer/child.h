@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `rdmadiag peer HOST --json` (with --no-matrix unless the reachability
- * matrix is asked for) run as a child of the console,
- * so a slow or silent peer never blocks the keyboard: the loop polls
- * rd_peer_child_fd(), feeds what is readable, and once the child has
- * exited its JSON becomes the mismatch list and the GID pair. What the
- * child prints came from another host: it is bounded, parsed with limits
- * and escaped again before it is kept.
+ * What `rdmadiag peer HOST --json` (with --no-matrix unless the
+ * reachability matrix is asked for) printed, as the console keeps it: the
+ * mismatch list, the GID pair and the matrix. The console runs it as a
+ * child (console/peer_run.c). What the child prints came from another
+ * host: it is bounded, parsed with limits and escaped again before it is
+ * kept.
  */
 #ifndef RD_PEER_CHILD_H
 #define RD_PEER_CHILD_H
@@ -60,26 +59,8 @@ struct rd_peer_child {
 	struct rd_peer_child_result res;
 };
 
-void rd_peer_child_init(struct rd_peer_child *c);
-/*
- * Ask HOST[:PORT] (target as typed) with self_exe (NULL: /proc/self/exe),
- * comparing dev/port of this host (dev NULL: the default) as read through
- * roots (NULL or not redirected: the real ones), each message waiting at
- * most timeout_s; matrix: run the reachability matrix too (RDMA messages
- * between the two ports). 0, or -errno with c->err set.
- */
-int rd_peer_child_start(struct rd_peer_child *c, const char *self_exe,
-			const struct rd_roots *roots, const char *target,
-			const char *dev, unsigned port, unsigned timeout_s,
-			bool matrix);
-bool rd_peer_child_running(const struct rd_peer_child *c);
-int rd_peer_child_fd(const struct rd_peer_child *c);
-/* Read what is there; when the child has closed its output, reap it and
- * fill done/ok/err/res. */
-void rd_peer_child_readable(struct rd_peer_child *c);
 /* Parse a finished child's output (also used by the unit test). */
 void rd_peer_child_parse(struct rd_peer_child *c, const char *out,
 			 int exit_status);
-void rd_peer_child_stop(struct rd_peer_child *c);
 
 #endif

@@ -8,4 +8,5 @@ src_librdmadiag_a_SOURCES += \
 	src/peer/precheck.c src/peer/precheck.h \
 	src/peer/choice.c src/peer/choice.h \
 	src/peer/failure.c src/peer/failure.h \
-	src/peer/child.c src/peer/child.h
+	src/peer/child.c src/peer/child.h \
+	src/peer/inband.c src/peer/inband.h

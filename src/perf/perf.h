@@ -59,7 +59,9 @@ struct perf_opts {
 	const char *bind_addr;	/* server: NULL = every IPv4 address */
 	const char *bind_addr2;	/* server: a second address (loopback) */
 	uint16_t port;
-	const char *dev;
+	const char *dev; /* -d, or dev_first */
+	/* The first RDMA device read, when -d names none: dev points here. */
+	char dev_first[IBV_SYSFS_NAME_MAX];
 	unsigned ib_port;
 	int gid_index; /* -1: choose */
 	unsigned nqp;
@@ -169,6 +171,35 @@ struct rd_snapshot;
  * is not finite. s0/s1 (both or neither) add the counters that moved.
  */
 void perf_result_json(FILE *f, const struct perf_session *s,
+		      const struct perf_bw_result *bw, size_t nbw,
+		      const struct perf_lat_result *lat, size_t nlat,
+		      const char *warn, const struct rd_snapshot *s0,
+		      const struct rd_snapshot *s1, const char *error);
+/*
+ * The perftest-looking text of rdmadiag bw|lat, as ib_write_bw and
+ * ib_write_lat print it (so scripts that read perftest read it): the
+ * header with both ends' keys and the column heads, one line per size,
+ * -b's two directions apart (--report-both), -H's sorted samples, and
+ * after the last line what perftest's columns leave out (--histogram).
+ */
+#define PERF_RESULT_LINE                                                       \
+	"---------------------------------------------------------------"      \
+	"------------------------\n"
+void perf_text_header(FILE *f, const struct perf_session *s, const char *warn,
+		      const char *peer_note);
+void perf_text_bw_line(FILE *f, const struct perf_opts *o,
+		       const struct perf_bw_result *r);
+void perf_text_bw_parts(FILE *f, const struct perf_opts *o,
+			const struct perf_bw_result *r);
+void perf_text_lat_line(FILE *f, const struct perf_lat_result *r);
+void perf_text_sorted_samples(FILE *f, const struct perf_lat_result *r);
+void perf_text_every_sample(FILE *f, const struct perf_opts *o,
+			    const struct perf_lat_result *lat, size_t nlat);
+/*
+ * The result where it goes besides the text: one JSON line on stdout
+ * with --json, and on the console's progress fd when there is one.
+ */
+void perf_result_emit(const struct perf_session *s,
 		      const struct perf_bw_result *bw, size_t nbw,
 		      const struct perf_lat_result *lat, size_t nlat,
 		      const char *warn, const struct rd_snapshot *s0,

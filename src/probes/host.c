@@ -47,13 +47,6 @@ static bool path_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-static void bad_value(struct rd_snapshot *s, const char *where,
-		      const char *text)
-{
-	rd_snapshot_error(s, SRC, where, EINVAL, "unexpected value \"%.64s\"",
-			  text);
-}
-
 /* A hostname or release: one printable word. */
 static bool word_ok(const char *s)
 {
@@ -90,7 +83,7 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		if (word_ok(buf))
 			(void)rd_str_set(words[i].dst, buf);
 		else
-			bad_value(s, path, buf);
+			rd_probe_bad_value(s, SRC, NULL, path, EINVAL, buf);
 	}
 	if (ctx->roots->redirected || (h->hostname && h->kernel))
 		return;
@@ -832,7 +825,7 @@ static void read_sysctl_u64(const struct rd_probe_ctx *ctx,
 	if (rd_parse_u64(buf, 10, &v) == 0)
 		*out = rd_u64(v);
 	else
-		bad_value(s, path, buf);
+		rd_probe_bad_value(s, SRC, NULL, path, EINVAL, buf);
 }
 
 static void read_sysctls(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
@@ -847,7 +840,7 @@ static void read_sysctls(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		if (rd_parse_s64(buf, 10, &v) == 0 && v >= 0 && v <= 255)
 			s->host.tcp_ecn = rd_s64(v);
 		else
-			bad_value(s, path, buf);
+			rd_probe_bad_value(s, SRC, NULL, path, EINVAL, buf);
 	}
 	read_sysctl_u64(ctx, s, "net/core/rmem_default", &s->host.rmem_default);
 	read_sysctl_u64(ctx, s, "net/core/rmem_max", &s->host.rmem_max);

@@ -150,15 +150,6 @@ static void where(char *buf, size_t size, const char *base, const char *rel)
 	snprintf(buf, size, "%s/%s", base, rel);
 }
 
-static void bad_value(struct rd_snapshot *s, const char *base,
-		      const char *rel, int err, const char *text)
-{
-	char w[1024];
-
-	where(w, sizeof(w), base, rel);
-	rd_snapshot_error(s, SRC, w, err, "unexpected value \"%.64s\"", text);
-}
-
 /*
  * buf, read from base/rel, as a number in numbase no larger than max;
  * anything else is recorded as an unexpected value.
@@ -172,12 +163,7 @@ static void parse_num(struct rd_snapshot *s, const char *base, const char *rel,
 	if (rd_parse_u64(buf, numbase, &v) == 0 && v <= max)
 		*out = rd_u64(v);
 	else
-		bad_value(s, base, rel, EINVAL, buf);
-}
-
-static void set_str(char **dst, const char *v)
-{
-	(void)rd_str_set(dst, v);
+		rd_probe_bad_value(s, SRC, base, rel, EINVAL, buf);
 }
 
 int rd_parse_state_line(const char *text, uint64_t *num)
@@ -266,11 +252,11 @@ static void find_uverbs(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		if (rd_attr_read(p2, buf, sizeof(buf)) < 0)
 			continue;
 		if (strcmp(buf, devname) == 0) {
-			set_str(&d->uverbs, de->d_name);
+			rd_str_put(&d->uverbs, de->d_name);
 			/* The node as the host names it, whatever the roots. */
 			snprintf(p2, sizeof(p2), "/dev/infiniband/%s",
 				 de->d_name);
-			set_str(&d->uverbs_dev, p2);
+			rd_str_put(&d->uverbs_dev, p2);
 			break;
 		}
 	}
@@ -310,9 +296,10 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			  sizeof(buf), false) == 0) {
 		if (rd_parse_state_line(buf, &v) == 0) {
 			d->node_type_num = rd_u64(v);
-			set_str(&d->node_type, rd_node_type_name(v));
+			rd_str_put(&d->node_type, rd_node_type_name(v));
 		} else {
-			bad_value(s, base, "node_type", EINVAL, buf);
+			rd_probe_bad_value(s, SRC, base, "node_type", EINVAL,
+					   buf);
 		}
 	}
 	for (size_t i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
@@ -322,27 +309,28 @@ static void read_static(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		if (rd_parse_guid(buf, &v) == 0)
 			*(struct rd_ou64 *)((char *)d + guids[i].off) = rd_u64(v);
 		else
-			bad_value(s, base, guids[i].file, EINVAL, buf);
+			rd_probe_bad_value(s, SRC, base, guids[i].file, EINVAL,
+					   buf);
 	}
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		if (rd_probe_read(s, SRC, dc->dirfd, base, texts[i].file, buf,
 				  sizeof(buf), true) == 0)
-			set_str((char **)((char *)d + texts[i].off), buf);
+			rd_str_put((char **)((char *)d + texts[i].off), buf);
 
 	/* The parent device: a PCI function for hardware, none for rxe/siw. */
 	if (rd_probe_link_name(dc->dirfd, "device", buf, sizeof(buf)) == 0) {
 		if (looks_like_bdf(buf))
-			set_str(&d->pci_bdf, buf);
+			rd_str_put(&d->pci_bdf, buf);
 		if (rd_probe_link_name(dc->dirfd, "device/driver", buf,
 				       sizeof(buf)) == 0)
-			set_str(&d->driver, buf);
+			rd_str_put(&d->driver, buf);
 	}
 	if (!d->driver) {
 		/* Software devices name their driver in the device name. */
 		if (strncmp(dc->name, "rxe", 3) == 0)
-			set_str(&d->driver, "rdma_rxe");
+			rd_str_put(&d->driver, "rdma_rxe");
 		else if (strncmp(dc->name, "siw", 3) == 0)
-			set_str(&d->driver, "siw");
+			rd_str_put(&d->driver, "siw");
 	}
 	find_uverbs(ctx, s, dc->name, d);
 	dc->stat_ok = true;
@@ -434,7 +422,7 @@ static void read_counters(struct rd_snapshot *s, const char *pbase,
 			v = rd_u64(x);
 		} else {
 			snprintf(w, sizeof(w), "%s/%s", sub, fds[i].name);
-			bad_value(s, pbase, w, EINVAL, buf);
+			rd_probe_bad_value(s, SRC, pbase, w, EINVAL, buf);
 		}
 		rd_counters_add(out, fds[i].name, v);
 	}
@@ -462,7 +450,7 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 				  false) < 0)
 			continue;
 		if (rd_parse_gid(buf, raw) < 0) {
-			bad_value(s, pbase, rel, EINVAL, buf);
+			rd_probe_bad_value(s, SRC, pbase, rel, EINVAL, buf);
 			continue;
 		}
 		if (memcmp(raw, zero, 16) == 0)
@@ -475,10 +463,10 @@ static void read_gids(struct rd_snapshot *s, int pdirfd, const char *pbase,
 		g->raw_ok = true;
 		snprintf(rel, sizeof(rel), "gid_attrs/types/%s", names[i]);
 		if (rd_attr_read_at(pdirfd, rel, buf, sizeof(buf)) >= 0)
-			set_str(&g->type, buf);
+			rd_str_put(&g->type, buf);
 		snprintf(rel, sizeof(rel), "gid_attrs/ndevs/%s", names[i]);
 		if (rd_attr_read_at(pdirfd, rel, buf, sizeof(buf)) >= 0)
-			set_str(&g->netdev, buf);
+			rd_str_put(&g->netdev, buf);
 	}
 	/* Entries were sorted as strings; order them by index. */
 	for (size_t i = 1; i < slow->n_gids; i++) {
@@ -502,7 +490,7 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	rd_model_reset(rd_port_fields, p, sizeof(*p));
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "link_layer", buf,
 			  sizeof(buf), false) == 0)
-		set_str(&p->link_layer, buf);
+		rd_str_put(&p->link_layer, buf);
 	if (rd_probe_read(s, SRC, pc->dirfd, pbase, "pkeys/0", buf, sizeof(buf),
 			  true) == 0)
 		parse_num(s, pbase, "pkeys/0", buf, &p->pkey0, 0xffff, 16);
@@ -510,10 +498,10 @@ static void read_slow(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	/* The netdev of a RoCE port: what GID 0 is bound to. */
 	if (rd_attr_read_at(pc->dirfd, "gid_attrs/ndevs/0", buf, sizeof(buf)) >= 0 &&
 	    buf[0])
-		set_str(&p->netdev, buf);
+		rd_str_put(&p->netdev, buf);
 	for (size_t i = 0; !p->netdev && i < p->n_gids; i++)
 		if (p->gids[i].netdev)
-			set_str(&p->netdev, p->gids[i].netdev);
+			rd_str_put(&p->netdev, p->gids[i].netdev);
 	pc->slow_ok = true;
 	pc->slow_tick = ctx->tick;
 }
@@ -585,18 +573,20 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		case PA_STATE:
 			if (rd_parse_state_line(buf, &v) == 0) {
 				p->state_num = rd_u64(v);
-				set_str(&p->state, rd_port_state_name(v));
+				rd_str_put(&p->state, rd_port_state_name(v));
 			} else {
-				bad_value(s, pbase, "state", EINVAL, buf);
+				rd_probe_bad_value(s, SRC, pbase, "state",
+						   EINVAL, buf);
 			}
 			break;
 		case PA_PHYS:
 			if (rd_parse_state_line(buf, &v) == 0) {
 				p->phys_state_num = rd_u64(v);
-				set_str(&p->phys_state,
-					rd_port_phys_state_name(v));
+				rd_str_put(&p->phys_state,
+					   rd_port_phys_state_name(v));
 			} else {
-				bad_value(s, pbase, "phys_state", EINVAL, buf);
+				rd_probe_bad_value(s, SRC, pbase, "phys_state",
+						   EINVAL, buf);
 			}
 			break;
 		case PA_RATE: {
@@ -606,13 +596,14 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 			if (rd_parse_rate(buf, &g, wd, sizeof(wd), sp,
 					  sizeof(sp)) == 0) {
 				p->rate_gbps = rd_dbl(g);
-				set_str(&p->rate_text, buf);
+				rd_str_put(&p->rate_text, buf);
 				if (wd[0])
-					set_str(&p->width, wd);
+					rd_str_put(&p->width, wd);
 				if (sp[0])
-					set_str(&p->speed, sp);
+					rd_str_put(&p->speed, sp);
 			} else {
-				bad_value(s, pbase, "rate", EINVAL, buf);
+				rd_probe_bad_value(s, SRC, pbase, "rate",
+						   EINVAL, buf);
 			}
 			break;
 		}
@@ -631,8 +622,8 @@ static bool collect_port(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 				  RD_GID_EVERY) ||
 	    netdev_renamed(pc))
 		read_slow(ctx, s, pc, pbase);
-	set_str(&p->link_layer, pc->slow.link_layer);
-	set_str(&p->netdev, pc->slow.netdev);
+	rd_str_put(&p->link_layer, pc->slow.link_layer);
+	rd_str_put(&p->netdev, pc->slow.netdev);
 	p->pkey0 = pc->slow.pkey0;
 	copy_gids(p, &pc->slow);
 
@@ -784,18 +775,18 @@ static struct dev_cache *dev_cache_get(struct ib_sysfs_cache *c,
 
 static void copy_static(struct rd_device *d, const struct rd_device *st)
 {
-	set_str(&d->node_type, st->node_type);
+	rd_str_put(&d->node_type, st->node_type);
 	d->node_type_num = st->node_type_num;
 	d->node_guid = st->node_guid;
 	d->sys_image_guid = st->sys_image_guid;
-	set_str(&d->fw_ver, st->fw_ver);
-	set_str(&d->hca_type, st->hca_type);
-	set_str(&d->board_id, st->board_id);
-	set_str(&d->node_desc, st->node_desc);
-	set_str(&d->driver, st->driver);
-	set_str(&d->pci_bdf, st->pci_bdf);
-	set_str(&d->uverbs, st->uverbs);
-	set_str(&d->uverbs_dev, st->uverbs_dev);
+	rd_str_put(&d->fw_ver, st->fw_ver);
+	rd_str_put(&d->hca_type, st->hca_type);
+	rd_str_put(&d->board_id, st->board_id);
+	rd_str_put(&d->node_desc, st->node_desc);
+	rd_str_put(&d->driver, st->driver);
+	rd_str_put(&d->pci_bdf, st->pci_bdf);
+	rd_str_put(&d->uverbs, st->uverbs);
+	rd_str_put(&d->uverbs_dev, st->uverbs_dev);
 }
 
 static void prune(struct ib_sysfs_cache *c)
@@ -868,7 +859,7 @@ static int probe_ib_sysfs_collect(const struct rd_probe_ctx *ctx, void *state,
 		d = RD_PUSH(s->devices, s->n_devices);
 		if (!d)
 			break;
-		set_str(&d->name, names[i]);
+		rd_str_put(&d->name, names[i]);
 		if (!rd_probe_cache_fresh(ctx, dc->stat_tick, dc->stat_ok,
 					  RD_STATIC_EVERY))
 			read_static(ctx, s, dc, base);

@@ -57,16 +57,6 @@ static bool word_ok(const char *s, size_t max)
 	return true;
 }
 
-static void bad(struct rd_snapshot *s, const char *base, const char *file,
-		const char *text)
-{
-	char w[PATH_MAX];
-
-	snprintf(w, sizeof(w), "%s/%s", base, file);
-	rd_snapshot_error(s, SRC, w, EINVAL, "unexpected value \"%.64s\"",
-			  text);
-}
-
 static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 			const char *name)
 {
@@ -102,7 +92,8 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 			    strcmp(buf, "going") == 0)
 				(void)rd_str_set(&m->initstate, buf);
 			else
-				bad(s, base, "initstate", buf);
+				rd_probe_bad_value(s, SRC, base, "initstate",
+						   EINVAL, buf);
 		}
 	}
 	if (rd_probe_read(s, SRC, fd, base, "version", buf, sizeof(buf),
@@ -110,21 +101,23 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 		if (rd_text_check(buf, strlen(buf)) == 0 && buf[0])
 			(void)rd_str_set(&m->version, buf);
 		else
-			bad(s, base, "version", buf);
+			rd_probe_bad_value(s, SRC, base, "version", EINVAL,
+					   buf);
 	}
 	if (rd_probe_read(s, SRC, fd, base, "srcversion", buf, sizeof(buf),
 			  true) == 0) {
 		if (word_ok(buf, 64))
 			(void)rd_str_set(&m->srcversion, buf);
 		else
-			bad(s, base, "srcversion", buf);
+			rd_probe_bad_value(s, SRC, base, "srcversion", EINVAL,
+					   buf);
 	}
 	if (rd_probe_read(s, SRC, fd, base, "refcnt", buf, sizeof(buf),
 			  true) == 0) {
 		if (rd_parse_u64(buf, 10, &v) == 0)
 			m->refcnt = rd_u64(v);
 		else
-			bad(s, base, "refcnt", buf);
+			rd_probe_bad_value(s, SRC, base, "refcnt", EINVAL, buf);
 	}
 	close(fd);
 }

@@ -68,11 +68,6 @@ static struct nla_policy addr_policy[IFA_MAX + 1] = {
 	[IFA_LOCAL] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 16 },
 };
 
-static void set_str(char **dst, const char *v)
-{
-	(void)rd_str_set(dst, v);
-}
-
 void rd_netdev_free_array(struct rd_netdev *nd, size_t n)
 {
 	rd_model_free_array(rd_netdev_fields, (void **)&nd, &n, sizeof(*nd));
@@ -109,7 +104,7 @@ static void format_hw(struct nlattr *a, char **dst)
 
 		snprintf(buf + l, sizeof(buf) - l, i ? ":%02x" : "%02x", b[i]);
 	}
-	set_str(dst, buf);
+	rd_str_put(dst, buf);
 }
 
 /*
@@ -165,13 +160,14 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	name = rd_nl_text(tb[IFLA_IFNAME]);
 	if (!name || ifi.ifi_index <= 0)
 		return -EBADMSG;
-	set_str(&d->name, name);
+	rd_str_put(&d->name, name);
 	d->ifindex = rd_u64((uint64_t)ifi.ifi_index);
 	d->admin_up = rd_bool(ifi.ifi_flags & IFF_UP);
 	if (tb[IFLA_OPERSTATE]) {
 		char buf[32];
 
-		set_str(&d->operstate,
+		rd_str_put(
+			&d->operstate,
 			rtnl_link_operstate2str(nla_get_u8(tb[IFLA_OPERSTATE]),
 						buf, sizeof(buf)));
 	}
@@ -204,7 +200,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 			return r;
 		t = rd_nl_text(li[IFLA_INFO_KIND]);
 		if (t)
-			set_str(&d->kind, t);
+			rd_str_put(&d->kind, t);
 		if (t && strcmp(t, "vlan") == 0 && li[IFLA_INFO_DATA]) {
 			r = vlan_from_data(li[IFLA_INFO_DATA], d);
 			if (r < 0)
@@ -217,7 +213,7 @@ static int link_from_msg(struct nlmsghdr *nlh, struct rd_netdev *d)
 	if (t && strcmp(t, "pci") == 0) {
 		t = rd_nl_text(tb[IFLA_PARENT_DEV_NAME]);
 		if (t)
-			set_str(&d->pci_bdf, t);
+			rd_str_put(&d->pci_bdf, t);
 	}
 	return 0;
 }
@@ -315,11 +311,12 @@ int rd_netdev_parse_addrs(const void *bytes, size_t len, struct rd_netdev *nd,
 			r = -ENOMEM;
 			break;
 		}
-		set_str(&a->family, ifa.ifa_family == AF_INET ? "inet" : "inet6");
-		set_str(&a->address, text);
+		rd_str_put(&a->family,
+			   ifa.ifa_family == AF_INET ? "inet" : "inet6");
+		rd_str_put(&a->address, text);
 		a->prefixlen = rd_u64(ifa.ifa_prefixlen);
-		set_str(&a->scope,
-			rd_netdev_scope_name(ifa.ifa_scope, sbuf, sizeof(sbuf)));
+		rd_str_put(&a->scope, rd_netdev_scope_name(ifa.ifa_scope, sbuf,
+							   sizeof(sbuf)));
 	}
 	rd_nl_iter_end(&it);
 	if (r < 0)
@@ -374,16 +371,16 @@ static void sysfs_parent(const struct rd_probe_ctx *ctx, struct rd_netdev *d)
 		if (sscanf(name, "%4x:%2x:%2x.%1x%c", &dom, &bus, &dev, &fn,
 			   &tail) == 4 &&
 		    strlen(name) == 12)
-			set_str(&d->pci_bdf, name);
+			rd_str_put(&d->pci_bdf, name);
 	}
 	if (!d->driver &&
 	    rd_path(path, sizeof(path), ctx->roots->sysfs,
 		    "/class/net/%s/device/driver", d->name) == 0 &&
 	    rd_probe_link_name(AT_FDCWD, path, name, sizeof(name)) == 0)
-		set_str(&d->driver, name);
+		rd_str_put(&d->driver, name);
 	/* Virtual devices have no parent: their kind names the driver. */
 	if (!d->driver && d->kind)
-		set_str(&d->driver, d->kind);
+		rd_str_put(&d->driver, d->kind);
 }
 
 /* Which RDMA port, if any, sits on this netdev. */
@@ -445,8 +442,8 @@ static bool vlan_of_port(const struct rd_snapshot *s, struct rd_netdev *all,
 			lower = &s->netdevs[i];
 	if (!lower || !rdma_owner(s, lower, dev, &port))
 		return false;
-	set_str(&v->lower, lower->name);
-	set_str(&v->rdma_device, *dev);
+	rd_str_put(&v->lower, lower->name);
+	rd_str_put(&v->rdma_device, *dev);
 	return true;
 }
 
@@ -578,8 +575,8 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 				    "/class/net/%s/ifindex", name) < 0 ||
 			    access(path, F_OK) != 0)
 				continue;
-			set_str(&d.name, name);
-			set_str(&d.rdma_device, rd->name);
+			rd_str_put(&d.name, name);
+			rd_str_put(&d.rdma_device, rd->name);
 			d.rdma_port = rd_u64(p->port);
 			d.ifindex = sysfs_u64(ctx, s, d.name, "ifindex", 10);
 			d.mtu = sysfs_u64(ctx, s, d.name, "mtu", 10);
@@ -599,11 +596,11 @@ static void collect_sysfs(const struct rd_probe_ctx *ctx,
 			if (rd_path(path, sizeof(path), ctx->roots->sysfs,
 				    "/class/net/%s/operstate", d.name) == 0 &&
 			    rd_attr_read(path, buf, sizeof(buf)) > 0)
-				set_str(&d.operstate, buf);
+				rd_str_put(&d.operstate, buf);
 			if (rd_path(path, sizeof(path), ctx->roots->sysfs,
 				    "/class/net/%s/address", d.name) == 0 &&
 			    rd_attr_read(path, buf, sizeof(buf)) > 0)
-				set_str(&d.mac, buf);
+				rd_str_put(&d.mac, buf);
 			sysfs_parent(ctx, &d);
 			adopt(s, &d);
 			rd_model_free(rd_netdev_fields, &d);
@@ -649,7 +646,7 @@ void rd_netdev_keep(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		sysfs_parent(ctx, &nd[i]);
 		if (!on_port && !same_pci(s, &nd[i], &dev))
 			continue;
-		set_str(&nd[i].rdma_device, dev);
+		rd_str_put(&nd[i].rdma_device, dev);
 		if (on_port)
 			nd[i].rdma_port = rd_u64(port);
 		adopt(s, &nd[i]);

@@ -430,9 +430,8 @@ static void read_numa(struct rd_snapshot *s, int dirfd, const char *base,
 		if (rd_parse_s64(buf, 10, &v) == 0 && v >= -1 && v < 65536) {
 			p->numa_node = rd_s64(v);
 		} else {
-			snprintf(w, sizeof(w), "%s/numa_node", base);
-			rd_snapshot_error(s, SRC, w, EINVAL,
-					  "unexpected value \"%.64s\"", buf);
+			rd_probe_bad_value(s, SRC, base, "numa_node", EINVAL,
+					   buf);
 		}
 	}
 	r = rd_attr_read_at(dirfd, "local_cpulist", buf, sizeof(buf));
@@ -440,9 +439,8 @@ static void read_numa(struct rd_snapshot *s, int dirfd, const char *base,
 		if (cpulist_valid(buf)) {
 			(void)rd_str_set(&p->local_cpulist, buf);
 		} else {
-			snprintf(w, sizeof(w), "%s/local_cpulist", base);
-			rd_snapshot_error(s, SRC, w, EINVAL,
-					  "unexpected value \"%.64s\"", buf);
+			rd_probe_bad_value(s, SRC, base, "local_cpulist",
+					   EINVAL, buf);
 		}
 	} else if (r != -ENOENT) {
 		snprintf(w, sizeof(w), "%s/local_cpulist", base);

@@ -12,8 +12,9 @@
 #include "core/attr.h"
 #include "core/roots.h"
 
-static void record(struct rd_snapshot *s, const char *src, const char *base,
-		   const char *rel, int err, const char *text)
+void rd_probe_bad_value(struct rd_snapshot *s, const char *src,
+			const char *base, const char *rel, int err,
+			const char *text)
 {
 	char w[PATH_MAX + 256];
 
@@ -37,7 +38,7 @@ int rd_probe_read(struct rd_snapshot *s, const char *src, int dirfd,
 	if (r >= 0)
 		return 0;
 	if (!(optional && r == -ENOENT))
-		record(s, src, base, rel, (int)-r, NULL);
+		rd_probe_bad_value(s, src, base, rel, (int)-r, NULL);
 	return (int)r;
 }
 
@@ -53,7 +54,7 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 	if (r < 0)
 		return r;
 	if (rd_parse_u64(buf, hex ? 0 : 10, &v) < 0 || v > max) {
-		record(s, src, base, rel, EINVAL, buf);
+		rd_probe_bad_value(s, src, base, rel, EINVAL, buf);
 		return -EINVAL;
 	}
 	*out = v;
@@ -86,7 +87,7 @@ int rd_probe_list(struct rd_snapshot *s, const char *src, const char *path,
 	int r = rd_dir_list(AT_FDCWD, path, max, names, n);
 
 	if (r < 0 && r != -ENOENT)
-		record(s, src, NULL, path, r, NULL);
+		rd_probe_bad_value(s, src, NULL, path, r, NULL);
 	return r;
 }
 
@@ -108,7 +109,7 @@ int rd_probe_open_dir(struct rd_snapshot *s, const char *src,
 		return fd;
 	fd = -errno;
 	if (fd != -ENOENT)
-		record(s, src, NULL, path, fd, NULL);
+		rd_probe_bad_value(s, src, NULL, path, fd, NULL);
 	return fd;
 }
 

@@ -23,6 +23,15 @@ int rd_probe_read(struct rd_snapshot *s, const char *src, int dirfd,
 		  bool optional);
 
 /*
+ * Record in s->errors, as source src at "base/rel" (rel alone when base
+ * is NULL), that reading it failed with err or, with text, that it held
+ * a value no probe takes ("unexpected value \"...\"", cut at 64 bytes).
+ */
+void rd_probe_bad_value(struct rd_snapshot *s, const char *src,
+			const char *base, const char *rel, int err,
+			const char *text);
+
+/*
  * The same, as an unsigned number (decimal; with hex, "0x" hex too) no
  * larger than max. Any other value is recorded as well and gives -EINVAL.
  */

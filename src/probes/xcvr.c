@@ -32,8 +32,6 @@
 #define MAX_CAGES 32
 #define PLAN_MAX 24
 #define DIAG_EVERY_S 1.0
-/* enum ethtool_link_ext_state: ETHTOOL_LINK_EXT_STATE_NO_CABLE */
-#define EXT_STATE_NO_CABLE 4
 
 /* What is kept of one cage between refreshes. */
 struct cage {
@@ -391,7 +389,7 @@ static int probe_xcvr_collect(const struct rd_probe_ctx *ctx, void *state,
 		if (!has_cage(d))
 			continue;
 		if (d->ethtool.ext_state_num.ok &&
-		    d->ethtool.ext_state_num.v == EXT_STATE_NO_CABLE) {
+		    d->ethtool.ext_state_num.v == RD_EXT_NO_CABLE) {
 			/* The driver says the cage is empty: do not touch it. */
 			d->xcvr.present = rd_bool(false);
 			(void)rd_str_set(&d->xcvr.error,

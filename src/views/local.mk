@@ -3,7 +3,7 @@
 src_librdmadiag_a_SOURCES += \
 	src/views/layout.c src/views/layout.h \
 	src/views/widgets.c src/views/widgets.h \
-	src/views/ui.c src/views/ui.h \
+	src/views/app.c src/views/ui.c src/views/ui.h \
 	src/views/tty.c src/views/tty.h src/views/chrome.c \
 	src/views/screens.c \
 	src/views/view_overview.c src/views/view_port.c \

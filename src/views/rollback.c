@@ -16,6 +16,8 @@
 
 #include "console/fixup.h"
 
+static int rollback_key(struct ui *ui, int ch);
+
 /* (Re)build the dialog from ui->rollback; the countdown is its last
  * text line. */
 static void show(struct ui *ui, const char *countdown)
@@ -24,7 +26,7 @@ static void show(struct ui *ui, const char *countdown)
 
 	ui_dialog_open(ui, "Keep this change?", "y: keep   n/Esc: revert now",
 		       NULL, NULL);
-	ui->dialog.rollback = true;
+	ui->dialog.key = rollback_key;
 	ui_dialog_line(ui, "%s", rb->what);
 	if (rb->after[0])
 		ui_dialog_line(ui, "%s", rb->after);
@@ -120,7 +122,7 @@ int ui_rollback_tick(struct ui *ui)
 		return UI_REDO_DRAW;
 	}
 	/* Another dialog took its place: the pending change comes first. */
-	if (!d->open || !d->rollback || d->n == 0) {
+	if (!d->open || d->key != rollback_key || d->n == 0) {
 		show(ui, line);
 		return UI_REDO_DRAW;
 	}
@@ -173,7 +175,7 @@ static int revert(struct ui *ui)
 	return UI_REDO_DRAW;
 }
 
-int ui_rollback_key(struct ui *ui, int ch)
+static int rollback_key(struct ui *ui, int ch)
 {
 	if (!ui->rollback.on)
 		return UI_REDO_NOTHING;

@@ -20,27 +20,12 @@ static const char *na(const char *s)
 	return s && *s ? rd_esc_tmp(s) : "-";
 }
 
-enum rd_verdict view_port_state_verdict(const struct rd_port *p)
-{
-	if (!p->state_num.ok)
-		return RD_UNKNOWN;
-	switch (p->state_num.v) {
-	case 4:
-	case 5:
-		return RD_PASS;
-	case 1:
-		return RD_FAIL;
-	default:
-		return RD_WARN;
-	}
-}
-
 static const char *state_color(const struct rd_port *p)
 {
 	static const char *const colors[] = { C_GREEN, C_YELLOW, C_YELLOW,
 					      C_RED };
 
-	return rd_verdict_pick(view_port_state_verdict(p), colors);
+	return rd_verdict_pick(rd_diag_port_state(p), colors);
 }
 
 /* text padded to width; a longer one keeps one space before the next.

@@ -9,10 +9,6 @@
 #include "core/snapshot.h"
 #include "diag/diag.h"
 
-/* A port's state as a verdict: ACTIVE and ACTIVE_DEFER pass, DOWN fails,
- * INIT and ARMED warn; a state not read is unknown. */
-enum rd_verdict view_port_state_verdict(const struct rd_port *p);
-
 void view_text_snapshot(FILE *f, const struct rd_snapshot *s, bool color,
 			bool verbose);
 

@@ -19,87 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "views/text_snapshot.h"
 #include "views/tty.h"
 
 /* How long q waits for a probe to end before leaving it behind. */
 #define UI_STOP_WAIT 0.3
-
-/* ---- helpers for screens ---- */
-
-double ui_now(void)
-{
-	return con_now();
-}
-
-void ui_msg(struct ui *ui, enum w_style s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ui->msg, sizeof(ui->msg), fmt, ap);
-	va_end(ap);
-	ui->msg_style = s;
-	ui->msg_until = ui_now() + 6.0;
-}
-
-const char *ui_str(const char *s)
-{
-	return s && *s ? s : "-";
-}
-
-enum w_style ui_verdict_style(enum rd_verdict v)
-{
-	static const enum w_style styles[] = { W_GOOD, W_DIM, W_WARN, W_BAD };
-
-	return (unsigned)v < 4 ? styles[v] : W_DIM;
-}
-
-enum w_style ui_state_style(const struct rd_port *p)
-{
-	return ui_verdict_style(view_port_state_verdict(p));
-}
-
-void ui_dialog_open(struct ui *ui, const char *title, const char *choices,
-		    ui_confirm_fn confirm, void *arg)
-{
-	struct ui_dialog *d = &ui->dialog;
-
-	memset(d, 0, sizeof(*d));
-	d->open = true;
-	snprintf(d->title, sizeof(d->title), "%s", title);
-	snprintf(d->choices, sizeof(d->choices), "%s",
-		 choices ? choices : "Enter/Esc: close");
-	d->confirm = confirm;
-	d->arg = arg;
-	ui->fix_dialog = false;
-}
-
-void ui_dialog_line(struct ui *ui, const char *fmt, ...)
-{
-	struct ui_dialog *d = &ui->dialog;
-	va_list ap;
-
-	if (d->n >= sizeof(d->lines) / sizeof(d->lines[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(d->lines[d->n++], sizeof(d->lines[0]), fmt, ap);
-	va_end(ap);
-}
-
-struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p)
-{
-	return &ui->lay.pane[p];
-}
-
-int ui_go(struct ui *ui, const struct ui_screen *sc)
-{
-	if (ui->view != sc)
-		ui->back = ui->view;
-	ui->view = sc;
-	rd_layout_compute(ui->rows, ui->cols, sc->layout, &ui->lay);
-	return UI_REDO_DRAW;
-}
 
 /* ---- what the worker hands over ---- */
 
@@ -237,11 +160,6 @@ static int act_quit(struct ui *ui, int ch)
 {
 	return UI_REDO_QUIT;
 }
-static int act_help(struct ui *ui, int ch)
-{
-	return ui_go(ui, ui->view == &view_help_screen ? ui->back
-						       : &view_help_screen);
-}
 static int act_next_screen(struct ui *ui, int ch)
 {
 	return ui_go(ui, ui_screens[(view_index(ui) + 1) % ui_n_screens]);
@@ -284,16 +202,6 @@ static int act_next_finding(struct ui *ui, int ch)
 		ui_msg(ui, W_NORMAL, "no other port has a result that is not PASS");
 	return UI_REDO_DRAW;
 }
-static int act_bw(struct ui *ui, int ch)
-{
-	view_tests_open_form(ui, false);
-	return UI_REDO_DRAW;
-}
-static int act_lat(struct ui *ui, int ch)
-{
-	view_tests_open_form(ui, true);
-	return UI_REDO_DRAW;
-}
 static int set_interval(struct ui *ui, double s)
 {
 	ui->st.interval = s;
@@ -329,25 +237,7 @@ static int act_demo(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
-int ui_page_scroll(struct ui *ui, int ch)
-{
-	if (!ui->view->page)
-		return UI_UNHANDLED;
-	w_page_key(ui->view->page, ch);
-	return UI_REDO_DRAW;
-}
-
-int ui_back(struct ui *ui, int ch)
-{
-	return ui_go(ui, ui->back);
-}
-
 const struct ui_action ui_global_actions[] = {
-	{ "h", act_help, NULL, "help, as F1 and ?" },
-	{ "b", act_bw, NULL,
-	  "bandwidth test on the selected port (from anywhere)" },
-	{ "l", act_lat, NULL,
-	  "latency test on the selected port (from anywhere)" },
 	{ "Tab", act_next_screen, NULL, "next screen" },
 	{ "Shift-Tab", act_prev_screen, NULL, "previous screen" },
 	{ "< , > .", NULL, NULL, "previous / next port on any screen" },
@@ -416,8 +306,8 @@ static int dialog_key(struct ui *ui, int ch)
 {
 	struct ui_dialog *d = &ui->dialog;
 
-	if (d->rollback)
-		return ui_rollback_key(ui, ch);
+	if (d->key)
+		return d->key(ui, ch);
 	if (d->confirm && (ch == 'y' || ch == 'Y')) {
 		ui_confirm_fn fn = d->confirm;
 		void *arg = d->arg;
@@ -451,14 +341,17 @@ static int handle_key(struct ui *ui, int ch)
 	r = run_actions(ui, ui->view->actions, ch);
 	if (!(r & UI_UNHANDLED))
 		return r;
-	for (size_t i = 0; i < ui_n_screens; i++)
-		if (ch == KEY_F(ui_screens[i]->fkey) ||
-		    ch == ui_screens[i]->letter)
-			return ui_screens[i] == &view_help_screen ? act_help(ui, ch)
-			       : ui_screens[i] == &view_checklist_screen &&
-					       ch == ui_screens[i]->letter
-				       ? view_checklist_open_finding(ui)
-				       : ui_go(ui, ui_screens[i]);
+	for (size_t i = 0; i < ui_n_screens; i++) {
+		const struct ui_screen *sc = ui_screens[i];
+
+		if (ch == KEY_F(sc->fkey) || ch == sc->letter)
+			return sc->enter ? sc->enter(ui, ch) : ui_go(ui, sc);
+	}
+	for (size_t i = 0; i < ui_n_screens; i++) {
+		r = run_actions(ui, ui_screens[i]->anywhere, ch);
+		if (!(r & UI_UNHANDLED))
+			return r;
+	}
 	r = run_actions(ui, ui_global_actions, ch);
 	return r & UI_UNHANDLED ? UI_REDO_NOTHING : r;
 }
@@ -470,14 +363,18 @@ static int loop(struct ui *ui)
 	int redo = UI_REDO_LAYOUT | UI_REDO_DRAW;
 
 	for (;;) {
-		struct pollfd fds[5];
-		nfds_t nfds = 3, peer_slot;
+		struct pollfd fds[3 + 2];
+		size_t slot[2];
+		nfds_t nfds = 3;
+		bool running = false;
 		int timeout = -1, ch;
 		double busy;
 
 		if (redo & UI_REDO_PROBE)
 			con_worker_refresh(ui->worker, true);
-		con_test_tick(&ui->test);
+		for (size_t i = 0; i < ui->n_children; i++)
+			if (ui->children[i].tick)
+				ui->children[i].tick(ui->children[i].ctx);
 		if (con_test_take_ended(&ui->test)) {
 			ui_msg(ui, ui->test.ended_ok ? W_BANNER_OK : W_WARN,
 			       "%s", ui->test.summary);
@@ -496,16 +393,17 @@ static int loop(struct ui *ui)
 					  .events = POLLIN };
 		fds[2] = (struct pollfd){ .fd = con_worker_fd(ui->worker),
 					  .events = POLLIN };
-		if (con_test_fd(&ui->test) >= 0)
-			fds[nfds++] =
-				(struct pollfd){ .fd = con_test_fd(&ui->test),
-						 .events = POLLIN };
-		peer_slot = nfds;
-		if (rd_peer_child_fd(&ui->peer) >= 0)
-			fds[nfds++] = (struct pollfd){
-				.fd = rd_peer_child_fd(&ui->peer),
-				.events = POLLIN
-			};
+		for (size_t i = 0; i < ui->n_children; i++) {
+			const struct con_child *c = &ui->children[i];
+			int fd = c->fd(c->ctx);
+
+			slot[i] = fd >= 0 ? nfds : 0;
+			if (fd >= 0)
+				fds[nfds++] =
+					(struct pollfd){ .fd = fd,
+							 .events = POLLIN };
+			running |= c->running(c->ctx);
+		}
 		/* Wake up to clear an expired message, to count a slow
 		 * probe's seconds in the title, and to escalate a test abort.
 		 */
@@ -517,9 +415,7 @@ static int loop(struct ui *ui)
 		busy = con_worker_busy_since(ui->worker);
 		if (busy > 0 && (timeout < 0 || timeout > 500))
 			timeout = 500;
-		if ((con_test_running(&ui->test) ||
-		     rd_peer_child_running(&ui->peer)) &&
-		    (timeout < 0 || timeout > 250))
+		if (running && (timeout < 0 || timeout > 250))
 			timeout = 250;
 		/* the keep-this-change countdown */
 		if (ui->rollback.on && (timeout < 0 || timeout > 250))
@@ -543,16 +439,16 @@ static int loop(struct ui *ui)
 		}
 		if (fds[2].revents & POLLIN)
 			redo |= take_updates(ui);
-		if (peer_slot > 3 && fds[3].revents) {
-			con_test_readable(&ui->test);
-			redo |= UI_REDO_DRAW;
+		for (size_t i = 0; i < ui->n_children; i++) {
+			const struct con_child *c = &ui->children[i];
+
+			if (slot[i] && fds[slot[i]].revents) {
+				c->readable(c->ctx);
+				redo |= UI_REDO_DRAW;
+			}
+			if (c->redraw_while_running && c->running(c->ctx))
+				redo |= UI_REDO_DRAW;
 		}
-		if (nfds > peer_slot && fds[peer_slot].revents) {
-			rd_peer_child_readable(&ui->peer);
-			redo |= UI_REDO_DRAW;
-		}
-		if (rd_peer_child_running(&ui->peer))
-			redo |= UI_REDO_DRAW;
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			redo |= UI_REDO_QUIT;
 		if (fds[0].revents & POLLIN)
@@ -578,9 +474,14 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	ui->o = *o;
 	con_state_init(&ui->st, o->source, o->interval);
 	con_test_init(&ui->test, o->self_exe);
-	rd_peer_child_init(&ui->peer);
+	con_peer_init(&ui->peer);
+	ui->children[ui->n_children++] = con_test_child(&ui->test);
+	ui->children[ui->n_children++] = con_peer_child(&ui->peer);
 	ui->root = geteuid() == 0;
-	ui->view = ui->back = &view_overview_screen;
+	ui->view = ui->back = ui_screens[0];
+	ui->screens = ui_screens;
+	ui->n_screens = ui_n_screens;
+	ui->global_actions = ui_global_actions;
 	if (o->source == CON_LIVE) {
 		r = con_source_open_live(&src, o->roots, err, sizeof(err));
 		src.store = o->store;
@@ -602,8 +503,8 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	r = tty_start(o->color, o->utf8);
 	if (r == 0)
 		r = loop(ui);
-	con_test_cleanup(&ui->test);
-	rd_peer_child_stop(&ui->peer);
+	for (size_t i = 0; i < ui->n_children; i++)
+		ui->children[i].stop(ui->children[i].ctx);
 	free(ui->peer.out);
 	tty_stop();
 	if (r < 0) /* after tty_stop, so the line stays on the screen */

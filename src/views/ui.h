@@ -17,7 +17,7 @@
 #include "console/test_run.h"
 #include "console/worker.h"
 #include "core/roots.h"
-#include "peer/child.h"
+#include "console/peer_run.h"
 #include "views/layout.h"
 #include "views/widgets.h"
 
@@ -77,12 +77,16 @@ struct ui_screen {
 	void (*draw)(struct ui *ui);
 	const char *help;    /* what the screen shows, for the help screen */
 	struct w_page *page; /* a screen that is one page: what scrolls */
+	/* What its F-key or letter does (ch says which); NULL: go to it. */
+	int (*enter)(struct ui *ui, int ch);
+	/* Keys it answers from every screen (b, l open Tests' form). */
+	const struct ui_action *anywhere;
 };
 
 /* Declares a screen in one statement; the long help text is a static
  * string above it. A page screen names the page its scroll keys move. */
-#define UI_PAGE_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
-		       actions_, help_, page_)                                 \
+#define UI_SCREEN_FULL(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
+		       actions_, help_, page_, enter_, anywhere_)              \
 	const struct ui_screen id = { .name = (name_),                         \
 				      .brief = (brief_),                       \
 				      .fkey = (fkey_),                         \
@@ -91,7 +95,13 @@ struct ui_screen {
 				      .draw = (draw_),                         \
 				      .actions = (actions_),                   \
 				      .help = (help_),                         \
-				      .page = (page_) }
+				      .page = (page_),                         \
+				      .enter = (enter_),                       \
+				      .anywhere = (anywhere_) }
+#define UI_PAGE_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
+		       actions_, help_, page_)                                 \
+	UI_SCREEN_FULL(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
+		       actions_, help_, page_, NULL, NULL)
 #define UI_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_, actions_, \
 		  help_)                                                       \
 	UI_PAGE_SCREEN(id, name_, brief_, fkey_, letter_, layout_, draw_,      \
@@ -141,7 +151,12 @@ struct ui_dialog {
 	char choices[96];
 	ui_confirm_fn confirm; /* NULL: information only */
 	void *arg;
-	bool rollback; /* the keep-this-change dialog (rollback.c) */
+	/*
+	 * A dialog of its own kind answers every key itself (the
+	 * keep-this-change dialog of rollback.c); NULL: y confirms, Esc, n,
+	 * q and Enter close.
+	 */
+	int (*key)(struct ui *ui, int ch);
 };
 
 /* A change whose rollback timer runs: it is kept only if the person
@@ -165,10 +180,21 @@ struct ui {
 	struct con_worker *worker;
 	struct con_test_run test;
 	struct rd_peer_child peer; /* the Peer screen's exchange */
+	/* The processes the loop polls: the test, the peer exchange. */
+	struct con_child children[2];
+	size_t n_children;
 	bool root;
 	bool greeted; /* "since you were last here" was considered */
 	/* screen */
 	const struct ui_screen *view, *back;
+	/*
+	 * The registry and the keys of every screen, as the loop runs them:
+	 * a screen that lists them (Help) reads them here, so no screen
+	 * names the registry that names it.
+	 */
+	const struct ui_screen *const *screens;
+	size_t n_screens;
+	const struct ui_action *global_actions;
 	struct rd_layout lay;
 	int rows, cols;
 	char msg[256];
@@ -247,12 +273,11 @@ int view_checklist_open_finding(struct ui *ui);
 void view_tests_open_form(struct ui *ui, bool latency);
 
 /* rollback.c: the keep-this-change dialog after a change with a
- * rollback timer (u: its CON_UP_FIX_DONE); tick keeps the countdown
- * live and returns the redo mask; key answers it. */
+ * rollback timer (u: its CON_UP_FIX_DONE), a dialog kind that answers
+ * its own keys; tick keeps the countdown live and returns the redo mask. */
 void ui_rollback_open(struct ui *ui, const struct con_update *u,
 		      const char *after);
 int ui_rollback_tick(struct ui *ui);
-int ui_rollback_key(struct ui *ui, int ch);
 
 /* chrome.c: the title, banner and key bar around every screen. */
 void chrome_title(struct ui *ui);

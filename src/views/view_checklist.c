@@ -523,5 +523,14 @@ static const char checklist_help[] =
 	"and impact (root only; otherwise the dialog says why not), "
 	"then re-probes and shows the new verdict; u undoes the last "
 	"fix-up from the journal.";
-UI_SCREEN(view_checklist_screen, "Checks", "Chk", 6, 'k', RD_LAYOUT_LIST,
-	  checklist_draw, checklist_actions, checklist_help);
+/* k opens the most important finding; F6 just goes to the list. */
+static int checklist_go(struct ui *ui, int ch)
+{
+	return ch == view_checklist_screen.letter
+		       ? view_checklist_open_finding(ui)
+		       : ui_go(ui, &view_checklist_screen);
+}
+
+UI_SCREEN_FULL(view_checklist_screen, "Checks", "Chk", 6, 'k', RD_LAYOUT_LIST,
+	       checklist_draw, checklist_actions, checklist_help, NULL,
+	       checklist_go, NULL);

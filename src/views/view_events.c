@@ -266,7 +266,7 @@ static void health(struct ui *ui, const struct rd_device *sel)
 			    ui_str(rd_devlink_version(dl, "fixed", "fw.psid")));
 		for (size_t j = 0; j < dl->n_reporters; j++) {
 			const struct rd_devlink_reporter *p = &dl->reporters[j];
-			bool bad = p->state && !strcmp(p->state, "error");
+			bool bad = rd_devlink_reporter_failed(p);
 			bool moved = (p->error_count.ok && p->error_count.v) ||
 				     (p->recover_count.ok && p->recover_count.v);
 

@@ -39,16 +39,18 @@ static void help_draw(struct ui *ui)
 
 	w_lines_reset(&page.lines);
 	w_lines_add(&page.lines, W_HEAD, "Keys on every screen");
-	for (size_t v = 0; v < ui_n_screens; v++) {
-		const struct ui_screen *sc = ui_screens[v];
+	for (size_t v = 0; v < ui->n_screens; v++) {
+		const struct ui_screen *sc = ui->screens[v];
 
 		w_lines_add(&page.lines, W_NORMAL, "  F%-2d %-24c %s", sc->fkey,
 			    sc->letter, sc->name);
 	}
-	add_actions(ui_global_actions, r->w);
+	for (size_t v = 0; v < ui->n_screens; v++)
+		add_actions(ui->screens[v]->anywhere, r->w);
+	add_actions(ui->global_actions, r->w);
 	w_lines_add(&page.lines, W_NORMAL, " ");
-	for (size_t v = 0; v < ui_n_screens; v++) {
-		const struct ui_screen *sc = ui_screens[v];
+	for (size_t v = 0; v < ui->n_screens; v++) {
+		const struct ui_screen *sc = ui->screens[v];
 		size_t nl;
 
 		w_lines_add(&page.lines, W_HEAD, "F%d %c  %s", sc->fkey,
@@ -61,9 +63,10 @@ static void help_draw(struct ui *ui)
 	}
 	w_lines_add(&page.lines, W_HEAD, "Colours");
 	w_lines_add(&page.lines, W_GOOD, "  green: ACTIVE, PASS");
-	w_lines_add(&page.lines, W_WARN, "  yellow/bold: INIT, WARN");
+	w_lines_add(&page.lines, W_WARN, "  yellow/bold: WARN");
 	w_lines_add(&page.lines, W_BAD,
-		    "  red/underlined: DOWN, FAIL, a rising error counter");
+		    "  red/underlined: a port not ACTIVE (DOWN, INIT, ARMED), "
+		    "FAIL, a rising error counter");
 	w_lines_add(&page.lines, W_DIM, "  dim: not available (N/A), UNKNOWN");
 	w_lines_add(&page.lines, W_NORMAL,
 		    "  NO_COLOR or a monochrome terminal switch to bold, "
@@ -83,5 +86,18 @@ static const char help_page_help[] =
 	"'rdmadiag capture', --demo plays the recorded demo host. "
 	"Without root the console is read-only: fix-ups are shown "
 	"with the command to run and the reason they are disabled.";
-UI_PAGE_SCREEN(view_help_screen, "Help", "Help", 1, '?', RD_LAYOUT_FULL,
-	       help_draw, help_actions, help_page_help, &page);
+/* F1, ? and h open help, and from help go back. */
+static int help_toggle(struct ui *ui, int ch)
+{
+	return ui_go(ui, ui->view == &view_help_screen ? ui->back
+						       : &view_help_screen);
+}
+
+static const struct ui_action help_anywhere[] = {
+	{ "h", help_toggle, NULL, "help, as F1 and ?" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+UI_SCREEN_FULL(view_help_screen, "Help", "Help", 1, '?', RD_LAYOUT_FULL,
+	       help_draw, help_actions, help_page_help, &page, help_toggle,
+	       help_anywhere);

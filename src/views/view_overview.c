@@ -154,7 +154,7 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 		snprintf(buf, len, "reachable: not known (port state not read)");
 		return W_DIM;
 	}
-	if (st != 4 && st != 5) {	/* ACTIVE, ACTIVE_DEFER */
+	if (!rd_port_active(p)) {
 		snprintf(buf, len, "not reachable: port %s",
 			 rd_port_state_name(st));
 		return W_BAD;

@@ -38,10 +38,9 @@ static void ask(struct ui *ui)
 				   "to compare; run 'rdmadiag peer HOST' on it");
 		return;
 	}
-	if (rd_peer_child_start(&ui->peer, ui->o.self_exe, ui->o.roots,
-				pv.editing,
-				d ? d->name : NULL, p ? (unsigned)p->port : 0,
-				PEER_TIMEOUT_S, pv.matrix) < 0)
+	if (con_peer_start(&ui->peer, ui->o.self_exe, ui->o.roots, pv.editing,
+			   d ? d->name : NULL, p ? (unsigned)p->port : 0,
+			   PEER_TIMEOUT_S, pv.matrix) < 0)
 		ui_msg(ui, W_WARN, "peer: %s", ui->peer.err);
 }
 
@@ -174,7 +173,7 @@ static void peer_draw(struct ui *ui)
 			 "selected (< >)");
 	}
 	w_lines_reset(&pv.page);
-	if (rd_peer_child_running(c))
+	if (con_peer_running(c))
 		w_lines_add(&pv.page, W_NORMAL,
 			    "asking %s%s ... %.0f s (each message waits at most "
 			    "%d s; Esc stops)",
@@ -203,7 +202,7 @@ static int peer_prompt(struct ui *ui, int ch)
 static int peer_matrix(struct ui *ui, int ch)
 {
 	(void)ch;
-	if (rd_peer_child_running(&ui->peer))
+	if (con_peer_running(&ui->peer))
 		return UI_REDO_DRAW;
 	pv.matrix = true;
 	if (!pv.editing[0]) {
@@ -223,8 +222,8 @@ static int peer_scroll(struct ui *ui, int ch)
 static int peer_back(struct ui *ui, int ch)
 {
 	(void)ch;
-	if (rd_peer_child_running(&ui->peer)) {
-		rd_peer_child_stop(&ui->peer);
+	if (con_peer_running(&ui->peer)) {
+		con_peer_stop(&ui->peer);
 		return UI_REDO_DRAW;
 	}
 	return ui_go(ui, ui->back);

@@ -393,7 +393,7 @@ static void port_draw(struct ui *ui)
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	nd = ui_port_netdev(ui, p);
 	/* A port that is not ACTIVE: why, and what to do, come first. */
-	if (p->state_num.ok && p->state_num.v != 4 && p->state_num.v != 5) {
+	if (p->state_num.ok && !rd_port_active(p)) {
 		verdicts(ui, &page.lines, d, p, r->w);
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		if (nd) {

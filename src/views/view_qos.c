@@ -264,8 +264,7 @@ static void qos_draw(struct ui *ui)
 		    ui_str(d->name), p->port, ui_str(p->netdev));
 	if (!nd) {
 		w_lines_add(&page.lines, W_DIM,
-			    p->link_layer && strcmp(p->link_layer,
-						    "InfiniBand") == 0
+			    rd_port_is_ib(p)
 				    ? "  InfiniBand port: QoS is set by the "
 				      "subnet manager (SL/VL), not DCB."
 				    : "  No netdev behind this port: nothing "

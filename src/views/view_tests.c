@@ -572,5 +572,26 @@ static const char tests_help[] =
 	"busiest counters move beside it; a dashed line marks the rate "
 	"the port can reach (link, PCIe and MTU). Esc stops the test. "
 	"Results stay in the list below.";
-UI_SCREEN(view_tests_screen, "Tests", "Test", 7, 't', RD_LAYOUT_SPLIT,
-	  tests_draw, tests_actions, tests_help);
+static int tests_bw_anywhere(struct ui *ui, int ch)
+{
+	view_tests_open_form(ui, false);
+	return UI_REDO_DRAW;
+}
+
+static int tests_lat_anywhere(struct ui *ui, int ch)
+{
+	view_tests_open_form(ui, true);
+	return UI_REDO_DRAW;
+}
+
+static const struct ui_action tests_anywhere[] = {
+	{ "b", tests_bw_anywhere, NULL,
+	  "bandwidth test on the selected port (from anywhere)" },
+	{ "l", tests_lat_anywhere, NULL,
+	  "latency test on the selected port (from anywhere)" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+UI_SCREEN_FULL(view_tests_screen, "Tests", "Test", 7, 't', RD_LAYOUT_SPLIT,
+	       tests_draw, tests_actions, tests_help, NULL, NULL,
+	       tests_anywhere);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Command-line tests: the built binary against the fixture hosts.
-CLI_TESTS = tests/cli/test_snapshot_cli.sh tests/cli/test_check_load_cli.sh \
+CLI_TESTS = tests/cli/test_snapshot_cli.sh tests/cli/test_commands_documented.sh tests/cli/test_check_load_cli.sh \
 	tests/cli/test_real_hosts.sh tests/cli/test_hostile_text_cli.sh \
 	tests/cli/test_explain_cli.sh tests/cli/test_env_cli.sh \
 	tests/cli/test_diff_cli.sh tests/cli/test_peer_cli.sh \

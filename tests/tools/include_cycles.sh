@@ -8,13 +8,29 @@
 # header with no .c of its own (a folder's private header) is not a
 # module: what it includes counts as included by whoever includes it.
 #
-# usage: include_cycles.sh [SRCDIR]   (default: $RDMADIAG_SRCDIR/src)
+# A declaration in a header hides a call from that reading: ui.c may call
+# view_tests_open_form() through ui.h's extern while view_tests.c includes
+# ui.h. So the built objects are read too (nm): a file that calls a
+# function or names a table another file defines depends on it, and a
+# circle of such files (src/diag/checks.o -> check_port.o -> diag.o ->
+# checks.o) fails as well.
+#
+# usage: include_cycles.sh [SRCDIR [BUILDDIR]]
+#   SRCDIR default $RDMADIAG_SRCDIR/src; BUILDDIR (where src/*/*.o are)
+#   default the folder of $RDMADIAG_BIN's src/, else the current folder.
 # Prints each cycle found as "a -> b -> a" and exits 1; 0 when none.
 
 set -eu
 
 src=${1:-${RDMADIAG_SRCDIR:-$(dirname "$0")/../..}/src}
 [ -d "$src" ] || { echo "include_cycles: no source tree at $src" >&2; exit 2; }
+if [ -n "${2:-}" ]; then
+	build=$2
+elif [ -n "${RDMADIAG_BIN:-}" ]; then
+	build=$(dirname "$(dirname "$RDMADIAG_BIN")")
+else
+	build=.
+fi
 
 edges=$(find "$src" -name '*.[ch]' -type f | LC_ALL=C sort |
 while IFS= read -r f; do
@@ -25,9 +41,40 @@ while IFS= read -r f; do
 	done
 done)
 
+# Calls: which object defines each global symbol (a function or a table),
+# which objects use it: USER<TAB>DEFINER, as source paths.
+objs=$(cd "$build" 2>/dev/null && find src -name '*.o' -type f | LC_ALL=C sort)
+if [ -z "$objs" ]; then
+	echo "include_cycles: calls not followed: no objects under $build/src (build first)" >&2
+	exit 2
+fi
+calls=$(cd "$build" && nm -A -P $objs | LC_ALL=C awk '
+	# "src/diag/checks.o: check_port_state U" -> file, symbol, type
+	{
+		f = $1
+		sub(/:$/, "", f)
+		sub(/\.o$/, ".c", f)
+		sub(/^src\//, "", f)
+		if ($3 == "U")
+			uses[++nu] = f SUBSEP $2
+		else if ($3 ~ /^[TDBRVWG]$/)
+			def[$2] = f
+	}
+	END {
+		for (i = 1; i <= nu; i++) {
+			split(uses[i], u, SUBSEP)
+			if (u[2] in def && def[u[2]] != u[1])
+				printf "%s\t%s\n", u[1], def[u[2]]
+		}
+	}' | LC_ALL=C sort -u)
+
 rc=0
-for mode in file module; do
-printf '%s\n' "$edges" |
+for mode in file module call; do
+if [ "$mode" = call ]; then
+	printf '%s\n' "$calls"
+else
+	printf '%s\n' "$edges"
+fi |
 awk -F '\t' -v src="$src" -v mode="$mode" '
 	function module(path) {
 		sub(/\.[ch]$/, "", path)
@@ -81,7 +128,8 @@ awk -F '\t' -v src="$src" -v mode="$mode" '
 				for (k = 1; k <= depth; k++)
 					if (stack[k] == next_m || cycle != "")
 						cycle = cycle stack[k] " -> "
-				print "include cycle: " cycle next_m
+				print (mode == "call" ? "call" : "include") \
+					" cycle: " cycle next_m
 				found++
 			} else if (state[next_m] == 0) {
 				visit(next_m)
@@ -122,7 +170,12 @@ awk -F '\t' -v src="$src" -v mode="$mode" '
 			files[from[i]] = 1
 			files[to] = 1
 		}
-		if (mode == "file") {
+		if (mode == "call") {
+			# The edges are resolved already: file calls file.
+			for (i = 1; i <= NR; i++)
+				if (from[i] != "")
+					add(from[i], inc[i])
+		} else if (mode == "file") {
 			for (f in files)
 				for (i = 1; i <= nf[f]; i++)
 					add(f, fedge[f, i])
@@ -141,7 +194,8 @@ awk -F '\t' -v src="$src" -v mode="$mode" '
 		n = 0
 		for (m in nodes)
 			n++
-		printf "include_cycles: no cycle among %d %ss\n", n, mode
+		printf "include_cycles: no cycle among %d %s\n", n,
+		       mode == "call" ? "files by their calls" : mode "s"
 	}
 ' || rc=1
 done

@@ -7,6 +7,7 @@
 
 #include "core/snapshot.h"
 #include "diag/diag.h"
+#include "fix/fix_int.h"
 
 static inline struct rd_device *snap_dev(struct rd_snapshot *s,
 					 const char *name, const char *bdf)
@@ -154,5 +155,37 @@ find_result(const struct rd_results *res, const char *check,
 				 rd_verdict_name(r_->verdict), r_->cause,    \
 				 r_->summary, rd_verdict_name(v), (cause_)); \
 	} while (0)
+
+/*
+ * A fix-up is wholly its kind: the command a check shows is the one the
+ * journal records for the change (the kind's own command, on the value
+ * it sets from a first setting: PFC all off), and it is undoable exactly
+ * when the kind can revert.
+ */
+static inline void fix_is_its_kind(const char *name, const struct rd_result *r)
+{
+	const struct rd_fixup *f = r->fix;
+	const struct rd_fix_ops *k = rd_fix_ops_by_kind(f->kind);
+	struct rd_fix_target t = { f->arg, f->arg2, f->ifindex };
+	char after[RD_FIX_VALUE_MAX], cmd[512], why[256];
+
+	if (!k)
+		fail_msg("%s %s: fix kind %d has no ops", name, r->check_id,
+			 (int)f->kind);
+	if (f->undoable != k->revertible)
+		fail_msg("%s %s: undoable %d but %s reverts: %d", name,
+			 r->check_id, f->undoable, k->name, k->revertible);
+	snprintf(after, sizeof(after), "%s", k->words ? k->words[0] : "");
+	if (k->target_value &&
+	    k->target_value(f, "0x00", after, sizeof(after)) < 0)
+		fail_msg("%s %s: no value to set", name, r->check_id);
+	if (k->check(&t, after, why, sizeof(why)) < 0)
+		fail_msg("%s %s: %s refuses its own fix-up: %s", name,
+			 r->check_id, k->name, why);
+	rd_fix_change_command(k, &t, "0x00", after, cmd, sizeof(cmd));
+	if (strcmp(cmd, f->command) != 0)
+		fail_msg("%s %s: shows \"%s\", the journal would record \"%s\"",
+			 name, r->check_id, f->command, cmd);
+}
 
 #endif

@@ -89,6 +89,7 @@ static void test_hugepages(void **state)
 	r = find_result(&res, "host.hugepages", NULL, 0);
 	/* 512 total, 100 free, 300 wanted: 200 more. */
 	assert_string_equal(r->fix->command, "sysctl -w vm.nr_hugepages=712");
+	fix_is_its_kind("hugepages", r);
 	assert_string_equal(r->fix->arg, "/proc/sys/vm/nr_hugepages");
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
@@ -133,6 +134,7 @@ static void test_pfc(void **state)
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_FAIL, "pfc_off");
 	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
 	assert_string_equal(r->fix->command, "dcb pfc set dev eth2 prio-pfc 3:on");
+	fix_is_its_kind("pfc", r);
 	rd_results_free(&res);
 
 	dcb->pfc_en = rd_u64(0x08);
@@ -821,10 +823,77 @@ static void test_verdict_pick(void **state)
 	assert_string_equal(rd_verdict_pick((enum rd_verdict)7, by), "u");
 }
 
+/*
+ * The man page's CHECKS table and the README's table of checks list the
+ * registry's ids, each once, no more and no fewer. tab: the man page's
+ * rows (id, a tab, the text); else the README's ("| `id` | ...").
+ */
+static void docs_list(const char *path, bool tab, const char *start,
+		      const char *end)
+{
+	bool seen[256] = { false }, in = false;
+	char line[4096];
+	size_t listed = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_true(rd_n_checks <= 256);
+	while (fgets(line, sizeof(line), f)) {
+		const struct rd_check *c;
+		char id[64];
+		size_t n;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!in) {
+			in = strcmp(line, start) == 0;
+			continue;
+		}
+		if (strncmp(line, end, strlen(end)) == 0)
+			break;
+		if (tab) {
+			n = strcspn(line, "\t");
+			if (!line[n])
+				continue;
+			snprintf(id, sizeof(id), "%.*s", (int)n, line);
+		} else {
+			if (strncmp(line, "| `", 3) != 0)
+				continue;
+			n = strcspn(line + 3, "`");
+			snprintf(id, sizeof(id), "%.*s", (int)n, line + 3);
+		}
+		c = rd_check_find(id);
+		if (!c)
+			fail_msg("%s lists \"%s\", which is no check", path,
+				 id);
+		if (seen[c - rd_checks])
+			fail_msg("%s lists %s twice", path, id);
+		seen[c - rd_checks] = true;
+		listed++;
+	}
+	fclose(f);
+	assert_true(in);
+	for (size_t i = 0; i < rd_n_checks; i++)
+		if (!seen[i])
+			fail_msg("%s does not list %s", path, rd_checks[i].id);
+	assert_int_equal(listed, rd_n_checks);
+}
+
+static void test_docs_list_the_checks(void **state)
+{
+	char path[4096];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rdmadiag.8", RD_SRCDATADIR);
+	docs_list(path, true, ".SH CHECKS", ".TE");
+	snprintf(path, sizeof(path), "%s/../README.md", RD_SRCDATADIR);
+	docs_list(path, false, "| id | checks |", "#");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_pick),
+		cmocka_unit_test(test_docs_list_the_checks),
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_hugepages),
 		cmocka_unit_test(test_pfc),

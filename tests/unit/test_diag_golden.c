@@ -15,6 +15,7 @@
 
 #include "core/json.h"
 #include "diag/diag.h"
+#include "diag_snap.h"
 
 static char *verdict_lines(const struct rd_results *res)
 {
@@ -36,6 +37,9 @@ static char *verdict_lines(const struct rd_results *res)
 	fclose(f);
 	return buf;
 }
+
+/* The kinds a fixture offers, one bit each. */
+static int fixes_seen;
 
 static void check_one(const char *name)
 {
@@ -63,6 +67,10 @@ static void check_one(const char *name)
 			if (texts[k] && strcasestr(texts[k], "guide"))
 				fail_msg("%s %s: \"%s\"", name, r->check_id,
 					 texts[k]);
+		if (r->fix) {
+			fix_is_its_kind(name, r);
+			fixes_seen |= 1 << r->fix->kind;
+		}
 	}
 	got = verdict_lines(&res);
 	if (getenv("RDMADIAG_REGEN_GOLDEN")) {
@@ -107,6 +115,8 @@ static void test_fixtures(void **state)
 	}
 	closedir(d);
 	assert_true(seen > 0);
+	print_message("fix kinds a fixture offers: mask 0x%x\n", fixes_seen);
+	assert_true(fixes_seen != 0);
 }
 
 /* The story a person reads for the port-down fixture. */

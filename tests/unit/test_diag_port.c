@@ -50,6 +50,32 @@ static void test_healthy_pass(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * Whoever colours a port (the console, the snapshot printer) says what
+ * port.state says, for every state.
+ */
+static void test_state_colour_is_the_check(void **state)
+{
+	for (uint64_t st = RD_PORT_DOWN; st <= RD_PORT_ACTIVE_DEFER; st++) {
+		struct rd_snapshot s;
+		struct rd_results res = { 0 };
+		const struct rd_result *r;
+
+		(void)state;
+		healthy(&s);
+		s.devices[0].ports[0].state_num = rd_u64(st);
+		run_only(&s, NULL, "port", &res);
+		r = find_result(&res, "port.state", "mlx5_0", 1);
+		assert_non_null(r);
+		assert_int_equal(r->verdict,
+				 rd_diag_port_state(&s.devices[0].ports[0]));
+		assert_int_equal(r->verdict,
+				 st >= RD_PORT_ACTIVE ? RD_PASS : RD_FAIL);
+		rd_results_free(&res);
+		rd_snapshot_free(&s);
+	}
+}
+
 static void test_admin_down(void **state)
 {
 	struct rd_snapshot s;
@@ -334,6 +360,7 @@ static void test_no_device_rxe(void **state)
 			    "rdma link add rxe0 type rxe netdev veth0");
 	assert_string_equal(r->fix->arg, "rxe0");
 	assert_string_equal(r->fix->arg2, "veth0");
+	fix_is_its_kind("rxe", r);
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
@@ -777,6 +804,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_healthy_pass),
+		cmocka_unit_test(test_state_colour_is_the_check),
 		cmocka_unit_test(test_admin_down),
 		cmocka_unit_test(test_no_carrier),
 		cmocka_unit_test(test_eth_without_netlink),

@@ -23,6 +23,10 @@
 #include "probes/rdma_nl.h"
 #include "test_fix_mock.h"
 
+/* The kinds' ops, by name: each file defines its own (fix.c lists them). */
+extern const struct rd_fix_ops rd_fix_link_up_ops, rd_fix_link_mtu_ops,
+	rd_fix_rxe_ops, rd_fix_module_ops, rd_fix_sysctl_ops, rd_fix_pfc_ops;
+
 static char dir[PATH_MAX];
 static char path[PATH_MAX];
 static struct mock_host mh;

@@ -66,10 +66,10 @@ static int mock_read(const struct rd_fix_host *h, const struct rd_fix_ops *k,
 	return 0;
 }
 
+/* A kind whose change is on a netdev named by arg (its ops say so). */
 static bool mock_is_netdev_kind(const struct rd_fix_ops *k)
 {
-	return k->kind == RD_FIX_LINK_UP || k->kind == RD_FIX_LINK_MTU ||
-	       k->kind == RD_FIX_PFC;
+	return k->netdev_arg == RD_FIX_NETDEV_ARG;
 }
 
 static int mock_validate(const struct rd_fix_host *h,

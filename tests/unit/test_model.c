@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include "core/model.h"
+#include "core/model_ib.h"
 
 static void test_buf_reserve(void **state)
 {
@@ -108,6 +109,83 @@ static void test_model_reset(void **state)
 	assert_int_equal(it.ctrs.n, 0);
 }
 
+/* The port vocabulary: every state, read or not, and the names. */
+static void test_port_states(void **state)
+{
+	static const struct {
+		uint64_t num;
+		const char *name;
+		bool active;
+	} states[] = {
+		{ RD_PORT_DOWN, "DOWN", false },
+		{ RD_PORT_INIT, "INIT", false },
+		{ RD_PORT_ARMED, "ARMED", false },
+		{ RD_PORT_ACTIVE, "ACTIVE", true },
+		{ RD_PORT_ACTIVE_DEFER, "ACTIVE_DEFER", true },
+	};
+	struct rd_port p = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		assert_int_equal(states[i].num, i + 1); /* ib_port_state */
+		p.state_num = rd_u64(states[i].num);
+		assert_int_equal(rd_port_active(&p), states[i].active);
+		assert_true(rd_port_state_is(&p, states[i].num));
+		assert_string_equal(rd_port_state_name(states[i].num),
+				    states[i].name);
+		/* Not read: never active, whatever the number left there. */
+		p.state_num.ok = false;
+		assert_false(rd_port_active(&p));
+		assert_false(rd_port_state_is(&p, states[i].num));
+	}
+	p.phys_state_num = rd_u64(RD_PHYS_LINK_UP);
+	assert_true(rd_port_phys_is(&p, RD_PHYS_LINK_UP));
+	assert_false(rd_port_phys_is(&p, RD_PHYS_POLLING));
+	assert_string_equal(rd_port_phys_state_name(RD_PHYS_LINK_UP),
+			    "LINK_UP");
+	assert_string_equal(rd_port_phys_state_label(RD_PHYS_POLLING),
+			    "Polling");
+
+	assert_false(rd_port_is_eth(&p)); /* link layer not read */
+	assert_false(rd_port_is_ib(&p));
+	p.link_layer = "Ethernet";
+	assert_true(rd_port_is_eth(&p));
+	assert_false(rd_port_is_ib(&p));
+	p.link_layer = "InfiniBand";
+	assert_true(rd_port_is_ib(&p));
+	assert_false(rd_port_is_eth(&p));
+}
+
+/* A file with the names only: the numbers follow; a wrong name is refused. */
+static void test_port_nums_from_names(void **state)
+{
+	struct rd_port p = { 0 };
+	char err[256] = "";
+
+	(void)state;
+	p.state = "4: ACTIVE";
+	p.phys_state = "link_up";
+	assert_int_equal(rd_port_nums_from_names(&p, err, sizeof(err)), 0);
+	assert_true(rd_port_state_is(&p, RD_PORT_ACTIVE));
+	assert_true(rd_port_phys_is(&p, RD_PHYS_LINK_UP));
+
+	/* Numbers read win over names. */
+	p.state = "DOWN";
+	assert_int_equal(rd_port_nums_from_names(&p, err, sizeof(err)), 0);
+	assert_true(rd_port_active(&p));
+
+	p = (struct rd_port){ .state = "SLEEPY" };
+	assert_int_equal(rd_port_nums_from_names(&p, err, sizeof(err)),
+			 -EINVAL);
+	assert_false(p.state_num.ok);
+	assert_string_equal(err, "state \"SLEEPY\" is not a port state and "
+				 "state_num is missing");
+	/* "UNKNOWN" is what the table says outside it, not a state. */
+	p = (struct rd_port){ .phys_state = "UNKNOWN" };
+	assert_int_equal(rd_port_nums_from_names(&p, err, sizeof(err)),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +193,8 @@ int main(void)
 		cmocka_unit_test(test_array_push),
 		cmocka_unit_test(test_array_push_named),
 		cmocka_unit_test(test_model_reset),
+		cmocka_unit_test(test_port_states),
+		cmocka_unit_test(test_port_nums_from_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
 
 #include <poll.h>
 
-#include "peer/child.h"
+#include "console/peer_run.h"
 
 static const char answer[] =
 	"{\n"
@@ -30,7 +30,7 @@ static void test_parse_answer(void **state)
 	struct rd_peer_child c;
 
 	(void)state;
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	rd_peer_child_parse(&c, answer, 1);
 	assert_true(c.done);
 	assert_true(c.ok);
@@ -53,7 +53,7 @@ static void test_parse_no_gid(void **state)
 	struct rd_peer_child c;
 
 	(void)state;
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	rd_peer_child_parse(&c,
 			    "{\"here\": {\"gid_index\": null}, \"peer\": "
 			    "{\"gid_index\": 2}, \"mismatches\": []}",
@@ -78,7 +78,7 @@ static void test_parse_many(void **state)
 			   "\"y\", \"breaks\": \"z\"}", i ? "," : "", i);
 	fputs("]}", f);
 	fclose(f);
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	rd_peer_child_parse(&c, text, 1);
 	assert_true(c.ok);
 	assert_int_equal(c.res.n_total, 40);
@@ -91,7 +91,7 @@ static void test_parse_errors(void **state)
 	struct rd_peer_child c;
 
 	(void)state;
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	rd_peer_child_parse(&c, "rdmadiag: peer: 10.0.0.2:18515 speaks "
 				"perftest (version 6.06)\n", 2);
 	assert_false(c.ok);
@@ -125,7 +125,7 @@ static void test_parse_matrix(void **state)
 	struct rd_peer_child c;
 
 	(void)state;
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	c.matrix = true;
 	rd_peer_child_parse(&c, rows, 0);
 	assert_true(c.ok);
@@ -162,12 +162,12 @@ static void test_bad_targets(void **state)
 	struct rd_peer_child c;
 
 	(void)state;
-	rd_peer_child_init(&c);
+	con_peer_init(&c);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(rd_peer_child_start(&c, "/bin/false", NULL, bad[i],
-						     NULL, 0, 1, false),
+		assert_int_equal(con_peer_start(&c, "/bin/false", NULL, bad[i],
+						NULL, 0, 1, false),
 				 -EINVAL);
-		assert_false(rd_peer_child_running(&c));
+		assert_false(con_peer_running(&c));
 		assert_non_null(strstr(c.err, "is not HOST or HOST:PORT"));
 		assert_null(strchr(c.err, '\x1b'));
 	}
@@ -192,28 +192,29 @@ static void test_child_runs(void **state)
 		   "sleep 0.2\ncat <<'E'\n%sE\nexit 1\n", answer);
 	fclose(f);
 	chmod(path, 0700);
-	rd_peer_child_init(&c);
-	assert_int_equal(rd_peer_child_start(&c, path, NULL, "host-b:4791", "rxe0",
-					     1, 3, false), 0);
-	assert_true(rd_peer_child_running(&c));
-	for (int i = 0; i < 100 && rd_peer_child_running(&c); i++) {
-		struct pollfd p = { .fd = rd_peer_child_fd(&c),
-				    .events = POLLIN };
+	con_peer_init(&c);
+	assert_int_equal(con_peer_start(&c, path, NULL, "host-b:4791", "rxe0",
+					1, 3, false),
+			 0);
+	assert_true(con_peer_running(&c));
+	for (int i = 0; i < 100 && con_peer_running(&c); i++) {
+		struct pollfd p = { .fd = con_peer_fd(&c), .events = POLLIN };
 
 		assert_true(poll(&p, 1, 100) >= 0);
-		rd_peer_child_readable(&c);
+		con_peer_readable(&c);
 	}
-	assert_false(rd_peer_child_running(&c));
+	assert_false(con_peer_running(&c));
 	assert_true(c.done);
 	if (!c.ok)
 		fail_msg("child: %s", c.err);
 	assert_int_equal(c.res.n_total, 1);
 	assert_string_equal(c.target, "host-b:4791");
 	/* A second run stopped before it ends leaves no child behind. */
-	assert_int_equal(rd_peer_child_start(&c, path, NULL, "host-b:4791", "rxe0",
-					     1, 3, false), 0);
-	rd_peer_child_stop(&c);
-	assert_false(rd_peer_child_running(&c));
+	assert_int_equal(con_peer_start(&c, path, NULL, "host-b:4791", "rxe0",
+					1, 3, false),
+			 0);
+	con_peer_stop(&c);
+	assert_false(con_peer_running(&c));
 	assert_false(c.ok);
 	free(c.out);
 	unlink(path);

@@ -65,6 +65,9 @@ static void registry_names(struct names *s)
 		add(s, buf);
 		for (const struct ui_action *a = sc->actions; a && a->keys; a++)
 			add_words(s, a->keys);
+		for (const struct ui_action *a = sc->anywhere; a && a->keys;
+		     a++)
+			add_words(s, a->keys);
 	}
 	for (const struct ui_action *a = ui_global_actions; a->keys; a++)
 		add_words(s, a->keys);
@@ -140,6 +143,14 @@ static void test_no_key_does_two_things(void **unused)
 	}
 	for (const struct ui_action *a = ui_global_actions; a->keys; a++)
 		claim_words(global, &ng, a->keys);
+	/* Keys a screen answers from anywhere are global keys too. */
+	for (size_t i = 0; i < ui_n_screens; i++)
+		for (const struct ui_action *a = ui_screens[i]->anywhere;
+		     a && a->keys; a++) {
+			claim_words(global, &ng, a->keys);
+			assert_non_null(a->fn);
+			assert_non_null(a->help);
+		}
 	/* A screen's own keys may shadow global ones (Esc), but never a
 	 * screen switch, and never each other. */
 	for (size_t i = 0; i < ui_n_screens; i++) {
