@@ -16,6 +16,7 @@
 #include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
+#include "core/topo.h"
 #include "diag/diag.h"
 #include "diag/qos_model.h"
 
@@ -27,12 +28,14 @@ enum env_kind {
 	ENV_NUMBER,
 	ENV_NCCL_LIST,	/* NCCL_IB_HCA, NCCL_SOCKET_IFNAME */
 	ENV_LIST,	/* UCX_NET_DEVICES, Open MPI's if_include */
+	ENV_GPU_HCAS,	/* NCCL_IB_HCA of a GPU host: judged per GPU */
+	ENV_GDR_LEVEL,	/* NCCL_NET_GDR_LEVEL: a label or an old number */
 };
 
 struct env_var {
 	const char *name;
-	char value[96];
-	char why[384];
+	char value[256];
+	char why[512];
 	enum env_kind kind;
 };
 
@@ -147,6 +150,245 @@ static int traffic_class(const struct rd_snapshot *s, const struct rd_device *d,
 	return atoi(dscps) << 2;
 }
 
+static bool agrees(const struct env_var *v, const char *set);
+
+/* The first ACTIVE port of an RDMA device, or 0. */
+static uint64_t active_port(const struct rd_snapshot *s, const char *name)
+{
+	const struct rd_device *d = rd_snapshot_device(s, name);
+
+	for (size_t i = 0; d && i < d->n_ports; i++)
+		if (rd_port_active(&d->ports[i]))
+			return d->ports[i].port;
+	return 0;
+}
+
+/*
+ * "=dev:port,..." of the NICs NCCL would pick for the GPUs, in GPU order,
+ * each once; the number of NICs, 0 without a GPU or a usable NIC.
+ */
+static int gpu_hcas(const struct rd_snapshot *s, char *buf, size_t len)
+{
+	const struct rd_topo *t = &s->topo;
+	size_t used = 1;
+	int n = 0;
+
+	snprintf(buf, len, "=");
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct rd_topo_choice c;
+		const char *name;
+		char item[96];
+
+		if (!rd_topo_is_gpu(&t->nodes[i]))
+			continue;
+		rd_topo_choose(s, i, &c);
+		if (c.usable < 0)
+			continue;
+		name = t->nodes[c.usable].rdma_device;
+		snprintf(item, sizeof(item), "%s:%" PRIu64, name,
+			 active_port(s, name));
+		if (strstr(buf, item))
+			continue;
+		if (used + strlen(item) + 2 > len)
+			return -ENOSPC;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 n ? "," : "", item);
+		n++;
+	}
+	return n;
+}
+
+/* The first redirecting hop on a GPU's path NCCL would use GPUDirect on. */
+static bool gpu_redirect(const struct rd_snapshot *s, char *hop, size_t len)
+{
+	const struct rd_topo *t = &s->topo;
+
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct rd_topo_choice c;
+
+		if (!rd_topo_is_gpu(&t->nodes[i]))
+			continue;
+		rd_topo_choose(s, i, &c);
+		if (c.usable >= 0 && c.use.n_redirect &&
+		    c.use.dist <= RD_DIST_GDR_DEFAULT) {
+			snprintf(hop, len, "%s",
+				 rd_esc_tmp(t->nodes[c.use.redirect[0]].bdf));
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Each GPU, the NIC NCCL picks for it and whether GPUDirect RDMA is used
+ * at level (NCCL's default or NCCL_NET_GDR_LEVEL), as comment lines.
+ */
+static void gpu_lines(const struct rd_snapshot *s, enum rd_topo_dist level,
+		      const char *level_from)
+{
+	const struct rd_topo *t = &s->topo;
+
+	printf("# GPUs and the NIC NCCL uses for each (PCIe distance, NCCL's "
+	       "label), GPUDirect RDMA up to %s (%s):\n",
+	       rd_topo_dist_name(level), level_from);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct rd_topo_node *g = &t->nodes[i];
+		struct rd_topo_choice c;
+		const struct rd_topo_path *p;
+
+		if (!rd_topo_is_gpu(g))
+			continue;
+		rd_topo_choose(s, i, &c);
+		printf("#   GPU%ld %s: ", rd_topo_gpu_index(t, i), rd_esc_tmp(g->bdf));
+		if (c.usable < 0) {
+			printf("no usable NIC%s%s\n",
+			       c.nearest >= 0 ? "; nearest " : "",
+			       c.nearest >= 0
+				       ? rd_esc_tmp(t->nodes[c.nearest].bdf)
+				       : "");
+			continue;
+		}
+		p = &c.use;
+		printf("%s %s", rd_esc_tmp(t->nodes[c.usable].rdma_device),
+		       rd_topo_dist_name(p->dist));
+		if (c.nearest != c.usable)
+			printf(" (nearest %s %s: %s)",
+			       rd_esc_tmp(
+				       t->nodes[c.nearest].rdma_device
+					       ? t->nodes[c.nearest].rdma_device
+					       : t->nodes[c.nearest].bdf),
+			       rd_topo_dist_name(c.near.dist),
+			       rd_topo_nic_use_text(c.near_use));
+		if (p->dist == RD_DIST_UNKNOWN)
+			printf(", GPUDirect RDMA unknown: a NUMA node not "
+			       "read\n");
+		else if (p->dist > level)
+			printf(", GPUDirect RDMA off: %s is beyond %s\n",
+			       rd_topo_dist_name(p->dist),
+			       rd_topo_dist_name(level));
+		else if (p->n_redirect)
+			printf(", GPUDirect RDMA on across ACS redirection at "
+			       "%s: slow or faulting\n",
+			       rd_esc_tmp(t->nodes[p->redirect[0]].bdf));
+		else
+			printf(", GPUDirect RDMA on\n");
+	}
+}
+
+/*
+ * NCCL_IB_HCA on a GPU host: a named NIC with no port ACTIVE, and a GPU
+ * whose nearest NIC the list keeps is SYS away while a nearer one is left
+ * out. Prints one line per finding; returns their number.
+ */
+static int gpu_hca_check(const struct rd_snapshot *s, const char *set)
+{
+	const struct rd_topo *t = &s->topo;
+	int wrong = 0;
+
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const struct rd_device *d = &s->devices[i];
+
+		for (size_t k = 0; k < d->n_ports; k++) {
+			struct env_var v = { .kind = ENV_NCCL_LIST };
+
+			snprintf(v.value, sizeof(v.value), "%s:%" PRIu64,
+				 d->name, d->ports[k].port);
+			if (!agrees(&v, set) || !d->ports[k].state_num.ok ||
+			    rd_port_active(&d->ports[k]))
+				continue;
+			printf("WRONG  NCCL_IB_HCA=%s: names %s port %" PRIu64
+			       ", which is %s\n",
+			       rd_esc_tmp(set), rd_esc_tmp(d->name),
+			       d->ports[k].port,
+			       d->ports[k].state ? rd_esc_tmp(d->ports[k].state)
+						 : "not ACTIVE");
+			wrong++;
+		}
+	}
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct rd_topo_path p, best = { .dist = RD_DIST_UNKNOWN };
+		const char *bname = NULL, *near = NULL;
+		enum rd_topo_dist near_d = RD_DIST_UNKNOWN;
+
+		if (!rd_topo_is_gpu(&t->nodes[i]))
+			continue;
+		for (size_t k = 0; k < t->n_nodes; k++) {
+			const struct rd_topo_node *n = &t->nodes[k];
+			struct env_var v = { .kind = ENV_NCCL_LIST };
+			uint64_t port;
+
+			if (!rd_topo_is_nic(n) || !n->rdma_device ||
+			    rd_topo_nic_use(s, n, NULL) != RD_NIC_USABLE ||
+			    rd_topo_path(t, i, k, &p) < 0)
+				continue;
+			port = active_port(s, n->rdma_device);
+			snprintf(v.value, sizeof(v.value), "%s:%" PRIu64,
+				 n->rdma_device, port);
+			if (p.dist < near_d) {
+				near_d = p.dist;
+				near = n->rdma_device;
+			}
+			if (agrees(&v, set) && p.dist < best.dist) {
+				best = p;
+				bname = n->rdma_device;
+			}
+		}
+		if (bname && best.dist == RD_DIST_SYS && near_d < RD_DIST_SYS) {
+			printf("WRONG  NCCL_IB_HCA=%s: GPU%ld %s would use %s "
+			       "across the CPU interconnect (SYS); it leaves "
+			       "out %s (%s)\n",
+			       rd_esc_tmp(set), rd_topo_gpu_index(t, i),
+			       rd_esc_tmp(t->nodes[i].bdf), rd_esc_tmp(bname),
+			       rd_esc_tmp(near), rd_topo_dist_name(near_d));
+			wrong++;
+		}
+	}
+	if (!wrong)
+		printf("ok     NCCL_IB_HCA=%s: every NIC it names is ACTIVE, "
+		       "no GPU is left with a SYS-distance NIC\n",
+		       rd_esc_tmp(set));
+	return wrong;
+}
+
+/*
+ * NCCL_NET_GDR_LEVEL set: refused by NCCL, or forcing GPUDirect RDMA on a
+ * path whose ACS redirects it. One line; 1 when wrong.
+ */
+static int gdr_level_check(const struct rd_snapshot *s, const char *set)
+{
+	const struct rd_topo *t = &s->topo;
+	enum rd_topo_dist l;
+
+	if (rd_topo_dist_parse(set, &l) < 0) {
+		printf("WRONG  NCCL_NET_GDR_LEVEL=%s: not a level NCCL reads "
+		       "(LOC, PIX, PXB, PHB, SYS or 0 to 5): it keeps its "
+		       "default %s\n",
+		       rd_esc_tmp(set), rd_topo_dist_name(RD_DIST_GDR_DEFAULT));
+		return 1;
+	}
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct rd_topo_choice c;
+
+		if (!rd_topo_is_gpu(&t->nodes[i]))
+			continue;
+		rd_topo_choose(s, i, &c);
+		if (c.usable < 0 || !c.use.n_redirect || c.use.dist > l)
+			continue;
+		printf("WRONG  NCCL_NET_GDR_LEVEL=%s: GPU%ld %s to %s (%s) "
+		       "goes through ACS redirection at %s: GPUDirect RDMA "
+		       "there is slow or faults\n",
+		       rd_esc_tmp(set), rd_topo_gpu_index(t, i),
+		       rd_esc_tmp(t->nodes[i].bdf),
+		       rd_esc_tmp(t->nodes[c.usable].rdma_device),
+		       rd_topo_dist_name(c.use.dist),
+		       rd_esc_tmp(t->nodes[c.use.redirect[0]].bdf));
+		return 1;
+	}
+	printf("ok     NCCL_NET_GDR_LEVEL=%s (%s)\n", rd_esc_tmp(set),
+	       rd_topo_dist_name(l));
+	return 0;
+}
+
 static int plan(const struct rd_snapshot *s, const char *what,
 		const char *dev, uint64_t port, struct env_plan *e,
 		char *err, size_t errlen)
@@ -184,11 +426,19 @@ static int plan(const struct rd_snapshot *s, const char *what,
 		note(e, "no traffic class set: %s", tcw);
 
 	if (strcmp(what, "nccl") == 0) {
-		char eq[100];
+		char eq[256], gl[256], hop[64];
 
 		snprintf(eq, sizeof(eq), "=%s", hca);
-		add(e, "NCCL_IB_HCA", ENV_NCCL_LIST, eq,
-		    "the port to use; \"=\" matches this device name exactly (mlx5_1 would also match mlx5_10)");
+		if (!dev && gpu_hcas(s, gl, sizeof(gl)) > 0)
+			add(e, "NCCL_IB_HCA", ENV_GPU_HCAS, gl,
+			    "the NICs the GPUs use, each the nearest usable one to a GPU (see the list below); \"=\" matches these device names exactly");
+		else
+			add(e, "NCCL_IB_HCA", ENV_NCCL_LIST, eq,
+			    "the port to use; \"=\" matches this device name exactly (mlx5_1 would also match mlx5_10)");
+		if (gpu_redirect(s, hop, sizeof(hop)))
+			add(e, "NCCL_NET_GDR_LEVEL", ENV_GDR_LEVEL, "LOC",
+			    "ACS on %s redirects the GPU-to-NIC traffic to the root complex, where GPUDirect RDMA is slow or faults: keep it off until ACS is cleared (gpu.gdr_path)",
+			    hop);
 		if (g) {
 			snprintf(num, sizeof(num), "%" PRIu64, g->index);
 			add(e, "NCCL_IB_GID_INDEX", ENV_NUMBER, num,
@@ -240,6 +490,12 @@ static bool agrees(const struct env_var *v, const char *set)
 
 	if (v->kind == ENV_EXACT)
 		return strcmp(set, v->value) == 0;
+	if (v->kind == ENV_GDR_LEVEL) {
+		enum rd_topo_dist x, y;
+
+		return rd_topo_dist_parse(set, &x) == 0 &&
+		       rd_topo_dist_parse(v->value, &y) == 0 && x == y;
+	}
 	if (v->kind == ENV_NUMBER)
 		return rd_parse_u64(set, 10, &a) == 0 &&
 		       rd_parse_u64(v->value, 10, &b) == 0 && a == b;
@@ -331,6 +587,10 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 		const struct env_var *v = &e.v[i];
 		const char *set = getenv(v->name);
 
+		if (check && set && v->kind == ENV_GPU_HCAS) {
+			wrong += gpu_hca_check(&s, set);
+			continue;
+		}
 		if (!check) {
 			printf("# %s\n%s=%s\n", v->why, v->name, rd_shquote_tmp(v->value));
 		} else if (!set) {
@@ -342,6 +602,22 @@ int cmd_env(struct rd_cli *cli, int argc, char **argv)
 			       rd_esc_tmp(set), rd_esc_tmp(v->value), v->why);
 			wrong++;
 		}
+	}
+	if (strcmp(what, "nccl") == 0 && rd_topo_count(&s.topo, "gpu")) {
+		const char *gl = getenv("NCCL_NET_GDR_LEVEL");
+		enum rd_topo_dist l = RD_DIST_GDR_DEFAULT;
+		bool planned = false;
+
+		for (size_t i = 0; i < e.n; i++)
+			planned |= e.v[i].kind == ENV_GDR_LEVEL;
+		if (check && gl && !planned)
+			wrong += gdr_level_check(&s, gl);
+		if (!check)
+			gpu_lines(&s, l, "NCCL's default");
+		else if (gl && rd_topo_dist_parse(gl, &l) == 0)
+			gpu_lines(&s, l, "NCCL_NET_GDR_LEVEL");
+		else
+			gpu_lines(&s, l, "NCCL's default");
 	}
 	rd_snapshot_free(&s);
 	if (fflush(stdout) != 0)

@@ -10,6 +10,9 @@ src_librdmadiag_a_SOURCES += \
 	src/core/model_log.c src/core/model_log.h \
 	src/core/model_host.c src/core/model_host.h \
 	src/core/model_devlink.c src/core/model_devlink.h \
+	src/core/model_topo.c src/core/model_topo.h \
+	src/core/model_virt.c src/core/model_virt.h \
+	src/core/topo.c src/core/topo.h \
 	src/core/snapshot.c src/core/snapshot.h \
 	src/core/json.c src/core/json.h \
 	src/core/json_check.c src/core/json_check.h \

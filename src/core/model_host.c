@@ -88,6 +88,8 @@ const struct rd_field rd_host_fields[] = {
 	RD_FLD_STR(struct rd_host, cpu_affinity, "cpu_affinity"),
 	RD_FLD_STR(struct rd_host, mempolicy, "mempolicy"),
 	RD_FLD_STR(struct rd_host, container, "container"),
+	RD_FLD_STR(struct rd_host, rdma_netns_mode, "rdma_netns_mode"),
+	RD_FLD_BOOL(struct rd_host, rdma_copy_on_fork, "rdma_copy_on_fork"),
 	RD_FLD_ARRAY(struct rd_host, devnodes, n_devnodes, struct rd_devnode,
 		     devnode_fields, "devnodes"),
 	RD_FLD_BOOL(struct rd_host, mlnx_ofed, "mlnx_ofed"),

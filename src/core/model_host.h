@@ -85,6 +85,10 @@ struct rd_host {
 	char *cpu_affinity;		/* this process, cpulist form */
 	char *mempolicy;
 	char *container;		/* "none", "docker", "lxc", ... */
+	/* RDMA netlink SYS_GET: "shared" (every device in every network
+	 * namespace) or "exclusive" (each in the one it was moved to). */
+	char *rdma_netns_mode;
+	struct rd_obool rdma_copy_on_fork;
 	struct rd_devnode *devnodes;
 	size_t n_devnodes;
 	struct rd_obool mlnx_ofed;	/* mlx_compat loaded */

@@ -63,6 +63,8 @@ static const struct rd_field verbs_dev_fields[] = {
 	RD_FLD_STR(struct rd_verbs_dev, open_error, "open_error"),
 	RD_FLD_BOOL(struct rd_verbs_dev, listed, "listed"),
 	RD_FLD_U64(struct rd_verbs_dev, open_errno, "open_errno"),
+	RD_FLD_BOOL(struct rd_verbs_dev, dmabuf, "dmabuf"),
+	RD_FLD_U64(struct rd_verbs_dev, dmabuf_errno, "dmabuf_errno"),
 	RD_FLD_U64(struct rd_verbs_dev, max_cqe, "max_cqe"),
 	RD_FLD_U64(struct rd_verbs_dev, max_cq, "max_cq"),
 	RD_FLD_U64(struct rd_verbs_dev, max_qp, "max_qp"),

@@ -81,6 +81,14 @@ struct rd_verbs_dev {
 	char *open_error;
 	struct rd_obool listed;		/* ibv_get_device_list has it */
 	struct rd_ou64 open_errno;	/* why ibv_open_device failed */
+	/*
+	 * dma-buf registration, tried as NCCL does: ibv_reg_dmabuf_mr with
+	 * fd -1 answers EBADF when the kernel and provider support it,
+	 * EOPNOTSUPP or EPROTONOSUPPORT when not; any other answer leaves it
+	 * absent, with the errno.
+	 */
+	struct rd_obool dmabuf;
+	struct rd_ou64 dmabuf_errno;
 	struct rd_ou64 max_cqe;
 	struct rd_ou64 max_cq;
 	struct rd_ou64 max_qp;

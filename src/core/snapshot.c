@@ -35,6 +35,11 @@ const struct rd_field rd_snapshot_fields[] = {
 	RD_FLD_ARRAY(struct rd_snapshot, modules, n_modules, struct rd_module,
 		     rd_module_fields, "modules"),
 	RD_FLD_STRUCT(struct rd_snapshot, kmsg, rd_kmsg_fields, "kernel_log"),
+	RD_FLD_STRUCT(struct rd_snapshot, topo, rd_topo_fields, "topology"),
+	RD_FLD_ARRAY(struct rd_snapshot, sriov, n_sriov, struct rd_sriov,
+		     rd_sriov_fields, "sriov"),
+	RD_FLD_ARRAY(struct rd_snapshot, bonds, n_bonds, struct rd_bond,
+		     rd_bond_fields, "bonds"),
 	RD_FLD_ARRAY(struct rd_snapshot, errors, n_errors, struct rd_error,
 		     error_fields, "errors"),
 	RD_FLD_END

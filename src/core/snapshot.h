@@ -12,6 +12,8 @@
 #include "core/model_host.h"
 #include "core/model_devlink.h"
 #include "core/model_log.h"
+#include "core/model_topo.h"
+#include "core/model_virt.h"
 
 #define RD_SCHEMA_VERSION 1
 
@@ -40,6 +42,11 @@ struct rd_snapshot {
 	size_t n_modules;
 	struct rd_host host;
 	struct rd_kmsg kmsg;		/* the kernel log about our devices */
+	struct rd_topo topo;		/* PCIe tree of GPUs and NICs */
+	struct rd_sriov *sriov;		/* NIC functions with SR-IOV */
+	size_t n_sriov;
+	struct rd_bond *bonds;		/* bonding masters */
+	size_t n_bonds;
 	struct rd_error *errors;
 	size_t n_errors;
 };

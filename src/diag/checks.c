@@ -96,6 +96,13 @@ const struct rd_check rd_checks[] = {
 	      .why = "MLNX_OFED replaces the inbox modules (mlx_compat is its "
 		     "marker); a mix of OFED and inbox modules keeps ports "
 		     "down."),
+	CHECK("sriov", "vfs", "SR-IOV virtual functions usable", DRIVER,
+	      .run = check_sriov_vfs,
+	      .why = "A VF is a NIC function of its own: it needs SR-IOV on "
+		     "in the NIC's firmware, an RDMA device from the driver, "
+		     "and on InfiniBand a node and port GUID set by the PF "
+		     "or the subnet manager, without which its port stays "
+		     "down."),
 	CHECK("dev", "cq_size", "Completion queue size", DRIVER,
 	      .walk = RD_WALK_DEVICE, .each = check_dev_cq_size,
 	      .why = "A CQ smaller than the outstanding work requests "
@@ -116,6 +123,12 @@ const struct rd_check rd_checks[] = {
 	CHECK("port", "state", "Port ACTIVE (port-down decision tree)", PORT,
 	      .walk = RD_WALK_PORT, .each = check_port_state_one,
 	      .run = check_port_state),
+	CHECK("lag", "state", "RoCE LAG offloaded, every member up", PORT,
+	      .run = check_lag_state,
+	      .why = "With a RoCE LAG the NIC spreads RoCE over both ports of "
+		     "a bond (active-backup, balance-xor or 802.3ad); a member "
+		     "down halves the bandwidth with no error anywhere else, "
+		     "and other bond modes get no offload at all."),
 	CHECK("port", "flaps", "Port not flapping", PORT,
 	      .walk = RD_WALK_PORT, .only = RD_NAME_NETDEV,
 	      .each = check_port_flaps,
@@ -206,11 +219,43 @@ const struct rd_check rd_checks[] = {
 	      .why = "In a container RDMA needs /dev/infiniband passed in, "
 		     "CAP_IPC_LOCK or a high memlock limit, and the host's "
 		     "modules: a container cannot load kernel modules itself."),
+	CHECK("host", "rdma_netns", "RDMA network namespace mode", HOST,
+	      .walk = RD_WALK_HOST, .each = check_host_rdma_netns,
+	      .why = "In shared mode (the default) every RDMA device is "
+		     "visible in every network namespace, so each container "
+		     "sees all of the host's devices; exclusive mode shows a "
+		     "device only in the namespace it was moved to."),
 	CHECK("host", "udp_buffers", "UDP socket buffers (information)", HOST,
 	      .walk = RD_WALK_HOST, .each = check_host_udp_buffers,
 	      .why = "Hardware RoCE does not use socket buffers: the NIC moves "
 		     "the data, so raising net.core.rmem_* does not speed it "
 		     "up. They matter only to TCP/UDP traffic and Soft-RoCE."),
+	/* GPU hosts: a host without a GPU gets no result from these. */
+	CHECK("gpu", "nic_affinity", "Each GPU has a usable NIC nearby", GPU,
+	      .run = check_gpu_nic_affinity,
+	      .why = "NCCL sends a GPU's traffic through the NIC nearest to "
+		     "it in the PCIe tree. When that NIC is down or missing, "
+		     "the traffic crosses the CPU to a far NIC, which costs "
+		     "bandwidth and rules out GPUDirect RDMA."),
+	CHECK("gpu", "gdr_path", "GPU-to-NIC path fit for GPUDirect RDMA", GPU,
+	      .run = check_gpu_gdr_path,
+	      .why = "GPUDirect RDMA moves data between the NIC and GPU "
+		     "memory as PCIe peer-to-peer traffic. ACS request or "
+		     "completion redirection on a bridge between them sends "
+		     "it up to the root complex, where it is slow or faults "
+		     "under the IOMMU; NCCL also uses it only up to PXB "
+		     "(through PCIe switches, not the CPU) by default."),
+	CHECK("gpu", "peermem", "GPU memory registration for RDMA", GPU,
+	      .run = check_gpu_peermem,
+	      .why = "A NIC registers GPU memory through a peer-memory module "
+		     "(nvidia_peermem, or the older nv_peer_mem) or as a "
+		     "dma-buf. With neither, GPUDirect RDMA is impossible and "
+		     "NCCL stages every transfer through host memory."),
+	CHECK("gpu", "pcie", "GPU PCIe links at full width", GPU,
+	      .run = check_gpu_pcie,
+	      .why = "A GPU or switch port trained below its width moves a "
+		     "fraction of the data to the NIC; GPUs also lower their "
+		     "link speed when idle, so only the width is judged."),
 };
 #undef CHECK
 const size_t rd_n_checks = sizeof(rd_checks) / sizeof(rd_checks[0]);

@@ -224,6 +224,7 @@ static const struct {
 	[RD_LAYER_PORT] = { "port", "Port" },
 	[RD_LAYER_NETCFG] = { "netcfg", "Network configuration" },
 	[RD_LAYER_HOST] = { "host", "Host" },
+	[RD_LAYER_GPU] = { "gpu", "GPU paths (GPUDirect RDMA)" },
 };
 
 const char *rd_layer_name(enum rd_layer l)

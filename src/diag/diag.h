@@ -27,7 +27,8 @@ enum rd_verdict { RD_PASS = 0, RD_UNKNOWN = 1, RD_WARN = 2, RD_FAIL = 3 };
 /*
  * Layers in the order a person walks them: the hardware, the driver (and
  * the user-space library on top of it), the port, the network
- * configuration the port's traffic needs, then the host.
+ * configuration the port's traffic needs, then the host, and last the
+ * GPUs' paths to the NICs on a GPU host.
  */
 enum rd_layer {
 	RD_LAYER_HW,
@@ -37,8 +38,9 @@ enum rd_layer {
 	RD_LAYER_PORT,
 	RD_LAYER_NETCFG,
 	RD_LAYER_HOST,
+	RD_LAYER_GPU,
 };
-#define RD_LAYER_COUNT 7
+#define RD_LAYER_COUNT 8
 
 /* "port state", "1: DOWN", "/sys/class/infiniband/mlx5_1/ports/1/state" */
 struct rd_evidence {

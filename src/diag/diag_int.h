@@ -138,11 +138,17 @@ typedef void diag_each_fn(struct diag_ctx *x, const struct diag_target *t,
 typedef void diag_run_fn(struct diag_ctx *x);
 
 diag_run_fn check_port_state, check_hw_pcie_link;
+/* GPU hosts (check_gpu.c): one result per GPU, none without a GPU. */
+diag_run_fn check_gpu_nic_affinity, check_gpu_gdr_path, check_gpu_peermem,
+	check_gpu_pcie;
+/* SR-IOV and bonds (check_virt.c): none on a host without either. */
+diag_run_fn check_sriov_vfs, check_lag_state;
 diag_each_fn check_port_state_one, check_hw_pcie_bandwidth,
 	check_port_rocev2_gid, check_port_mtu, check_port_ib_mtu,
 	check_port_rate, check_port_pkey, check_qos_pfc, check_qos_ecn,
 	check_net_udp4791, check_rdma_cm_roce_mode, check_host_memlock,
 	check_host_hugepages, check_host_numa, check_host_container,
+	check_host_rdma_netns,
 	check_host_udp_buffers, check_driver_modules, check_driver_ofed,
 	check_dev_cq_size, check_user_provider, check_user_uverbs,
 	check_fw_version, check_counters_errors, check_phy_module,

@@ -6,7 +6,7 @@ src_librdmadiag_a_SOURCES += \
 	src/diag/check_driver.c src/diag/check_firmware.c \
 	src/diag/check_counters.c src/diag/check_pcie.c src/diag/check_phy.c \
 	src/diag/check_health.c src/diag/check_kernel.c \
-	src/diag/check_flaps.c \
+	src/diag/check_flaps.c src/diag/check_gpu.c src/diag/check_virt.c \
 	src/diag/data.c src/diag/data.h \
 	src/diag/qos_model.c src/diag/qos_model.h \
 	src/diag/explain.c src/diag/explain.h \

@@ -13,4 +13,6 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/verbs.h \
 	src/probes/xcvr.c src/probes/xcvr.h \
 	src/probes/devlink.c src/probes/devlink.h \
-	src/probes/kmsg.c src/probes/kmsg.h
+	src/probes/kmsg.c src/probes/kmsg.h \
+	src/probes/topo.c src/probes/topo.h \
+	src/probes/virt.c src/probes/virt.h

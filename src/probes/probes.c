@@ -18,6 +18,8 @@
 #include "probes/kmod.h"
 #include "probes/kmsg.h"
 #include "probes/pci.h"
+#include "probes/topo.h"
+#include "probes/virt.h"
 #include "probes/verbs.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
@@ -34,6 +36,10 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_DCB] = &probe_dcb,
 	/* Files and libraries; after netlink so netdevs already exist. */
 	[RD_PROBE_PCI] = &probe_pci,
+	/* After pci: the NIC functions it found are the tree's leaves. */
+	[RD_PROBE_TOPO] = &probe_topo,
+	/* After pci and netdev: VFs of their functions, bonds of netdevs. */
+	[RD_PROBE_VIRT] = &probe_virt,
 	[RD_PROBE_DEVLINK] = &probe_devlink,
 	[RD_PROBE_KMOD] = &probe_kmod,
 	[RD_PROBE_HOST] = &probe_host,

@@ -38,6 +38,8 @@ struct rdma_nl_cache {
 
 static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX + 1] = {
 	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
 	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING, .maxlen = 64 },
 	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
 	[RDMA_NLDEV_ATTR_FW_VERSION] = { .type = NLA_STRING, .maxlen = 64 },
@@ -488,6 +490,48 @@ void rd_rdma_nl_merge(struct rd_snapshot *s, struct rd_device *nl, size_t n)
 	}
 }
 
+static int sys_msg(struct nlattr **tb, void *arg)
+{
+	struct rd_host *h = arg;
+
+	if (tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE]) {
+		uint8_t m = nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE]);
+
+		if (m > 1)
+			return -EINVAL;
+		(void)rd_str_set(&h->rdma_netns_mode,
+				 m ? "shared" : "exclusive");
+	}
+	if (tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK])
+		h->rdma_copy_on_fork = rd_bool(
+			nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK]) != 0);
+	return 0;
+}
+
+int rd_rdma_nl_parse_sys(const void *bytes, size_t len, struct rd_host *h)
+{
+	return each_nldev(bytes, len, RDMA_NLDEV_CMD_SYS_GET, sys_msg, h);
+}
+
+/* The network namespace mode of the RDMA subsystem (kernel 5.2 and up). */
+static void read_sys(struct rd_snapshot *s, struct nl_sock *sk)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(
+		NLDEV_TYPE(RDMA_NLDEV_CMD_SYS_GET), NLM_F_REQUEST);
+	struct rd_nl_buf b = { 0 };
+	int r = -ENOMEM;
+
+	if (m)
+		r = rd_nl_request(sk, m, &b);
+	nlmsg_free(m);
+	if (r == 0)
+		r = rd_rdma_nl_parse_sys(b.data, b.len, &s->host);
+	if (r < 0)
+		rd_snapshot_error(s, SRC, "system get", r,
+				  "RDMA network namespace mode not read");
+	rd_nl_buf_free(&b);
+}
+
 /* ---- the probe ---- */
 
 static void rdma_nl_state_clear(void *state)
@@ -626,6 +670,7 @@ static int probe_rdma_nl_collect(const struct rd_probe_ctx *ctx, void *state,
 	}
 	fill_stats(s, c->sk, devs, n);
 	rd_rdma_nl_merge(s, devs, n);
+	read_sys(s, c->sk);
 	r = 0;
 	goto out;
 

@@ -23,6 +23,11 @@ int rd_rdma_nl_parse_devices(const void *bytes, size_t len,
 			     struct rd_device **devs, size_t *n);
 int rd_rdma_nl_parse_ports(const void *bytes, size_t len,
 			   struct rd_device *devs, size_t n);
+/*
+ * RDMA_NLDEV_CMD_SYS_GET's answer: the network namespace mode (u8, 1
+ * shared, 0 exclusive) and copy-on-fork into h. 0 or -errno.
+ */
+int rd_rdma_nl_parse_sys(const void *bytes, size_t len, struct rd_host *h);
 int rd_rdma_nl_parse_stats(const void *bytes, size_t len,
 			   struct rd_counters *out);
 

@@ -76,6 +76,35 @@ static void fill_device(struct rd_verbs_dev *v, const struct ibv_device_attr *a)
 	v->hw_ver = rd_u64(a->hw_ver);
 }
 
+/*
+ * Can the device register dma-buf memory (GPUDirect RDMA without a
+ * peer-memory module)? NCCL's test: no buffer at all (fd -1); a kernel
+ * and provider that support it reject the descriptor (EBADF).
+ */
+static void probe_dmabuf(struct rd_verbs_dev *v, struct ibv_context *c)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(c);
+	struct ibv_mr *mr;
+	int e;
+
+	if (!pd)
+		return;
+	errno = 0;
+	mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
+	e = errno;
+	if (mr) {
+		ibv_dereg_mr(mr);
+		v->dmabuf = rd_bool(true);
+	} else if (e == EBADF) {
+		v->dmabuf = rd_bool(true);
+	} else if (e == EOPNOTSUPP || e == EPROTONOSUPPORT) {
+		v->dmabuf = rd_bool(false);
+	}
+	if (!mr)
+		v->dmabuf_errno = rd_u64((uint64_t)e);
+	ibv_dealloc_pd(pd);
+}
+
 static void query(struct rd_snapshot *s, struct rd_device *d,
 		  struct ibv_device *dev)
 {
@@ -120,6 +149,7 @@ static void query(struct rd_snapshot *s, struct rd_device *d,
 	}
 	d->verbs.opened = rd_bool(true);
 	fill_device(&d->verbs, &a);
+	probe_dmabuf(&d->verbs, c);
 	for (unsigned p = 1; p <= a.phys_port_cnt; p++) {
 		struct rd_port *rp = rd_device_port(d, p);
 		struct ibv_port_attr pa;

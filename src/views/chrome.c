@@ -159,17 +159,23 @@ void chrome_bar(struct ui *ui)
 	for (size_t i = 0; i < 12 * ui_n_screens; i++) {
 		const struct ui_screen *sc = ui_screens[i % ui_n_screens];
 
-		/* In F-key order. */
+		/* In F-key order, F10 (quit) in its place: on 80 columns
+		 * what is cut is the last screen's, not how to quit. */
+		if (i == 9 * ui_n_screens) {
+			x += w_print(r, 0, x, W_BARKEY, "F10");
+			x += w_print(r, 0, x, W_BAR, "Quit ");
+		}
 		if (sc->fkey != (int)(i / ui_n_screens) + 1)
 			continue;
 		snprintf(key, sizeof(key), "F%d", sc->fkey);
-		/* Narrow terminals get the short form. */
+		/* Narrow terminals get the short form; whole items only. */
+		if (x + (int)(strlen(key) + strlen(narrow ? sc->brief :
+							     sc->name)) >= r->w)
+			continue;
 		x += w_print(r, 0, x, W_BARKEY, key);
 		x += w_printf(r, 0, x, W_BAR, "%s ",
 			      narrow ? sc->brief : sc->name);
 	}
-	x += w_print(r, 0, x, W_BARKEY, "F10");
-	x += w_print(r, 0, x, W_BAR, "Quit ");
 	if (!ui->view->actions || x + 4 >= r->w)
 		return;
 	x += w_print(r, 0, x + 1, W_BAR, "|") + 1;

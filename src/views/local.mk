@@ -10,6 +10,7 @@ src_librdmadiag_a_SOURCES += \
 	src/views/view_counters.c src/views/view_qos.c \
 	src/views/view_checklist.c src/views/view_tests.c \
 	src/views/view_help.c src/views/view_explain.c src/views/view_peer.c src/views/view_events.c \
+	src/views/view_topology.c \
 	src/views/rollback.c \
 	src/views/text_snapshot.c src/views/text_snapshot.h
 

@@ -16,7 +16,7 @@ const struct ui_screen *const ui_screens[] = {
 	&view_overview_screen, &view_port_screen,      &view_counters_screen,
 	&view_qos_screen,      &view_checklist_screen, &view_tests_screen,
 	&view_explain_screen,  &view_peer_screen,      &view_events_screen,
-	&view_help_screen,
+	&view_topology_screen, &view_help_screen,
 };
 const size_t ui_n_screens = sizeof(ui_screens) / sizeof(ui_screens[0]);
 

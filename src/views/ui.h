@@ -130,6 +130,7 @@ extern const struct ui_screen view_tests_screen;
 extern const struct ui_screen view_explain_screen;
 extern const struct ui_screen view_peer_screen;
 extern const struct ui_screen view_events_screen;
+extern const struct ui_screen view_topology_screen;
 extern const struct ui_screen view_help_screen;
 
 /* The registry, in tab order, and the keys every screen answers. */

@@ -65,6 +65,46 @@ out=$("$bin" env nccl --load "$ib" 2>&1)
 [ $? -eq 0 ] && grep -q 'not ACTIVE' <<<"$out" && ! grep -q GID_INDEX <<<"$out" &&
 	grep -q '^NCCL_IB_HCA==mlx5_0:1$' <<<"$out" && ok "InfiniBand: no GID index, not ACTIVE said" || bad "ib: $out"
 
+# A GPU host (eight GPUs, each beside one NIC under its PCIe switch): the
+# NICs the GPUs use, and per GPU its NIC and whether GPUDirect RDMA is on.
+gpu="$src/tests/fixtures/h200x8-vm-topology"
+broken="$src/tests/fixtures/h200x8-vm-topology-broken"
+unset NCCL_NET_GDR_LEVEL
+out=$("$bin" env nccl --root "$gpu" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] &&
+	grep -q '^NCCL_IB_HCA==mlx5_12:1,mlx5_13:1,mlx5_14:1,mlx5_15:1,mlx5_8:1,mlx5_9:1,mlx5_10:1,mlx5_11:1$' <<<"$out" &&
+	grep -q '^#   GPU0 0000:68:00.0: mlx5_12 PIX, GPUDirect RDMA on$' <<<"$out" &&
+	grep -q 'GPUDirect RDMA up to PXB (NCCL.s default)' <<<"$out" &&
+	! grep -q NCCL_NET_GDR_LEVEL <<<"$out"; then
+	ok "nccl on a GPU host: the GPUs' NICs, PIX, GPUDirect RDMA on"
+else
+	bad "nccl gpu: rc=$rc $out"
+fi
+# The broken one: mlx5_12 DOWN, ACS redirecting on every switch port.
+out=$("$bin" env nccl --root "$broken" 2>&1)
+grep -q '^#   GPU0 0000:68:00.0: mlx5_13 PHB (nearest mlx5_12 PIX: no port ACTIVE), GPUDirect RDMA off: PHB is beyond PXB$' <<<"$out" &&
+	grep -q '^NCCL_NET_GDR_LEVEL=LOC$' <<<"$out" && grep -q 'ACS on 0000:6a:00.0 redirects' <<<"$out" &&
+	ok "nccl broken GPU host: far NIC named, GPUDirect off across ACS" || bad "nccl broken: $out"
+# --check: a DOWN port and a list leaving GPUs with a SYS NIC are named.
+out=$(NCCL_IB_HCA=mlx5_12,mlx5_13 "$bin" env nccl --check --root "$broken" 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q '^WRONG  NCCL_IB_HCA=mlx5_12,mlx5_13: names mlx5_12 port 1, which is DOWN' <<<"$out" &&
+	grep -q '^WRONG  NCCL_IB_HCA=mlx5_12,mlx5_13: GPU4 0000:cc:00.0 would use mlx5_13 across the CPU interconnect (SYS); it leaves out mlx5_8 (PIX)' <<<"$out" &&
+	ok "check: NCCL_IB_HCA naming a DOWN port and a SYS NIC" || bad "check hca gpu: rc=$rc $out"
+out=$(NCCL_IB_HCA==mlx5_8,mlx5_9,mlx5_10,mlx5_11,mlx5_13,mlx5_14,mlx5_15 "$bin" env nccl --check --root "$broken" 2>&1)
+grep -q '^ok     NCCL_IB_HCA=' <<<"$out" && ok "check: a list of ACTIVE, near NICs agrees" || bad "check hca ok: $out"
+# A forced GDR level across ACS redirection, on the healthy and broken host.
+out=$(NCCL_NET_GDR_LEVEL=PXB "$bin" env nccl --check --root "$broken" 2>&1)
+[ $? -eq 1 ] && grep -q '^WRONG  NCCL_NET_GDR_LEVEL=PXB: this host needs LOC' <<<"$out" &&
+	ok "check: GDR level across ACS redirection is wrong" || bad "check gdr broken: $out"
+out=$(NCCL_NET_GDR_LEVEL=2 "$bin" env nccl --check --root "$gpu" 2>&1)
+[ $? -eq 0 ] && grep -q '^ok     NCCL_NET_GDR_LEVEL=2 (PXB)' <<<"$out" &&
+	ok "check: GDR level 2 (PXB) on clean paths" || bad "check gdr ok: $out"
+out=$(NCCL_NET_GDR_LEVEL=bogus "$bin" env nccl --check --root "$gpu" 2>&1)
+[ $? -eq 1 ] && grep -q 'not a level NCCL reads' <<<"$out" &&
+	ok "check: a GDR level NCCL ignores" || bad "check gdr bogus: $out"
+
 # Errors: what to print, a device that is not there, a bad port.
 msg=$("$bin" env 2>&1)
 [ $? -eq 3 ] && grep -q 'nccl, ucx or mpi' <<<"$msg" && ok "no kind: refused" || bad "no kind: $msg"

@@ -592,6 +592,8 @@ static void host(struct rd_snapshot *s)
 	h->cpu_affinity = rd_strdup("0-63");
 	h->mempolicy = rd_strdup("default");
 	h->container = rd_strdup("none");
+	h->rdma_netns_mode = rd_strdup("shared");
+	h->rdma_copy_on_fork = rd_bool(true);
 	h->mlnx_ofed = rd_bool(false);
 	h->tcp_ecn = rd_s64(2);
 	h->rmem_default = rd_u64(212992);

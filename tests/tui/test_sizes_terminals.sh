@@ -8,7 +8,7 @@ set -u
 command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 
-SCREEN_KEYS="o p c d k t ?"
+SCREEN_KEYS="o p c d k t g ?"
 
 # refused NAME TERM: exit status 2 and one line naming snapshot and check.
 refused() {

@@ -53,6 +53,14 @@ enum miss {
 	MISS_AFFINITY,		/* this process's CPUs not read */
 	MISS_MEMLOCK,		/* RLIMIT_MEMLOCK not read */
 	MISS_HUGEPAGES,		/* HugePages_* not read */
+	MISS_ACS,		/* config space cut at 64 bytes: ACS not read */
+	MISS_TOPO_NUMA,		/* the PCIe tree's NUMA nodes not read */
+	MISS_PORT_STATE,	/* a port's state not read */
+	MISS_GPU_LINK,		/* a GPU's link width not read */
+	MISS_PEERMEM,		/* peer-memory files and dma-buf not read */
+	MISS_SRIOV_COUNTS,	/* sriov_numvfs not read */
+	MISS_BOND_MODE,		/* a bond's mode not read */
+	MISS_NETNS_MODE,	/* RDMA netns mode not read */
 	MISS_COUNT
 };
 
@@ -69,10 +77,14 @@ static const char *const miss_names[MISS_COUNT] = {
 	"fw_ver not read", "P_Key not read", "GID table not read",
 	"GID types not read", "max_cqe not read", "rdma_cm mode not read",
 	"PFC bitmap not read", "ECN values not read", "CPU affinity not read",
-	"memlock not read", "huge pages not read",
+	"memlock not read", "huge pages not read", "ACS not read",
+	"PCIe tree NUMA not read", "port state not read",
+	"GPU link width not read", "peer memory not read",
+	"SR-IOV counts not read", "bond mode not read",
+	"RDMA netns mode not read",
 };
 
-#define M(k) (1u << (k))
+#define M(k) (1ull << (k))
 
 /*
  * What each check reads: under these misses at least one of its results
@@ -80,7 +92,7 @@ static const char *const miss_names[MISS_COUNT] = {
  */
 static const struct {
 	const char *id;
-	unsigned unknown_when;
+	unsigned long long unknown_when;
 } reads[] = {
 	{ "hw.pcie_link", M(MISS_PCI) | M(MISS_PCIE_WIDTH) | M(MISS_PCIE_SPEED) },
 	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
@@ -128,6 +140,14 @@ static const struct {
 			       M(MISS_AFFINITY) },
 	{ "host.container", M(MISS_HOST) | M(MISS_CONTAINER) },
 	{ "host.udp_buffers", M(MISS_HOST) },
+	/* Beside its NIC under one switch: NUMA nodes do not matter. */
+	{ "gpu.nic_affinity", M(MISS_PORT_STATE) },
+	{ "gpu.gdr_path", M(MISS_ACS) },
+	{ "gpu.peermem", M(MISS_PEERMEM) },
+	{ "gpu.pcie", M(MISS_GPU_LINK) },
+	{ "sriov.vfs", M(MISS_SRIOV_COUNTS) },
+	{ "lag.state", M(MISS_BOND_MODE) },
+	{ "host.rdma_netns", M(MISS_HOST) | M(MISS_NETNS_MODE) },
 };
 
 static const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
@@ -267,9 +287,80 @@ static void full_phy(struct rd_netdev *n)
 	}
 }
 
+/* A function of the PCIe tree, its link full at 16 GT/s x16. */
+static void full_topo_node(struct rd_snapshot *s, const char *bdf,
+			   const char *kind, const char *parent, unsigned depth,
+			   const char *acs)
+{
+	struct rd_topo_node *n = RD_PUSH(s->topo.nodes, s->topo.n_nodes);
+
+	assert_non_null(n);
+	n->bdf = rd_strdup(bdf);
+	n->kind = rd_strdup(kind);
+	n->parent = rd_strdup(parent);
+	n->host_bridge = rd_strdup("pci0000:38");
+	n->depth = rd_u64(depth);
+	n->numa_node = rd_s64(0);
+	n->speed_gts = n->max_speed_gts = rd_dbl(16.0);
+	n->width = n->max_width = rd_u64(16);
+	if (acs) {
+		n->acs = rd_strdup(acs);
+		if (strcmp(acs, "read") == 0) {
+			n->acs_offset = rd_u64(0x148);
+			n->acs_cap = rd_u64(0x5f);
+			n->acs_ctl = rd_u64(0);
+		}
+	}
+	if (strcmp(kind, "nic") == 0)
+		n->rdma_device = rd_strdup("mlx5_0");
+}
+
+/* A GPU beside mlx5_0 under one PCIe switch, nvidia_peermem loaded. */
+static void full_topo(struct rd_snapshot *s)
+{
+	s->topo.read = rd_bool(true);
+	full_topo_node(s, "0000:38:00.0", "bridge", NULL, 0, "read");
+	full_topo_node(s, "0000:39:00.0", "bridge", "0000:38:00.0", 1, "none");
+	full_topo_node(s, "0000:3a:00.0", "bridge", "0000:39:00.0", 2, "read");
+	full_topo_node(s, "0000:3a:01.0", "bridge", "0000:39:00.0", 2, "read");
+	full_topo_node(s, "0000:3b:00.0", "nic", "0000:3a:00.0", 3, NULL);
+	full_topo_node(s, "0000:3c:00.0", "gpu", "0000:3a:01.0", 3, NULL);
+	s->topo.nodes[5].vendor_id = rd_u64(0x10de);
+	s->topo.nvidia_peermem = rd_bool(true);
+	s->topo.nvidia_peermem_version = rd_strdup("550.127.08");
+	s->topo.nv_peer_mem = rd_bool(false);
+}
+
+/* mlx5_0's function with SR-IOV (no VF made), and a bond with its port. */
+static void full_virt(struct rd_snapshot *s)
+{
+	struct rd_sriov *sv = RD_PUSH(s->sriov, s->n_sriov);
+	struct rd_bond *b = RD_PUSH(s->bonds, s->n_bonds);
+	struct rd_bond_member *m;
+
+	assert_non_null(sv);
+	sv->pf_bdf = rd_strdup("0000:3b:00.0");
+	sv->pf_rdma_device = rd_strdup("mlx5_0");
+	sv->pf_netdev = rd_strdup("eth2");
+	sv->totalvfs = rd_u64(8);
+	sv->numvfs = rd_u64(0);
+	assert_non_null(b);
+	b->name = rd_strdup("bond0");
+	b->mode = rd_strdup("802.3ad");
+	b->mode_num = rd_u64(4);
+	b->hash_policy = rd_strdup("layer3+4");
+	b->rdma_device = rd_strdup("mlx5_0");
+	m = RD_PUSH(b->members, b->n_members);
+	assert_non_null(m);
+	m->name = rd_strdup("eth2");
+	m->operstate = rd_strdup("up");
+	m->carrier = rd_bool(true);
+	m->rdma_device = rd_strdup("mlx5_0");
+}
+
 /*
  * A healthy host: mlx5_0 a RoCE port on eth2, mlx5_1 an InfiniBand port,
- * both ACTIVE, every source read.
+ * both ACTIVE, a GPU beside mlx5_0, every source read.
  */
 static void full(struct rd_snapshot *s)
 {
@@ -310,6 +401,8 @@ static void full(struct rd_snapshot *s)
 	full_devlink(s, "0000:5e:00.0");
 	full_pci(s, "0000:3b:00.0", 0x101d, "mlx5_0");
 	full_pci(s, "0000:5e:00.0", 0x101b, "mlx5_1");
+	full_topo(s);
+	full_virt(s);
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		snap_module(s, mods[i]);
 
@@ -320,6 +413,7 @@ static void full(struct rd_snapshot *s)
 	s->host.numa_nodes = rd_u64(2);
 	s->host.cpu_affinity = rd_strdup("0-3");
 	s->host.container = rd_strdup("none");
+	s->host.rdma_netns_mode = rd_strdup("shared");
 	s->host.rmem_default = rd_u64(212992);
 	s->host.rmem_max = rd_u64(212992);
 	full_devnode(&s->host, "/dev/infiniband/uverbs0");
@@ -451,6 +545,38 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_MODULES:
 		rd_model_free_array(rd_module_fields, (void **)&s->modules,
 				    &s->n_modules, sizeof(*s->modules));
+		break;
+	case MISS_ACS:
+		for (size_t i = 0; i < s->topo.n_nodes; i++)
+			if (s->topo.nodes[i].acs)
+				(void)rd_str_set(&s->topo.nodes[i].acs,
+						 "unreadable");
+		break;
+	case MISS_TOPO_NUMA:
+		for (size_t i = 0; i < s->topo.n_nodes; i++)
+			s->topo.nodes[i].numa_node.ok = false;
+		break;
+	case MISS_PORT_STATE:
+		s->devices[0].ports[0].state_num.ok = false;
+		free(s->devices[0].ports[0].state);
+		s->devices[0].ports[0].state = NULL;
+		break;
+	case MISS_GPU_LINK:
+		s->topo.nodes[5].width.ok = false;
+		break;
+	case MISS_PEERMEM:
+		s->topo.nvidia_peermem.ok = false;
+		s->topo.nv_peer_mem.ok = false;
+		break;
+	case MISS_SRIOV_COUNTS:
+		s->sriov[0].numvfs.ok = false;
+		break;
+	case MISS_BOND_MODE:
+		s->bonds[0].mode_num.ok = false;
+		break;
+	case MISS_NETNS_MODE:
+		free(s->host.rdma_netns_mode);
+		s->host.rdma_netns_mode = NULL;
 		break;
 	case MISS_PCI:
 		rd_model_free_array(rd_pci_fields, (void **)&s->pci, &s->n_pci,
@@ -592,7 +718,7 @@ static const struct rd_result *same_target(const struct rd_results *res,
 	return NULL;
 }
 
-static unsigned unknown_when(const char *id)
+static unsigned long long unknown_when(const char *id)
 {
 	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++)
 		if (strcmp(reads[i].id, id) == 0)

@@ -303,6 +303,49 @@ static void test_live_absent_or_present(void **state)
 	rd_probe_cache_free(cache);
 }
 
+/* SYS_GET: the namespace mode as the kernel answers it (u8, 1 shared). */
+static void test_sys(void **state)
+{
+	struct rd_nl_buf b = { 0 };
+	struct rd_host h = { 0 };
+	struct nl_msg *m;
+
+	(void)state;
+	m = nb_msg(T(RDMA_NLDEV_CMD_SYS_GET), 0, NULL, 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0), 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1), 0);
+	nb_take(&b, m);
+	assert_int_equal(rd_rdma_nl_parse_sys(b.data, b.len, &h), 0);
+	assert_string_equal(h.rdma_netns_mode, "exclusive");
+	assert_true(h.rdma_copy_on_fork.ok && h.rdma_copy_on_fork.v);
+	rd_nl_buf_free(&b);
+	rd_model_free(rd_host_fields, &h);
+
+	/* Shared, from a kernel without copy-on-fork. */
+	memset(&h, 0, sizeof(h));
+	m = nb_msg(T(RDMA_NLDEV_CMD_SYS_GET), 0, NULL, 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1), 0);
+	nb_take(&b, m);
+	assert_int_equal(rd_rdma_nl_parse_sys(b.data, b.len, &h), 0);
+	assert_string_equal(h.rdma_netns_mode, "shared");
+	assert_false(h.rdma_copy_on_fork.ok);
+	rd_nl_buf_free(&b);
+	rd_model_free(rd_host_fields, &h);
+
+	/* A mode no kernel sends, and the answer to another command. */
+	memset(&h, 0, sizeof(h));
+	m = nb_msg(T(RDMA_NLDEV_CMD_SYS_GET), 0, NULL, 0);
+	assert_int_equal(nla_put_u8(m, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 7), 0);
+	nb_take(&b, m);
+	assert_int_equal(rd_rdma_nl_parse_sys(b.data, b.len, &h), -EINVAL);
+	assert_null(h.rdma_netns_mode);
+	rd_nl_buf_free(&b);
+	m = nb_msg(T(RDMA_NLDEV_CMD_GET), 0, NULL, 0);
+	nb_take(&b, m);
+	assert_int_equal(rd_rdma_nl_parse_sys(b.data, b.len, &h), -EBADMSG);
+	rd_nl_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_refused_answers),
 		cmocka_unit_test(test_live_absent_or_present),
+		cmocka_unit_test(test_sys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What a NIC shares out: SR-IOV virtual functions (enabled at all, each
+ * with its RDMA device, an InfiniBand VF with a node GUID) and bonds of
+ * its ports (a RoCE LAG: offloaded by the NIC in active-backup, balance-xor
+ * or 802.3ad mode, each member up). Hosts without either get no result.
+ */
+#include "config.h"
+#include "diag/diag_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define SRC_SRIOV "sysfs sriov_totalvfs, sriov_numvfs, virtfnN"
+#define SRC_BOND "sysfs /sys/class/net/<bond>/bonding"
+
+static const char *pf_name(const struct rd_sriov *sv)
+{
+	return sv->pf_rdma_device ? sv->pf_rdma_device : sv->pf_bdf;
+}
+
+/* An InfiniBand VF whose node GUID was read as zero, or NULL. */
+static const struct rd_device *ib_vf_zero_guid(const struct rd_snapshot *s,
+					       const struct rd_vf *v)
+{
+	const struct rd_device *d =
+		v->rdma_device ? rd_snapshot_device(s, v->rdma_device) : NULL;
+
+	if (!d || !d->node_guid.ok || d->node_guid.v != 0)
+		return NULL;
+	for (size_t i = 0; i < d->n_ports; i++)
+		if (d->ports[i].link_layer &&
+		    !strcmp(d->ports[i].link_layer, "InfiniBand"))
+			return d;
+	return NULL;
+}
+
+void check_sriov_vfs(struct diag_ctx *x)
+{
+	const struct rd_snapshot *s = x->s;
+
+	for (size_t i = 0; i < s->n_sriov; i++) {
+		const struct rd_sriov *sv = &s->sriov[i];
+		const struct rd_vf *zero = NULL, *nodev = NULL;
+		const struct rd_device *zd = NULL;
+		struct rd_result *r;
+		size_t vm = 0;
+
+		if (!diag_wants(x, pf_name(sv), 0))
+			continue;
+		r = diag_new(x, pf_name(sv), 0, NULL);
+		diag_why(x, r, "%s", x->c->why);
+		if (!diag_have(x, r, sv->totalvfs.ok && sv->numvfs.ok,
+			       "%s: SR-IOV counts not read", pf_name(sv)))
+			continue;
+		diag_ev(x, r, "VFs", SRC_SRIOV,
+			"%" PRIu64 " enabled of %" PRIu64 " (PF %s)",
+			sv->numvfs.v, sv->totalvfs.v, sv->pf_bdf);
+		for (size_t k = 0; k < sv->n_vfs; k++) {
+			const struct rd_vf *v = &sv->vfs[k];
+			const struct rd_device *d = ib_vf_zero_guid(s, v);
+
+			diag_ev(x, r, "VF", SRC_SRIOV,
+				"%" PRIu64 ": %s driver %s, netdev %s, RDMA %s",
+				v->index.v, v->bdf,
+				v->driver ? v->driver : "none",
+				v->netdev ? v->netdev : "none",
+				v->rdma_device ? v->rdma_device : "none");
+			if (d && !zero) {
+				zero = v;
+				zd = d;
+			}
+			if (v->driver && !strcmp(v->driver, "vfio-pci"))
+				vm++;
+			else if (!v->rdma_device && !nodev)
+				nodev = v;
+		}
+		if (sv->totalvfs.v == 0) {
+			diag_verdict(x, r, RD_PASS, "sriov_off",
+				     "%s: SR-IOV off in the NIC's firmware "
+				     "(sriov_totalvfs 0): no VF can be made",
+				     pf_name(sv));
+			diag_next(x, r,
+				  "Only if VFs are wanted: enable "
+				  "SR-IOV and the number of VFs in the "
+				  "NIC's firmware (mlxconfig SRIOV_EN, "
+				  "NUM_OF_VFS for ConnectX), then reset "
+				  "the NIC.");
+			continue;
+		}
+		if (zero) {
+			diag_verdict(x, r, RD_FAIL, "vf_guid_zero",
+				     "%s: VF %" PRIu64 " (%s, %s) has node "
+				     "GUID 0: an InfiniBand VF's port stays "
+				     "down until the PF gives it a GUID",
+				     pf_name(sv), zero->index.v, zero->bdf,
+				     zd->name);
+			diag_next(x, r,
+				  "On the host: ip link set %s vf %" PRIu64
+				  " node_guid <GUID> port_guid <GUID> "
+				  "(unique per VF), or let the subnet "
+				  "manager's virtualization assign them.",
+				  rd_shquote_tmp(sv->pf_netdev ? sv->pf_netdev
+							       : "<PF netdev>"),
+				  zero->index.v);
+			continue;
+		}
+		if (nodev) {
+			diag_verdict(x, r, RD_WARN, "vf_no_rdma",
+				     "%s: VF %" PRIu64 " (%s) has no RDMA "
+				     "device (driver %s): a job given this VF "
+				     "cannot use RDMA",
+				     pf_name(sv), nodev->index.v, nodev->bdf,
+				     nodev->driver ? nodev->driver : "none");
+			diag_next(x, r,
+				  "Bind the VF to its NIC driver with the "
+				  "RDMA module loaded (mlx5_core and "
+				  "mlx5_ib), or pass it to a VM.");
+			continue;
+		}
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: %" PRIu64 " of %" PRIu64 " VFs enabled%s",
+			     pf_name(sv), sv->numvfs.v, sv->totalvfs.v,
+			     vm ? ", some passed to VMs (vfio-pci)" : "");
+	}
+}
+
+/* Modes mlx5 offloads as a RoCE LAG (bonding's numbers). */
+static bool lag_mode(uint64_t m)
+{
+	return m == 1 || m == 2 || m == 4; /* active-backup, xor, 802.3ad */
+}
+
+static bool member_up(const struct rd_bond_member *m)
+{
+	return m->operstate && !strcmp(m->operstate, "up") &&
+	       (!m->carrier.ok || m->carrier.v);
+}
+
+void check_lag_state(struct diag_ctx *x)
+{
+	const struct rd_snapshot *s = x->s;
+
+	for (size_t i = 0; i < s->n_bonds; i++) {
+		const struct rd_bond *b = &s->bonds[i];
+		const char *tgt = b->rdma_device ? b->rdma_device : b->name;
+		const struct rd_bond_member *down = NULL, *up = NULL;
+		size_t rdma_members = 0, n_down = 0;
+		struct rd_result *r;
+
+		for (size_t k = 0; k < b->n_members; k++)
+			rdma_members += b->members[k].rdma_device != NULL;
+		/* A bond of NICs without RDMA is no RoCE matter. */
+		if (!b->rdma_device && !rdma_members)
+			continue;
+		if (!diag_wants(x, tgt, 0))
+			continue;
+		r = diag_new(x, tgt, 0, b->name);
+		diag_why(x, r, "%s", x->c->why);
+		diag_ev(x, r, "bond", SRC_BOND, "%s: mode %s, hash %s%s%s",
+			b->name, b->mode ? b->mode : "not read",
+			b->hash_policy ? b->hash_policy : "not read",
+			b->rdma_device ? ", RDMA device " : "",
+			b->rdma_device ? b->rdma_device : "");
+		for (size_t k = 0; k < b->n_members; k++) {
+			const struct rd_bond_member *m = &b->members[k];
+
+			diag_ev(x, r, "member", SRC_BOND, "%s %s%s", m->name,
+				m->operstate ? m->operstate : "state not read",
+				m->carrier.ok && !m->carrier.v ? ", no carrier"
+							       : "");
+			if (!m->operstate)
+				continue;
+			if (member_up(m)) {
+				if (!up)
+					up = m;
+			} else {
+				n_down++;
+				if (!down)
+					down = m;
+			}
+		}
+		if (b->lag_state)
+			diag_ev(x, r, "mlx5 LAG",
+				"debugfs mlx5/<bdf>/lag/state", "%s",
+				b->lag_state);
+		if (!diag_have(x, r, b->mode_num.ok && b->n_members > 0,
+			       "%s: bond mode or members not read", b->name))
+			continue;
+		if (!lag_mode(b->mode_num.v)) {
+			diag_verdict(x, r, RD_WARN, "lag_mode",
+				     "%s: bond mode %s: no RoCE LAG offload, "
+				     "RoCE runs on each port's own device, "
+				     "not over the bond",
+				     b->name, b->mode);
+			diag_next(x, r,
+				  "Use 802.3ad (with the switch's LACP), "
+				  "active-backup or balance-xor for a "
+				  "RoCE LAG.");
+			continue;
+		}
+		if (!b->rdma_device) {
+			diag_verdict(x, r, RD_WARN, "lag_inactive",
+				     "%s (%s): no RDMA device on the bond: the "
+				     "NIC's RoCE LAG is not active, RoCE runs "
+				     "on each member's own device",
+				     b->name, b->mode);
+			diag_next(x, r,
+				  "The LAG needs both ports of one NIC "
+				  "(same firmware, no VFs in switchdev "
+				  "conflict) in the bond before it is up; "
+				  "the kernel log says why mlx5 did not "
+				  "activate it.");
+			continue;
+		}
+		if (n_down && up) {
+			diag_verdict(x, r, RD_WARN, "lag_degraded",
+				     "LAG degraded: %s down, all RoCE traffic "
+				     "of %s on %s",
+				     down->name, b->rdma_device, up->name);
+			diag_next(x, r,
+				  "Bring %s back (cable, module, switch "
+				  "port); the LAG uses it again by itself.",
+				  down->name);
+			continue;
+		}
+		if (n_down) {
+			diag_verdict(x, r, RD_FAIL, "lag_down",
+				     "%s: every member of %s is down",
+				     b->rdma_device, b->name);
+			diag_next(x, r,
+				  "See port.state of the members' ports.");
+			continue;
+		}
+		diag_verdict(
+			x, r, RD_PASS, "ok",
+			"%s over %s (%s%s%s): %zu members up", b->rdma_device,
+			b->name, b->mode, b->hash_policy ? ", " : "",
+			b->hash_policy ? b->hash_policy : "", b->n_members);
+	}
+}
+
+/*
+ * The RDMA subsystem's network namespace mode: in a container, shared
+ * means every container on the host sees every RDMA device.
+ */
+void check_host_rdma_netns(struct diag_ctx *x, const struct diag_target *t,
+			   struct rd_result *r)
+{
+	const struct rd_snapshot *s = x->s;
+	const char *mode = s->host.rdma_netns_mode;
+	bool shared;
+
+	(void)t;
+	if (!diag_have(x, r, mode != NULL,
+		       "RDMA network namespace mode not read (RDMA netlink "
+		       "system get)"))
+		return;
+	shared = strcmp(mode, "shared") == 0;
+	diag_ev(x, r, "netns mode", "RDMA netlink RDMA_NLDEV_CMD_SYS_GET",
+		"%s%s", mode,
+		s->host.rdma_copy_on_fork.ok && s->host.rdma_copy_on_fork.v ?
+			", copy-on-fork" :
+			"");
+	if (diag_in_container(s) && shared && s->n_devices > 1) {
+		diag_verdict(x, r, RD_WARN, "netns_shared",
+			     "netns shared: this %s container sees all %zu "
+			     "RDMA devices of the host; isolation between "
+			     "containers is off",
+			     s->host.container, s->n_devices);
+		diag_next(x, r, "On the host: rdma system set netns exclusive "
+				"(while no other network namespace exists), "
+				"and rdma-cni in the pod network to move each "
+				"pod's device into it.");
+		return;
+	}
+	if (diag_in_container(s))
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "netns %s: this %s container sees %zu RDMA "
+			     "device%s",
+			     mode, s->host.container, s->n_devices,
+			     s->n_devices == 1 ? "" : "s");
+	else
+		diag_verdict(x, r, RD_PASS, "ok", "netns %s: %s", mode,
+			     shared ? "every RDMA device is visible in every "
+				      "network namespace" :
+				      "each RDMA device is visible only in the "
+				      "network namespace it was moved to; "
+				      "devices in other namespaces are not "
+				      "listed here");
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The PCIe tree of GPU hosts: the ACS capability walk, the sysfs link
+ * parse, NCCL's labels (checked against the topology NCCL printed for the
+ * fixture's machine) and the gpu.* checks.
+ */
+#include "config.h"
+#include "probe_unit.h"
+
+#include "core/topo.h"
+#include "diag/diag.h"
+#include "probes/topo.h"
+
+static void put32(uint8_t *c, unsigned off, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		c[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+static void test_parse_acs(void **state)
+{
+	uint8_t c[4096] = { 0 };
+	unsigned off = 0, cap = 0, ctl = 0;
+
+	(void)state;
+	/* AER at 0x100 -> ACS at 0x148, control RR|CR|SV|UF. */
+	put32(c, 0x100, 0x14810001);
+	put32(c, 0x148, 0x0001000d);
+	put32(c, 0x14c, 0x001d005f);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl), 0);
+	assert_int_equal(off, 0x148);
+	assert_int_equal(cap, 0x5f);
+	assert_int_equal(ctl, 0x1d);
+	/* What a reader without CAP_SYS_ADMIN gets: 64 bytes. */
+	assert_int_equal(rd_topo_parse_acs(c, 64, &off, &cap, &ctl), -ENODATA);
+	/* Cut inside the chain. */
+	assert_int_equal(rd_topo_parse_acs(c, 0x14c, &off, &cap, &ctl),
+			 -ENODATA);
+	/* AER alone, end of chain; no extended capability at all. */
+	put32(c, 0x100, 0x00010001);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl),
+			 -ENOENT);
+	put32(c, 0x100, 0);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl),
+			 -ENOENT);
+	put32(c, 0x100, 0xffffffff);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl),
+			 -ENOENT);
+	/* A next pointer into the standard space, and a loop. */
+	put32(c, 0x100, 0x04010001);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl),
+			 -EINVAL);
+	put32(c, 0x100, 0x10010001);
+	assert_int_equal(rd_topo_parse_acs(c, sizeof(c), &off, &cap, &ctl),
+			 -EINVAL);
+}
+
+static void test_parse_link(void **state)
+{
+	char host[64], b[8][16];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(rd_topo_parse_link("../../../devices/pci0000:64/"
+					    "0000:64:00.0/0000:65:00.0/"
+					    "0000:66:01.0/0000:68:00.0",
+					    host, sizeof(host), b, 8, &n),
+			 0);
+	assert_string_equal(host, "pci0000:64");
+	assert_int_equal(n, 4);
+	assert_string_equal(b[0], "0000:64:00.0");
+	assert_string_equal(b[3], "0000:68:00.0");
+	/* A VMD domain: the run of addresses starts after the non-address. */
+	assert_int_equal(rd_topo_parse_link("../../../devices/pci0000:00/"
+					    "0000:00:0e.0/pci10000:e0/"
+					    "10000:e0:1d.0/10000:e1:00.0",
+					    host, sizeof(host), b, 8, &n),
+			 0);
+	assert_string_equal(host, "pci10000:e0");
+	assert_int_equal(n, 2);
+	assert_int_equal(rd_topo_parse_link("../../../devices/platform/foo",
+					    host, sizeof(host), b, 8, &n),
+			 -EINVAL);
+	assert_int_equal(rd_topo_parse_link("0000:01:00.0", host, sizeof(host),
+					    b, 8, &n),
+			 -EINVAL);
+}
+
+static void test_gdr_level(void **state)
+{
+	enum rd_topo_dist d;
+
+	(void)state;
+	assert_int_equal(rd_topo_dist_parse("PXB", &d), 0);
+	assert_int_equal(d, RD_DIST_PXB);
+	assert_int_equal(rd_topo_dist_parse("SYS", &d), 0);
+	assert_int_equal(d, RD_DIST_SYS);
+	/* The old numbers: 0 LOC, 1 PIX, 2 PXB, 3 PHB, 4 and up SYS. */
+	assert_int_equal(rd_topo_dist_parse("0", &d), 0);
+	assert_int_equal(d, RD_DIST_LOC);
+	assert_int_equal(rd_topo_dist_parse("2", &d), 0);
+	assert_int_equal(d, RD_DIST_PXB);
+	assert_int_equal(rd_topo_dist_parse("3", &d), 0);
+	assert_int_equal(d, RD_DIST_PHB);
+	assert_int_equal(rd_topo_dist_parse("9", &d), 0);
+	assert_int_equal(d, RD_DIST_SYS);
+	assert_int_equal(rd_topo_dist_parse("pxb", &d), -EINVAL);
+	assert_int_equal(rd_topo_dist_parse("", &d), -EINVAL);
+	assert_int_equal(rd_topo_dist_parse("NET", &d), -EINVAL);
+}
+
+static void take(const char *name, struct rd_snapshot *s)
+{
+	char dir[PATH_MAX];
+	struct rd_roots roots;
+
+	rd_roots_init(&roots);
+	assert_int_equal(
+		rd_roots_under(&roots, unit_fixture(name, dir, sizeof(dir))),
+		0);
+	assert_int_equal(rd_snapshot_take(&roots, NULL, 0, 0, s), 0);
+}
+
+static enum rd_topo_dist dist(const struct rd_snapshot *s, const char *g,
+			      const char *n, const char **smi)
+{
+	struct rd_topo_path p;
+	long gi = rd_topo_find(&s->topo, g), ni = rd_topo_find(&s->topo, n);
+
+	assert_true(gi >= 0 && ni >= 0);
+	assert_int_equal(rd_topo_path(&s->topo, (size_t)gi, (size_t)ni, &p), 0);
+	if (smi)
+		*smi = p.smi;
+	return p.dist;
+}
+
+/*
+ * NCCL's own topology lines for this machine put NIC 67000 and GPU 68000
+ * under PCI/0-65000 (the switch's upstream port) on CPU/0-0, and NICs
+ * cb000 ... d7000 on CPU/0-1 behind a SYS link: PIX beside the GPU, PHB
+ * to another switch of the same CPU, SYS across.
+ */
+static void test_fixture_labels(void **state)
+{
+	struct rd_snapshot s;
+	const char *smi;
+
+	(void)state;
+	take("h200x8-vm-topology", &s);
+	assert_true(s.topo.read.ok && s.topo.read.v);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 8);
+	assert_int_equal(rd_topo_count(&s.topo, "nic"), 8);
+	/* 8 switches of root, upstream and two downstream ports: 32. */
+	assert_int_equal(rd_topo_count(&s.topo, "bridge"), 32);
+	assert_int_equal(dist(&s, "0000:68:00.0", "0000:67:00.0", &smi),
+			 RD_DIST_PIX);
+	assert_string_equal(smi, "PIX");
+	assert_int_equal(dist(&s, "0000:68:00.0", "0000:6c:00.0", &smi),
+			 RD_DIST_PHB);
+	assert_string_equal(smi, "PHB");
+	assert_int_equal(dist(&s, "0000:68:00.0", "0000:cb:00.0", &smi),
+			 RD_DIST_SYS);
+	assert_string_equal(smi, "SYS");
+	assert_int_equal(dist(&s, "0000:d8:00.0", "0000:d7:00.0", NULL),
+			 RD_DIST_PIX);
+	assert_true(s.topo.nvidia_peermem.v);
+	assert_string_equal(s.topo.nvidia_peermem_version, "550.127.08");
+	assert_string_equal(rd_topo_node(&s.topo, "0000:66:00.0")->acs, "read");
+	assert_string_equal(rd_topo_node(&s.topo, "0000:6c:00.0")->rdma_device,
+			    "mlx5_13");
+	rd_snapshot_free(&s);
+}
+
+/* A node for an in-memory tree. */
+static void node(struct rd_topo *t, const char *bdf, const char *kind,
+		 const char *parent, const char *hb, unsigned depth, int numa)
+{
+	struct rd_topo_node *n = RD_PUSH(t->nodes, t->n_nodes);
+
+	assert_non_null(n);
+	n->bdf = strdup(bdf);
+	n->kind = strdup(kind);
+	n->parent = parent ? strdup(parent) : NULL;
+	n->host_bridge = strdup(hb);
+	n->depth = rd_u64(depth);
+	if (numa != -2)
+		n->numa_node = rd_s64(numa);
+	n->acs = strdup("none");
+}
+
+static void test_labels_by_rule(void **state)
+{
+	struct rd_snapshot s;
+	const char *smi;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	/* Two switch levels: GPU and NIC under different inner switches. */
+	node(&s.topo, "0000:00:01.0", "bridge", NULL, "pci0000:00", 0, 0);
+	node(&s.topo, "0000:01:00.0", "bridge", "0000:00:01.0", "pci0000:00", 1,
+	     0);
+	node(&s.topo, "0000:02:00.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
+	     0);
+	node(&s.topo, "0000:02:01.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
+	     0);
+	node(&s.topo, "0000:03:00.0", "bridge", "0000:02:00.0", "pci0000:00", 3,
+	     0);
+	node(&s.topo, "0000:04:00.0", "bridge", "0000:03:00.0", "pci0000:00", 4,
+	     0);
+	node(&s.topo, "0000:05:00.0", "gpu", "0000:04:00.0", "pci0000:00", 5,
+	     0);
+	node(&s.topo, "0000:06:00.0", "bridge", "0000:02:01.0", "pci0000:00", 3,
+	     0);
+	node(&s.topo, "0000:07:00.0", "bridge", "0000:06:00.0", "pci0000:00", 4,
+	     0);
+	node(&s.topo, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5,
+	     0);
+	/* A NIC on a root port of another host bridge, same NUMA node. */
+	node(&s.topo, "0000:40:01.0", "bridge", NULL, "pci0000:40", 0, 0);
+	node(&s.topo, "0000:41:00.0", "nic", "0000:40:01.0", "pci0000:40", 1,
+	     0);
+	/* And one whose NUMA node was not read. */
+	node(&s.topo, "0000:80:01.0", "bridge", NULL, "pci0000:80", 0, -2);
+	node(&s.topo, "0000:81:00.0", "nic", "0000:80:01.0", "pci0000:80", 1,
+	     -2);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PXB);
+	assert_string_equal(smi, "PXB");
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:41:00.0", &smi),
+			 RD_DIST_PHB);
+	assert_string_equal(smi, "NODE");
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:81:00.0", &smi),
+			 RD_DIST_UNKNOWN);
+	/* A NUMA node of -1 is one CPU node to NCCL, as read from the
+	 * topmost function NCCL keeps of each chain. */
+	s.topo.nodes[13].numa_node = rd_s64(-1);
+	s.topo.nodes[0].numa_node = rd_s64(-1);
+	s.topo.nodes[1].numa_node = rd_s64(-1);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:81:00.0", NULL),
+			 RD_DIST_PHB);
+	rd_snapshot_free(&s);
+}
+
+static const struct rd_result *find(const struct rd_results *r,
+				    const char *check, const char *target)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].check_id, check) &&
+		    ((!target && !r->v[i].device) ||
+		     (target && r->v[i].device &&
+		      !strcmp(r->v[i].device, target))))
+			return &r->v[i];
+	fail_msg("no %s result for %s", check, target ? target : "host");
+	return NULL;
+}
+
+static void run(const struct rd_snapshot *s, struct rd_results *r)
+{
+	struct rd_diag_opts o;
+
+	rd_diag_opts_init(&o);
+	o.only_area = "gpu";
+	assert_int_equal(rd_diag_run(s, NULL, &o, r), 0);
+}
+
+static void test_checks_broken(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results r = { 0 };
+	const struct rd_result *x;
+
+	(void)state;
+	take("h200x8-vm-topology-broken", &s);
+	run(&s, &r);
+	assert_int_equal(r.n, 8 * 3 + 1);
+	/* GPU0's switch mate mlx5_12 is down: NCCL goes across the CPU. */
+	x = find(&r, "gpu.nic_affinity", "0000:68:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_string_equal(x->cause, "nic_down");
+	assert_non_null(strstr(x->summary, "mlx5_13 across the CPU"));
+	/* Its path to mlx5_13 is PHB: above NCCL's default GDR level. */
+	x = find(&r, "gpu.gdr_path", "0000:68:00.0");
+	assert_int_equal(x->verdict, RD_WARN);
+	assert_string_equal(x->cause, "gdr_distance");
+	x = find(&r, "gpu.gdr_path", "0000:6b:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_string_equal(x->cause, "acs_redirect");
+	assert_non_null(
+		strstr(x->summary, "0000:6a:00.0 (ReqRedir+CmpltRedir)"));
+	x = find(&r, "gpu.pcie", "0000:cc:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_non_null(strstr(x->summary, "x8 of x16"));
+	x = find(&r, "gpu.pcie", "0000:d8:00.0");
+	assert_int_equal(x->verdict, RD_PASS);
+	/* No peer-memory module and dma-buf not probed: not judged. */
+	x = find(&r, "gpu.peermem", NULL);
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	rd_results_free(&r);
+
+	/* dma-buf refused by every NIC: GPUDirect RDMA impossible. */
+	for (size_t i = 0; i < s.n_devices; i++)
+		s.devices[i].verbs.dmabuf = rd_bool(false);
+	run(&s, &r);
+	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_FAIL);
+	rd_results_free(&r);
+	s.devices[3].verbs.dmabuf = rd_bool(true);
+	run(&s, &r);
+	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_PASS);
+	rd_results_free(&r);
+
+	/* A reader without root: ACS unread is UNKNOWN, never PASS. */
+	for (size_t i = 0; i < s.topo.n_nodes; i++)
+		if (!strcmp(s.topo.nodes[i].kind, "bridge"))
+			(void)rd_str_set(&s.topo.nodes[i].acs, "unreadable");
+	run(&s, &r);
+	x = find(&r, "gpu.gdr_path", "0000:6b:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "needs root"));
+	rd_results_free(&r);
+	rd_snapshot_free(&s);
+}
+
+static void test_checks_healthy(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results r = { 0 };
+	struct rd_diag_opts o;
+
+	(void)state;
+	take("h200x8-vm-topology", &s);
+	run(&s, &r);
+	assert_int_equal(r.n, 25);
+	for (size_t i = 0; i < r.n; i++)
+		assert_int_equal(r.v[i].verdict, RD_PASS);
+	assert_non_null(
+		strstr(find(&r, "gpu.nic_affinity", "0000:cc:00.0")->summary,
+		       "use mlx5_8 (PIX)"));
+	rd_results_free(&r);
+	/* --device keeps the GPUs whose nearest NIC it names. */
+	rd_diag_opts_init(&o);
+	o.only_area = "gpu.nic_affinity";
+	o.device = "mlx5_13";
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.v[0].device, "0000:6b:00.0");
+	rd_results_free(&r);
+	rd_snapshot_free(&s);
+
+	/* A host without a GPU gets no GPU result. */
+	take("cx6dx-roce-port-down", &s);
+	assert_true(s.topo.read.v);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 0);
+	run(&s, &r);
+	assert_int_equal(r.n, 0);
+	rd_results_free(&r);
+	rd_snapshot_free(&s);
+}
+
+/* A console's kept cache serves the tree for a while; a fresh read sees
+ * what changed. */
+static void test_kept(void **state)
+{
+	char root[PATH_MAX], link[PATH_MAX];
+	struct rd_probe_cache *cache = rd_probe_cache_new();
+	struct rd_roots roots;
+	struct rd_snapshot s;
+
+	(void)state;
+	assert_non_null(cache);
+	unit_tmpdir(root, sizeof(root));
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/vendor",
+		 "0x10de\n");
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/class",
+		 "0x030200\n");
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/class", "0x060400\n");
+	unit_put(root, "sys/bus/pci/devices/.keep", "");
+	snprintf(link, sizeof(link), "%s/sys/bus/pci/devices/0000:01:00.0",
+		 root);
+	assert_int_equal(symlink("../../../devices/pci0000:00/0000:00:01.0/"
+				 "0000:01:00.0",
+				 link),
+			 0);
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, root), 0);
+	assert_int_equal(rd_snapshot_take(&roots, cache, 0, 0, &s), 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 1);
+	rd_snapshot_free(&s);
+	/* The GPU's link gone: a kept reading still has it... */
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rd_snapshot_take(&roots, cache, 1, 0, &s), 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 1);
+	rd_snapshot_free(&s);
+	/* ...a fresh one does not. */
+	assert_int_equal(rd_snapshot_take(&roots, cache, 2, RD_PROBE_FRESH, &s),
+			 0);
+	assert_int_equal(rd_topo_count(&s.topo, "gpu"), 0);
+	assert_true(s.topo.read.v);
+	rd_snapshot_free(&s);
+	rd_probe_cache_free(cache);
+	unit_rmtree(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_acs),
+		cmocka_unit_test(test_parse_link),
+		cmocka_unit_test(test_gdr_level),
+		cmocka_unit_test(test_fixture_labels),
+		cmocka_unit_test(test_labels_by_rule),
+		cmocka_unit_test(test_checks_broken),
+		cmocka_unit_test(test_checks_healthy),
+		cmocka_unit_test(test_kept),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

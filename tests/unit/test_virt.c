@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SR-IOV virtual functions and bonds: bonding's sysfs values, the probe on
+ * the hand-made fixture, and the sriov.vfs and lag.state verdicts.
+ */
+#include "config.h"
+#include "probe_unit.h"
+
+#include "diag/diag.h"
+#include "probes/virt.h"
+
+static void test_parse_mode(void **state)
+{
+	char name[32];
+	uint64_t n;
+
+	(void)state;
+	assert_int_equal(
+		rd_bond_parse_mode("802.3ad 4", name, sizeof(name), &n), 0);
+	assert_string_equal(name, "802.3ad");
+	assert_int_equal(n, 4);
+	assert_int_equal(
+		rd_bond_parse_mode("active-backup 1", name, sizeof(name), &n),
+		0);
+	assert_string_equal(name, "active-backup");
+	assert_int_equal(
+		rd_bond_parse_mode("layer3+4 1", name, sizeof(name), &n), 0);
+	assert_int_equal(rd_bond_parse_mode("802.3ad", name, sizeof(name), &n),
+			 -EINVAL);
+	assert_int_equal(
+		rd_bond_parse_mode("802.3ad x", name, sizeof(name), &n),
+		-EINVAL);
+	assert_int_equal(rd_bond_parse_mode("weird 9", name, sizeof(name), &n),
+			 -EINVAL);
+}
+
+static void take(struct rd_snapshot *s)
+{
+	char dir[PATH_MAX];
+	struct rd_roots roots;
+
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, unit_fixture("cx6dx-sriov-lag",
+							     dir, sizeof(dir))),
+			 0);
+	assert_int_equal(rd_snapshot_take(&roots, NULL, 0, 0, s), 0);
+}
+
+static const struct rd_result *one(struct rd_results *res,
+				   const struct rd_snapshot *s,
+				   const char *check, const char *target)
+{
+	struct rd_diag_opts o;
+
+	rd_diag_opts_init(&o);
+	o.only_area = check;
+	rd_results_free(res);
+	assert_int_equal(rd_diag_run(s, NULL, &o, res), 0);
+	for (size_t i = 0; i < res->n; i++)
+		if (res->v[i].device && !strcmp(res->v[i].device, target))
+			return &res->v[i];
+	fail_msg("no %s result for %s", check, target);
+	return NULL;
+}
+
+static void test_fixture(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	const struct rd_bond *b;
+
+	(void)state;
+	take(&s);
+	assert_int_equal(s.n_sriov, 2);
+	assert_string_equal(s.sriov[0].pf_bdf, "0000:3b:00.0");
+	assert_int_equal(s.sriov[0].totalvfs.v, 8);
+	assert_int_equal(s.sriov[0].n_vfs, 2);
+	assert_string_equal(s.sriov[0].vfs[0].rdma_device, "mlx5_2");
+	assert_string_equal(s.sriov[0].vfs[0].netdev, "ens1f0v0");
+	assert_string_equal(s.sriov[0].vfs[1].driver, "vfio-pci");
+	assert_null(s.sriov[0].vfs[1].rdma_device);
+	assert_int_equal(s.sriov[1].totalvfs.v, 0);
+	assert_int_equal(s.n_bonds, 1);
+	b = &s.bonds[0];
+	assert_string_equal(b->mode, "802.3ad");
+	assert_string_equal(b->hash_policy, "layer3+4");
+	assert_string_equal(b->rdma_device, "mlx5_bond_0");
+	assert_int_equal(b->n_members, 2);
+	assert_string_equal(b->members[1].operstate, "down");
+
+	r = one(&res, &s, "lag.state", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "lag_degraded");
+	assert_string_equal(r->summary, "LAG degraded: ens1f1np1 down, all "
+					"RoCE traffic of mlx5_bond_0 on "
+					"ens1f0np0");
+	r = one(&res, &s, "sriov.vfs", "0000:3b:00.1");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_string_equal(r->cause, "sriov_off");
+
+	/* Both members up; then a mode mlx5 does not offload. */
+	(void)rd_str_set(&s.bonds[0].members[1].operstate, "up");
+	s.bonds[0].members[1].carrier = rd_bool(true);
+	assert_int_equal(one(&res, &s, "lag.state", "mlx5_bond_0")->verdict,
+			 RD_PASS);
+	s.bonds[0].mode_num = rd_u64(0);
+	(void)rd_str_set(&s.bonds[0].mode, "balance-rr");
+	r = one(&res, &s, "lag.state", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_non_null(strstr(r->summary, "bond mode balance-rr: no RoCE LAG "
+					   "offload"));
+	/* 802.3ad again but no RDMA device on the bond: LAG not active. */
+	s.bonds[0].mode_num = rd_u64(4);
+	(void)rd_str_set(&s.bonds[0].rdma_device, NULL);
+	(void)rd_str_set(&s.bonds[0].members[0].rdma_device, "mlx5_0");
+	r = one(&res, &s, "lag.state", "bond0");
+	assert_string_equal(r->cause, "lag_inactive");
+	/* Every member down. */
+	(void)rd_str_set(&s.bonds[0].rdma_device, "mlx5_bond_0");
+	(void)rd_str_set(&s.bonds[0].members[0].operstate, "down");
+	(void)rd_str_set(&s.bonds[0].members[1].operstate, "lowerlayerdown");
+	assert_int_equal(one(&res, &s, "lag.state", "mlx5_bond_0")->verdict,
+			 RD_FAIL);
+
+	/* An InfiniBand VF with node GUID 0: its port stays down. */
+	{
+		struct rd_device *d = rd_snapshot_device(&s, "mlx5_2");
+
+		assert_non_null(d);
+		d->node_guid = rd_u64(0);
+		(void)rd_str_set(&d->ports[0].link_layer, "InfiniBand");
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_int_equal(r->verdict, RD_FAIL);
+		assert_string_equal(r->cause, "vf_guid_zero");
+		assert_non_null(strstr(r->next_step,
+				       "ip link set ens1f0np0 vf 0 node_guid"));
+		/* A VF bound to its driver without an RDMA device. */
+		d->node_guid = rd_u64(1);
+		(void)rd_str_set(&s.sriov[0].vfs[0].rdma_device, NULL);
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_string_equal(r->cause, "vf_no_rdma");
+		/* Counts not read: UNKNOWN. */
+		s.sriov[0].numvfs.ok = false;
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_int_equal(r->verdict, RD_UNKNOWN);
+	}
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+static void test_none(void **state)
+{
+	char dir[PATH_MAX];
+	struct rd_roots roots;
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+
+	(void)state;
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, unit_fixture("rxe0-healthy",
+							     dir, sizeof(dir))),
+			 0);
+	assert_int_equal(rd_snapshot_take(&roots, NULL, 0, 0, &s), 0);
+	assert_int_equal(s.n_sriov, 0);
+	assert_int_equal(s.n_bonds, 0);
+	rd_diag_opts_init(&o);
+	o.only_area = "lag";
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	assert_int_equal(res.n, 0);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_mode),
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_none),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
