@@ -54,7 +54,7 @@ static void usage(FILE *f)
 		"With no command: the interactive console. Its options:\n"
 		"  -d SECS            refresh interval (default 1)\n"
 		"  --demo             play the recorded demo host\n"
-		"  --replay FILE      play a recording made by 'rdmadiag capture'\n"
+		"  --replay FILE      play a recording made by 'rdmadiag capture' or a snapshot\n"
 		"  --no-color, --ascii  monochrome / ASCII graphs\n"
 		"\ncommands:\n");
 	for (const struct subcommand *c = subcommands; c->name; c++)

@@ -49,10 +49,13 @@ static void check_usage(FILE *f)
 		"                    in any letter case; a name both an area and a\n"
 		"                    layer keeps both, \"port.\" the area alone\n"
 		"  --window SECONDS  sample the counters this long to see them rise\n"
-		"                    (default 2; 0 = one snapshot, counters UNKNOWN)\n"
+		"                    (default 2; 0 = one snapshot, counters UNKNOWN);\n"
+		"                    with a recording: the seconds before the judged\n"
+		"                    frame a counter's rate is taken over (default 10,\n"
+		"                    as the console's)\n"
 		"  --load FILE       evaluate a saved snapshot (rdmadiag snapshot --json)\n"
 		"                    or a recording (rdmadiag capture): its last frame,\n"
-		"                    with the counters judged over the whole recording\n"
+		"                    with link downs counted over the whole recording\n"
 		"  --frame N         with a recording: judge frame N (1 = the first)\n"
 		"  --hugepages N     huge pages the workload needs (default: any)\n"
 		"  --numa-node N     NUMA node the workload is planned to run on\n"
@@ -161,7 +164,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	const char *load = NULL;
 	struct cli_loaded ld = { .label = "" };
 	struct cli_past past = { 0 };
-	double window = 2.0;
+	double window = -1;	/* not given */
 	uint64_t frame = 0;
 	char nothing[256] = "";	/* why no result was judged */
 	int r, rc;
@@ -214,8 +217,13 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 		if (verbose)
 			report_unknown_keys(load, ld.text, &s);
-		window = ld.window;
+		/* A rate over the seconds asked for, else the console's;
+		 * --window 0: the judged frame alone, as one snapshot. */
+		o.rate_window = window > 0 && ld.window > 0 ? window + 1e-6 : 0;
+		window = window == 0 ? 0 : ld.window;
 	} else {
+		if (window < 0)
+			window = 2.0;
 		r = cli_evidence_collect(cli, &window, &s, &h);
 		if (r < 0) {
 			cli_error(cli, "cannot take a snapshot: %s: %s",
@@ -225,6 +233,8 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		}
 	}
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	if (!load)	/* all that was watched */
+		o.rate_window = o.counter_window;
 	o.from_file = load != NULL;
 	cli_past_load(&past, &s, &o);
 	{

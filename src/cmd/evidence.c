@@ -116,7 +116,9 @@ static char *frame_text(struct rd_recording *rec, size_t i)
 
 /*
  * Frames 1..frame of a recording: the last is the snapshot judged, and up
- * to RD_HISTORY_DEPTH of them, spread evenly, feed the counter history.
+ * to RD_HISTORY_DEPTH of them feed the counter history: the newest half of
+ * that depth one by one, so that a rate over the newest seconds sees the
+ * same samples the console saw, and the older frames spread evenly.
  */
 static int load_recording(struct rd_cli *cli, const char *file,
 			  struct rd_recording *rec, uint64_t frame,
@@ -124,7 +126,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			  struct cli_loaded *ld)
 {
 	size_t last = frame ? (size_t)frame - 1 : rec->n - 1;
-	size_t stride = last / (RD_HISTORY_DEPTH - 1) + 1;
+	size_t tail = RD_HISTORY_DEPTH / 2 - 1;	/* frames just before last */
+	size_t head = last > tail ? last - tail : 0;	/* first of the tail */
+	size_t stride = head / (RD_HISTORY_DEPTH / 2) + 1;
 	struct rd_snapshot first = { 0 };
 	char err[512], at[64];
 	int r = 0;
@@ -136,8 +140,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			  file, rec->n, frame);
 		return -ERANGE;
 	}
-	/* Every stride-th frame before the judged one, then the judged one. */
-	for (size_t i = 0;; i = i + stride < last ? i + stride : last) {
+	/* Every stride-th frame before the tail, then each one to the last. */
+	for (size_t i = 0;;
+	     i = i + stride < head ? i + stride : i < head ? head : i + 1) {
 		struct rd_snapshot f;
 
 		r = rd_recording_frame(rec, i, &f, err, sizeof(err));
@@ -279,14 +284,16 @@ void cli_explain_gather(struct rd_cli *cli, const char *load, double window,
 	}
 	rd_diag_opts_init(&o);
 	o.counter_window = window > 0 ? window + 1.0 : 0;
+	/* This host: all that was watched; a recording: the console's. */
+	o.rate_window = load ? RD_RATE_WINDOW : o.counter_window;
 	if (past)
 		cli_past_load(past, &j->s, &o);
 	if (rd_diag_run(&j->s, window > 0 ? &j->h : NULL, &o, &j->res) < 0)
 		rd_results_free(&j->res);
 	j->ev.s = &j->s;
 	j->ev.h = window > 0 ? &j->h : NULL;
-	j->ev.window = window > 0 ? window + 1.0 : 0;
-	j->ev.shown = window;
+	j->ev.window = window > 0 ? o.rate_window : 0;
+	j->ev.shown = load && window > RD_RATE_WINDOW ? RD_RATE_WINDOW : window;
 	j->ev.results = &j->res;
 }
 

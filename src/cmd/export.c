@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/json.h"
@@ -59,6 +60,7 @@ struct exporter {
 	unsigned flags;		/* enum rd_export_flags */
 	bool checks;
 	bool loaded;		/* s holds a --load file, probed never */
+	double window;		/* seconds a loaded recording spans; 0 none */
 	struct rd_snapshot s;
 	struct rd_probe_cache *cache;
 	uint64_t tick;
@@ -136,8 +138,11 @@ static int render(struct exporter *ex)
 	}
 	rd_diag_opts_init(&o);
 	o.from_file = ex->loaded;
+	if (ex->loaded)	/* a recording's span; rates over RD_RATE_WINDOW */
+		o.counter_window = ex->window > 0 ? ex->window + 1.0 : 0;
 	if (ex->checks)
-		rd_diag_run(&ex->s, ex->loaded ? NULL : &ex->h, &o, &res);
+		rd_diag_run(&ex->s, ex->loaded && ex->window <= 0 ? NULL : &ex->h,
+			    &o, &res);
 	rd_prom_init(&w);
 	rd_export_metrics(&w, &ex->s, ex->checks ? &res : NULL, ex->flags);
 	r = rd_prom_render(&w, &text, &len);
@@ -630,13 +635,13 @@ int cmd_export(struct rd_cli *cli, int argc, char **argv)
 	pthread_mutex_init(&ex.lock, NULL);
 	pthread_mutex_init(&ex.conn_lock, NULL);
 	if (load) {
-		/* A saved snapshot, or a recording's last frame. */
-		char err[1024];
+		/* A saved snapshot, or a recording's last frame with the
+		 * counters before it, judged as check --load judges them. */
+		char label[1024];
 
-		if (rd_recording_load_last(load, &ex.s, err, sizeof(err)) < 0) {
-			cli_error(cli, "%s", err);
+		if (cli_check_evidence(cli, load, &ex.window, &ex.s, &ex.h,
+				       label, sizeof(label)) < 0)
 			goto out;
-		}
 		ex.loaded = true;
 	} else {
 		ex.cache = rd_probe_cache_new();

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes/probe.h"
@@ -73,6 +74,52 @@ static void rec_close(struct con_source *src)
 
 static const struct con_source_ops rec_ops = { rec_next, rec_close };
 
+/* A snapshot document has no time of its own: one frame, time 1 s. */
+static int snap_next(struct con_source *src, bool fresh,
+		     struct rd_snapshot *s, char *err, size_t errlen)
+{
+	int r;
+
+	(void)fresh;
+	rd_snapshot_free(s);
+	r = rd_snapshot_load_file(src->snapshot_path, s, err, errlen);
+	if (r < 0)
+		return r;
+	if (!s->monotonic_ns.ok)
+		s->monotonic_ns = rd_u64(1000000000);
+	src->frame = 0;
+	return 0;
+}
+
+static void snap_close(struct con_source *src)
+{
+	free(src->snapshot_path);
+	src->snapshot_path = NULL;
+}
+
+static const struct con_source_ops snap_ops = { snap_next, snap_close };
+
+/* path as one snapshot document; 0, or -errno with err set. */
+static int open_snapshot(struct con_source *src, const char *path, char *err,
+			 size_t errlen)
+{
+	struct rd_snapshot s;
+	int r;
+
+	src->ops = &snap_ops;
+	src->snapshot_path = strdup(path);
+	if (!src->snapshot_path) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rd_snapshot_init(&s);
+	r = snap_next(src, false, &s, err, errlen);
+	rd_snapshot_free(&s);
+	if (r < 0)
+		snap_close(src);
+	return r;
+}
+
 int con_source_open_live(struct con_source *src, const struct rd_roots *roots,
 			 char *err, size_t errlen)
 {
@@ -101,19 +148,38 @@ int con_source_open_recording(struct con_source *src, enum con_source_kind kind,
 	src->interval = interval;
 	r = rd_recording_open(path, &src->rec, err, errlen);
 	if (r < 0)
-		return r;
+		goto snapshot;
 	/* One usable frame, or the file is refused now. */
 	rd_snapshot_init(&s);
 	r = rec_next(src, false, &s, err, errlen);
 	rd_snapshot_free(&s);
 	if (r < 0) {
+		size_t frames = src->rec.n;
+
 		rd_recording_close(&src->rec);
+		/* A one-line snapshot (no time): a snapshot, not a frame. */
+		if (frames <= 1)
+			goto snapshot;
 		return r;
 	}
 	src->started = false;
 	src->frame = 0;
 	src->shift_ns = src->last_ns = 0;
 	return 0;
+
+snapshot: {
+	/* Not a recording: one snapshot document, as check --load reads. */
+	char rerr[512], serr[512];
+	int sr;
+
+	snprintf(rerr, sizeof(rerr), "%s", err);
+	memset(&src->rec, 0, sizeof(src->rec));
+	sr = open_snapshot(src, path, serr, sizeof(serr));
+	if (sr == 0)
+		return 0;
+	rd_load_failure(err, errlen, sr, serr, r, rerr);
+	return sr;
+}
 }
 
 void con_source_close(struct con_source *src)
@@ -130,5 +196,7 @@ size_t con_source_frame(const struct con_source *src)
 
 size_t con_source_frames(const struct con_source *src)
 {
+	if (src->snapshot_path)
+		return 1;
 	return src->kind == CON_LIVE ? 0 : src->rec.n;
 }

@@ -49,6 +49,9 @@ struct con_source {
 	bool started;
 	double interval; /* keeps replayed time moving across a loop */
 	uint64_t shift_ns, last_ns;
+	/* one snapshot document (rdmadiag snapshot --json, pretty or not):
+	 * read again each time, as a recording of one frame */
+	char *snapshot_path;
 };
 
 /* Live probing of the host (or of the fixture tree roots names). */

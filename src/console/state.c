@@ -116,9 +116,11 @@ static void rebuild_ports(struct con_state *st)
 
 void con_state_adopt(struct con_state *st, struct con_update *u)
 {
-	if (u->source_changed) {
+	if (u->source_changed || u->restarted) {
 		rd_history_free(&st->hist);
 		rd_history_init(&st->hist);
+	}
+	if (u->source_changed) {
 		st->paused = false;
 		st->picked_worst = false;
 		if (!u->have_past) {

@@ -45,6 +45,9 @@ struct con_update {
 	enum con_update_kind kind;
 	enum con_source_kind source; /* the source it came from */
 	bool source_changed;	     /* a new source: forget the history */
+	/* A recording started over (a loop; one frame played again): its
+	 * samples and the last pass's are no rise, the history restarts. */
+	bool restarted;
 	bool have_snap, have_results;
 	struct rd_snapshot snap;
 	struct rd_results results;

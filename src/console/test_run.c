@@ -148,6 +148,20 @@ static bool lat_figure(struct json_object *o, double *v)
 	return false;
 }
 
+/* A run bound by iterations names them once the result says how many:
+ * "lat send 2 B 1000 iterations ..." for the "lat send 2 B iterations ...". */
+static void iterations_said(struct con_test_result *r, struct json_object *res)
+{
+	char *at = strstr(r->what, " B iterations "), rest[128];
+	double v;
+
+	if (!at || !num(res, "iterations", &v))
+		return;
+	snprintf(rest, sizeof(rest), "%s", at + strlen(" B iterations "));
+	snprintf(at, sizeof(r->what) - (size_t)(at - r->what),
+		 " B %.0f iterations %s", v, rest);
+}
+
 static void keep_fields(struct json_object *o, struct con_test_result *r)
 {
 	json_object_object_foreach(o, k, val)
@@ -162,6 +176,65 @@ static void keep_fields(struct json_object *o, struct con_test_result *r)
 			 json_object_get_string(val));
 		r->n_fields++;
 	}
+}
+
+/* decimals: digits after the point. */
+static void figure(struct con_test_result *r, const char *label, double v,
+		   int decimals, const char *unit)
+{
+	char num[32];
+
+	if (r->n_figures == CON_TEST_FIGURES_MAX || !isfinite(v))
+		return;
+	snprintf(num, sizeof(num), "%.*f", decimals, v);
+	snprintf(r->figures[r->n_figures++], sizeof(r->figures[0]),
+		 "%-18s %12s %s", label, num, unit);
+}
+
+/*
+ * The last size's figures as perftest's people read them: bandwidth
+ * average and peak in Gb/s and MiB/s, the message rate in Mpps; latency
+ * minimum, typical, average, p99, p99.9 and maximum in us with two
+ * decimals; then iterations and duration. Fields the result lacks are
+ * left out.
+ */
+static void keep_figures(struct json_object *res, struct con_test_result *r)
+{
+	static const struct {
+		const char *key, *label;
+	} lat[] = { { "t_min", "latency minimum" },
+		    { "t_typical", "latency typical" },
+		    { "t_avg", "latency average" },
+		    { "t_p99", "latency p99" },
+		    { "t_p999", "latency p99.9" },
+		    { "t_max", "latency maximum" } };
+	double v, mib;
+
+	r->n_figures = 0;
+	if (r->lat) {
+		for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+			if (num(res, lat[i].key, &v))
+				figure(r, lat[i].label, v, 2, "us");
+	} else {
+		if (num(res, "bw_avg_gbps", &v)) {
+			figure(r, "bandwidth average", v, 2, "Gb/s");
+			if (num(res, "bw_avg_mibps", &mib))
+				figure(r, "", mib, 2, "MiB/s");
+		}
+		if (num(res, "bw_peak_gbps", &v)) {
+			figure(r, "bandwidth peak", v, 2, "Gb/s");
+			if (num(res, "bw_peak_mibps", &mib))
+				figure(r, "", mib, 2, "MiB/s");
+		}
+		if (num(res, "msg_rate_mpps", &v))
+			figure(r, "message rate", v, 3, "Mpps");
+	}
+	if (num(res, "size", &v))
+		figure(r, "message size", v, 0, "B");
+	if (num(res, "iterations", &v))
+		figure(r, "iterations", v, 0, "");
+	if (num(res, "seconds", &v))
+		figure(r, "duration", v, 2, "s");
 }
 
 /* A latency result's histogram (see perf_result_json); partial or
@@ -266,6 +339,8 @@ void con_test_feed_line(struct con_test_run *t, char *line)
 		if (last) {
 			keep_fields(last, &t->cur);
 			keep_hist(last, &t->cur);
+			keep_figures(last, &t->cur);
+			iterations_said(&t->cur, last);
 		}
 		if (last && (t->lat ? lat_figure(last, &v)
 				    : num(last, "bw_avg_gbps", &v)))
@@ -490,12 +565,26 @@ int con_test_start(struct con_test_run *t, const struct con_test_params *p,
 	t->started = con_now();
 	memset(&t->cur, 0, sizeof(t->cur));
 	t->cur.lat = p->lat;
-	snprintf(t->cur.what, sizeof(t->cur.what), "%s %s %s B %ss %s %s/%s",
-		 p->lat ? "lat" : "bw", con_test_op_names[p->op], p->size,
-		 p->duration,
-		 p->mode == CON_TEST_CLIENT ? p->host
-					    : con_test_mode_names[p->mode],
-		 p->dev, port);
+	{
+		char size[32], span[24] = "";
+
+		/* "2 B 5s", "2 B iterations" (named with their number when
+		 * the result comes), "all sizes" */
+		if (p->all_sizes)
+			snprintf(size, sizeof(size), "all sizes");
+		else
+			snprintf(size, sizeof(size), "%s B", p->size);
+		if (!p->all_sizes && p->duration[0])
+			snprintf(span, sizeof(span), " %ss", p->duration);
+		else if (!p->all_sizes)
+			snprintf(span, sizeof(span), " iterations");
+		snprintf(t->cur.what, sizeof(t->cur.what), "%s %s %s%s %s %s/%s",
+			 p->lat ? "lat" : "bw", con_test_op_names[p->op], size,
+			 span,
+			 p->mode == CON_TEST_CLIENT ? p->host
+						    : con_test_mode_names[p->mode],
+			 p->dev, port);
+	}
 	return 0;
 }
 

@@ -41,6 +41,7 @@ struct con_test_params {
 };
 
 #define CON_TEST_FIELDS_MAX 32
+#define CON_TEST_FIGURES_MAX 12
 #define CON_TEST_HIST_MAX 32
 #define CON_TEST_GRAPH_MAX 600
 #define CON_TEST_RESULTS_MAX 16
@@ -53,6 +54,10 @@ struct con_test_result {
 	char status[24]; /* done / aborted / failed */
 	char fields[CON_TEST_FIELDS_MAX][2][48];
 	size_t n_fields;
+	/* The figures as a person reads them, one per line, aligned:
+	 * label (18 columns), number (right-aligned), unit. */
+	char figures[CON_TEST_FIGURES_MAX][80];
+	size_t n_figures;
 	/* Latency: the result's histogram; bin b holds samples from
 	 * hist_lo + b hist_width (usec), hist_over those above the last bin,
 	 * up to hist_max. n_hist 0: none. */

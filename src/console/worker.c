@@ -49,6 +49,8 @@ struct con_worker {
 	/* the thread's own */
 	struct con_source src;
 	struct rd_history hist;
+	bool played;		/* a frame of the recording was taken */
+	size_t last_frame;	/* and which */
 	/* the past: the store read back, the live watch, both merged */
 	struct con_watch watch;
 	bool watching;
@@ -207,6 +209,16 @@ static void fill(struct con_worker *w, struct con_update *u, bool fresh)
 	u->have_snap = true;
 	u->frame = con_source_frame(&w->src);
 	u->n_frames = con_source_frames(&w->src);
+	/* check --load sees one pass of a recording: so do the checks here. */
+	if (w->src.kind != CON_LIVE) {
+		u->restarted = w->played && u->frame <= w->last_frame;
+		if (u->restarted) {
+			rd_history_free(&w->hist);
+			rd_history_init(&w->hist);
+		}
+		w->played = true;
+		w->last_frame = u->frame;
+	}
 	rd_history_add(&w->hist, &u->snap);
 	rd_diag_opts_init(&o);
 	o.from_file = w->src.kind != CON_LIVE;
@@ -357,6 +369,7 @@ static bool switch_source(struct con_worker *w, enum con_source_kind kind,
 	w->src = next;
 	rd_history_free(&w->hist);
 	rd_history_init(&w->hist);
+	w->played = false;
 	past_free(w);
 	return true;
 }

@@ -283,12 +283,37 @@ bool rd_series_delta(const struct rd_series *s, double window,
 	return true;
 }
 
+bool rd_series_rise(const struct rd_series *s, double window,
+		    uint64_t *delta, double *span)
+{
+	const struct rd_sample *a = NULL, *b = NULL;
+
+	if (rd_series_delta(s, window, delta, span) && *span > 0)
+		return true;
+	/* Samples further apart than the window: the newest two. */
+	for (size_t i = 0; s && i < s->len && !b; i++) {
+		const struct rd_sample *x = rd_series_at(s, i);
+
+		if (!x->ok)
+			continue;
+		if (!a)
+			a = x;
+		else
+			b = x;
+	}
+	if (!b || a->t <= b->t)
+		return false;
+	*delta = a->v >= b->v ? a->v - b->v : 0; /* a reset: nothing */
+	*span = a->t - b->t;
+	return true;
+}
+
 bool rd_series_rate(const struct rd_series *s, double window, double *rate)
 {
 	uint64_t d;
 	double span;
 
-	if (!rd_series_delta(s, window, &d, &span) || span <= 0)
+	if (!rd_series_rise(s, window, &d, &span))
 		return false;
 	*rate = (double)d / span;
 	return true;

@@ -73,12 +73,28 @@ const struct rd_series *rd_history_counter(const struct rd_history *h,
 const struct rd_sample *rd_series_at(const struct rd_series *s, size_t i);
 
 /*
+ * The one window a counter's rate is taken over unless a person asks for
+ * another (check --window): the console's screens, its checklist, check
+ * --load of a recording and export all judge the newest RD_RATE_WINDOW
+ * seconds of samples with rd_series_rate, so one recording gives one rate.
+ */
+#define RD_RATE_WINDOW 10.0
+
+/*
  * Rate per second over (at most) the last window seconds, from the oldest
- * valid sample inside the window to the newest. A counter that went
+ * valid sample inside the window to the newest (rd_series_rise: the newest
+ * two samples when they are further apart). A counter that went
  * backwards (reset, device re-created) restarts from the reset point.
  * Returns false when fewer than two valid samples exist.
  */
 bool rd_series_rate(const struct rd_series *s, double window, double *rate);
+/*
+ * The rise a rate is taken from: over the window as rd_series_delta, or,
+ * when samples are further apart than the window (a refresh slower than
+ * it), between the newest two. False with < 2 samples or no time between.
+ */
+bool rd_series_rise(const struct rd_series *s, double window,
+		    uint64_t *delta, double *span);
 /* Increase over the window (same rules); false with < 2 samples. */
 bool rd_series_delta(const struct rd_series *s, double window,
 		     uint64_t *delta, double *span);

@@ -12,8 +12,6 @@
 
 #include "diag/data.h"
 
-#define DEFAULT_WINDOW 10.0
-
 struct worst {
 	enum rd_verdict v;
 	char name[96];
@@ -46,9 +44,6 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 {
 	const struct rd_netdev *n = tg->n;
 	const struct rd_counters *c = group_counters(tg->p, n, group);
-	double window = x->o->counter_window > 0 ? x->o->counter_window :
-						    DEFAULT_WINDOW;
-
 	for (size_t i = 0; c && i < c->n; i++) {
 		const struct rd_counter_info *ci =
 			rd_counter_info_find(t, group, c->v[i].name);
@@ -63,13 +58,11 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		ser = rd_history_counter(x->h, tg->d->name, tg->p->port,
 					 n ? n->name : NULL, group,
 					 c->v[i].name);
-		if (!ser || !rd_series_delta(ser, window, &delta, &span) ||
-		    span <= 0)
+		if (!ser || !diag_counter_rate(x, ser, &delta, &span, &rate))
 			continue;
 		w->samples++;
 		if (delta == 0)
 			continue;
-		rate = (double)delta / span;
 		if (ci->fail_rate >= 0 && rate > ci->fail_rate)
 			v = RD_FAIL;
 		else if (rate > ci->warn_rate)

@@ -378,6 +378,10 @@ void check_user_uverbs(struct diag_ctx *x, const struct diag_target *t,
 			     d->name, path);
 	if (r->verdict == RD_FAIL)
 		diag_next(x, r,
-			  "check udev rules (rdma group, 0666 on uverbs), or "
-			  "pass /dev/infiniband into the container");
+			  "check udev rules (rdma group, 0666 on uverbs), then "
+			  "apply them: udevadm trigger "
+			  "--subsystem-match=infiniband_verbs; ls -l %s shows "
+			  "the node, its mode and group (or pass "
+			  "/dev/infiniband into the container)",
+			  rd_shquote_tmp(path));
 }

@@ -18,7 +18,6 @@
 #include <strings.h>
 #include <time.h>
 
-#define DEFAULT_WINDOW 10.0
 #define HOUR 3600.0
 /* Downs per hour past which a port is flapping. */
 #define FLAPS_PER_HOUR 3
@@ -184,7 +183,7 @@ static bool risen(struct diag_ctx *x, const struct diag_target *t,
 		  double *span)
 {
 	double window = x->o->counter_window > 0 ? x->o->counter_window :
-						    DEFAULT_WINDOW;
+						    RD_RATE_WINDOW;
 
 	if (!x->h)
 		return false;

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #define EEPROM "module EEPROM"
-#define DEFAULT_WINDOW 10.0
 
 static const struct rd_xcvr *module_of(const struct diag_target *t)
 {
@@ -550,24 +549,19 @@ static void next_set_fec(struct diag_ctx *x, struct rd_result *r,
 		  rd_shquote_tmp(netdev), rd_shquote_tmp(netdev));
 }
 
-/* Rising rate of a FEC counter over the window; false without two samples. */
+/* Rising rate of a FEC counter over the rate window; false without two
+ * samples in it. */
 static bool fec_rate(struct diag_ctx *x, const struct diag_target *t,
 		     const char *name, double *rate)
 {
-	double window = x->o->counter_window > 0 ? x->o->counter_window :
-						    DEFAULT_WINDOW;
-	const struct rd_series *ser;
 	uint64_t delta;
 	double span;
 
-	if (!x->h)
-		return false;
-	ser = rd_history_counter(x->h, t->d->name, t->p->port, t->netdev,
-				 RD_CTR_FEC, name);
-	if (!rd_series_delta(ser, window, &delta, &span) || span <= 0)
-		return false;
-	*rate = (double)delta / span;
-	return true;
+	return x->h &&
+	       diag_counter_rate(x, rd_history_counter(x->h, t->d->name,
+						       t->p->port, t->netdev,
+						       RD_CTR_FEC, name),
+				 &delta, &span, rate);
 }
 
 void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,

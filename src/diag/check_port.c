@@ -253,27 +253,40 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 			ndname, n->admin_up.v ? "up" : "down");
 	if ((admin_known && !n->admin_up.v) ||
 	    (!admin_known && have_ph && ph == RD_PHYS_DISABLED)) {
-		diag_step(x, r, RD_FAIL, "%s is administratively down", ndname);
-		diag_verdict(x, r, RD_FAIL, "admin_down",
-			     "%s DOWN: %s is administratively down%s", tgt,
-			     ndname,
-			     admin_known ? "" :
-					   " (from phys_state Disabled; netdev not read)");
-		diag_why(x, r,
-			 "A RoCE port follows its netdev: with the netdev down "
-			 "the port is DOWN/Disabled.");
 		if (!admin_known) {
 			/*
 			 * The netdev's flags were not read, and RoCE drivers
 			 * (mlx5, bnxt_re) report Disabled for an up netdev
-			 * without carrier too: nothing is changed on a guess.
+			 * without carrier too: say both, change nothing on a
+			 * guess.
 			 */
+			diag_step(x, r, RD_FAIL,
+				  "phys_state Disabled: %s is administratively "
+				  "down, or up without carrier; its state was "
+				  "not read",
+				  ndname);
+			diag_verdict(x, r, RD_FAIL, "admin_down",
+				     "%s DOWN/Disabled: %s is administratively "
+				     "down, or up without carrier (mlx5 reports "
+				     "both as Disabled); its state was not read",
+				     tgt, ndname);
+			diag_why(x, r,
+				 "A RoCE port follows its netdev: the port is "
+				 "DOWN/Disabled when the netdev is down, and "
+				 "on mlx5 also when it is up with no carrier.");
 			diag_next(x, r,
 				  "check whether %s is up (ip link show %s); "
 				  "if it is down, bring it up, else check the carrier",
 				  ndname, rd_shquote_tmp(ndname));
 			return;
 		}
+		diag_step(x, r, RD_FAIL, "%s is administratively down", ndname);
+		diag_verdict(x, r, RD_FAIL, "admin_down",
+			     "%s DOWN: %s is administratively down", tgt,
+			     ndname);
+		diag_why(x, r,
+			 "A RoCE port follows its netdev: with the netdev down "
+			 "the port is DOWN/Disabled.");
 		diag_next(x, r, "bring %s up, then recheck the carrier", ndname);
 		diag_fix(x, r, RD_FIX_LINK_UP, ndname, false, true,
 			 "brings the interface up; addresses and routes on it become active",

@@ -114,10 +114,19 @@ static void pfc_single(struct diag_ctx *x, struct rd_result *r,
 		diag_verdict(x, r, RD_WARN, "pfc_extra_prio",
 			     "%s: PFC on priorities %s; only %d carries RoCE",
 			     nd, list, prio);
+		char all[96];
+		size_t len = 0;
+
+		/* The whole command: each priority named, RoCE's alone on. */
+		for (int i = 0; i < 8 && len < sizeof(all); i++)
+			len += (size_t)snprintf(all + len, sizeof(all) - len,
+						"%s%d:%s", i ? " " : "", i,
+						i == prio ? "on" : "off");
 		diag_next(x, r,
 			  "extra lossless priorities spread pause storms; "
-			  "align with the switch (dcb pfc set dev %s prio-pfc ...)",
-			  rd_shquote_tmp(nd));
+			  "align with the switch, e.g. PFC on priority %d "
+			  "only: dcb pfc set dev %s prio-pfc %s",
+			  prio, rd_shquote_tmp(nd), all);
 		return;
 	case RD_QOS_BY_PAUSE:
 		diag_verdict(x, r, RD_WARN, "global_pause",
@@ -418,11 +427,22 @@ void check_qos_ecn(struct diag_ctx *x, const struct diag_target *t,
 	diag_verdict(x, r, RD_WARN, "ecn_off",
 		     "%s: ECN %s for RoCE priority %s", nd,
 		     half ? "only half on" : "off", offl);
-	diag_next(x, r,
-		  "enable roce_np and roce_rp for priority %s "
-		  "(echo 1 > /sys/class/net/%s/ecn/roce_np/enable/P and "
-		  ".../roce_rp/enable/P), and ECN marking on the switch",
-		  offl, rd_shquote_tmp(nd));
+	{
+		/* The whole commands, for the first priority that is off. */
+		unsigned off = judge & ~on & ~unread;
+		int p = 0;
+		char q[300];
+
+		while (p < 7 && !(off & (1u << p)))
+			p++;
+		snprintf(q, sizeof(q), "%s", rd_shquote_tmp(nd));
+		diag_next(x, r,
+			  "enable roce_np and roce_rp for priority %s, e.g. "
+			  "for %d: echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d; "
+			  "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d; "
+			  "and ECN marking on the switch",
+			  offl, p, q, p, q, p);
+	}
 }
 
 void check_net_udp4791(struct diag_ctx *x, const struct diag_target *t,

@@ -385,8 +385,8 @@ void rd_results_print(struct rd_printer *p, const struct rd_results *r,
 	rd_print_close(p);
 	for (size_t i = 0; i < r->n; i++)
 		count[r->v[i].verdict & 3]++;
-	rd_print_text(p, "\n%zu results: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
-		      r->n, count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
+	rd_print_text(p, "\n%zu result%s: %zu FAIL, %zu WARN, %zu UNKNOWN, %zu PASS\n",
+		      r->n, r->n == 1 ? "" : "s", count[RD_FAIL], count[RD_WARN], count[RD_UNKNOWN],
 		      count[RD_PASS]);
 }
 

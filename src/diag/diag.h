@@ -122,6 +122,11 @@ struct rd_diag_opts {
 	int numa_node_wanted;	/* -1 = none */
 	double counter_window;	/* seconds of history to judge; 0 = 10 */
 	/*
+	 * Seconds a counter's rate is taken over, the newest of the history
+	 * (counters.errors, phy.fec); 0 = RD_RATE_WINDOW.
+	 */
+	double rate_window;
+	/*
 	 * The snapshot was loaded from a file (--load, a recording): what
 	 * it lacks is the file's, not a privilege this process needs.
 	 */

@@ -86,6 +86,14 @@ void diag_walk(struct diag_ctx *x);
 bool diag_have(struct diag_ctx *x, struct rd_result *r, bool ok,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * A counter's rise and rate over the rate window (o->rate_window, else
+ * RD_RATE_WINDOW): the one rate every check and screen gives. False
+ * without history or two samples in the window.
+ */
+bool diag_counter_rate(const struct diag_ctx *x, const struct rd_series *ser,
+		       uint64_t *delta, double *span, double *rate);
+
 /* Software RDMA devices (rxe, siw) have no PCI function and no firmware. */
 bool diag_device_is_soft(const struct rd_device *d);
 

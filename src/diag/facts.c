@@ -203,3 +203,15 @@ int diag_version_cmp(const char *a, const char *b)
 	}
 	return 0;
 }
+
+bool diag_counter_rate(const struct diag_ctx *x, const struct rd_series *ser,
+		       uint64_t *delta, double *span, double *rate)
+{
+	double window = x->o->rate_window > 0 ? x->o->rate_window :
+						 RD_RATE_WINDOW;
+
+	if (!x->h || !rd_series_rise(ser, window, delta, span))
+		return false;
+	*rate = (double)*delta / *span;
+	return true;
+}

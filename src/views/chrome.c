@@ -120,15 +120,25 @@ void chrome_banner(struct ui *ui)
 	f = con_top_finding(&ui->st);
 	if (f) {
 		enum w_style st = f->verdict == RD_FAIL ? W_BANNER_BAD : W_TAG;
-		static const char key[] = " k: checklist ";
-		int kw = (int)sizeof(key) - 1;
+		const char *what = ui_str(f->summary ? f->summary : f->title);
+		const char *key = " k: checklist ";
+		int need = 1 + (int)strlen(rd_verdict_name(f->verdict)) + 1 +
+			   (int)strlen(what);
+		int kw;
+
+		/* The finding's words come before the key's: on a narrow
+		 * terminal the key shrinks to " k " (the bar and the help
+		 * name it) before the text is cut. */
+		if (need > r->w - (int)strlen(key) - 1)
+			key = " k ";
+		kw = (int)strlen(key);
 		/* The key that explains it stays visible however long the text.
 		 */
 		struct rd_rect text = { r->y, r->x, 1, r->w - kw - 1 };
 
 		w_fill_row(r, 0, st);
 		w_printf(&text, 0, 1, st, "%s %s", rd_verdict_name(f->verdict),
-			 ui_str(f->summary ? f->summary : f->title));
+			 what);
 		w_print(r, 0, r->w - kw, W_BARKEY, key);
 		return;
 	}
@@ -181,7 +191,8 @@ void chrome_bar(struct ui *ui)
 	x += w_print(r, 0, x + 1, W_BAR, "|") + 1;
 	/* Whole labels only: one that does not fit is left out. */
 	for (const struct ui_action *a = ui->view->actions; a->keys; a++)
-		if (a->label && x + (int)strlen(a->label) + 1 <= r->w)
+		if (a->label && (!a->offered || a->offered(ui)) &&
+		    x + (int)strlen(a->label) + 1 <= r->w)
 			x += w_printf(r, 0, x, W_BAR, " %s ", a->label);
 }
 

@@ -223,8 +223,16 @@ static int act_slower(struct ui *ui, int ch)
 /* A host with no RDMA device can still show what the console does. */
 static int act_demo(struct ui *ui, int ch)
 {
-	if (ui->st.source != CON_LIVE ||
-	    (ui->st.have_snap && ui->st.snap.n_devices)) {
+	if (ui->st.source == CON_DEMO) {
+		ui_msg(ui, W_NORMAL, "this is the demo, playing");
+		return UI_REDO_DRAW;
+	}
+	if (ui->st.source != CON_LIVE) {
+		ui_msg(ui, W_NORMAL, "a recording is playing, not a host: D "
+				     "is for a host with no RDMA device");
+		return UI_REDO_DRAW;
+	}
+	if (ui->st.have_snap && ui->st.snap.n_devices) {
 		ui_msg(ui, W_NORMAL,
 		       "D plays the demo when this host has no RDMA device");
 		return UI_REDO_DRAW;
@@ -334,8 +342,13 @@ static int handle_key(struct ui *ui, int ch)
 		ch = '\r';
 	if (ui->dialog.open)
 		return dialog_key(ui, ch);
-	if (ui->modal)
-		return ui->modal(ui, ch) & ~UI_UNHANDLED;
+	if (ui->modal) {
+		/* A prompt that closed and gave the key back (a function
+		 * key): the key does what it does everywhere. */
+		r = ui->modal(ui, ch);
+		if (!(r & UI_UNHANDLED) || ui->modal)
+			return r & ~UI_UNHANDLED;
+	}
 	if (ui->lay.too_small && ch != 'q' && ch != KEY_F(10))
 		return UI_REDO_NOTHING;
 	r = run_actions(ui, ui->view->actions, ch);

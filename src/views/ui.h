@@ -59,6 +59,9 @@ struct ui_action {
 	int (*fn)(struct ui *ui, int ch);
 	const char *label;
 	const char *help;
+	/* The bar shows the label only while this says the key does
+	 * something (NULL: always), e.g. "f fix-up" with a fix-up selected. */
+	bool (*offered)(struct ui *ui);
 };
 
 /*

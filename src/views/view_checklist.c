@@ -95,13 +95,18 @@ static void build_detail(struct ui *ui, const struct rd_result *r, int width)
 			    why ? " (not applied here)" : " (press f to apply)");
 		w_lines_add(&ck.detail, W_WARN, "  # %s",
 			    ui_str(r->fix->command));
-		w_lines_add(&ck.detail, W_NORMAL, "  impact: %s%s%s",
-			    ui_str(r->fix->impact),
-			    r->fix->disruptive ? "  [disruptive]" : "",
-			    r->fix->undoable ? "  [undo with u]" : "");
-		if (why)
-			w_lines_add(&ck.detail, W_DIM, "  not applied: %s",
-				    why);
+		char line[512];
+
+		/* Wrapped, never cut: the impact and how to undo it. */
+		snprintf(line, sizeof(line), "impact: %s%s%s",
+			 ui_str(r->fix->impact),
+			 r->fix->disruptive ? "  [disruptive]" : "",
+			 r->fix->undoable ? "  [undo with u]" : "");
+		add_wrapped(line, width - 2, W_NORMAL);
+		if (why) {
+			snprintf(line, sizeof(line), "not applied: %s", why);
+			add_wrapped(line, width - 2, W_DIM);
+		}
 	} else if (r->verdict != RD_PASS) {
 		char line[256];
 
@@ -488,6 +493,13 @@ static int checklist_fix(struct ui *ui, int ch)
 	return ask_fix(ui);
 }
 
+static bool checklist_has_fix(struct ui *ui)
+{
+	const struct rd_result *r = selected(ui);
+
+	return r && r->fix;
+}
+
 static int checklist_undo(struct ui *ui, int ch)
 {
 	return ask_undo(ui);
@@ -502,7 +514,8 @@ static const struct ui_action checklist_actions[] = {
 	{ "n N", checklist_next_finding, "n next finding",
 	  "the next / previous result that is not PASS" },
 	{ "f", checklist_fix, "f fix-up",
-	  "apply the selected check's fix-up, after a confirmation" },
+	  "apply the selected check's fix-up, after a confirmation",
+	  checklist_has_fix },
 	{ "u", checklist_undo, "u undo",
 	  "undo the last fix-up from the journal" },
 	{ NULL, NULL, NULL, NULL },

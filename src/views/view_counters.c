@@ -75,8 +75,8 @@ static void push(struct ui *ui, enum rd_counter_group group,
 	r->value = c->value;
 	r->ser = ser;
 	r->unit = rd_counter_unit_of(rd_data_counters(), group, c->name);
-	/* The rate of the last two intervals: what is happening now. */
-	r->rate_ok = rd_series_rate(ser, ui->st.interval * 2.5, &r->rate);
+	/* The rate check and the checklist judge: the newest 10 s. */
+	r->rate_ok = rd_series_rate(ser, RD_RATE_WINDOW, &r->rate);
 	r->changed = rd_series_delta(ser, 1e12, &delta, &span) && delta > 0;
 	if (cs.hide_still && !r->changed)
 		return;
@@ -108,8 +108,13 @@ static int cmp_rows(const void *a, const void *b)
 	case SORT_VALUE:
 		if (x->value.ok != y->value.ok)
 			return x->value.ok ? -1 : 1;
-		if (x->value.v != y->value.v)
-			return x->value.v > y->value.v ? -1 : 1;
+		/* Totals in bytes too: 4-byte words count four times. */
+		if ((double)x->value.v * unit_scale(x) !=
+		    (double)y->value.v * unit_scale(y))
+			return (double)x->value.v * unit_scale(x) >
+					       (double)y->value.v * unit_scale(y)
+				       ? -1
+				       : 1;
 		break;
 	default:
 		break;
@@ -238,8 +243,8 @@ static void counters_draw(struct ui *ui)
 		  cols[3].width - 4;
 	if (spark_w > 60)
 		spark_w = 60;
-	snprintf(title, sizeof(title), "%zu counters  sort:%s%s%s%s%s", cs.n,
-		 sort_names[cs.sort], cs.hide_still ? "  changed only" : "",
+	snprintf(title, sizeof(title), "%zu counter%s  sort:%s%s%s%s%s", cs.n,
+		 cs.n == 1 ? "" : "s", sort_names[cs.sort], cs.hide_still ? "  changed only" : "",
 		 cs.filter[0] ? "  filter:" : "", cs.filter,
 		 ui->modal ? "  (typing)" : "");
 	w_table_header(r, 0, cols, 5);
@@ -250,7 +255,7 @@ static void counters_draw(struct ui *ui)
 	if (ui->modal) {
 		w_fill_row(ui_pane(ui, RD_PANE_BANNER), 0, W_TAG);
 		w_printf(ui_pane(ui, RD_PANE_BANNER), 0, 1, W_TAG,
-			 "filter: %s_   (Enter: apply, Esc: clear)",
+			 "show only counters whose name holds: %s_   (Enter: apply, Esc: clear)",
 			 cs.editing);
 	}
 	w_print(ui_pane(ui, RD_PANE_HEAD), 0, 1, W_DIM, title);
@@ -382,6 +387,7 @@ static const char counters_help[] =
 	"Every counter of the selected port: the port counters "
 	"(sysfs counters/), the driver's hw_counters and the ethtool "
 	"statistics of its netdev, with the total and the rate per second "
+	"over the newest 10 seconds (the window check judges) "
 	"in the counter's unit (bytes and Gb/s for data, the IB 4-byte "
 	"data words included; pkt/s for packets) and a sparkline of the "
 	"last minute. s sorts by name, rate or "

@@ -107,7 +107,15 @@ static void explain_now(struct ui *ui)
 
 static int prompt_key(struct ui *ui, int ch)
 {
-	enum w_edit_result e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
+	enum w_edit_result e;
+
+	/* A function key leaves the prompt and does what it does. */
+	if (ch >= KEY_F(1) && ch <= KEY_F(12)) {
+		ex.prompting = false;
+		ui->modal = NULL;
+		return UI_UNHANDLED | UI_REDO_DRAW;
+	}
+	e = w_edit_key(ex.editing, sizeof(ex.editing), ch);
 
 	if (e == W_EDIT_TYPED)
 		return UI_REDO_DRAW;
@@ -152,8 +160,8 @@ static void explain_draw(struct ui *ui)
 		w_printf(r, 0, 0, W_HEAD, "Explain: %s",
 			 ex.asked[0] ? ex.asked : "(nothing yet)");
 		w_printf(r, 1, 0, W_DIM,
-			 "Enter or / pastes another line; the ranking uses "
-			 "the reading at the time it was asked");
+			 "Enter or / pastes another line; ranked by the "
+			 "reading when asked");
 	}
 	w_lines_reset(&ex.page.lines);
 	if (!ex.text) {
@@ -166,15 +174,22 @@ static void explain_draw(struct ui *ui)
 			size_t n = strcspn(p, "\n"), k;
 			char line[1024];
 
+			int lead, room;
+
 			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			k = w_wrap(line, width, wrapped, 16);
+			/* Wrapped inside the page, never cut: continuation
+			 * lines indented 4 past the line's own indent. */
+			lead = (int)strspn(line, " ");
+			room = width - lead - 4 > 20 ? width - lead - 4 : 20;
+			k = w_wrap(line + lead, room, wrapped, 16);
 			if (!k)
 				w_lines_add(&ex.page.lines, W_NORMAL, " ");
 			for (size_t i = 0; i < k; i++)
 				w_lines_add(&ex.page.lines,
 					    i == 0 && line[0] != ' ' ?
 						    W_HEAD : W_NORMAL,
-					    "%s%s", i ? "    " : "", wrapped[i]);
+					    "%*s%s", lead + (i ? 4 : 0), "",
+					    wrapped[i]);
 			p += n;
 			if (*p)
 				p++;

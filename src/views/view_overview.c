@@ -429,9 +429,15 @@ static int overview_move(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
+/* The port's page from its top: the decision path, whatever was read
+ * of another port before. */
 static int overview_enter(struct ui *ui, int ch)
 {
-	return ui->st.n_ports ? ui_go(ui, &view_port_screen) : UI_REDO_NOTHING;
+	if (!ui->st.n_ports)
+		return UI_REDO_NOTHING;
+	if (view_port_screen.page)
+		view_port_screen.page->top = 0;
+	return ui_go(ui, &view_port_screen);
 }
 
 static const struct ui_action overview_actions[] = {

@@ -26,6 +26,28 @@ static struct {
 	size_t top;
 } pv;
 
+/* Why no host can be asked from here, or NULL when one can. */
+static const char *no_peer_reason(const struct ui *ui)
+{
+	if (ui->o.source != CON_LIVE)
+		return "a recording is no host to compare; run 'rdmadiag "
+		       "peer HOST' there";
+	/* A tree of files (--root) is compared as the host it describes. */
+	if (!ui_sel_device(ui) || !ui_sel_port(ui))
+		return "this host has no RDMA port to compare";
+	return NULL;
+}
+
+/* Say at once why nothing can be asked; true when that is so. */
+static bool refused(struct ui *ui)
+{
+	const char *why = no_peer_reason(ui);
+
+	if (why)
+		ui_msg(ui, W_WARN, "peer: %s", why);
+	return why != NULL;
+}
+
 static void ask(struct ui *ui)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -34,8 +56,8 @@ static void ask(struct ui *ui)
 	pv.top = 0;
 	pv.started = ui_now();
 	if (ui->o.source != CON_LIVE) {
-		ui_msg(ui, W_WARN, "peer: a recording or the demo is not a host "
-				   "to compare; run 'rdmadiag peer HOST' on it");
+		ui_msg(ui, W_WARN, "peer: a recording is no host to compare; "
+				   "run 'rdmadiag peer HOST' there");
 		return;
 	}
 	if (con_peer_start(&ui->peer, ui->o.self_exe, ui->o.roots, pv.editing,
@@ -48,7 +70,12 @@ static int prompt_key(struct ui *ui, int ch)
 {
 	size_t len = strlen(pv.editing);
 
-	if (ch == UI_KEY_ESC) {
+	if (ch >= KEY_F(1) && ch <= KEY_F(12)) {
+		/* A function key leaves the prompt and does what it does. */
+		pv.prompting = false;
+		ui->modal = NULL;
+		return UI_UNHANDLED | UI_REDO_DRAW;
+	} else if (ch == UI_KEY_ESC) {
 		pv.prompting = false;
 		ui->modal = NULL;
 	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
@@ -156,8 +183,10 @@ static void peer_draw(struct ui *ui)
 	struct rd_rect body = { r->y + 2, r->x, r->h - 2, r->w };
 	const struct rd_peer_child *c = &ui->peer;
 
-	/* The first visit opens the prompt: that is what the screen is for. */
-	if (!pv.asked_once && !ui->modal && !ui->dialog.open)
+	/* The first visit opens the prompt: that is what the screen is for,
+	 * where a host can be asked. */
+	if (!pv.asked_once && !ui->modal && !ui->dialog.open &&
+	    !no_peer_reason(ui))
 		open_prompt(ui);
 	if (pv.prompting) {
 		w_printf(r, 0, 0, W_HEAD, "peer HOST[:PORT]: %s_", pv.editing);
@@ -167,10 +196,11 @@ static void peer_draw(struct ui *ui)
 	} else {
 		w_printf(r, 0, 0, W_HEAD, "Peer: %s",
 			 c->target[0] ? c->target : "(nobody asked yet)");
-		w_printf(r, 1, 0, W_DIM,
-			 "Enter or / asks another host, m with the "
-			 "reachability matrix; the port compared is the one "
-			 "selected (< >)");
+		if (!no_peer_reason(ui))
+			w_printf(r, 1, 0, W_DIM,
+				 "Enter or / asks another host, m with the "
+				 "reachability matrix; the port compared is "
+				 "the one selected (< >)");
 	}
 	w_lines_reset(&pv.page);
 	if (con_peer_running(c))
@@ -183,6 +213,9 @@ static void peer_draw(struct ui *ui)
 		error_lines(c, r->w > 24 ? r->w : 24);
 	else if (c->done)
 		result_lines(c, r->w > 24 ? r->w : 24);
+	else if (no_peer_reason(ui))
+		add_wrapped(W_WARN, "Nothing can be asked from here: ",
+			    no_peer_reason(ui), r->w > 24 ? r->w : 24);
 	else
 		w_lines_add(&pv.page, W_DIM,
 			    "Type the host where 'rdmadiag peer --listen' runs "
@@ -194,7 +227,8 @@ static int peer_prompt(struct ui *ui, int ch)
 {
 	(void)ch;
 	pv.matrix = false;
-	open_prompt(ui);
+	if (!refused(ui))
+		open_prompt(ui);
 	return UI_REDO_DRAW;
 }
 
@@ -202,7 +236,7 @@ static int peer_prompt(struct ui *ui, int ch)
 static int peer_matrix(struct ui *ui, int ch)
 {
 	(void)ch;
-	if (con_peer_running(&ui->peer))
+	if (con_peer_running(&ui->peer) || refused(ui))
 		return UI_REDO_DRAW;
 	pv.matrix = true;
 	if (!pv.editing[0]) {

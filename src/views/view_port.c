@@ -12,9 +12,111 @@
 #include <string.h>
 
 #include "core/attr.h"
+#include "core/rate.h"
 #include "views/ui.h"
 
 static struct w_page page;
+
+/* The port's link layer, as read ("InfiniBand", "Ethernet"), or not. */
+enum link { LINK_UNKNOWN, LINK_IB, LINK_ETH };
+
+/* IB port_attr active_width codes (1X, 4X, 8X, 12X, 2X) in lanes. */
+static unsigned width_lanes(uint64_t v)
+{
+	switch (v) {
+	case 1: return 1;
+	case 2: return 4;
+	case 4: return 8;
+	case 8: return 12;
+	case 16: return 2;
+	default: return 0;
+	}
+}
+
+/* IB port_attr active_speed codes: the lane's name ("EDR"), NULL. */
+static const char *speed_name(uint64_t v)
+{
+	static const struct {
+		uint64_t code;
+		const char *name;
+	} s[] = { { 1, "SDR" },	 { 2, "DDR" },	 { 4, "QDR" },
+		  { 8, "FDR10" }, { 16, "FDR" },  { 32, "EDR" },
+		  { 64, "HDR" },  { 128, "NDR" }, { 256, "XDR" } };
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if (s[i].code == v)
+			return s[i].name;
+	return NULL;
+}
+
+/*
+ * A number the kernel gives as a code, as a person reads it (appended to
+ * val): widths and speeds by InfiniBand names on an IB port, in lanes and
+ * Gb/s per lane on Ethernet; DCBX mode bits; PFC capability.
+ */
+static void decode(const char *key, uint64_t v, enum link ll, char *val,
+		   size_t size)
+{
+	bool ib = ll == LINK_IB;
+	size_t len = strlen(val);
+	char *out = val + len;
+
+	size -= len;
+	if (!strcmp(key, "verbs.active_width") && width_lanes(v) &&
+	    ll != LINK_UNKNOWN) {
+		if (ib)
+			snprintf(out, size, " (%uX)", width_lanes(v));
+		else
+			snprintf(out, size, " (%u lane%s)", width_lanes(v),
+				 width_lanes(v) == 1 ? "" : "s");
+	} else if (!strcmp(key, "verbs.active_speed") && speed_name(v) &&
+		   ll != LINK_UNKNOWN) {
+		const struct rd_rate_lane *l = rd_rate_ib_lane(speed_name(v));
+
+		if (ib)
+			snprintf(out, size, " (%s)", speed_name(v));
+		else if (l)
+			snprintf(out, size, " (%.5g Gb/s per lane)",
+				 l->signal_gbps);
+	} else if (!strcmp(key, "dcb.dcbx_mode")) {
+		/* DCB_CAP_DCBX_* of linux/dcbnl.h */
+		static const char *const bit[] = {
+			"host LLDP agent", "negotiated by the NIC (LLD managed)",
+			"CEE", "IEEE", "static"
+		};
+		size_t n = 0;
+
+		for (unsigned i = 0; i < 5; i++)
+			if (v & (1u << i) && n < size)
+				n += (size_t)snprintf(out + n, size - n, "%s%s",
+						      n ? ", " : " (",
+						      bit[i]);
+		if (n && n < size)
+			snprintf(out + n, size - n, ")");
+		else if (!n)
+			snprintf(out, size, " (no DCBX)");
+	} else if (!strcmp(key, "dcb.pfc_cap")) {
+		snprintf(out, size, " (PFC on up to %" PRIu64
+			 " traffic class%s)", v, v == 1 ? "" : "es");
+	}
+}
+
+/* Fields a port of the other link layer never has: left out when N/A. */
+static bool foreign(const char *key, enum link ll)
+{
+	static const char *const ib_only[] = { "lid", "sm_lid", "sm_sl",
+					       "lid_mask_count", NULL };
+	static const char *const eth_only[] = { "netdev", "netdev_index",
+						NULL };
+	const char *const *k = ll == LINK_IB ? eth_only : ib_only;
+
+	if (ll == LINK_UNKNOWN)
+		return false;
+	for (; *k; k++)
+		if (!strcmp(key, *k))
+			return true;
+	return false;
+}
 
 static const struct rd_field *sub_table(const struct rd_field *f,
 					const char *key)
@@ -27,7 +129,7 @@ static const struct rd_field *sub_table(const struct rd_field *f,
 
 /* One line per scalar field; arrays and counters have their own screens. */
 static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
-		   const char *prefix)
+		   const char *prefix, enum link ll)
 {
 	for (; f->kind != RD_F_END; f++) {
 		const char *p = (const char *)obj + f->off;
@@ -59,6 +161,8 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 				rd_format_guid(u->v, val, sizeof(val));
 			else
 				snprintf(val, sizeof(val), "%" PRIu64, u->v);
+			if (ok)
+				decode(key, u->v, ll, val, sizeof(val));
 			break;
 		}
 		case RD_F_S64: {
@@ -89,12 +193,16 @@ static void fields(struct w_lines *l, const struct rd_field *f, const void *obj,
 			if (!strcmp(f->key, "transceiver"))
 				continue;
 			snprintf(sub, sizeof(sub), "%s.", key);
-			fields(l, f->sub, p, sub);
+			fields(l, f->sub, p, sub, ll);
 			continue;
 		}
 		default:
 			continue;
 		}
+		/* IB addressing on Ethernet means nothing; an IB port's
+		 * netdev (IPoIB) is shown when it has one. */
+		if (foreign(key, ll) && (ll == LINK_ETH || !ok))
+			continue;
 		w_lines_add(l, ok ? W_NORMAL : W_DIM, "  %-28s %s", key,
 			    ok ? val : "N/A");
 	}
@@ -366,6 +474,7 @@ static void port_draw(struct ui *ui)
 	const struct rd_port *p = ui_sel_port(ui);
 	const struct rd_netdev *nd;
 	const struct rd_field *pf = sub_table(rd_device_fields, "ports");
+	enum link ll;
 
 	w_lines_reset(&page.lines);
 	if (!d) {
@@ -381,10 +490,13 @@ static void port_draw(struct ui *ui)
 		verdicts(ui, &page.lines, d, NULL, r->w);
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		w_lines_add(&page.lines, W_HEAD, "Device %s", ui_str(d->name));
-		fields(&page.lines, rd_device_fields, d, "");
+		fields(&page.lines, rd_device_fields, d, "", LINK_UNKNOWN);
 		w_page_draw(&page, r);
 		return;
 	}
+	ll = !p->link_layer ? LINK_UNKNOWN :
+	     !strcmp(p->link_layer, "InfiniBand") ? LINK_IB :
+	     !strcmp(p->link_layer, "Ethernet") ? LINK_ETH : LINK_UNKNOWN;
 	w_lines_add(&page.lines, W_HEAD, "%s port %" PRIu64 "   (< > other port)",
 		    ui_str(d->name), p->port);
 	w_lines_add(&page.lines, ui_state_style(p), "  state %s / %s",
@@ -413,14 +525,14 @@ static void port_draw(struct ui *ui)
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	w_lines_add(&page.lines, W_HEAD, "Port attributes");
 	if (pf)
-		fields(&page.lines, pf, p, "");
+		fields(&page.lines, pf, p, "", ll);
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	w_lines_add(&page.lines, W_HEAD, "Device %s", ui_str(d->name));
-	fields(&page.lines, rd_device_fields, d, "");
+	fields(&page.lines, rd_device_fields, d, "", ll);
 	if (nd) {
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		w_lines_add(&page.lines, W_HEAD, "Netdev %s", ui_str(nd->name));
-		fields(&page.lines, rd_netdev_fields, nd, "");
+		fields(&page.lines, rd_netdev_fields, nd, "", ll);
 		for (size_t i = 0; i < nd->n_addrs; i++)
 			w_lines_add(&page.lines, W_NORMAL,
 				    "  %-28s %s/%" PRIu64 " %s",

@@ -60,7 +60,7 @@ static void rate_of(struct ui *ui, const char *ifname, const char *stat,
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (!rd_series_rate(s, ui->st.interval * 2.5, &r)) {
+	if (!rd_series_rate(s, RD_RATE_WINDOW, &r)) {
 		snprintf(buf, size, "...");
 		return;
 	}
@@ -238,7 +238,7 @@ static void ecn(struct ui *ui, const struct rd_device *d,
 
 		if (c && c->value.ok)
 			snprintf(v, sizeof(v), "%" PRIu64, c->value.v);
-		if (rd_series_rate(s, ui->st.interval * 2.5, &rate))
+		if (rd_series_rate(s, RD_RATE_WINDOW, &rate))
 			w_fmt_si(rate, r, sizeof(r));
 		w_lines_add(&page.lines, c ? W_NORMAL : W_DIM, "  %-28s %14s %10s",
 			    cnp[i], v, r);

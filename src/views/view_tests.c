@@ -72,8 +72,7 @@ static const char *no_test_reason(const struct ui *ui)
 	if (ui->st.source != CON_LIVE)
 		return "this is a recording, not this host";
 	if (ui->o.roots && ui->o.roots->redirected)
-		return "the console reads a tree of files (--root), not this "
-		       "host's devices";
+		return "a tree of files (--root) is not this host";
 	if (!ui_sel_device(ui) || !ui_sel_port(ui))
 		return "this host has no RDMA port to test";
 	return NULL;
@@ -368,8 +367,9 @@ static void draw_hist(const struct con_test_result *t, const struct rd_rect *r)
 	}
 }
 
+/* why: no_test_reason(), said instead of offering b and l. */
 static void draw_results(const struct con_test_run *tr, const struct rd_rect *r,
-			 int row)
+			 int row, const char *why)
 {
 	static const struct w_column cols[] = {
 		{ "RESULT", 8, false },
@@ -378,7 +378,9 @@ static void draw_results(const struct con_test_run *tr, const struct rd_rect *r,
 	};
 
 	w_table_header(r, row++, cols, 3);
-	if (!tr->n_results)
+	if (!tr->n_results && why)
+		w_printf(r, row, 0, W_DIM, "No test runs here: %s.", why);
+	else if (!tr->n_results)
 		w_print(r, row, 0, W_DIM,
 			"No tests yet: b bandwidth, l latency (selected "
 			"port).");
@@ -399,17 +401,12 @@ static void draw_last_fields(const struct con_test_run *tr,
 	const struct con_test_result *t =
 		tr->n_results ? &tr->results[tr->n_results - 1] : NULL;
 
-	if (!t || !t->n_fields || row >= r->h)
+	if (!t || !t->n_figures || row >= r->h)
 		return;
 	w_print(r, row++, 0, W_HEAD, "last result");
-	for (size_t i = 0; i < t->n_fields && row < r->h; i += 2) {
-		w_printf(r, row, 0, W_NORMAL, "  %-18s %s", t->fields[i][0],
-			 t->fields[i][1]);
-		if (i + 1 < t->n_fields)
-			w_printf(r, row, r->w / 2, W_NORMAL, "%-18s %s",
-				 t->fields[i + 1][0], t->fields[i + 1][1]);
-		row++;
-	}
+	/* One figure a line, numbers aligned, each with its unit. */
+	for (size_t i = 0; i < t->n_figures && row < r->h; i++)
+		w_printf(r, row++, 0, W_NORMAL, "  %s", t->figures[i]);
 }
 
 /* The peer check the test printed before its figures; the next row. */
@@ -445,6 +442,54 @@ static int cmp_busy(const void *a, const void *b)
 				   : strcmp(x->name, y->name);
 }
 
+/* What moved on the port while the last test ran: kept for after it. */
+static struct {
+	char port[96];	/* "mlx5_0/1" */
+	size_t n;
+	struct {
+		char name[64];
+		double rate;
+		enum rd_counter_group group;
+	} v[16];
+} moved;
+
+static void keep_moved(const char *port, const struct busy *b, size_t n)
+{
+	if (!n)
+		return;
+	snprintf(moved.port, sizeof(moved.port), "%s", port);
+	moved.n = 0;
+	for (size_t i = 0; i < n && moved.n < 16; i++, moved.n++) {
+		snprintf(moved.v[i].name, sizeof(moved.v[i].name), "%s",
+			 b[i].name);
+		moved.v[i].rate = b[i].rate;
+		moved.v[i].group = b[i].group;
+	}
+}
+
+/* After a run: what moved during it, when nothing moves now. */
+static void draw_moved(const struct rd_rect *in, const char *port)
+{
+	if (!moved.n || strcmp(moved.port, port)) {
+		w_print(in, 0, 0, W_DIM, "nothing is moving on this port");
+		return;
+	}
+	w_print(in, 0, 0, W_DIM,
+		"nothing is moving now; during the last test run:");
+	for (size_t i = 0; i < moved.n && (int)i + 1 < in->h; i++) {
+		char rate[32], name[128];
+		int nc;
+
+		w_fmt_counter_rate(rd_counter_unit_of(rd_data_counters(),
+						      moved.v[i].group,
+						      moved.v[i].name),
+				   moved.v[i].rate, rate, sizeof(rate));
+		nc = w_fit(moved.v[i].name, 25, w_utf8(), name, sizeof(name));
+		w_printf(in, (int)i + 1, 0, W_NORMAL, "%s%*s %13s", name,
+			 25 - nc, "", rate);
+	}
+}
+
 /* The port's counters that move the most, with their sparklines. */
 static void draw_moving(struct ui *ui, const struct rd_rect *r)
 {
@@ -454,6 +499,8 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 	struct busy b[512];
 	size_t n = 0;
 	struct rd_rect in = { r->y + 1, r->x + 1, r->h - 2, r->w - 2 };
+
+	char port[96];
 
 	w_box(r, "port counters moving");
 	if (!d || !p)
@@ -479,8 +526,11 @@ static void draw_moving(struct ui *ui, const struct rd_rect *r)
 		}
 	}
 	qsort(b, n, sizeof(b[0]), cmp_busy);
+	snprintf(port, sizeof(port), "%s/%" PRIu64, d->name, p->port);
+	if (con_test_running(&ui->test))
+		keep_moved(port, b, n);
 	if (!n)
-		w_print(&in, 0, 0, W_DIM, "nothing is moving on this port");
+		draw_moved(&in, port);
 	for (size_t i = 0; i < n && (int)i < in.h; i++) {
 		double rates[64];
 		size_t nr = rd_series_rates(b[i].s, rates, 64);
@@ -525,12 +575,12 @@ static void tests_draw(struct ui *ui)
 	} else if (!con_test_running(tr) && last && last->lat &&
 		   last->n_hist) {
 		draw_hist(last, &graph);
-		draw_results(tr, &lower, 0);
+		draw_results(tr, &lower, 0, no_test_reason(ui));
 	} else if (con_test_running(tr) || tr->n_graph) {
 		draw_graph(tr, &graph, reach_gbps(ui, tr));
-		draw_results(tr, &lower, 0);
+		draw_results(tr, &lower, 0, no_test_reason(ui));
 	} else {
-		draw_results(tr, r, 0);
+		draw_results(tr, r, 0, no_test_reason(ui));
 		draw_last_fields(tr, r,
 				 draw_peer(last, r, (int)tr->n_results + 3));
 	}
@@ -552,9 +602,15 @@ static int tests_stop(struct ui *ui, int ch)
 	return UI_REDO_DRAW;
 }
 
+static bool tests_can_run(struct ui *ui)
+{
+	return !no_test_reason(ui);
+}
+
 static const struct ui_action tests_actions[] = {
 	{ "Esc", tests_stop, "b bandwidth  l latency  Esc stop",
-	  "stop the running test (SIGINT, then SIGKILL after 2 s)" },
+	  "stop the running test (SIGINT, then SIGKILL after 2 s)",
+	  tests_can_run },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -570,8 +626,10 @@ static const char tests_help[] =
 	"'rdmadiag bw|lat' as a child process; its progress draws "
 	"a live graph of Gb/s (or microseconds) while the port's "
 	"busiest counters move beside it; a dashed line marks the rate "
-	"the port can reach (link, PCIe and MTU). Esc stops the test. "
-	"Results stay in the list below.";
+	"the port can reach (link, PCIe and MTU); once the run ends, the "
+	"panel keeps what moved during it. Esc stops the test. "
+	"Results stay in the list below, the last one's figures with "
+	"their units.";
 static int tests_bw_anywhere(struct ui *ui, int ch)
 {
 	view_tests_open_form(ui, false);

@@ -372,8 +372,9 @@ static void cells(const struct rd_rect *r, int row, const struct w_column *cols,
 
 		if (w > r->w - x)
 			w = c.w = r->w - x;
+		/* A failing cell stays red when selected (red behind it). */
 		if (base == W_SEL)
-			s = W_SEL;
+			s = s == W_BAD ? W_BANNER_BAD : W_SEL;
 		used = w_fit(t, w, use_utf8, fitted, sizeof(fitted));
 		if (cols[i].right && used < w - 1)
 			w_print(&c, row, w - 1 - used, s, t);

@@ -14,7 +14,7 @@ wait_for demo "mlx5_0/1"
 wait_for demo "ACTIVE"
 wait_for demo "mlx5_1/1"
 wait_for demo "POLLING"
-wait_for demo "k: checklist"
+wait_banner demo
 # The banner names the port that is down, the most important finding.
 wait_for demo "FAIL mlx5_1/1 DOWN"
 

@@ -70,6 +70,26 @@ wait_for() {
 	return 1
 }
 
+# wait_banner NAME [SECONDS]: until the banner (second line) names a
+# finding with its key at the right: " k: checklist", or " k" where the
+# finding's words need the room.
+wait_banner() {
+	name=$1 limit=${2:-10}
+	i=0
+	while [ "$i" -lt $((limit * 10)) ]; do
+		if tui_screen "$name" | sed -n 2p |
+			grep -qE ' k(: checklist)? *$'; then
+			ok "$name: the banner names a finding and its key"
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	not_ok "$name: no finding with its key in the banner after ${limit}s"
+	tui_screen "$name" | sed 's/^/#   /'
+	return 1
+}
+
 # gone NAME TEXT [SECONDS]: until the screen no longer shows TEXT.
 gone() {
 	name=$1 text=$2 limit=${3:-3}

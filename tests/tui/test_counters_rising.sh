@@ -41,6 +41,14 @@ wait_for xdp "counters  sort:rate"
 keys xdp / r x _ c r c _ e r r o r s _ p h y Enter
 wait_for xdp "filter:rx_crc_errors_phy"
 wait_for xdp "RISING" 10
+# The one row is selected and keeps its red (white on red, SGR 41).
+if tmx capture-pane -e -p -t xdp | grep 'rx_crc_errors_phy' | grep -v RISING |
+	grep -q '41m\|;41[;m]'; then
+	ok "xdp: the selected failing row stays red"
+else
+	not_ok "xdp: the selected failing row lost its red"
+	tmx capture-pane -e -p -t xdp | grep 'rx_crc_errors_phy' | cat -v | sed 's/^/#   /'
+fi
 keys xdp /
 keys xdp Escape
 keys xdp / r x _ x d p _ d r o p Enter

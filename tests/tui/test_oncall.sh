@@ -55,7 +55,7 @@ oncall() {
 		return 0
 	fi
 	tui_start "$name" 80 24 "$@"
-	wait_for "$name" "k: checklist" 10 || return 0
+	wait_banner "$name" 10 || return 0
 	: > "$TUI_TMP/$name.seen"
 	banner=$(tui_screen "$name" | sed -n 2p)
 	keys "$name" k

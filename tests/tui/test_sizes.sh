@@ -95,7 +95,7 @@ session() {
 	shift 3
 	tui_start "$name" "$cols" "$rows" "$@"
 	wait_for "$name" "mlx5_1/1" 10 >/dev/null || return 1
-	wait_for "$name" "k: checklist" 10 >/dev/null || return 1
+	wait_banner "$name" 10 >/dev/null || return 1
 	case " $* " in
 	*" --demo "*) keys "$name" Space ;;
 	*)

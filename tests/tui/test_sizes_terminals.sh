@@ -31,7 +31,7 @@ refused term-unknown no-such-terminal
 
 # ascii_only NAME: every screen of the session shows ASCII bytes only.
 ascii_only() {
-	wait_for "$1" "k: checklist" 10
+	wait_banner "$1" 10
 	for k in $SCREEN_KEYS; do
 		keys "$1" "$k"
 		sleep 0.5
@@ -61,7 +61,7 @@ keys utf8 q
 
 # --no-color: the current tab, and only it, in reverse video.
 tui_start mono 120 30 --demo --no-color
-wait_for mono "k: checklist" 10
+wait_banner mono 10
 keys mono p
 sleep 0.5
 title=$(tmx capture-pane -p -e -t mono | head -1)

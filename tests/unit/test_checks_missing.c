@@ -1079,7 +1079,8 @@ static void test_port_down_fix(void **state)
 	r = find_result(&res, "port.state", "mlx5_0", 1);
 	assert_int_equal(r->verdict, RD_FAIL);
 	assert_null(r->fix);
-	assert_non_null(strstr(r->summary, "netdev not read"));
+	assert_non_null(strstr(r->summary, "state was not read"));
+	assert_non_null(strstr(r->summary, "or up without carrier"));
 	assert_non_null(r->next_step);
 	assert_non_null(strstr(rd_result_no_fix_reason(r), "not read"));
 	rd_results_free(&res);

@@ -135,6 +135,58 @@ static void test_lines(void **unused)
 }
 
 /*
+ * A result's figures as a person reads them: units, aligned numbers, two
+ * decimals for latency, MiB/s under Gb/s; an iteration-bound run named
+ * by its iterations once the result says how many.
+ */
+static void test_figures(void **unused)
+{
+	struct con_test_run t;
+	char bw[] = "{\"type\":\"result\",\"results\":[{\"size\":65536,"
+		    "\"iterations\":140000,\"seconds\":5.004927229999,"
+		    "\"bw_peak_mibps\":30.98593777773,\"bw_avg_mibps\":29.5,"
+		    "\"bw_peak_gbps\":0.26,\"bw_avg_gbps\":0.2474,"
+		    "\"msg_rate_mpps\":0.000472}]}";
+	char lat[] = "{\"type\":\"result\",\"results\":[{\"size\":2,"
+		     "\"iterations\":1000,\"t_min\":31.56913571708,"
+		     "\"t_max\":80.1,\"t_typical\":32.004,\"t_avg\":33.5,"
+		     "\"t_p99\":40.25,\"t_p999\":70.126}]}";
+
+	con_test_init(&t, NULL);
+	t.cur.lat = false;
+	con_test_feed_line(&t, bw);
+	assert_int_equal(t.cur.n_figures, 8);
+	assert_string_equal(t.cur.figures[0],
+			    "bandwidth average          0.25 Gb/s");
+	assert_string_equal(t.cur.figures[1],
+			    "                          29.50 MiB/s");
+	assert_string_equal(t.cur.figures[3],
+			    "                          30.99 MiB/s");
+	assert_string_equal(t.cur.figures[4],
+			    "message rate              0.000 Mpps");
+	assert_string_equal(t.cur.figures[6],
+			    "iterations               140000 ");
+	assert_string_equal(t.cur.figures[7],
+			    "duration                   5.00 s");
+
+	con_test_init(&t, NULL);
+	t.cur.lat = true;
+	snprintf(t.cur.what, sizeof(t.cur.what),
+		 "lat send 2 B iterations loopback mlx5_0/1");
+	con_test_feed_line(&t, lat);
+	assert_string_equal(t.cur.figures[0],
+			    "latency minimum           31.57 us");
+	assert_string_equal(t.cur.figures[1],
+			    "latency typical           32.00 us");
+	assert_string_equal(t.cur.figures[4],
+			    "latency p99.9             70.13 us");
+	assert_string_equal(t.cur.figures[5],
+			    "latency maximum           80.10 us");
+	assert_string_equal(t.cur.what,
+			    "lat send 2 B 1000 iterations loopback mlx5_0/1");
+}
+
+/*
  * The peer check the child prints before its figures: its heading and
  * indented list are kept with the result (escaped), not taken for the
  * child's error; a line that is neither ends it.
@@ -340,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_argv_refuses_bad_settings),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_lat_histogram),
 		cmocka_unit_test(test_peer_lines),
 		cmocka_unit_test(test_child_done),

@@ -145,6 +145,12 @@ static void test_pfc(void **state)
 	dcb->pfc_en = rd_u64(0x18);
 	run_only(&s, NULL, "qos.pfc", &res);
 	expect_verdict(&res, "qos.pfc", "mlx5_0", 1, RD_WARN, "pfc_extra_prio");
+	/* The next step gives the whole command, nothing elided. */
+	r = find_result(&res, "qos.pfc", "mlx5_0", 1);
+	assert_non_null(strstr(r->next_step,
+			       "dcb pfc set dev eth2 prio-pfc 0:off 1:off 2:off "
+			       "3:on 4:off 5:off 6:off 7:off"));
+	assert_null(strstr(r->next_step, "..."));
 	rd_results_free(&res);
 
 	/* The APP entry moves RoCE to priority 4: 0x08 is now wrong. */
@@ -175,6 +181,10 @@ static void test_ecn(void **state)
 	rd_counters_add(&e->rp_enable, "prio3", rd_u64(0));
 	run_only(&s, NULL, "qos.ecn", &res);
 	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_WARN, "ecn_off");
+	/* Both commands whole, for the priority that is off. */
+	assert_non_null(strstr(find_result(&res, "qos.ecn", "mlx5_0", 1)->next_step,
+			       "echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/3; "
+			       "echo 1 > /sys/class/net/eth2/ecn/roce_rp/enable/3"));
 	rd_results_free(&res);
 	e->np_enable.v[0].value = rd_u64(1);
 	e->rp_enable.v[0].value = rd_u64(1);
@@ -562,6 +572,7 @@ static void test_uverbs_under_root(void **state)
 {
 	struct rd_snapshot s;
 	struct rd_results res = { 0 };
+	const struct rd_result *r;
 	struct rd_devnode *n;
 
 	(void)state;
@@ -582,6 +593,11 @@ static void test_uverbs_under_root(void **state)
 	run_only(&s, NULL, "user.uverbs", &res);
 	expect_verdict(&res, "user.uverbs", "mlx5_0", 0, RD_FAIL,
 		       "uverbs_missing");
+	/* How to make udev apply its rules, and how to see the node. */
+	r = find_result(&res, "user.uverbs", "mlx5_0", 0);
+	assert_non_null(strstr(r->next_step, "udevadm trigger "
+					     "--subsystem-match=infiniband_verbs"));
+	assert_non_null(strstr(r->next_step, "ls -l "));
 	rd_results_free(&res);
 	s.host.devnodes[1].exists = rd_bool(true);
 	s.host.devnodes[1].readable = rd_bool(true);
@@ -684,6 +700,24 @@ static void test_counters(void **state)
 	counter_history(&h, &s, "symbol_error", 5, 5);
 	run_only(&s, &h, "counters.errors", &res);
 	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_PASS, "ok");
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
+	/*
+	 * Samples 30 s apart, further than the 10 s rate window (a slow
+	 * refresh): the rate comes from the newest two, +60 in 30 s = 2/s.
+	 */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 5);
+	s.devices[0].ports[0].counters.v[0].value = rd_u64(65);
+	s.monotonic_ns = rd_u64(33000000000ull);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_WARN,
+		       "error_counter_rising");
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "rising at 2/s"));
 	rd_results_free(&res);
 	rd_history_free(&h);
 	rd_snapshot_free(&s);

@@ -180,6 +180,20 @@ static void test_eth_without_netlink(void **state)
 	assert_non_null(strstr(r->summary, "carrier of eth2 not read"));
 	assert_null(r->fix);
 	rd_results_free(&res);
+	/*
+	 * DOWN/Disabled, the netdev named but its state not read: mlx5
+	 * shows Disabled for a netdev that is down and for an up one
+	 * without carrier. Both are said; nothing is changed on a guess.
+	 */
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "admin_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "administratively down, or up "
+					   "without carrier"));
+	assert_non_null(strstr(r->path[r->n_path - 1].text, "not read"));
+	assert_null(r->fix);
+	rd_results_free(&res);
 	/* DOWN/Disabled and the netdev's name not read either. */
 	free(s.devices[0].ports[0].netdev);
 	s.devices[0].ports[0].netdev = NULL;
