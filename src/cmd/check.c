@@ -10,6 +10,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/evidence.h"
+#include "console/store.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "core/json.h"
@@ -24,14 +25,22 @@ enum { EXIT_RUN_ERROR = 3 };
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rdmadiag check [--json|--nhc] [--device DEV] [--port N] [--only AREA]\n"
-		"                      [--strict] [--window SECONDS] [--load FILE [--frame N]] [-v]\n"
-		"  --json            print the results as a JSON array (each with the\n"
+		"usage: rdmadiag check [--json|--nhc] [--device DEV] [--port "
+		"N] [--only AREA]\n"
+		"                      [--strict] [--window SECONDS] [--load "
+		"FILE [--frame N]] [-v]\n"
+		"                      [--since DURATION] [--store DIR]\n"
+		"  --json            print the results as a JSON array (each "
+		"with the\n"
 		"                    host name and the time of the snapshot)\n"
-		"  --nhc             one line of at most 80 bytes and exit status 0 OK\n"
-		"                    or 1 a FAIL (with --strict also a WARN or UNKNOWN),\n"
-		"                    as Slurm NHC and node-problem-detector read them\n"
-		"  --device DEV      only this RDMA device (host-wide checks still run)\n"
+		"  --nhc             one line of at most 80 bytes and exit "
+		"status 0 OK\n"
+		"                    or 1 a FAIL (with --strict also a WARN or "
+		"UNKNOWN),\n"
+		"                    as Slurm NHC and node-problem-detector "
+		"read them\n"
+		"  --device DEV      only this RDMA device (host-wide checks "
+		"still run)\n"
 		"  --port N          only this port number\n"
 		"  --only AREA       the checks of one area (port, qos, host, driver, dev,\n"
 		"                    user, fw, hw, net, rdma_cm, counters, gpu, sriov,\n"
@@ -50,14 +59,22 @@ static void check_usage(FILE *f)
 		"  --frame N         with a recording: judge frame N (1 = the first)\n"
 		"  --hugepages N     huge pages the workload needs (default: any)\n"
 		"  --numa-node N     NUMA node the workload is planned to run on\n"
+		"  --since D         what the flight recorder (rdmadiag record) kept of\n"
+		"                    the last D (90s, 30m, 2h, 7d) is evidence: when\n"
+		"                    each port went down and came back\n"
+		"  --store DIR       the recorder's store (default " RD_STORE_DEFAULT ";\n"
+		"                    alone: the last hour)\n"
 		"  --strict          UNKNOWN counts like WARN for the exit status\n"
 		"  -v                show evidence and decision path of every result\n"
 		"                    (and keys of a loaded file that were not understood)\n"
 		"exit status: 0 all PASS (UNKNOWN allowed unless --strict),\n"
-		"             1 a WARN (or an UNKNOWN with --strict), 2 a FAIL,\n"
-		"             3 the check could not run (bad option, no snapshot,\n"
+		"             1 a WARN (or an UNKNOWN with --strict), 2 a "
+		"FAIL,\n"
+		"             3 the check could not run (bad option, no "
+		"snapshot,\n"
 		"             --device or --port naming nothing here);\n"
-		"             nothing to judge (--only with no target here) is said,\n"
+		"             nothing to judge (--only with no target here) is "
+		"said,\n"
 		"             and counts as an UNKNOWN\n");
 }
 
@@ -146,6 +163,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	bool json = false, strict = false, verbose = false, nhc = false;
 	const char *load = NULL;
 	struct cli_loaded ld = { .label = "" };
+	struct cli_past past = { 0 };
 	double window = -1;	/* not given */
 	uint64_t frame = 0;
 	char nothing[256] = "";	/* why no result was judged */
@@ -161,9 +179,11 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 		CLI_SECONDS("window", 0, &window, 0, 3600),
 		CLI_TEXT("load", 0, &load),
 		CLI_U64("frame", 0, &frame, 1, RD_RECORDING_FRAMES_MAX),
-		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0, 1099511627776.0),
+		CLI_U64("hugepages", 0, &o.hugepages_wanted, 0,
+			1099511627776.0),
 		CLI_INT("numa-node", 0, &o.numa_node_wanted, 0, 4095),
 		CLI_FLAG("verbose", 'v', &verbose),
+		CLI_PAST(&past),
 		CLI_END,
 	};
 
@@ -216,6 +236,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	if (!load)	/* all that was watched */
 		o.rate_window = o.counter_window;
 	o.from_file = load != NULL;
+	cli_past_load(&past, &s, &o);
 	{
 		char why[256];
 
@@ -288,6 +309,7 @@ int cmd_check(struct rd_cli *cli, int argc, char **argv)
 	}
 out:
 	free(ld.text);
+	cli_past_free(&past);
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 	rd_history_free(&h);

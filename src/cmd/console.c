@@ -31,7 +31,7 @@ static void console_usage(FILE *f)
 {
 	fprintf(f, "usage: rdmadiag [-d SECS] [--demo | --replay FILE] "
 		   "[--no-color] [--ascii]\n"
-		   "                [--confirm-within S]\n"
+		   "                [--confirm-within S] [--store DIR]\n"
 		   "  (no command)    the interactive console on this host's "
 		   "RDMA ports\n"
 		   "  -d, --delay S   refresh every S seconds (default 1, 0.2 "
@@ -50,6 +50,11 @@ static void console_usage(FILE *f)
 		   "                  reverted by itself after S seconds "
 		   "unless kept with y\n"
 		   "                  (default 30, 0 .. 3600; 0: no timer)\n"
+		   "  --store DIR     the flight recorder's store (rdmadiag "
+		   "record) read for\n"
+		   "                  what happened before (default "
+		   "/var/lib/rdmadiag/record\n"
+		   "                  when this host is read)\n"
 		   "  --sysfs-root DIR and the other root options read a "
 		   "fixture tree\n"
 		   "Press ? in the console for the keys.\n");
@@ -58,7 +63,7 @@ static void console_usage(FILE *f)
 /* The console's options: one table, which the man-page test reads too. */
 static struct con_args {
 	double interval;
-	const char *replay;
+	const char *replay, *store;
 	bool demo, no_color, ascii;
 	uint64_t within;
 } con_args;
@@ -70,6 +75,7 @@ const struct cli_opt cmd_console_opts[] = {
 	CLI_FLAG("no-color", 0, &con_args.no_color),
 	CLI_FLAG("ascii", 0, &con_args.ascii),
 	CLI_U64("confirm-within", 0, &con_args.within, 0, 3600),
+	CLI_TEXT("store", 0, &con_args.store),
 	CLI_END,
 };
 
@@ -94,6 +100,7 @@ int cmd_console(struct rd_cli *cli, int argc, char **argv)
 			    argv, 2);
 	o.interval = con_args.interval;
 	o.replay_path = con_args.replay;
+	o.store = con_args.store;
 	con_fixup_set_confirm_within((unsigned)con_args.within);
 	if (o.replay_path)
 		o.source = CON_REPLAY;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd/record_diff.h"
+#include "console/store.h"
 #include "core/escape.h"
 #include "core/json.h"
 #include "core/recording.h"
@@ -17,7 +19,8 @@
 static void sleep_seconds(double s)
 {
 	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
+			       .tv_nsec =
+				       (long)((s - (double)(time_t)s) * 1e9) };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
@@ -30,8 +33,8 @@ static void sleep_seconds(double s)
  * longer than planned, and a counter compared over the planned span only
  * would find no second reading to compare with.
  */
-int cli_evidence_collect(struct rd_cli *cli, double *window, struct rd_snapshot *s,
-		   struct rd_history *h)
+int cli_evidence_collect(struct rd_cli *cli, double *window,
+			 struct rd_snapshot *s, struct rd_history *h)
 {
 	struct rd_probe_cache *cache = rd_probe_cache_new();
 	struct timespec t0, t;
@@ -66,7 +69,7 @@ int cli_evidence_collect(struct rd_cli *cli, double *window, struct rd_snapshot 
 		if (tick == 0)
 			t0 = t;
 		left = *window - ((double)(t.tv_sec - t0.tv_sec) +
-				 (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
+				  (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
 		if (left <= 0.01)
 			break;
 		rd_snapshot_free(s);
@@ -76,7 +79,7 @@ int cli_evidence_collect(struct rd_cli *cli, double *window, struct rd_snapshot 
 	if (r < 0)
 		rd_snapshot_free(s);
 	else if (span > *window)
-		*window = span;	/* after the loop: it must not move its end */
+		*window = span; /* after the loop: it must not move its end */
 	rd_probe_cache_free(cache);
 	return r;
 }
@@ -131,7 +134,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 	int r = 0;
 
 	if (frame > rec->n) {
-		cli_error(cli, "%s has %zu frames: --frame %" PRIu64 " is out of range",
+		cli_error(cli,
+			  "%s has %zu frames: --frame %" PRIu64
+			  " is out of range",
 			  file, rec->n, frame);
 		return -ERANGE;
 	}
@@ -165,12 +170,14 @@ static int load_recording(struct rd_cli *cli, const char *file,
 	}
 	if (first.monotonic_ns.ok && s->monotonic_ns.ok &&
 	    s->monotonic_ns.v > first.monotonic_ns.v)
-		ld->window = (double)(s->monotonic_ns.v - first.monotonic_ns.v) /
-			     1e9;
+		ld->window =
+			(double)(s->monotonic_ns.v - first.monotonic_ns.v) /
+			1e9;
 	rd_snapshot_free(&first);
 	taken_at(s, at, sizeof(at));
-	snprintf(ld->label, sizeof(ld->label), "from %s, frame %zu of %zu, taken %s",
-		 rd_esc_tmp(file), last + 1, rec->n, at);
+	snprintf(ld->label, sizeof(ld->label),
+		 "from %s, frame %zu of %zu, taken %s", rd_esc_tmp(file),
+		 last + 1, rec->n, at);
 	ld->text = frame_text(rec, last);
 	return 0;
 }
@@ -194,7 +201,8 @@ int cli_evidence_load(struct rd_cli *cli, const char *file, uint64_t frame,
 	if (r == 0)
 		rd_recording_close(&rec);
 	if (frame) {
-		cli_error(cli, "--frame needs a recording (rdmadiag capture): %s",
+		cli_error(cli,
+			  "--frame needs a recording (rdmadiag capture): %s",
 			  rerr);
 		return -EINVAL;
 	}
@@ -220,8 +228,8 @@ int cli_evidence_load(struct rd_cli *cli, const char *file, uint64_t frame,
  * *window seconds. *window becomes the span the history covers.
  */
 int cli_check_evidence(struct rd_cli *cli, const char *load, double *window,
-		       struct rd_snapshot *s, struct rd_history *h,
-		       char *label, size_t len)
+		       struct rd_snapshot *s, struct rd_history *h, char *label,
+		       size_t len)
 {
 	struct cli_loaded ld = { .label = "" };
 	int r;
@@ -244,7 +252,8 @@ int cli_explain_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
 	*m = rd_data_mlx5();
 	if (!*wc || !*m) {
 		cli_error(cli, "explain: %s",
-			  rd_data_error() ? rd_data_error() : "tables not loaded");
+			  rd_data_error() ? rd_data_error()
+					  : "tables not loaded");
 		return -ENOENT;
 	}
 	return 0;
@@ -259,7 +268,7 @@ void cli_explain_job_free(struct cli_explain_job *j)
 }
 
 void cli_explain_gather(struct rd_cli *cli, const char *load, double window,
-		   struct cli_explain_job *j)
+			struct cli_past *past, struct cli_explain_job *j)
 {
 	struct rd_diag_opts o;
 	int r;
@@ -277,6 +286,8 @@ void cli_explain_gather(struct rd_cli *cli, const char *load, double window,
 	o.counter_window = window > 0 ? window + 1.0 : 0;
 	/* This host: all that was watched; a recording: the console's. */
 	o.rate_window = load ? RD_RATE_WINDOW : o.counter_window;
+	if (past)
+		cli_past_load(past, &j->s, &o);
 	if (rd_diag_run(&j->s, window > 0 ? &j->h : NULL, &o, &j->res) < 0)
 		rd_results_free(&j->res);
 	j->ev.s = &j->s;
@@ -304,8 +315,10 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 	if (s0 && s1 && s0->monotonic_ns.ok && s1->monotonic_ns.ok &&
 	    s1->monotonic_ns.v > s0->monotonic_ns.v &&
 	    rd_history_add(&j.h, s0) == 0 && rd_history_add(&j.h, s1) == 0) {
-		/* The counters before and after the test: what rose during it. */
-		double span = (double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
+		/* The counters before and after the test: what rose during it.
+		 */
+		double span =
+			(double)(s1->monotonic_ns.v - s0->monotonic_ns.v) / 1e9;
 
 		rd_diag_opts_init(&o);
 		o.counter_window = span + 0.001;
@@ -319,7 +332,7 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 		snprintf(j.label, sizeof(j.label),
 			 "of this host during the test");
 	} else {
-		cli_explain_gather(cli, NULL, 0, &j);
+		cli_explain_gather(cli, NULL, 0, NULL, &j);
 	}
 	j.ev.device = device;
 	j.ev.port = port;
@@ -327,4 +340,45 @@ void cli_explain_completion(struct rd_cli *cli, FILE *f, const char *err,
 	if (rd_explain_write(f, &j.in, j.wc, j.m, &j.ev, j.label) < 0)
 		fprintf(f, "(out of memory while ranking the causes)\n");
 	cli_explain_job_free(&j);
+}
+
+int cli_parse_duration(struct rd_cli *cli, const char *arg, void *dst)
+{
+	if (rd_rec_parse_duration(arg, dst) < 0) {
+		cli_error(cli,
+			  "--since: \"%s\" is not a duration (90s, 30m, 2h, "
+			  "7d)",
+			  arg);
+		return -1;
+	}
+	return 0;
+}
+
+void cli_past_load(struct cli_past *p, const struct rd_snapshot *s,
+		   struct rd_diag_opts *o)
+{
+	const char *dir = p->store ? p->store : RD_STORE_DEFAULT;
+	double now = s->time.ok ? s->time.v : (double)time(NULL);
+	int r;
+
+	if (!p->store && !p->since)
+		return;
+	r = rd_store_read_events(dir, now - (p->since ? p->since : 3600),
+				 &p->ev, p->err, sizeof(p->err));
+	if (r == -ENOENT && !p->store)
+		snprintf(p->err, sizeof(p->err),
+			 "no flight recorder store at %s (rdmadiag record "
+			 "keeps one there when it runs)",
+			 dir);
+	if (r < 0) {
+		rd_events_free(&p->ev);
+		o->past_error = p->err;
+		return;
+	}
+	o->past = &p->ev;
+}
+
+void cli_past_free(struct cli_past *p)
+{
+	rd_events_free(&p->ev);
 }

@@ -60,10 +60,32 @@ struct cli_explain_job {
 int cli_explain_tables(struct rd_cli *cli, const struct rd_wc_status_table **wc,
 		       const struct rd_mlx5_table **m);
 void cli_explain_job_free(struct cli_explain_job *j);
-/* Take the evidence into j and run the checks; j->have false, no
- * evidence and the reason in j->label when it cannot. */
+/*
+ * --since DURATION and --store DIR (check, explain): the past from the
+ * flight recorder's store (rdmadiag record) as evidence. CLI_PAST's
+ * options fill a struct cli_past; cli_past_load reads the store when
+ * either was given and points o at what it read (o->past) or why not
+ * (o->past_error).
+ */
+struct cli_past {
+	const char *store; /* NULL: RD_STORE_DEFAULT */
+	double since;	   /* seconds back; 0: not given */
+	struct rd_events ev;
+	char err[768];
+};
+int cli_parse_duration(struct rd_cli *cli, const char *arg, void *dst);
+#define CLI_PAST(p)                                                            \
+	CLI_CALL("since", 0, &(p)->since, cli_parse_duration),                 \
+		CLI_TEXT("store", 0, &(p)->store)
+void cli_past_load(struct cli_past *p, const struct rd_snapshot *s,
+		   struct rd_diag_opts *o);
+void cli_past_free(struct cli_past *p);
+
+/* Take the evidence into j and run the checks (with the store's past when
+ * past is not NULL); j->have false, no evidence and the reason in
+ * j->label when it cannot. */
 void cli_explain_gather(struct rd_cli *cli, const char *load, double window,
-			struct cli_explain_job *j);
+			struct cli_past *past, struct cli_explain_job *j);
 /*
  * bw/lat, after a completion error: explain err, its message ("...
  * (status 12, vendor error 0x81) ..."), read as `rdmadiag explain` reads

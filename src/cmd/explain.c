@@ -10,6 +10,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/evidence.h"
+#include "console/store.h"
 #include "core/attr.h"
 #include "core/escape.h"
 #include "diag/data.h"
@@ -20,25 +21,43 @@ enum { EXIT_UNKNOWN = 1, EXIT_RUN_ERROR = 3 };
 
 static void explain_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: rdmadiag explain [--load FILE] [--window SECONDS] [--device DEV]\n"
-		"                        [--port N] TEXT...\n"
-		"  TEXT              what the failing program printed: a status name or\n"
-		"                    number (IBV_WC_RETRY_EXC_ERR, 12, \"transport retry\n"
-		"                    counter exceeded\"), perftest's \"Failed status 12: wr_id 0\n"
-		"                    syndrom 0x81\", NCCL's or UCX's error line, an mlx5\n"
-		"                    \"vendor err 129\"; \"-\" or none reads standard input\n"
-		"  --load FILE       rank the causes by a saved snapshot or recording\n"
-		"                    instead of this host\n"
-		"  --window SECONDS  sample this host's counters this long (default 2;\n"
-		"                    0 = one snapshot: totals, no rise)\n"
-		"  --device DEV      only this RDMA device's evidence (default: the one\n"
-		"                    the text names, else every device)\n"
-		"  --port N          only this port's evidence\n"
-		"  --                the rest is text, even when it starts with \"-\"\n"
-		"exit status: 0 explained, 1 the text is not a completion error this\n"
-		"             table knows, 3 bad option, unreadable tables, or --device\n"
-		"             or --port naming nothing here\n");
+	fprintf(f, "usage: rdmadiag explain [--load FILE] [--window SECONDS] "
+		   "[--device DEV]\n"
+		   "                        [--port N] [--since DURATION] "
+		   "[--store DIR] TEXT...\n"
+		   "  TEXT              what the failing program printed: a "
+		   "status name or\n"
+		   "                    number (IBV_WC_RETRY_EXC_ERR, 12, "
+		   "\"transport retry\n"
+		   "                    counter exceeded\"), perftest's "
+		   "\"Failed status 12: wr_id 0\n"
+		   "                    syndrom 0x81\", NCCL's or UCX's error "
+		   "line, an mlx5\n"
+		   "                    \"vendor err 129\"; \"-\" or none "
+		   "reads standard input\n"
+		   "  --load FILE       rank the causes by a saved snapshot or "
+		   "recording\n"
+		   "                    instead of this host\n"
+		   "  --window SECONDS  sample this host's counters this long "
+		   "(default 2;\n"
+		   "                    0 = one snapshot: totals, no rise)\n"
+		   "  --device DEV      only this RDMA device's evidence "
+		   "(default: the one\n"
+		   "                    the text names, else every device)\n"
+		   "  --port N          only this port's evidence\n"
+		   "  --since D         the flight recorder's last D (90s, "
+		   "30m, 2h, 7d) is\n"
+		   "                    evidence too: a port that went down "
+		   "and came back\n"
+		   "  --store DIR       the recorder's store "
+		   "(default " RD_STORE_DEFAULT ")\n"
+		   "  --                the rest is text, even when it starts "
+		   "with \"-\"\n"
+		   "exit status: 0 explained, 1 the text is not a completion "
+		   "error this\n"
+		   "             table knows, 3 bad option, unreadable tables, "
+		   "or --device\n"
+		   "             or --port naming nothing here\n");
 }
 
 /* TEXT from the arguments, or standard input (bounded). */
@@ -73,6 +92,7 @@ static char *input_text(int argc, char **argv)
 int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 {
 	struct cli_explain_job j = { 0 };
+	struct cli_past past = { 0 };
 	char *text;
 	const char *load = NULL, *device = NULL;
 	double window = 2.0;
@@ -83,6 +103,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		CLI_TEXT("load", 0, &load),
 		CLI_SECONDS("window", 0, &window, 0, 3600),
 		CLI_TARGET(&device, &port),
+		CLI_PAST(&past),
 		CLI_END,
 	};
 
@@ -124,7 +145,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		return EXIT_UNKNOWN;
 	}
 	rd_history_init(&j.h);
-	cli_explain_gather(cli, load, window, &j);
+	cli_explain_gather(cli, load, window, &past, &j);
 	/* --device/--port naming nothing here end the command, as for check. */
 	if (j.have && (device || port)) {
 		struct rd_diag_opts o;
@@ -136,6 +157,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 		if (rd_diag_filter_check(&j.s, &o, why, sizeof(why)) < 0) {
 			cli_error(cli, "explain: %s", why);
 			cli_explain_job_free(&j);
+			cli_past_free(&past);
 			return EXIT_RUN_ERROR;
 		}
 	}
@@ -159,6 +181,7 @@ int cmd_explain(struct rd_cli *cli, int argc, char **argv)
 	}
 	r = rd_explain_write(stdout, &j.in, j.wc, j.m, &j.ev, j.label);
 	cli_explain_job_free(&j);
+	cli_past_free(&past);
 	if (r < 0) {
 		cli_error(cli, "explain: out of memory");
 		return EXIT_RUN_ERROR;

@@ -20,15 +20,15 @@
 #include <json-c/json.h>
 
 #include "cmd/cli.h"
+#include "cmd/evidence.h"
 #include "cmd/record_diff.h"
 #include "console/capture.h"
 #include "console/source.h"
+#include "console/store.h"
 #include "console/worker.h"
 #include "core/escape.h"
 #include "core/history.h"
 #include "core/print.h"
-
-#define STORE_DB "record.db"
 
 static volatile sig_atomic_t record_stop;
 
@@ -44,139 +44,6 @@ static double now_wall(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * The store directory: made 0700 when missing (its parent synced so the
- * name is on disk), then opened without following a symlink and refused
- * unless it is ours and nobody else may add or rename entries in it.
- * The database inside is refused when it is anything but our own
- * regular file with one name. 0, -ENOENT (missing, create false), or
- * -errno with err set.
- */
-static int store_check(const char *dir, bool create, char *err, size_t errlen)
-{
-	char db[PATH_MAX];
-	struct stat st;
-	int fd;
-
-	if (snprintf(db, sizeof(db), "%s/%s", dir, STORE_DB) >=
-	    (int)sizeof(db)) {
-		rd_snprintf_text(err, errlen, "store %s: path too long", dir);
-		return -ENAMETOOLONG;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && create) {
-		char parent[PATH_MAX], *slash;
-		int pfd;
-
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			int e = errno;
-
-			rd_snprintf_text(err, errlen, "store %s: %s", dir,
-					 strerror(e));
-			return -e;
-		}
-		snprintf(parent, sizeof(parent), "%s", dir);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent)
-			*slash = '\0';
-		else if (slash)
-			parent[1] = '\0';
-		else
-			snprintf(parent, sizeof(parent), ".");
-		pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pfd >= 0) {
-			fsync(pfd);
-			close(pfd);
-		}
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
-	if (fd < 0) {
-		int e = errno;
-
-		if (e == ENOENT) {
-			rd_snprintf_text(err, errlen, "store %s: %s", dir,
-					 strerror(e));
-			return -ENOENT;
-		}
-		rd_snprintf_text(
-			err, errlen, "store %s: %s", dir,
-			e == ELOOP || e == ENOTDIR
-				? "is a symlink or not a directory; refused"
-				: strerror(e));
-		return e == ELOOP || e == ENOTDIR ? -EPERM : -e;
-	}
-	if (fstat(fd, &st) < 0)
-		memset(&st, 0xff, sizeof(st)); /* refused below as not ours */
-	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		rd_snprintf_text(err, errlen, "store %s: %s; refused", dir,
-				 st.st_uid != geteuid()
-					 ? "is not owned by the effective user"
-					 : "is writable by group or others");
-		close(fd);
-		return -EPERM;
-	}
-	if (fstatat(fd, STORE_DB, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	     st.st_nlink != 1 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-		rd_snprintf_text(err, errlen,
-				 "store %s: %s is not our own regular file (a "
-				 "symlink?); refused",
-				 dir, STORE_DB);
-		close(fd);
-		return -EPERM;
-	}
-	close(fd);
-	return 0;
-}
-
-static const char schema[] =
-	"PRAGMA auto_vacuum=INCREMENTAL;"
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
-	"CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY,"
-	" time REAL NOT NULL, device TEXT, port INTEGER, netdev TEXT,"
-	" kind TEXT NOT NULL, text TEXT NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS events_time ON events(time);"
-	"CREATE TABLE IF NOT EXISTS deltas(id INTEGER PRIMARY KEY,"
-	" time REAL NOT NULL, since REAL NOT NULL, device TEXT, port INTEGER,"
-	" counter TEXT NOT NULL, delta INTEGER NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS deltas_time ON deltas(time);";
-
-static int store_open(const char *dir, bool write, sqlite3 **db, char *err,
-		      size_t errlen)
-{
-	char path[PATH_MAX];
-	int r, flags = SQLITE_OPEN_NOFOLLOW |
-		       (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-			      : SQLITE_OPEN_READWRITE);
-
-	r = store_check(dir, write, err, errlen);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s", dir, STORE_DB);
-	if (!write && access(path, F_OK) < 0) {
-		rd_snprintf_text(err, errlen, "store %s: no %s in it: %s", dir,
-				 STORE_DB, strerror(errno));
-		return -ENOENT;
-	}
-	r = sqlite3_open_v2(path, db, flags, NULL);
-	if (r == SQLITE_OK)
-		r = sqlite3_busy_timeout(*db, 5000);
-	if (r == SQLITE_OK && write)
-		r = sqlite3_exec(*db, schema, NULL, NULL, NULL);
-	if (r == SQLITE_OK && !write)
-		r = sqlite3_exec(*db, "SELECT count(*) FROM events", NULL, NULL,
-				 NULL);
-	if (r != SQLITE_OK) {
-		rd_snprintf_text(err, errlen, "store %s: %s", path,
-				 *db ? sqlite3_errmsg(*db) : sqlite3_errstr(r));
-		sqlite3_close(*db);
-		*db = NULL;
-		return -EIO;
-	}
-	return 0;
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
@@ -476,7 +343,7 @@ int cmd_record(struct rd_cli *cli, int argc, char **argv)
 		return 2;
 	}
 	umask(077);
-	if (store_open(store, true, &db, err, sizeof(err)) < 0) {
+	if (rd_store_open(store, true, &db, err, sizeof(err)) < 0) {
 		cli_error(cli, "record: %s", err);
 		return 3;
 	}
@@ -523,18 +390,6 @@ static void timeline_usage(FILE *f)
 		   "counter.\n"
 		   "exit status: 0 printed, 2 usage, 3 the store cannot be "
 		   "opened\n");
-}
-
-static int parse_since(struct rd_cli *cli, const char *arg, void *dst)
-{
-	if (rd_rec_parse_duration(arg, dst) < 0) {
-		cli_error(cli,
-			  "timeline: --since: \"%s\" is not a duration (90s, "
-			  "30m, 2h, 7d)",
-			  arg);
-		return -1;
-	}
-	return 0;
 }
 
 enum tfmt { T_LINE, T_CLOCK, T_ISO };
@@ -652,7 +507,7 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 	bool json = false;
 	const struct cli_opt opts[] = {
 		CLI_TEXT("store", 0, &store),
-		CLI_CALL("since", 0, &since, parse_since),
+		CLI_CALL("since", 0, &since, cli_parse_duration),
 		CLI_TARGET(&device, &port),
 		CLI_FLAG("json", 0, &json),
 		CLI_END,
@@ -670,7 +525,7 @@ int cmd_timeline(struct rd_cli *cli, int argc, char **argv)
 		timeline_usage(stderr);
 		return 2;
 	}
-	if (store_open(store, false, &db, err, sizeof(err)) < 0) {
+	if (rd_store_open(store, false, &db, err, sizeof(err)) < 0) {
 		cli_error(cli, "timeline: %s", err);
 		return 3;
 	}

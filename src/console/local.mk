@@ -8,4 +8,6 @@ src_librdmadiag_a_SOURCES += \
 	src/console/test_run.c src/console/test_run.h \
 	src/console/peer_run.c src/console/peer_run.h src/console/child.h \
 	src/console/fixup.c src/console/fixup.h \
-	src/console/capture.c src/console/capture.h
+	src/console/capture.c src/console/capture.h \
+	src/console/store.c src/console/store.h \
+	src/console/watch.c src/console/watch.h

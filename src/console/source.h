@@ -37,6 +37,12 @@ struct con_source {
 	const struct rd_roots *roots;
 	struct rd_probe_cache *cache;
 	uint64_t tick;
+	/*
+	 * The flight recorder's store the worker reads the past from (the
+	 * console's --store); NULL: RD_STORE_DEFAULT when the host itself
+	 * is read (not a --root tree), else none.
+	 */
+	const char *store;
 	/* recordings */
 	struct rd_recording rec;
 	size_t frame;

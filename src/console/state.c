@@ -3,9 +3,13 @@
 #include "config.h"
 #include "console/state.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "core/escape.h"
 
 struct con_update *con_update_new(enum con_update_kind kind)
 {
@@ -26,6 +30,7 @@ void con_update_free(struct con_update *u)
 	 * adopted update took away from the state. */
 	rd_snapshot_free(&u->snap);
 	rd_results_free(&u->results);
+	rd_events_free(&u->past);
 	free(u);
 }
 
@@ -52,6 +57,7 @@ void con_state_free(struct con_state *st)
 	if (st->have_snap)
 		rd_snapshot_free(&st->snap);
 	rd_history_free(&st->hist);
+	rd_events_free(&st->past);
 	free(st->ports);
 	st->ports = NULL;
 	st->n_ports = 0;
@@ -117,6 +123,10 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 	if (u->source_changed) {
 		st->paused = false;
 		st->picked_worst = false;
+		if (!u->have_past) {
+			rd_events_free(&st->past);
+			st->have_past = false;
+		}
 	}
 	st->source = u->source;
 	if (u->kind == CON_UP_ERROR) {
@@ -139,6 +149,19 @@ void con_state_adopt(struct con_state *st, struct con_update *u)
 		st->probe_ms = u->probe_ms;
 		st->source_err[0] = '\0';
 		rebuild_ports(st);
+	}
+	if (u->have_past) {
+		struct rd_events old = st->past;
+
+		st->past = u->past;
+		u->past = old;
+		st->have_past = true;
+	}
+	if (u->kind == CON_UP_SNAPSHOT || u->have_past) {
+		snprintf(st->store_err, sizeof(st->store_err), "%s",
+			 u->store_err);
+		snprintf(st->watch_err, sizeof(st->watch_err), "%s",
+			 u->watch_err);
 	}
 	if (u->have_results) {
 		struct rd_results old = st->results;
@@ -349,4 +372,66 @@ const struct rd_result *con_find_result(const struct rd_results *rs,
 			return &rs->v[i];
 	}
 	return NULL;
+}
+
+bool con_past_summary(const struct rd_events *past, double now, double hours,
+		      char *buf, size_t size)
+{
+	double since = now - hours * 3600.0;
+	size_t events = 0, off = 0, ports = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; past && i < past->n; i++) {
+		const struct rd_event *e = &past->v[i];
+		bool seen = false;
+		double last = 0;
+		size_t n;
+
+		if (e->time < since || e->time > now + 1)
+			continue;
+		events++;
+		if (!rd_event_down(e) || !e->device)
+			continue;
+		/* each port once: the first of its downs names it */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = past->v[k].time >= since &&
+			       rd_event_down(&past->v[k]) &&
+			       past->v[k].device &&
+			       !strcmp(past->v[k].device, e->device) &&
+			       past->v[k].port == e->port;
+		if (seen)
+			continue;
+		n = rd_events_downs(past, e->device, e->port, e->netdev, since,
+				    NULL, 0);
+		for (size_t k = past->n; k-- > 0;)
+			if (past->v[k].time >= since &&
+			    rd_event_down(&past->v[k]) &&
+			    rd_event_about(&past->v[k], e->device, e->port,
+					   e->netdev)) {
+				last = past->v[k].time;
+				break;
+			}
+		if (n && off < size) {
+			time_t t = (time_t)last;
+			struct tm tm;
+			char at[16] = "?";
+
+			if (gmtime_r(&t, &tm))
+				strftime(at, sizeof(at), "%H:%M:%S", &tm);
+			off += (size_t)snprintf(
+				buf + off, size - off,
+				"%s%s/%" PRIu64
+				" went down %s%zu time%s, last at "
+				"%s UTC",
+				ports ? "; " : "", rd_esc_tmp(e->device),
+				e->port, "", n, n == 1 ? "" : "s", at);
+			ports++;
+		}
+	}
+	if (!events)
+		return false;
+	if (off < size)
+		snprintf(buf + off, size - off, "%s%zu event%s recorded",
+			 ports ? "; " : "", events, events == 1 ? "" : "s");
+	return true;
 }

@@ -61,6 +61,16 @@ struct con_update {
 	 * deadline of its rollback timer (0: none) */
 	char fix_id[RD_JOURNAL_ID_MAX];
 	double confirm_by;
+	/*
+	 * The past as the checks saw it: the flight recorder's store and
+	 * what the live watch caught (have_past: a new list, taken by
+	 * con_state_adopt); why the store or a watched source could not be
+	 * read ("" when nothing is missing).
+	 */
+	bool have_past;
+	struct rd_events past;
+	char store_err[256];
+	char watch_err[256];
 };
 
 struct con_update *con_update_new(enum con_update_kind kind);
@@ -97,7 +107,22 @@ struct con_state {
 	uint64_t sel_port;
 	/* the worst port was selected once for this source (at start) */
 	bool picked_worst;
+	/* the past (see struct con_update), oldest first */
+	struct rd_events past;
+	bool have_past;
+	char store_err[256];
+	char watch_err[256];
 };
+
+/*
+ * "Since you were last here": what the past holds of the last `hours`
+ * before now (seconds since the epoch) in one line, for the banner at
+ * start: each port that went down, how often and when last ("rxe0/1 went
+ * down 3 times, last at 10:20:22 UTC"), and how many events in all.
+ * False (buf "") when nothing happened in that span.
+ */
+bool con_past_summary(const struct rd_events *past, double now, double hours,
+		      char *buf, size_t size);
 
 /*
  * Set up an empty state. Loads the data tables (counters.tsv,

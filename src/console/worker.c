@@ -21,6 +21,15 @@
 #include <unistd.h>
 
 #include "console/fixup.h"
+#include "console/store.h"
+#include "console/watch.h"
+
+/* How far back the console reads the flight recorder's store, and how
+ * often it reads it again. */
+#define PAST_SPAN (24 * 3600.0)
+#define STORE_REREAD 30.0
+/* The live watch refreshes at most this often (seconds). */
+#define WATCH_MIN_GAP 0.25
 
 struct con_worker {
 	pthread_t th;
@@ -42,7 +51,110 @@ struct con_worker {
 	struct rd_history hist;
 	bool played;		/* a frame of the recording was taken */
 	size_t last_frame;	/* and which */
+	/* the past: the store read back, the live watch, both merged */
+	struct con_watch watch;
+	bool watching;
+	double woke; /* wall time the watch last had input; 0: none */
+	struct rd_events stored, live, past;
+	bool have_stored, past_changed;
+	double stored_at; /* monotonic; 0: never read */
+	char store_err[256];
 };
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void past_free(struct con_worker *w)
+{
+	if (w->watching)
+		con_watch_close(&w->watch);
+	w->watching = false;
+	rd_events_free(&w->stored);
+	rd_events_free(&w->live);
+	rd_events_free(&w->past);
+	w->have_stored = false;
+	w->stored_at = 0;
+	w->store_err[0] = '\0';
+}
+
+/* Where the store is: the one asked for, else the default for this host. */
+static const char *store_dir(const struct con_worker *w)
+{
+	if (w->src.store)
+		return w->src.store;
+	return w->src.roots && !w->src.roots->redirected ? RD_STORE_DEFAULT
+							 : NULL;
+}
+
+/*
+ * Bring the past up to date for a live snapshot: the store read again
+ * every STORE_REREAD seconds, what the watch caught since the last
+ * snapshot, and when either changed, a copy for the loop in u.
+ */
+static void past_update(struct con_worker *w, struct con_update *u)
+{
+	const char *dir = store_dir(w);
+	double now = wall_now();
+	int r;
+
+	if (dir &&
+	    (!w->stored_at || con_now() - w->stored_at >= STORE_REREAD)) {
+		struct rd_events ev = { 0 };
+		char err[sizeof(w->store_err)] = "";
+
+		r = rd_store_read_events(dir, now - PAST_SPAN, &ev, err,
+					 sizeof(err));
+		w->stored_at = con_now();
+		rd_events_free(&w->stored);
+		w->stored = ev;
+		w->have_stored = r == 0;
+		/* No recorder on this host is no fault; a --store named is. */
+		if (r == -ENOENT && !w->src.store)
+			err[0] = '\0';
+		if (r < 0)
+			rd_events_free(&w->stored);
+		snprintf(w->store_err, sizeof(w->store_err), "%s", err);
+		w->past_changed = true;
+	}
+	if (!w->watching && w->src.roots && !w->src.roots->redirected) {
+		con_watch_open(&w->watch, &u->snap);
+		w->watching = true;
+	}
+	if (w->watching) {
+		r = con_watch_drain(&w->watch, &u->snap,
+				    w->woke > 0 ? w->woke : now, &w->live);
+		if (r != 0)
+			w->past_changed = true;
+		w->woke = 0;
+	}
+	if (w->past_changed) {
+		rd_events_free(&w->past);
+		if (rd_events_merge(&w->past, &w->stored) == 0 &&
+		    rd_events_merge(&w->past, &w->live) == 0) {
+			rd_events_sort(&w->past);
+			w->past.since = now - PAST_SPAN;
+			w->past.from = w->have_stored && w->stored.from
+					       ? strdup(w->stored.from)
+					       : NULL;
+		}
+		if (rd_events_merge(&u->past, &w->past) == 0) {
+			u->past.since = w->past.since;
+			u->past.from =
+				w->past.from ? strdup(w->past.from) : NULL;
+			u->have_past = true;
+			w->past_changed = false;
+		}
+	}
+	snprintf(u->store_err, sizeof(u->store_err), "%s", w->store_err);
+	if (w->watching)
+		snprintf(u->watch_err, sizeof(u->watch_err), "%s",
+			 w->watch.err);
+}
 
 double con_now(void)
 {
@@ -110,6 +222,13 @@ static void fill(struct con_worker *w, struct con_update *u, bool fresh)
 	rd_history_add(&w->hist, &u->snap);
 	rd_diag_opts_init(&o);
 	o.from_file = w->src.kind != CON_LIVE;
+	if (w->src.kind == CON_LIVE) {
+		past_update(w, u);
+		if (w->have_stored || w->watching)
+			o.past = &w->past;
+		if (w->store_err[0])
+			o.past_error = w->store_err;
+	}
 	if (rd_diag_run(&u->snap, &w->hist, &o, &u->results) < 0) {
 		rd_results_free(&u->results);
 		memset(&u->results, 0, sizeof(u->results));
@@ -251,6 +370,7 @@ static bool switch_source(struct con_worker *w, enum con_source_kind kind,
 	rd_history_free(&w->hist);
 	rd_history_init(&w->hist);
 	w->played = false;
+	past_free(w);
 	return true;
 }
 
@@ -261,7 +381,7 @@ static bool switch_source(struct con_worker *w, enum con_source_kind kind,
 static void *worker_main(void *arg)
 {
 	struct con_worker *w = arg;
-	double next = 0;
+	double next = 0, last_fill = 0;
 	bool changed = true;
 	int prio;
 
@@ -279,7 +399,9 @@ static void *worker_main(void *arg)
 		enum con_source_kind play_kind;
 		char *play;
 		double interval, now;
-		struct pollfd pfd = { .fd = w->wake[0], .events = POLLIN };
+		struct pollfd pfd[1 + 16] = { { .fd = w->wake[0],
+						.events = POLLIN } };
+		size_t npfd = 1;
 		char drain[64];
 		int timeout;
 
@@ -312,6 +434,7 @@ static void *worker_main(void *arg)
 		}
 		now = con_now();
 		if (refresh || (!paused && now >= next)) {
+			last_fill = now;
 			struct con_update *u = con_update_new(CON_UP_SNAPSHOT);
 
 			if (u) {
@@ -323,13 +446,30 @@ static void *worker_main(void *arg)
 			next = now + interval;
 			continue; /* the mailbox may have filled meanwhile */
 		}
+		/*
+		 * The live watch wakes the worker for a refresh at once,
+		 * at most every WATCH_MIN_GAP; while one is due its input
+		 * waits in the kernel (not polled, so no busy loop).
+		 */
+		if (w->watching && !paused && next > last_fill + WATCH_MIN_GAP)
+			npfd += con_watch_fds(&w->watch, pfd + 1, 16);
 		timeout = paused ? -1 : (int)((next - now) * 1000.0) + 1;
-		if (poll(&pfd, 1, timeout) > 0)
-			while (read(w->wake[0], drain, sizeof(drain)) > 0)
-				;
+		if (poll(pfd, npfd, timeout) > 0) {
+			if (pfd[0].revents)
+				while (read(w->wake[0], drain, sizeof(drain)) >
+				       0)
+					;
+			for (size_t i = 1; i < npfd; i++)
+				if (pfd[i].revents) {
+					w->woke = wall_now();
+					next = last_fill + WATCH_MIN_GAP;
+					break;
+				}
+		}
 	}
 	con_source_close(&w->src);
 	rd_history_free(&w->hist);
+	past_free(w);
 	return NULL;
 }
 

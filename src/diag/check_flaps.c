@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "core/escape.h"
+#include "core/events.h"
 #include "diag/data.h"
 #include "diag/diag_int.h"
 
@@ -61,6 +62,121 @@ static void clock_of(const struct rd_kmsg_rec *k, char *buf, size_t size)
 		 k->ts_usec.ok ? (double)k->ts_usec.v / 1e6 : 0.0);
 }
 
+static void clock_at(double t, char *buf, size_t size)
+{
+	time_t w = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&w, &tm) || !strftime(buf, size, "%H:%M:%S", &tm))
+		snprintf(buf, size, "?");
+}
+
+/* The most downs within any one hour among times (oldest first). */
+static size_t most_in_an_hour(const double *times, size_t n)
+{
+	size_t best = 0;
+
+	for (size_t i = 0, j = 0; j < n; j++) {
+		while (times[j] - times[i] > HOUR)
+			i++;
+		if (j - i + 1 > best)
+			best = j - i + 1;
+	}
+	return best;
+}
+
+/* The first time the port came back after t; false when it has not. */
+static bool up_after(const struct rd_events *ev, const struct diag_target *t,
+		     double after, double *when)
+{
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct rd_event *e = &ev->v[i];
+
+		if (e->time >= after && rd_event_up(e) &&
+		    rd_event_about(e, t->d->name, t->p->port, t->netdev)) {
+			*when = e->time;
+			return true;
+		}
+	}
+	return false;
+}
+
+#define PAST_SHOWN 1024
+
+/*
+ * What the flight recorder's store (or the console's live watch) saw of
+ * this port: each down with the time it came back, and the kernel's
+ * lines about the device around them. The number of downs; *hour the
+ * most within one hour; text a summary ("3 times between 02:40:10 and
+ * 03:05:20 UTC").
+ */
+static size_t past_downs(struct diag_ctx *x, const struct diag_target *t,
+			 struct rd_result *r, size_t *hour, char *text,
+			 size_t size)
+{
+	const struct rd_events *ev = x->o->past;
+	double times[PAST_SHOWN], since = ev->since;
+	size_t n, kept, said = 0;
+	char a[16], b[16];
+
+	if (since <= 0 && x->s->time.ok)
+		since = x->s->time.v - HOUR;
+	n = rd_events_downs(ev, t->d->name, t->p->port, t->netdev, since, times,
+			    PAST_SHOWN);
+	kept = n < PAST_SHOWN ? n : PAST_SHOWN;
+	*hour = most_in_an_hour(times, kept);
+	clock_at(since, a, sizeof(a));
+	if (!n) {
+		diag_ev(x, r, "recorded downs",
+			ev->from ? rd_esc_tmp(ev->from) : "watched live",
+			"none since %s UTC", a);
+		return 0;
+	}
+	for (size_t i = 0; i < kept && i < 10; i++) {
+		double up;
+		char d[16], u[16];
+
+		clock_at(times[i], d, sizeof(d));
+		if (up_after(ev, t, times[i], &up)) {
+			clock_at(up, u, sizeof(u));
+			diag_ev(x, r, "down",
+				ev->from ? rd_esc_tmp(ev->from)
+					 : "watched live",
+				"%s UTC, up again at %s UTC", d, u);
+		} else {
+			diag_ev(x, r, "down",
+				ev->from ? rd_esc_tmp(ev->from)
+					 : "watched live",
+				"%s UTC, not seen up again since", d);
+		}
+	}
+	if (kept > 10)
+		diag_ev(x, r, "down", "flight recorder", "%zu more", n - 10);
+	/* What the kernel said about the device while it flapped. */
+	for (size_t i = 0; i < ev->n && said < 5; i++) {
+		const struct rd_event *e = &ev->v[i];
+		char k[16];
+
+		if (!e->kind || strcmp(e->kind, "kernel") || !e->device ||
+		    strcmp(e->device, t->d->name) ||
+		    (e->port && e->port != t->p->port) ||
+		    e->time < times[0] - 60 || e->time > times[kept - 1] + 60)
+			continue;
+		clock_at(e->time, k, sizeof(k));
+		diag_ev(x, r, "kernel", "flight recorder", "%s UTC %s", k,
+			rd_esc_tmp(e->text));
+		said++;
+	}
+	clock_at(times[0], a, sizeof(a));
+	clock_at(times[kept - 1], b, sizeof(b));
+	if (n == 1)
+		snprintf(text, size, "once, at %s UTC", a);
+	else
+		snprintf(text, size, "%zu times between %s and %s UTC", n, a,
+			 b);
+	return n;
+}
+
 /* The rise of a port counter over the window; false without two samples. */
 static bool risen(struct diag_ctx *x, const struct diag_target *t,
 		  enum rd_counter_group g, const char *name, uint64_t *delta,
@@ -96,6 +212,8 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 	char times[160] = "";
 	uint64_t delta = 0;
 	double span = 0;
+	size_t past = 0, past_hour = 0;
+	char past_text[96] = "";
 
 	if (n && n->carrier_down_count.ok) {
 		diag_ev(x, r, "carrier down count", "/sys/class/net/<netdev>/carrier_down_count",
@@ -134,6 +252,23 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 				"log for the same times");
 		return;
 	}
+	if (x->o->past_error)
+		diag_ev(x, r, "flight recorder", "rdmadiag record's store",
+			"not read: %s", rd_esc_tmp(x->o->past_error));
+	if (x->o->past)
+		past = past_downs(x, t, r, &past_hour, past_text,
+				  sizeof(past_text));
+	if (past_hour >= FLAPS_PER_HOUR) {
+		diag_verdict(x, r, RD_WARN, "flapping",
+			     "%s: the port went down %s (%zu within one hour)",
+			     t->name, past_text, past_hour);
+		diag_next(x, r,
+			  "look at the cable and optics at those times "
+			  "(phy.optics) and at the peer or switch port; "
+			  "rdmadiag timeline shows every change "
+			  "recorded");
+		return;
+	}
 	for (size_t i = 0; log_read && i < log->n_records; i++) {
 		const struct rd_kmsg_rec *k = &log->records[i];
 		double age;
@@ -162,7 +297,14 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 				"the kernel log lines are in the evidence");
 		return;
 	}
-	if (!window && !log_read) {
+	if (past) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "%s: went down %s (fewer than %d within an hour); "
+			     "the evidence says when it came back",
+			     t->name, past_text, FLAPS_PER_HOUR);
+		return;
+	}
+	if (!window && !log_read && !x->o->past) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_data",
 			     "%s: recent link downs not known: no window of "
 			     "counters, and %s%s%s",
@@ -172,6 +314,19 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 				     "the kernel log was not read",
 			     log->error ? ": " : "",
 			     log->error ? log->error : "");
+		return;
+	}
+	if (!log_read && !window) {
+		char a[16];
+
+		clock_at(x->o->past->since > 0 ? x->o->past->since
+			 : x->s->time.ok       ? x->s->time.v - HOUR
+					       : 0,
+			 a, sizeof(a));
+		diag_verdict(
+			x, r, RD_PASS, "ok",
+			"%s: no down recorded since %s UTC (%s)", t->name, a,
+			x->o->past->from ? "flight recorder" : "watched live");
 		return;
 	}
 	if (!log_read) {

@@ -33,6 +33,35 @@ static void devlink_handle(const struct rd_devlink *dl, char *buf, size_t size)
 	snprintf(buf, size, "%s/%s", dl->bus, dl->dev);
 }
 
+/*
+ * What the flight recorder kept of this device's health reporters in the
+ * span asked for (check --since, the console): when each changed.
+ */
+static void recorded(struct diag_ctx *x, const struct rd_device *d,
+		     struct rd_result *r)
+{
+	const struct rd_events *ev = x->o->past;
+	size_t said = 0;
+
+	for (size_t i = ev ? ev->n : 0; i-- > 0 && said < 10;) {
+		const struct rd_event *e = &ev->v[i];
+		time_t tt = (time_t)e->time;
+		char at[32] = "?";
+		struct tm tm;
+
+		if (e->time < ev->since || !e->kind ||
+		    strcmp(e->kind, "health") || !e->device ||
+		    strcmp(e->device, d->name))
+			continue;
+		if (gmtime_r(&tt, &tm))
+			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		diag_ev(x, r, "recorded health change",
+			ev->from ? "flight recorder" : "watched live", "%s %s",
+			at, rd_esc_tmp(e->text ? e->text : ""));
+		said++;
+	}
+}
+
 void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 		     struct rd_result *r)
 {
@@ -44,6 +73,7 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 	const char *run, *stored;
 	char h[160], when[48], names[256] = "";
 
+	recorded(x, d, r);
 	if (!diag_have(x, r, dl != NULL, "%s: devlink not read%s", d->name,
 		       x->s->n_devlinks ? " for its PCI function" :
 					  " (no devlink data in this snapshot)"))

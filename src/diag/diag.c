@@ -133,6 +133,10 @@ int rd_finding_rank(const struct rd_result *r)
 		rank += 90;
 	else if (r->check_id && strcmp(r->check_id, "port.state") == 0)
 		rank += 50;
+	/* a port that went down and came back is what the page was for */
+	else if (r->check_id && strcmp(r->check_id, "port.flaps") == 0 &&
+		 r->verdict == RD_WARN)
+		rank += 40;
 	return rank + (RD_LAYER_COUNT - (int)r->layer);
 }
 

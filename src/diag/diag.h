@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/events.h"
 #include "core/history.h"
 #include "core/snapshot.h"
 
@@ -130,6 +131,15 @@ struct rd_diag_opts {
 	 * it lacks is the file's, not a privilege this process needs.
 	 */
 	bool from_file;
+	/*
+	 * What happened before this snapshot: the flight recorder's store
+	 * read back (check --since, the console) and what the console saw
+	 * live, oldest first; NULL when neither was read. past_error: why
+	 * the store could not be read (raw text), NULL when it was or was
+	 * not asked for.
+	 */
+	const struct rd_events *past;
+	const char *past_error;
 };
 
 struct diag_ctx;

@@ -26,83 +26,136 @@
  */
 const struct rd_explain_cause rd_explain_causes[] = {
 	{ "peer_unreachable",
-	  "the peer is not reachable on the path used: wrong GID index or address, a RoCE version or subnet mismatch, or its port is down",
-	  "local_ack_timeout_err|vport_local_ack_timeout_err|req_transport_retries_exceeded|vport_req_transport_retries_exceeded|retry_exceeded_err|completer_retry_err",
+	  "the peer is not reachable on the path used: wrong GID index or "
+	  "address, a RoCE version or subnet mismatch, or its port is down",
+	  "local_ack_timeout_err|vport_local_ack_timeout_err|req_transport_"
+	  "retries_exceeded|vport_req_transport_retries_exceeded|retry_"
+	  "exceeded_err|completer_retry_err",
 	  "port.state|port.rocev2_gid|rdma_cm.roce_mode|net.udp4791|port.pkey",
 	  "the peer host, its port and the switch in between",
-	  "compare the GID index and address both sides use (a RoCE v2 IPv4 GID on both, same subnet or a route), ping the peer's RoCE address, and check the peer's port is ACTIVE" },
+	  "compare the GID index and address both sides use (a RoCE v2 IPv4 "
+	  "GID on both, same subnet or a route), ping the peer's RoCE address, "
+	  "and check the peer's port is ACTIVE" },
 	{ "packet_loss",
-	  "packets are lost on the path (congestion with no lossless configuration, or buffer overflow), so acknowledgements never come back",
-	  "out_of_sequence|vport_out_of_sequence|packet_seq_err|vport_packet_seq_err|implied_nak_seq_err|vport_implied_nak_seq_err|duplicate_request|rcvd_seq_err|out_of_buffer|rx_discards_phy|rx_out_of_buffer|rx_prio[0-7]_discards|rx_prio[0-7]_buf_discard|rx_prio[0-7]_cong_discard|roce_adp_retrans|port_xmit_discards",
-	  "qos.pfc|qos.ecn",
-	  "switch drop counters on the path",
-	  "make the RoCE priority lossless end to end (PFC on the same priority on NIC and switch, ECN/DCQCN on), and look at the switch ports' drop counters" },
+	  "packets are lost on the path (congestion with no lossless "
+	  "configuration, or buffer overflow), so acknowledgements never come "
+	  "back",
+	  "out_of_sequence|vport_out_of_sequence|packet_seq_err|vport_packet_"
+	  "seq_err|implied_nak_seq_err|vport_implied_nak_seq_err|duplicate_"
+	  "request|rcvd_seq_err|out_of_buffer|rx_discards_phy|rx_out_of_buffer|"
+	  "rx_prio[0-7]_discards|rx_prio[0-7]_buf_discard|rx_prio[0-7]_cong_"
+	  "discard|roce_adp_retrans|port_xmit_discards",
+	  "qos.pfc|qos.ecn", "switch drop counters on the path",
+	  "make the RoCE priority lossless end to end (PFC on the same "
+	  "priority on NIC and switch, ECN/DCQCN on), and look at the switch "
+	  "ports' drop counters" },
 	{ "link_errors",
-	  "a bad or flapping link: bit errors, CRC errors or the link going down",
-	  "symbol_error|link_error_recovery|link_downed|port_rcv_errors|local_link_integrity_errors|link_down_events_phy|rx_crc_errors_phy|rx_symbol_err_phy|rx_pcs_symbol_err_phy",
-	  "port.state|port.rate|hw.pcie_link",
+	  "a bad or flapping link: bit errors, CRC errors or the link going "
+	  "down",
+	  "symbol_error|link_error_recovery|link_downed|port_rcv_errors|local_"
+	  "link_integrity_errors|link_down_events_phy|rx_crc_errors_phy|rx_"
+	  "symbol_err_phy|rx_pcs_symbol_err_phy",
+	  "port.state|port.flaps|port.rate|hw.pcie_link",
 	  "the peer's port counters and the switch port",
-	  "reseat or replace the cable or transceiver, and compare the error counters of the switch port at the other end" },
+	  "reseat or replace the cable or transceiver, and compare the error "
+	  "counters of the switch port at the other end" },
 	{ "pause_storm",
-	  "PFC pause frames stall the port (a pause storm or heavy back-pressure), so packets wait past the ACK timeout",
-	  "rx_prio[0-7]_pause|tx_prio[0-7]_pause|rx_prio[0-7]_pause_duration|tx_prio[0-7]_pause_duration|rx_pause_ctrl_phy|tx_pause_ctrl_phy|tx_pause_storm_warning_events|tx_pause_storm_error_events|rx_global_pause|tx_global_pause|port_xmit_wait",
-	  "",
-	  "the switch's pause counters",
-	  "find which side sends the pauses (tx_prioN_pause here, the switch's counters there); a host that stops receiving can pause the whole fabric" },
+	  "PFC pause frames stall the port (a pause storm or heavy "
+	  "back-pressure), so packets wait past the ACK timeout",
+	  "rx_prio[0-7]_pause|tx_prio[0-7]_pause|rx_prio[0-7]_pause_duration|"
+	  "tx_prio[0-7]_pause_duration|rx_pause_ctrl_phy|tx_pause_ctrl_phy|tx_"
+	  "pause_storm_warning_events|tx_pause_storm_error_events|rx_global_"
+	  "pause|tx_global_pause|port_xmit_wait",
+	  "", "the switch's pause counters",
+	  "find which side sends the pauses (tx_prioN_pause here, the switch's "
+	  "counters there); a host that stops receiving can pause the whole "
+	  "fabric" },
 	{ "mtu",
 	  "a message or MTU larger than the path or the receiver accepts",
-	  "rx_oversize_pkts_phy|rx_out_of_range_len_phy|resp_local_length_error|vport_resp_local_length_error",
-	  "port.mtu|port.ib_mtu",
-	  "the switch ports' MTU",
-	  "use the same active MTU on both ends (the netdev MTU must hold the RoCE MTU plus headers) and check the switch ports' MTU" },
+	  "rx_oversize_pkts_phy|rx_out_of_range_len_phy|resp_local_length_"
+	  "error|vport_resp_local_length_error",
+	  "port.mtu|port.ib_mtu", "the switch ports' MTU",
+	  "use the same active MTU on both ends (the netdev MTU must hold the "
+	  "RoCE MTU plus headers) and check the switch ports' MTU" },
 	{ "ack_timeout",
 	  "the ACK timeout or retry count is too short for the fabric's delay",
 	  "", "", "the QP attributes the application set",
-	  "raise the QP's timeout (ibv_modify_qp timeout 14 or more: 4.096 us x 2^14 = 67 ms; NCCL_IB_TIMEOUT, UCX_RC_TIMEOUT) and keep retry_cnt at 7" },
+	  "raise the QP's timeout (ibv_modify_qp timeout 14 or more: 4.096 us "
+	  "x 2^14 = 67 ms; NCCL_IB_TIMEOUT, UCX_RC_TIMEOUT) and keep retry_cnt "
+	  "at 7" },
 	{ "rnr",
-	  "the receiver had no receive buffer posted when a send arrived (receiver not ready)",
-	  "rnr_nak_retry_err|vport_rnr_nak_retry_err|req_rnr_retries_exceeded|vport_req_rnr_retries_exceeded|rcvd_rnr_err|send_rnr_err|retry_rnr_exceeded_err|out_of_buffer",
+	  "the receiver had no receive buffer posted when a send arrived "
+	  "(receiver not ready)",
+	  "rnr_nak_retry_err|vport_rnr_nak_retry_err|req_rnr_retries_exceeded|"
+	  "vport_req_rnr_retries_exceeded|rcvd_rnr_err|send_rnr_err|retry_rnr_"
+	  "exceeded_err|out_of_buffer",
 	  "", "the receiving application",
-	  "post receives before the peer sends and keep the receive queue deep enough; set rnr_retry to 7 (retry for ever) and a larger min_rnr_timer" },
+	  "post receives before the peer sends and keep the receive queue deep "
+	  "enough; set rnr_retry to 7 (retry for ever) and a larger "
+	  "min_rnr_timer" },
 	{ "peer_gone",
-	  "the peer's process exited or destroyed its QP while traffic was in flight",
+	  "the peer's process exited or destroyed its QP while traffic was in "
+	  "flight",
 	  "", "", "the peer's own log",
-	  "read the peer's log for its first error; this side's error is often the echo of the peer's exit" },
+	  "read the peer's log for its first error; this side's error is often "
+	  "the echo of the peer's exit" },
 	{ "qp_error_before",
-	  "an earlier error put the QP into the error state; this completion is only flushed",
-	  "req_cqe_flush_error|resp_cqe_flush_error|vport_req_cqe_flush_error|vport_resp_cqe_flush_error|req_cqe_error|resp_cqe_error",
+	  "an earlier error put the QP into the error state; this completion "
+	  "is only flushed",
+	  "req_cqe_flush_error|resp_cqe_flush_error|vport_req_cqe_flush_error|"
+	  "vport_resp_cqe_flush_error|req_cqe_error|resp_cqe_error",
 	  "", "the first error in the application's log",
-	  "look for the first completion error before this one (not a flush): that one has the cause" },
+	  "look for the first completion error before this one (not a flush): "
+	  "that one has the cause" },
 	{ "peer_state",
-	  "the two QPs disagree: the peer's QP is in error, was reset, or was connected to another QP",
-	  "req_remote_invalid_request|vport_req_remote_invalid_request|out_of_seq_request",
+	  "the two QPs disagree: the peer's QP is in error, was reset, or was "
+	  "connected to another QP",
+	  "req_remote_invalid_request|vport_req_remote_invalid_request|out_of_"
+	  "seq_request",
 	  "", "the peer's QP state and log",
-	  "check the peer's log and that both sides exchanged the same QP numbers, PSNs and GIDs" },
+	  "check the peer's log and that both sides exchanged the same QP "
+	  "numbers, PSNs and GIDs" },
 	{ "mr_access",
-	  "the memory region does not cover the buffer or lacks the access right (wrong lkey/rkey, address, length or access flags, or it was deregistered)",
-	  "req_remote_access_errors|vport_req_remote_access_errors|resp_remote_access_errors|vport_resp_remote_access_errors",
+	  "the memory region does not cover the buffer or lacks the access "
+	  "right (wrong lkey/rkey, address, length or access flags, or it was "
+	  "deregistered)",
+	  "req_remote_access_errors|vport_req_remote_access_errors|resp_remote_"
+	  "access_errors|vport_resp_remote_access_errors",
 	  "", "the application's memory registration",
-	  "check the lkey/rkey, address and length against the registered region, and its access flags (IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC, IBV_ACCESS_LOCAL_WRITE for receives)" },
+	  "check the lkey/rkey, address and length against the registered "
+	  "region, and its access flags (IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC, "
+	  "IBV_ACCESS_LOCAL_WRITE for receives)" },
 	{ "gpu_memory",
-	  "the NIC could not reach GPU memory: GPUDirect RDMA peer memory missing, or PCIe ACS/IOMMU blocking peer-to-peer",
-	  "", "hw.pcie_link|driver.modules", "the GPU driver (nvidia_peermem) and the PCIe topology",
-	  "load nvidia_peermem (or use dma-buf), disable PCIe ACS on the switches between NIC and GPU, and check the IOMMU mode" },
+	  "the NIC could not reach GPU memory: GPUDirect RDMA peer memory "
+	  "missing, or PCIe ACS/IOMMU blocking peer-to-peer",
+	  "", "hw.pcie_link|driver.modules",
+	  "the GPU driver (nvidia_peermem) and the PCIe topology",
+	  "load nvidia_peermem (or use dma-buf), disable PCIe ACS on the "
+	  "switches between NIC and GPU, and check the IOMMU mode" },
 	{ "memlock",
-	  "the locked-memory limit stopped a registration the application did not check",
+	  "the locked-memory limit stopped a registration the application did "
+	  "not check",
 	  "", "host.memlock|host.container", NULL,
-	  "raise the locked-memory limit (ulimit -l unlimited, or CAP_IPC_LOCK) for the job" },
+	  "raise the locked-memory limit (ulimit -l unlimited, or "
+	  "CAP_IPC_LOCK) for the job" },
 	{ "odp",
-	  "an on-demand-paging fault the device could not resolve (the page is not mapped)",
+	  "an on-demand-paging fault the device could not resolve (the page is "
+	  "not mapped)",
 	  "", "", "the application's memory",
-	  "check that the buffer is mapped for the whole transfer, or register it without ODP" },
+	  "check that the buffer is mapped for the whole transfer, or register "
+	  "it without ODP" },
 	{ "app_request",
-	  "the application posted a work request the QP cannot carry out (opcode, sizes or SGE count)",
+	  "the application posted a work request the QP cannot carry out "
+	  "(opcode, sizes or SGE count)",
 	  "", "dev.cq_size", "the application's work requests",
-	  "check the work request against the QP's capabilities (max_send_sge, max_inline_data, the opcode for this QP type)" },
+	  "check the work request against the QP's capabilities (max_send_sge, "
+	  "max_inline_data, the opcode for this QP type)" },
 	{ "device_fatal",
-	  "the device or driver hit a fatal error (firmware health event, PCIe error)",
+	  "the device or driver hit a fatal error (firmware health event, PCIe "
+	  "error)",
 	  "", "hw.pcie_link|fw.version|driver.*|user.*", "the kernel log",
-	  "read the kernel log for mlx5 health or PCIe AER messages; reset the device or update its firmware" },
+	  "read the kernel log for mlx5 health or PCIe AER messages; reset the "
+	  "device or update its firmware" },
 };
 const size_t rd_n_explain_causes =
 	sizeof(rd_explain_causes) / sizeof(rd_explain_causes[0]);

@@ -26,7 +26,8 @@ bool diag_device_is_soft(const struct rd_device *d)
 			   strncmp(d->name, "siw", 3) == 0);
 }
 
-/* RDMA drivers per PCI network driver (mlx5_core alone gives no RDMA device). */
+/* RDMA drivers per PCI network driver (mlx5_core alone gives no RDMA device).
+ */
 static const struct {
 	const char *net;
 	const char *ib;
@@ -39,8 +40,8 @@ static const struct {
 
 const char *diag_rdma_module_of(const char *net_driver)
 {
-	for (size_t k = 0; net_driver &&
-			   k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
+	for (size_t k = 0;
+	     net_driver && k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
 	     k++)
 		if (strcmp(net_driver, rdma_of_net[k].net) == 0)
 			return rdma_of_net[k].ib;
@@ -49,9 +50,8 @@ const char *diag_rdma_module_of(const char *net_driver)
 
 bool diag_is_rdma_nic_module(const char *module)
 {
-	for (size_t k = 0; module &&
-			   k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]);
-	     k++)
+	for (size_t k = 0;
+	     module && k < sizeof(rdma_of_net) / sizeof(rdma_of_net[0]); k++)
 		if (strcmp(module, rdma_of_net[k].ib) == 0)
 			return true;
 	return false;
@@ -64,8 +64,8 @@ enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
 				    const struct rd_device *d, uint64_t *ven,
 				    uint64_t *dev)
 {
-	const struct rd_pci *p = d->pci_bdf ? rd_snapshot_pci(s, d->pci_bdf) :
-					      NULL;
+	const struct rd_pci *p =
+		d->pci_bdf ? rd_snapshot_pci(s, d->pci_bdf) : NULL;
 	const struct rd_verbs_dev *v = &d->verbs;
 	const char *h = d->hca_type;
 	bool mt = h && strncmp(h, "MT", 2) == 0;
@@ -77,8 +77,8 @@ enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
 	}
 	if (v->vendor_part_id.ok &&
 	    (v->vendor_id.ok ? v->vendor_id.v == MLX_OUI ||
-				       v->vendor_id.v == MLX_PCI_VENDOR :
-			       mt)) {
+				       v->vendor_id.v == MLX_PCI_VENDOR
+			     : mt)) {
 		*ven = MLX_PCI_VENDOR;
 		*dev = v->vendor_part_id.v;
 		return DIAG_ID_VERBS;
@@ -98,7 +98,8 @@ enum diag_id_src diag_device_pci_id(const struct rd_snapshot *s,
 
 bool diag_device_is_vf(const struct rd_snapshot *s, const struct rd_device *d)
 {
-	/* ConnectX-2 to ConnectX-6 VFs, Connect-IB's, mlx5Gen VF (CX-6 Dx on). */
+	/* ConnectX-2 to ConnectX-6 VFs, Connect-IB's, mlx5Gen VF (CX-6 Dx on).
+	 */
 	static const uint16_t vfs[] = { 0x1002, 0x1004, 0x1012, 0x1014, 0x1016,
 					0x1018, 0x101a, 0x101c, 0x101e };
 	uint64_t ven, dev;

@@ -86,8 +86,7 @@ struct rd_result *diag_new(struct diag_ctx *x, const char *device,
 	return r;
 }
 
-static void set_str(struct diag_ctx *x, char **dst, const char *fmt,
-		    va_list ap)
+static void set_str(struct diag_ctx *x, char **dst, const char *fmt, va_list ap)
 {
 	char *p = vfmt(fmt, ap);
 
@@ -163,8 +162,8 @@ static char *source_path(const struct diag_ctx *x, const struct rd_result *r,
 		const char *val = p;
 		size_t klen = 1, vlen = 1;
 
-		for (size_t k = 0; *p == '<' && k < sizeof(keys) / sizeof(keys[0]);
-		     k++) {
+		for (size_t k = 0;
+		     *p == '<' && k < sizeof(keys) / sizeof(keys[0]); k++) {
 			if (strncmp(p, keys[k], strlen(keys[k])) != 0)
 				continue;
 			if (!vals[k] || !*vals[k])
@@ -281,7 +280,7 @@ struct rd_fixup *diag_fix(struct diag_ctx *x, struct rd_result *r,
 bool diag_wants(const struct diag_ctx *x, const char *device, uint64_t port)
 {
 	if (!device)
-		return true;	/* host-wide results always apply */
+		return true; /* host-wide results always apply */
 	if (x->o && x->o->device && strcmp(x->o->device, device) != 0)
 		return false;
 	if (x->o && x->o->port && port && x->o->port != port)
@@ -304,8 +303,8 @@ bool diag_next_port(const struct diag_ctx *x, struct diag_target *t)
 			snprintf(t->name, sizeof(t->name), "%s/%" PRIu64,
 				 d->name ? d->name : "?", p->port);
 			t->netdev = rd_port_netdev_name(x->s, d, p);
-			t->n = t->netdev ? rd_snapshot_netdev(x->s, t->netdev) :
-					   NULL;
+			t->n = t->netdev ? rd_snapshot_netdev(x->s, t->netdev)
+					 : NULL;
 			return true;
 		}
 	}
@@ -321,7 +320,8 @@ bool diag_next_device(const struct diag_ctx *x, struct diag_target *t)
 			continue;
 		t->d = d;
 		t->p = NULL;
-		snprintf(t->name, sizeof(t->name), "%s", d->name ? d->name : "?");
+		snprintf(t->name, sizeof(t->name), "%s",
+			 d->name ? d->name : "?");
 		t->netdev = NULL;
 		t->n = NULL;
 		return true;
@@ -378,8 +378,8 @@ void diag_walk(struct diag_ctx *x)
 		walk_one(x, &t);
 		return;
 	}
-	while (c->walk == RD_WALK_PORT ? diag_next_port(x, &t) :
-					 diag_next_device(x, &t))
+	while (c->walk == RD_WALK_PORT ? diag_next_port(x, &t)
+				       : diag_next_device(x, &t))
 		if (walk_keeps(c, &t))
 			walk_one(x, &t);
 }

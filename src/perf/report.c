@@ -378,18 +378,18 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 
 /* ---- perftest-looking text (f: stdout for rdmadiag bw|lat) ---- */
 
-static void print_keys(FILE *f, const struct perf_session *s,
-		       const char *side, const struct perf_oob_keys *k)
+static void print_keys(FILE *f, const struct perf_session *s, const char *side,
+		       const struct perf_oob_keys *k)
 {
 	const struct perf_opts *o = s->o;
 
 	fprintf(f, " %s address: LID %#04x QPN %#06x PSN %#06x", side, k->lid,
-	       k->qpn, k->psn);
+		k->qpn, k->psn);
 	if (o->op == PERF_OP_READ)
 		fprintf(f, " OUT %#04x", k->out_reads);
 	if (o->op != PERF_OP_SEND)
 		fprintf(f, " RKey %#08x VAddr %#016llx", k->rkey,
-		       (unsigned long long)k->vaddr);
+			(unsigned long long)k->vaddr);
 	fputc('\n', f);
 	if (s->with_gid) {
 		fprintf(f, " GID: ");
@@ -401,24 +401,27 @@ static void print_keys(FILE *f, const struct perf_session *s,
 static void print_lat_columns(FILE *f)
 {
 	fprintf(f, " #bytes #iterations    t_min[usec]    t_max[usec]  "
-	       "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
-	       "percentile[usec]   99.9%% percentile[usec] \n");
+		   "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
+		   "percentile[usec]   99.9%% percentile[usec] \n");
 }
 
-void perf_text_header(FILE *f, const struct perf_session *s,
-		      const char *warn, const char *peer_note)
+void perf_text_header(FILE *f, const struct perf_session *s, const char *warn,
+		      const char *peer_note)
 {
 	const struct perf_opts *o = s->o;
 	bool sender = o->role != PERF_SERVER || o->bidir || o->lat;
 
 	fprintf(f, PERF_RESULT_LINE);
 	fprintf(f, "                    %s %s%s Test\n", perf_op_title(o->op),
-	       !o->lat && o->bidir ? "Bidirectional " : "",
-	       o->lat ? "Latency" : "BW");
-	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", rd_esc_tmp(s->dev.name));
+		!o->lat && o->bidir ? "Bidirectional " : "",
+		o->lat ? "Latency" : "BW");
+	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
+		rd_esc_tmp(s->dev.name));
 	if (s->oob.peer[0])
-		fprintf(f, " Client          : %s (the only one: others are refused)\n",
-		       s->oob.peer);
+		fprintf(f,
+			" Client          : %s (the only one: others are "
+			"refused)\n",
+			s->oob.peer);
 	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
 	if (sender && !o->lat)
@@ -437,12 +440,12 @@ void perf_text_header(FILE *f, const struct perf_session *s,
 		fprintf(f, " Outstand reads  : %u\n", s->a.mine[0].out_reads);
 	fprintf(f, " rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
 	fprintf(f, " Data ex. method : %s\n",
-	       s->loopback ? "loopback (in process)"
-	       : o->rdma_cm ? "rdma_cm"
-			    : "Ethernet");
+		s->loopback  ? "loopback (in process)"
+		: o->rdma_cm ? "rdma_cm"
+			     : "Ethernet");
 	if (o->sl || o->tclass)
-		fprintf(f, " SL              : %u\t\tTraffic class  : %u\n", o->sl,
-		       o->tclass);
+		fprintf(f, " SL              : %u\t\tTraffic class  : %u\n",
+			o->sl, o->tclass);
 	if (o->tos >= 0)
 		fprintf(f, " ToS             : %d\n", o->tos);
 	if (s->gid_why[0])
@@ -460,21 +463,23 @@ void perf_text_header(FILE *f, const struct perf_session *s,
 	if (o->lat)
 		print_lat_columns(f);
 	else
-		fprintf(f, " #bytes     #iterations    BW peak[%s]    BW "
-		       "average[%s]   MsgRate[Mpps]\n",
-		       o->gbits ? "Gb/sec" : "MB/sec",
-		       o->gbits ? "Gb/sec" : "MB/sec");
+		fprintf(f,
+			" #bytes     #iterations    BW peak[%s]    BW "
+			"average[%s]   MsgRate[Mpps]\n",
+			o->gbits ? "Gb/sec" : "MB/sec",
+			o->gbits ? "Gb/sec" : "MB/sec");
 	fflush(f);
 }
 
 void perf_text_bw_line(FILE *f, const struct perf_opts *o,
 		       const struct perf_bw_result *r)
 {
-	fprintf(f, " %-7llu    %-10llu       %-7.2f            %-7.2f\t\t   "
-	       "%-7.6f\n",
-	       (unsigned long long)r->size, (unsigned long long)r->iters,
-	       perf_bw_unit(r->peak_bps, 1, o->gbits),
-	       perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
+	fprintf(f,
+		" %-7llu    %-10llu       %-7.2f            %-7.2f\t\t   "
+		"%-7.6f\n",
+		(unsigned long long)r->size, (unsigned long long)r->iters,
+		perf_bw_unit(r->peak_bps, 1, o->gbits),
+		perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
 	fflush(f);
 }
 
@@ -493,11 +498,14 @@ void perf_text_bw_parts(FILE *f, const struct perf_opts *o,
 		one.peak_bps = p->peak_bps;
 		one.avg_bps = p->avg_bps;
 		one.msg_rate_mpps = p->msg_rate_mpps;
-		fprintf(f, PERF_RESULT_LINE "\n %s results: \n" PERF_RESULT_LINE, title[k]);
-		fprintf(f, " #bytes     #iterations    BW peak[%s]    BW "
-		       "average[%s]   MsgRate[Mpps]\n",
-		       o->gbits ? "Gb/sec" : "MB/sec",
-		       o->gbits ? "Gb/sec" : "MB/sec");
+		fprintf(f,
+			PERF_RESULT_LINE "\n %s results: \n" PERF_RESULT_LINE,
+			title[k]);
+		fprintf(f,
+			" #bytes     #iterations    BW peak[%s]    BW "
+			"average[%s]   MsgRate[Mpps]\n",
+			o->gbits ? "Gb/sec" : "MB/sec",
+			o->gbits ? "Gb/sec" : "MB/sec");
 		perf_text_bw_line(f, o, &one);
 	}
 }
@@ -506,11 +514,13 @@ void perf_text_lat_line(FILE *f, const struct perf_lat_result *r)
 {
 	const struct perf_lat_stats *st = &r->st;
 
-	fprintf(f, " %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f  \t       "
-	       "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-	       (unsigned long long)r->size, (unsigned long long)r->iters,
-	       st->min, st->max, st->median, st->avg, st->stdev, st->p99,
-	       st->p999);
+	fprintf(f,
+		" %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f  \t      "
+		" "
+		"%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
+		(unsigned long long)r->size, (unsigned long long)r->iters,
+		st->min, st->max, st->median, st->avg, st->stdev, st->p99,
+		st->p999);
 	fflush(f);
 }
 
@@ -545,16 +555,17 @@ static void print_histogram(FILE *f, const struct perf_lat_result *r)
 	for (size_t b = 0; b < h.nbins; b++)
 		most = h.counts[b] > most ? h.counts[b] : most;
 	most = h.over > most ? h.over : most;
-	fprintf(f, " Histogram of %zu samples of %llu B (usec: count):\n", h.total,
-	       (unsigned long long)r->size);
+	fprintf(f, " Histogram of %zu samples of %llu B (usec: count):\n",
+		h.total, (unsigned long long)r->size);
 	for (size_t b = 0; b < h.nbins; b++) {
-		fprintf(f, "  %10.2f .. %-10.2f %8zu ", h.lo + h.width * (double)b,
-		       h.lo + h.width * (double)(b + 1), h.counts[b]);
+		fprintf(f, "  %10.2f .. %-10.2f %8zu ",
+			h.lo + h.width * (double)b,
+			h.lo + h.width * (double)(b + 1), h.counts[b]);
 		print_bar(f, h.counts[b], most);
 	}
 	if (h.over) {
 		fprintf(f, "  %10.2f .. %-10.2f %8zu ",
-		       h.lo + h.width * (double)h.nbins, h.max, h.over);
+			h.lo + h.width * (double)h.nbins, h.max, h.over);
 		print_bar(f, h.over, most);
 	}
 }
@@ -568,18 +579,21 @@ void perf_text_every_sample(FILE *f, const struct perf_opts *o,
 		const struct perf_lat_stats *st = &lat[k].st;
 
 		if (k == 0)
-			fprintf(f, " Over every sample (the columns above leave "
-			       "out the largest %zu, as perftest does):\n",
-			       st->n - st->kept);
-		fprintf(f, " %llu B: %zu samples, t_max %.2f usec, 99.99%% "
-		       "percentile %.2f usec, t_avg %.2f usec, t_stdev %.2f "
-		       "usec\n",
-		       (unsigned long long)lat[k].size, st->n, st->max_all,
-		       st->p9999, st->avg_all, st->stdev_all);
+			fprintf(f,
+				" Over every sample (the columns above leave "
+				"out the largest %zu, as perftest does):\n",
+				st->n - st->kept);
+		fprintf(f,
+			" %llu B: %zu samples, t_max %.2f usec, 99.99%% "
+			"percentile %.2f usec, t_avg %.2f usec, t_stdev %.2f "
+			"usec\n",
+			(unsigned long long)lat[k].size, st->n, st->max_all,
+			st->p9999, st->avg_all, st->stdev_all);
 		if (lat[k].capped)
-			fprintf(f, " %llu B: stopped at %zu samples, the most "
-			       "kept for one size\n",
-			       (unsigned long long)lat[k].size, st->n);
+			fprintf(f,
+				" %llu B: stopped at %zu samples, the most "
+				"kept for one size\n",
+				(unsigned long long)lat[k].size, st->n);
 	}
 	if (o->hist_bins)
 		for (size_t k = 0; k < nlat; k++)
@@ -595,15 +609,16 @@ void perf_result_emit(const struct perf_session *s,
 	const struct perf_opts *o = s->o;
 
 	if (o->json)
-		perf_result_json(stdout, s, bw, nbw, lat, nlat, warn, s0, s1, error);
+		perf_result_json(stdout, s, bw, nbw, lat, nlat, warn, s0, s1,
+				 error);
 	if (o->progress_fd >= 0) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
 
 		if (m) {
-			perf_result_json(m, s, bw, nbw, lat, nlat, warn, s0,
-					 s1, error);
+			perf_result_json(m, s, bw, nbw, lat, nlat, warn, s0, s1,
+					 error);
 			fclose(m);
 			if (buf && write(o->progress_fd, buf, len) < 0)
 				perror("rdmadiag: progress fd");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "views/tty.h"
@@ -58,6 +59,31 @@ static void show_fix_done(struct ui *ui, const struct con_update *u)
 	ui_msg(ui, u->rc < 0 ? W_BANNER_BAD : W_BANNER_OK, "%s", u->text);
 }
 
+/* How far back "since you were last here" looks (hours). */
+#define UI_GREET_HOURS 6.0
+
+/*
+ * At start, once the past has been read: what happened in the last hours
+ * (the ports that went down, how often, when last), in the banner for
+ * half a minute.
+ */
+static void greet(struct ui *ui)
+{
+	struct timespec ts;
+	char line[200];
+
+	if (ui->greeted || !ui->st.have_past || ui->st.source != CON_LIVE)
+		return;
+	ui->greeted = true;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (!con_past_summary(&ui->st.past, (double)ts.tv_sec, UI_GREET_HOURS,
+			      line, sizeof(line)))
+		return;
+	ui_msg(ui, W_TAG, "Since you were last here (%.0f h): %s - v: Events",
+	       UI_GREET_HOURS, line);
+	ui->msg_until = ui_now() + 30.0;
+}
+
 static int take_updates(struct ui *ui)
 {
 	struct con_update *u;
@@ -81,6 +107,7 @@ static int take_updates(struct ui *ui)
 			break;
 		default:
 			con_state_adopt(&ui->st, u);
+			greet(ui);
 			break;
 		}
 		con_update_free(u);
@@ -468,9 +495,10 @@ int ui_run(const struct ui_opts *o, bool *stuck)
 	ui->screens = ui_screens;
 	ui->n_screens = ui_n_screens;
 	ui->global_actions = ui_global_actions;
-	if (o->source == CON_LIVE)
+	if (o->source == CON_LIVE) {
 		r = con_source_open_live(&src, o->roots, err, sizeof(err));
-	else
+		src.store = o->store;
+	} else
 		r = con_source_open_recording(&src, o->source, o->replay_path,
 					      ui->st.interval, err,
 					      sizeof(err));

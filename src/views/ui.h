@@ -43,6 +43,7 @@ struct ui_opts {
 	bool utf8;
 	const char *self_exe;  /* binary run for bw/lat tests */
 	const char *demo_path; /* offered when the host has no device */
+	const char *store;     /* --store: the flight recorder's store */
 };
 
 struct ui;
@@ -187,6 +188,7 @@ struct ui {
 	struct con_child children[2];
 	size_t n_children;
 	bool root;
+	bool greeted; /* "since you were last here" was considered */
 	/* screen */
 	const struct ui_screen *view, *back;
 	/*

@@ -14,11 +14,19 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/escape.h"
 #include "diag/data.h"
 #include "views/ui.h"
 
 static struct w_page page;
 static bool all_devices;
+/* The story: only the selected port's; the event under the cursor (an
+ * index into what is shown, newest first) and the page line it is on. */
+static bool one_port;
+static size_t cursor;
+static size_t cursor_line = (size_t)-1;
+/* At most this many of the story's events are listed. */
+#define STORY_SHOWN 200
 
 static enum w_style severity_style(const struct rd_kmsg_class *c)
 {
@@ -55,6 +63,120 @@ static void when(const struct rd_kmsg_rec *k, char *buf, size_t size)
 static bool wanted(const char *dev, const struct rd_device *sel)
 {
 	return all_devices || !sel || (dev && sel->name && !strcmp(dev, sel->name));
+}
+
+/* Is the story's event shown under the filters? */
+static bool story_wanted(struct ui *ui, const struct rd_event *e,
+			 const struct rd_device *sel)
+{
+	const struct rd_port *p = con_sel_port(&ui->st);
+
+	if (one_port)
+		return sel && p && e->device && sel->name &&
+		       !strcmp(e->device, sel->name) &&
+		       (!e->port || e->port == p->port);
+	return wanted(e->device, sel);
+}
+
+static enum w_style story_style(const struct rd_event *e)
+{
+	if (rd_event_down(e) || (e->kind && !strcmp(e->kind, "verbs") &&
+				 e->text && strstr(e->text, "fatal")))
+		return W_BAD;
+	if (rd_event_up(e))
+		return W_GOOD;
+	return W_NORMAL;
+}
+
+/* The n-th event shown (newest first), or NULL. */
+static const struct rd_event *story_at(struct ui *ui, size_t n)
+{
+	const struct rd_events *ev = &ui->st.past;
+	const struct rd_device *sel = ui_sel_device(ui);
+
+	for (size_t i = ev->n; i-- > 0;) {
+		if (!story_wanted(ui, &ev->v[i], sel))
+			continue;
+		if (n-- == 0)
+			return &ev->v[i];
+	}
+	return NULL;
+}
+
+/*
+ * What happened: the flight recorder's store (rdmadiag record) and what
+ * the console's live watch caught, newest first; the cursor marks the
+ * event Enter goes to.
+ */
+static void story(struct ui *ui, const struct rd_device *sel)
+{
+	const struct rd_events *ev = &ui->st.past;
+	size_t shown = 0;
+
+	cursor_line = (size_t)-1;
+	w_lines_add(&page.lines, W_HEAD, "What happened (UTC: day, time)  %s%s",
+		    ev->from ? "flight recorder and live watch" : "live watch",
+		    one_port	  ? "  this port"
+		    : all_devices ? "  all devices"
+				  : "");
+	if (!ui->st.have_past) {
+		w_lines_add(&page.lines, W_DIM, "  %s",
+			    ui->st.source == CON_LIVE
+				    ? "not read yet"
+				    : "a recording has no flight recorder "
+				      "store and no live watch");
+		return;
+	}
+	if (ui->st.store_err[0])
+		w_lines_add(&page.lines, W_WARN, "  store not read: %s",
+			    ui->st.store_err);
+	else if (!ev->from)
+		w_lines_add(&page.lines, W_DIM,
+			    "  no flight recorder store (rdmadiag record keeps "
+			    "one; --store DIR names it)");
+	if (ui->st.watch_err[0])
+		w_lines_add(&page.lines, W_DIM, "  not watched: %s",
+			    ui->st.watch_err);
+	for (size_t i = ev->n; i-- > 0 && shown < STORY_SHOWN;) {
+		const struct rd_event *e = &ev->v[i];
+		char t[32], target[64];
+		time_t tt = (time_t)e->time;
+		struct tm tm;
+
+		if (!story_wanted(ui, e, sel))
+			continue;
+		if (!gmtime_r(&tt, &tm) ||
+		    !strftime(t, sizeof(t), "%d %H:%M:%S", &tm))
+			snprintf(t, sizeof(t), "?");
+		if (e->port)
+			snprintf(target, sizeof(target), "%s/%" PRIu64,
+				 rd_esc_tmp(e->device ? e->device : "-"),
+				 e->port);
+		else
+			snprintf(target, sizeof(target), "%s",
+				 rd_esc_tmp(e->device	? e->device
+					    : e->netdev ? e->netdev
+							: "host"));
+		if (shown == cursor)
+			cursor_line = page.lines.n;
+		w_lines_add(&page.lines,
+			    shown == cursor ? W_SEL : story_style(e),
+			    "%s %-14s %-10s %-8s %s%s%s",
+			    shown == cursor ? ">" : " ", t, target,
+			    rd_esc_tmp(e->kind ? e->kind : "?"),
+			    e->netdev ? rd_esc_tmp(e->netdev) : "",
+			    e->netdev ? ": " : "",
+			    rd_esc_tmp(e->text ? e->text : ""));
+		shown++;
+	}
+	if (!shown)
+		w_lines_add(&page.lines, W_DIM,
+			    "  nothing recorded in the "
+			    "last 24 h%s",
+			    one_port || !all_devices ? " for the selection"
+						     : "");
+	else if (cursor >= shown)
+		cursor = shown - 1;
 }
 
 static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
@@ -193,12 +315,60 @@ static void events_draw(struct ui *ui)
 		w_print(r, 0, 1, W_DIM, "Nothing read yet.");
 		return;
 	}
+	story(ui, sel);
+	w_lines_add(&page.lines, W_NORMAL, " ");
 	kernel_log(ui, sel, r->w);
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	health(ui, sel);
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	downs(ui, sel);
+	/* keep the cursor's event in view */
+	if (cursor_line != (size_t)-1 && page.h > 0 &&
+	    (cursor_line < page.top ||
+	     cursor_line >= page.top + (size_t)page.h - 1))
+		page.top = cursor_line > 2 ? cursor_line - 2 : 0;
 	w_page_draw(&page, r);
+}
+
+static int events_move(struct ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == '[' && cursor > 0)
+		cursor--;
+	else if (ch == ']')
+		cursor++; /* held to the last event when drawn */
+	return UI_REDO_DRAW;
+}
+
+static int events_port(struct ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	one_port = !one_port;
+	cursor = 0;
+	page.top = 0;
+	return UI_REDO_DRAW;
+}
+
+/* Enter: the port the event under the cursor is about. */
+static int events_jump(struct ui *ui, int ch)
+{
+	const struct rd_event *e = story_at(ui, cursor);
+	struct rd_result r = { 0 };
+
+	(void)ch;
+	if (!e || !e->device) {
+		ui_msg(ui, W_DIM, "no event about a port under the cursor");
+		return UI_REDO_DRAW;
+	}
+	r.device = e->device;
+	r.port = e->port;
+	if (!con_select_for(&ui->st, &r)) {
+		ui_msg(ui, W_WARN, "%s is not on this host now",
+		       rd_esc_tmp(e->device));
+		return UI_REDO_DRAW;
+	}
+	return ui_go(ui, &view_port_screen);
 }
 
 static int events_all(struct ui *ui, int ch)
@@ -214,11 +384,24 @@ static const struct ui_action events_actions[] = {
 	UI_ACTION_SCROLL("Up/Down scroll", "scroll the page"),
 	{ "a", events_all, "a all devices",
 	  "the selected device's events, or every device's" },
+	{ "f", events_port, "f this port",
+	  "what happened to the selected port only, or to more" },
+	{ "[ ]", events_move, NULL,
+	  "move the cursor to a newer or older event of what happened" },
+	{ "Enter", events_jump, "Enter go to port",
+	  "select the port of the event under the cursor and show it" },
 	{ NULL, NULL, NULL, NULL },
 };
 
 static const char events_help[] =
-	"What happened before anyone looked: the kernel's own lines about "
+	"What happened before anyone looked: first the story the flight "
+	"recorder kept (rdmadiag record: port states, carrier, modules, "
+	"health, kernel lines, verdicts; the last 24 h) merged with what the "
+	"console saw live (rtnetlink carrier changes, mlx5 and mlx4 verbs "
+	"port events, the "
+	"RDMA netlink monitor), newest first; f keeps the selected port's, "
+	"[ and ] move the cursor and Enter goes to the port of the event "
+	"under it. Then the kernel's own lines about "
 	"the RDMA devices (module plugged or refused, link down, firmware "
 	"health, PCIe errors, transmit timeouts), newest first and coloured "
 	"by severity, the NIC's devlink health reporters (errors and the "

@@ -15,4 +15,4 @@ bench-phy: tests/bench/xcvr-bench
 	@tests/bench/xcvr-bench $(top_srcdir)/tests/fixtures/modules
 
 .PHONY: bench-phy
-EXTRA_DIST += tests/bench/refresh.sh
+EXTRA_DIST += tests/bench/refresh.sh tests/bench/record.sh

@@ -24,3 +24,15 @@ command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; e
 jq_snap() {
 	jq "$@"
 }
+
+# put FILE VALUE: a value written in place (a recorder keeps some files
+# open, as it keeps sysfs files): without truncating when it is no
+# shorter, so no read sees the file empty; a shorter one truncates, and a
+# read in between gives an "unknown" value.
+put() {
+	if [ $((${#2} + 1)) -ge "$(stat -c %s "$1")" ]; then
+		printf '%s\n' "$2" 1<>"$1"
+	else
+		printf '%s\n' "$2" >"$1"
+	fi
+}

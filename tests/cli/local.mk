@@ -10,6 +10,7 @@ CLI_TESTS = tests/cli/test_snapshot_cli.sh tests/cli/test_commands_documented.sh
 	tests/cli/test_perf_opts_cli.sh tests/cli/test_oncall_text_cli.sh \
 	tests/cli/test_check_filters_cli.sh \
 	tests/cli/test_container_cli.sh tests/cli/test_record_cli.sh \
-	tests/cli/test_completion_cli.sh tests/cli/test_bugreport_cli.sh
+	tests/cli/test_completion_cli.sh tests/cli/test_bugreport_cli.sh \
+	tests/cli/test_past_cli.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/lib.sh

@@ -13,17 +13,6 @@ cp -a "$fix/rxe0-healthy" "$tmp/tree"
 port=$tmp/tree/sys/class/infiniband/rxe0/ports/1
 net=$tmp/tree/sys/devices/virtual/net/veth0
 have_sqlite=$(command -v sqlite3 || true)
-# A value written in place (the recorder keeps some files open, as it
-# keeps sysfs files): without truncating when it is no shorter, so no read
-# sees the file empty; a shorter one truncates, and a read in between
-# gives an "unknown" event, which the checks below let pass.
-put() {
-	if [ $((${#2} + 1)) -ge "$(stat -c %s "$1")" ]; then
-		printf '%s\n' "$2" 1<>"$1"
-	else
-		printf '%s\n' "$2" >"$1"
-	fi
-}
 mkdir -p "$tmp/tree/dev"
 printf '6,100,1000000,-;rxe0: port 1 registered\n' >"$tmp/tree/dev/kmsg"
 

@@ -9,7 +9,7 @@ FUZZ_PROGS = tests/fuzz/fuzz_attr tests/fuzz/fuzz_snapshot_json \
 	tests/fuzz/fuzz_sysfs_tree tests/fuzz/fuzz_cli_numbers \
 	tests/fuzz/fuzz_explain tests/fuzz/fuzz_peer_summary \
 	tests/fuzz/fuzz_fleet tests/fuzz/fuzz_xcvr tests/fuzz/fuzz_kmsg \
-	tests/fuzz/fuzz_redact
+	tests/fuzz/fuzz_redact tests/fuzz/fuzz_watch
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/fuzz_text.h
 CLEANFILES = $(FUZZ_PROGS)

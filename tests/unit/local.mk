@@ -27,6 +27,7 @@ UNIT_TESTS = \
 	tests/unit/test_perf_cm tests/unit/test_perf_fail \
 	tests/unit/test_fleet tests/unit/test_nhc \
 	tests/unit/test_console_state tests/unit/test_console_worker \
+	tests/unit/test_console_watch \
 	tests/unit/test_console_test_run tests/unit/test_console_fixup \
 	tests/unit/test_layout tests/unit/test_widgets tests/unit/test_screens \
 	tests/unit/test_prom tests/unit/test_export_metrics \

@@ -235,6 +235,51 @@ static void test_check(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* The flight recorder's health changes of the device are evidence. */
+static void test_recorded(void **state)
+{
+	struct rd_events ev = { .since = 1764600000.0 };
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	const struct rd_result *r;
+	bool seen = false, other = false;
+
+	(void)state;
+	host(&s, "22.36.1010", 0, 0);
+	ev.from = rd_strdup("/var/lib/rdmadiag/record");
+	assert_int_equal(rd_events_add(&ev, 1764640000.0, "mlx5_0", 0, NULL,
+				       "health",
+				       "reporter fw_fatal error, 1 errors (was "
+				       "healthy, 0 errors)",
+				       "flight recorder"),
+			 0);
+	assert_int_equal(rd_events_add(&ev, 1764640001.0, "mlx5_1", 0, NULL,
+				       "health", "reporter tx error", NULL),
+			 0);
+	/* before the span asked for: not told */
+	assert_int_equal(rd_events_add(&ev, 1764500000.0, "mlx5_0", 0, NULL,
+				       "health", "long ago", NULL),
+			 0);
+	rd_diag_opts_init(&o);
+	o.only_area = "hw.health";
+	o.past = &ev;
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	r = find_result(&res, "hw.health", "mlx5_0", 0);
+	for (size_t i = 0; i < r->n_evidence; i++) {
+		seen |= !strcmp(r->evidence[i].value,
+				"2025-12-02 01:46:40 UTC reporter fw_fatal "
+				"error, 1 errors (was healthy, 0 errors)");
+		other |= strstr(r->evidence[i].value, "tx error") != NULL ||
+			 strstr(r->evidence[i].value, "long ago") != NULL;
+	}
+	assert_true(seen);
+	assert_false(other);
+	rd_results_free(&res);
+	rd_events_free(&ev);
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

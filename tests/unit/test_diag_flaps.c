@@ -137,12 +137,121 @@ static void test_saturated(void **state)
 	rd_snapshot_free(&s);
 }
 
+static const struct rd_result *flaps_past(const struct rd_snapshot *s,
+					  const struct rd_events *past,
+					  struct rd_results *res)
+{
+	struct rd_diag_opts o;
+
+	rd_results_free(res);
+	rd_diag_opts_init(&o);
+	o.only_area = "port.flaps";
+	o.past = past;
+	assert_int_equal(rd_diag_run(s, NULL, &o, res), 0);
+	return find_result(res, "port.flaps", "mlx5_0", 1);
+}
+
+static void down_up(struct rd_events *ev, double ago, double back)
+{
+	assert_int_equal(rd_events_add(ev, NOW - ago, "mlx5_0", 1, "ens1f0np0",
+				       "link", "DOWN (was ACTIVE)",
+				       "flight recorder"),
+			 0);
+	/* the carrier goes with it: the same down, not a second one */
+	assert_int_equal(rd_events_add(ev, NOW - ago, "mlx5_0", 1, "ens1f0np0",
+				       "carrier", "off (was on)",
+				       "flight recorder"),
+			 0);
+	assert_int_equal(rd_events_add(ev, NOW - ago + back, "mlx5_0", 1,
+				       "ens1f0np0", "link", "ACTIVE (was DOWN)",
+				       "flight recorder"),
+			 0);
+}
+
+/* The flight recorder's store: when each down was and when it came back. */
+static void test_recorded(void **state)
+{
+	struct rd_events ev = { 0 };
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	ev.from = rd_strdup("/var/lib/rdmadiag/record");
+	ev.since = NOW - 2 * 3600;
+	/* read, nothing recorded: a PASS that says since when */
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "no down recorded since 23:46:40 UTC"));
+	/* where the recording starts is not a down */
+	assert_int_equal(rd_events_add(&ev, NOW - 5000, "mlx5_0", 1, NULL,
+				       "link", "DOWN DISABLED (recording started)",
+				       "flight recorder"),
+			 0);
+	down_up(&ev, 3000, 20);
+	rd_events_sort(&ev);
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "went down once, at 00:56:40 UTC"));
+	assert_true(evidence_has(r, "00:56:40 UTC, up again at 00:57:00 UTC"));
+	/* two more within the hour: flapping */
+	down_up(&ev, 1200, 5);
+	down_up(&ev, 600, 7);
+	assert_int_equal(rd_events_add(&ev, NOW - 601, "mlx5_0", 1, NULL,
+				       "kernel",
+				       "mlx5_core 0000:3b:00.0: Port module "
+				       "event: module 0, Cable unplugged",
+				       "flight recorder"),
+			 0);
+	rd_events_sort(&ev);
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "flapping");
+	assert_non_null(strstr(r->summary, "went down 3 times between 00:56:40 "
+					   "and 01:36:40 UTC (3 within one hour)"));
+	assert_true(evidence_has(r, "Cable unplugged"));
+	/* a window that starts after them holds none */
+	ev.since = NOW - 300;
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_PASS);
+	/* another port's downs are not this one's */
+	rd_results_free(&res);
+	assert_int_equal(rd_events_downs(&ev, "mlx5_0", 2, NULL, 0, NULL, 0), 0);
+	assert_int_equal(rd_events_downs(&ev, "mlx5_0", 1, NULL, 0, NULL, 0), 3);
+	rd_events_free(&ev);
+	rd_snapshot_free(&s);
+}
+
+/* A store that could not be read is said, never taken for quiet. */
+static void test_store_unread(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_diag_opts o;
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	rd_diag_opts_init(&o);
+	o.only_area = "port.flaps";
+	o.past_error = "store /x: is not owned by the effective user; refused";
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	r = find_result(&res, "port.flaps", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_true(evidence_has(r, "not read: store /x"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_log),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_saturated),
+		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_store_unread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
