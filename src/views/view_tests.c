@@ -475,7 +475,7 @@ static void draw_moved(const struct rd_rect *in, const char *port)
 		return;
 	}
 	w_print(in, 0, 0, W_DIM,
-		"nothing is moving now; during the last test run:");
+		"moved during the last run:");
 	for (size_t i = 0; i < moved.n && (int)i + 1 < in->h; i++) {
 		char rate[32], name[128];
 		int nc;
