@@ -451,7 +451,8 @@ static void print_line(sqlite3_stmt *st)
 		return;
 	}
 	if (col(st, 3) && kind &&
-	    (strcmp(kind, "carrier") == 0 || strcmp(kind, "module") == 0))
+	    (strcmp(kind, "carrier") == 0 || strcmp(kind, "module") == 0 ||
+	     strcmp(kind, "light") == 0))
 		printf("%s: ", rd_esc_tmp(col(st, 3)));
 	rd_fputs_esc(col(st, 5) ? col(st, 5) : "", stdout);
 	putchar('\n');

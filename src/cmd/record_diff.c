@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,59 @@ static int diff_port(struct rd_rec_batch *b, double t, const char *dev,
 	return r;
 }
 
+static void rx_text(char *buf, size_t size, enum rd_xcvr_rx_class c,
+		    const struct rd_xcvr_lane *l)
+{
+	char dbm[24];
+
+	rd_xcvr_fmt_dbm(dbm, sizeof(dbm), l->rx_power_mw, "no light");
+	if (l->rx_power_mw.ok && strcmp(dbm, "no light"))
+		snprintf(buf, size, "%s, %s dBm", rd_xcvr_rx_class_name(c),
+			 dbm);
+	else if (l->rx_power_mw.ok)
+		snprintf(buf, size, "%s, no light", rd_xcvr_rx_class_name(c));
+	else
+		snprintf(buf, size, "%s", rd_xcvr_rx_class_name(c));
+}
+
+/*
+ * A lane whose received light changed class (ok, low, dark) between two
+ * readings of the same module: "lane 2 Rx dark, -40.00 dBm (was ok,
+ * -2.31 dBm)". A flap that follows a drop of light points at the fibre
+ * or the far transmitter; one with steady light, elsewhere.
+ */
+static int diff_light(struct rd_rec_batch *b, double t, const char *dev,
+		      uint64_t port, const char *netdev,
+		      const struct rd_xcvr *a, const struct rd_xcvr *c)
+{
+	if (!a->identifier.ok || !c->identifier.ok)
+		return 0;
+	for (size_t i = 0; i < c->n_lanes; i++) {
+		const struct rd_xcvr_lane *lc = &c->lanes[i];
+		const struct rd_xcvr_lane *la = NULL;
+		enum rd_xcvr_rx_class ka, kc;
+		char was[48], now[48];
+
+		for (size_t j = 0; j < a->n_lanes && !la; j++)
+			if (a->lanes[j].lane == lc->lane)
+				la = &a->lanes[j];
+		if (!la)
+			continue;
+		ka = rd_xcvr_lane_rx(a, la);
+		kc = rd_xcvr_lane_rx(c, lc);
+		if (ka == kc || ka == RD_XCVR_RX_UNREAD ||
+		    kc == RD_XCVR_RX_UNREAD)
+			continue;
+		rx_text(was, sizeof(was), ka, la);
+		rx_text(now, sizeof(now), kc, lc);
+		if (add_event(b, t, dev, port, netdev, "light",
+			      "lane %" PRIu64 " Rx %s (was %s)", lc->lane, now,
+			      was) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int diff_netdev(struct rd_rec_batch *b, double t,
 		       const struct rd_netdev *a, const struct rd_netdev *c)
 {
@@ -168,6 +222,8 @@ static int diff_netdev(struct rd_rec_batch *b, double t,
 		r = add_event(b, t, dev, port, c->name, "module", "%s (was %s)",
 			      obool(c->xcvr.present, "present", "absent"),
 			      obool(a->xcvr.present, "present", "absent"));
+	if (r == 0)
+		r = diff_light(b, t, dev, port, c->name, &a->xcvr, &c->xcvr);
 	if (r == 0 && a->carrier_down_count.ok && c->carrier_down_count.ok &&
 	    c->carrier_down_count.v > a->carrier_down_count.v)
 		r = add_delta(

@@ -25,7 +25,9 @@ struct rd_event {
 	char *netdev;
 	/*
 	 * "link" (the port's state: "DOWN (was ACTIVE)"), "phys", "carrier"
-	 * ("off (was on)"), "module", "health", "kernel", "check", as the
+	 * ("off (was on)"), "module", "light" (a lane's received light
+	 * changing class: "lane 2 Rx dark, -40.00 dBm (was ok, -2.31 dBm)"),
+	 * "health", "kernel", "check", as the
 	 * recorder writes them; "verbs" (an asynchronous event: "port
 	 * error"), "rdma" (the RDMA netlink monitor) from the live watch.
 	 */

@@ -141,6 +141,42 @@ void rd_xcvr_rx_scan(const struct rd_xcvr *m, struct rd_xcvr_rx *rx)
 	}
 }
 
+static bool under(struct rd_odbl v, struct rd_odbl lim)
+{
+	return v.ok && lim.ok && v.v < lim.v;
+}
+
+enum rd_xcvr_rx_class rd_xcvr_lane_rx(const struct rd_xcvr *m,
+				      const struct rd_xcvr_lane *l)
+{
+	bool flags = l->rx_power_flags.ok;
+
+	if (!l->rx_power_mw.ok && !l->rx_los.ok && !flags)
+		return RD_XCVR_RX_UNREAD;
+	if ((l->rx_los.ok && l->rx_los.v) ||
+	    under(l->rx_power_mw, m->rx_power_limits.low_alarm) ||
+	    (flags && (l->rx_power_flags.v & RD_XCVR_F_LOW_ALARM)))
+		return RD_XCVR_RX_DARK;
+	if (under(l->rx_power_mw, m->rx_power_limits.low_warn) ||
+	    (flags && (l->rx_power_flags.v & RD_XCVR_F_LOW_WARN)))
+		return RD_XCVR_RX_LOW;
+	return RD_XCVR_RX_OK;
+}
+
+const char *rd_xcvr_rx_class_name(enum rd_xcvr_rx_class c)
+{
+	switch (c) {
+	case RD_XCVR_RX_DARK:
+		return "dark";
+	case RD_XCVR_RX_LOW:
+		return "low";
+	case RD_XCVR_RX_OK:
+		return "ok";
+	default:
+		return "unread";
+	}
+}
+
 static void cable(char *buf, size_t size, const char *kind,
 		  const struct rd_xcvr *m)
 {

@@ -161,6 +161,22 @@ struct rd_xcvr_rx {
 };
 void rd_xcvr_rx_scan(const struct rd_xcvr *m, struct rd_xcvr_rx *rx);
 
+/*
+ * One lane's received light by the module's own judgement: dark (LOS, or
+ * below its low alarm by value or flag), low (below its low warning),
+ * ok, or unread when the lane reports neither power, LOS nor flags.
+ */
+enum rd_xcvr_rx_class {
+	RD_XCVR_RX_UNREAD,
+	RD_XCVR_RX_OK,
+	RD_XCVR_RX_LOW,
+	RD_XCVR_RX_DARK,
+};
+enum rd_xcvr_rx_class rd_xcvr_lane_rx(const struct rd_xcvr *m,
+				      const struct rd_xcvr_lane *l);
+/* "dark", "low", "ok", "unread" */
+const char *rd_xcvr_rx_class_name(enum rd_xcvr_rx_class c);
+
 /* What the module says at a glance, in at most 9 characters. */
 enum rd_xcvr_glance {
 	RD_XCVR_G_UNKNOWN,	/* "?": not read */

@@ -103,6 +103,80 @@ static bool up_after(const struct rd_events *ev, const struct diag_target *t,
 
 #define PAST_SHOWN 1024
 
+/* A drop of a lane's light ("lane 2 Rx dark, ...", "lane 2 Rx low, ..."). */
+static bool light_dropped(const struct rd_event *e, unsigned *lane)
+{
+	char cls[8];
+
+	return e->kind && strcmp(e->kind, "light") == 0 && e->text &&
+	       sscanf(e->text, "lane %u Rx %7[a-z]", lane, cls) == 2 &&
+	       (strcmp(cls, "dark") == 0 || strcmp(cls, "low") == 0);
+}
+
+/*
+ * The module's recorded light around the downs: each change is evidence,
+ * and when the light of a lane dropped at or shortly before every down,
+ * the summary says so, since it points at the fibre or the far end's
+ * transmitter rather than at this host.
+ */
+static void light_before(struct diag_ctx *x, const struct diag_target *t,
+			 struct rd_result *r, const double *times, size_t kept,
+			 char *text, size_t size)
+{
+	const struct rd_events *ev = x->o->past;
+	uint64_t lanes = 0;
+	size_t with = 0, said = 0;
+	char list[64] = "";
+	unsigned named = 0;
+
+	for (size_t i = 0; i < ev->n && said < 5; i++) {
+		const struct rd_event *e = &ev->v[i];
+		char k[16];
+
+		if (!e->kind || strcmp(e->kind, "light") ||
+		    !rd_event_about(e, t->d->name, t->p->port, t->netdev) ||
+		    e->time < times[0] - 60 || e->time > times[kept - 1] + 60)
+			continue;
+		clock_at(e->time, k, sizeof(k));
+		diag_ev(x, r, "received light", "flight recorder", "%s UTC %s",
+			k, rd_esc_tmp(e->text));
+		said++;
+	}
+	for (size_t d = 0; d < kept; d++) {
+		bool seen = false;
+
+		for (size_t i = 0; i < ev->n; i++) {
+			const struct rd_event *e = &ev->v[i];
+			unsigned lane;
+
+			if (e->time < times[d] - 60 || e->time > times[d] + 1 ||
+			    !light_dropped(e, &lane) ||
+			    !rd_event_about(e, t->d->name, t->p->port,
+					    t->netdev))
+				continue;
+			seen = true;
+			if (lane < 64)
+				lanes |= UINT64_C(1) << lane;
+		}
+		with += seen;
+	}
+	if (!kept || with != kept)
+		return;
+	for (unsigned l = 0; l < 64; l++) {
+		size_t len = strlen(list);
+
+		if (!(lanes & (UINT64_C(1) << l)))
+			continue;
+		snprintf(list + len, sizeof(list) - len, "%s%u", len ? "," : "",
+			 l);
+		named++;
+	}
+	if (strlen(text) + strlen(list) + 56 < size)
+		snprintf(text + strlen(text), size - strlen(text),
+			 ", %swith the received light dropping on lane%s %s",
+			 kept == 1 ? "" : "each ", named > 1 ? "s" : "", list);
+}
+
 /*
  * What the flight recorder's store (or the console's live watch) saw of
  * this port: each down with the time it came back, and the kernel's
@@ -174,6 +248,7 @@ static size_t past_downs(struct diag_ctx *x, const struct diag_target *t,
 	else
 		snprintf(text, size, "%zu times between %s and %s UTC", n, a,
 			 b);
+	light_before(x, t, r, times, kept, text, size);
 	return n;
 }
 
@@ -213,7 +288,7 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 	uint64_t delta = 0;
 	double span = 0;
 	size_t past = 0, past_hour = 0;
-	char past_text[96] = "";
+	char past_text[160] = "";
 
 	if (n && n->carrier_down_count.ok) {
 		diag_ev(x, r, "carrier down count", "/sys/class/net/<netdev>/carrier_down_count",

@@ -272,14 +272,9 @@ static void scan_lanes(const struct rd_xcvr *m, struct lane_scan *s)
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < m->n_lanes; i++) {
 		const struct rd_xcvr_lane *l = &m->lanes[i];
-		bool dark = (l->rx_los.ok && l->rx_los.v) ||
-			    below(l->rx_power_mw, m->rx_power_limits.low_alarm) ||
-			    (l->rx_power_flags.ok &&
-			     (l->rx_power_flags.v & RD_XCVR_F_LOW_ALARM));
-		bool low = !dark &&
-			   (below(l->rx_power_mw, m->rx_power_limits.low_warn) ||
-			    (l->rx_power_flags.ok &&
-			     (l->rx_power_flags.v & RD_XCVR_F_LOW_WARN)));
+		enum rd_xcvr_rx_class cls = rd_xcvr_lane_rx(m, l);
+		bool dark = cls == RD_XCVR_RX_DARK;
+		bool low = cls == RD_XCVR_RX_LOW;
 		bool txbad = (l->tx_fault.ok && l->tx_fault.v) ||
 			     below(l->tx_power_mw, m->tx_power_limits.low_alarm) ||
 			     above(l->tx_bias_ma, m->tx_bias_limits.high_alarm) ||

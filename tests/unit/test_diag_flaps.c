@@ -223,6 +223,79 @@ static void test_recorded(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * The module's light recorded around the downs: each change is evidence,
+ * and when a lane's light dropped with every down, the summary says so.
+ */
+static void test_recorded_light(void **state)
+{
+	struct rd_events ev = { 0 };
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	static const long ago[] = { 3000, 1200, 600 };
+
+	(void)state;
+	host(&s);
+	ev.from = rd_strdup("/var/lib/rdmadiag/record");
+	ev.since = NOW - 2 * 3600;
+	for (size_t i = 0; i < 3; i++) {
+		down_up(&ev, ago[i], 20);
+		assert_int_equal(
+			rd_events_add(&ev, NOW - ago[i] - (i == 1 ? 10 : 0),
+				      "mlx5_0", 1, "ens1f0np0", "light",
+				      "lane 2 Rx dark, -40.00 dBm (was ok, "
+				      "-2.31 dBm)",
+				      "flight recorder"),
+			0);
+		assert_int_equal(rd_events_add(&ev, NOW - ago[i] + 20, "mlx5_0",
+					       1, "ens1f0np0", "light",
+					       "lane 2 Rx ok, -2.40 dBm (was "
+					       "dark, -40.00 dBm)",
+					       "flight recorder"),
+				 0);
+	}
+	rd_events_sort(&ev);
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_non_null(strstr(
+		r->summary, "went down 3 times between 00:56:40 and 01:36:40 "
+			    "UTC, each with the received light dropping on "
+			    "lane 2 (3 within one hour)"));
+	assert_true(evidence_has(r, "00:56:40 UTC lane 2 Rx dark, -40.00 dBm"));
+	rd_events_free(&ev);
+
+	/* light that dropped before one down only: not said of every down */
+	memset(&ev, 0, sizeof(ev));
+	ev.from = rd_strdup("/var/lib/rdmadiag/record");
+	ev.since = NOW - 2 * 3600;
+	for (size_t i = 0; i < 3; i++)
+		down_up(&ev, ago[i], 20);
+	assert_int_equal(rd_events_add(&ev, NOW - 600, "mlx5_0", 1, "ens1f0np0",
+				       "light",
+				       "lane 3 Rx low, -12.00 dBm (was ok, "
+				       "-2.31 dBm)",
+				       "flight recorder"),
+			 0);
+	/* another port's light is not this one's */
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(rd_events_add(&ev, NOW - ago[i], "mlx5_0", 2,
+					       "ens1f1np1", "light",
+					       "lane 1 Rx dark, no light (was "
+					       "ok, -2.00 dBm)",
+					       "flight recorder"),
+				 0);
+	rd_events_sort(&ev);
+	r = flaps_past(&s, &ev, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_null(strstr(r->summary, "light"));
+	assert_true(evidence_has(r, "lane 3 Rx low"));
+	assert_false(evidence_has(r, "lane 1 Rx dark"));
+	rd_results_free(&res);
+	rd_events_free(&ev);
+	rd_snapshot_free(&s);
+}
+
 /* A store that could not be read is said, never taken for quiet. */
 static void test_store_unread(void **state)
 {
@@ -251,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_saturated),
 		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_recorded_light),
 		cmocka_unit_test(test_store_unread),
 	};
 

@@ -98,6 +98,66 @@ static void test_port_down(void **state)
 	rd_snapshot_free(&c);
 }
 
+/* One lane of a module with limits: its Rx power and LOS. */
+static void module_lane(struct rd_snapshot *s, double rx_mw, bool los)
+{
+	struct rd_xcvr *m = &s->netdevs[0].xcvr;
+	struct rd_xcvr_lane *l;
+
+	m->identifier = rd_u64(0x11);
+	m->rx_power_limits.low_alarm = rd_dbl(0.02);
+	m->rx_power_limits.low_warn = rd_dbl(0.05);
+	l = RD_PUSH(m->lanes, m->n_lanes);
+	assert_non_null(l);
+	l->lane = 2;
+	l->rx_power_mw = rd_dbl(rx_mw);
+	l->rx_los = rd_bool(los);
+}
+
+/*
+ * A lane's light changing class between two readings is an event, with
+ * both readings; the same class, or a lane not read on one side, is not.
+ */
+static void test_light(void **state)
+{
+	struct rd_snapshot a, c;
+	struct rd_rec_batch b = { 0 };
+	const struct rd_rec_event *e;
+
+	(void)state;
+	host(&a, NOW, 4, 5, true, 3);
+	host(&c, NOW + 10, 4, 5, true, 3);
+	module_lane(&a, 0.5, false);
+	module_lane(&c, 0.0, true);
+	assert_int_equal(rd_rec_diff(&a, NULL, &c, NULL, &b), 0);
+	e = find(&b, "light");
+	assert_non_null(e);
+	assert_string_equal(e->text,
+			    "lane 2 Rx dark, no light (was ok, -3.01 dBm)");
+	assert_string_equal(e->device, "mlx5_1");
+	assert_int_equal(e->port, 1);
+	rd_rec_batch_free(&b);
+	/* back to a low warning, then light that moves within its class */
+	c.netdevs[0].xcvr.lanes[0].rx_power_mw = rd_dbl(0.03);
+	c.netdevs[0].xcvr.lanes[0].rx_los = rd_bool(false);
+	assert_int_equal(rd_rec_diff(&a, NULL, &c, NULL, &b), 0);
+	assert_string_equal(find(&b, "light")->text,
+			    "lane 2 Rx low, -15.23 dBm (was ok, -3.01 dBm)");
+	rd_rec_batch_free(&b);
+	c.netdevs[0].xcvr.lanes[0].rx_power_mw = rd_dbl(0.4);
+	assert_int_equal(rd_rec_diff(&a, NULL, &c, NULL, &b), 0);
+	assert_null(find(&b, "light"));
+	rd_rec_batch_free(&b);
+	/* a lane with nothing read on one side says nothing */
+	c.netdevs[0].xcvr.lanes[0].rx_power_mw.ok = false;
+	c.netdevs[0].xcvr.lanes[0].rx_los.ok = false;
+	assert_int_equal(rd_rec_diff(&a, NULL, &c, NULL, &b), 0);
+	assert_null(find(&b, "light"));
+	rd_rec_batch_free(&b);
+	rd_snapshot_free(&a);
+	rd_snapshot_free(&c);
+}
+
 static void test_health_kmsg_verdicts(void **state)
 {
 	struct rd_snapshot a, c;
@@ -189,6 +249,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_interval),
 		cmocka_unit_test(test_port_down),
+		cmocka_unit_test(test_light),
 		cmocka_unit_test(test_health_kmsg_verdicts),
 		cmocka_unit_test(test_duration),
 	};
