@@ -11,6 +11,7 @@
 
 #include "cmd/record_diff.h"
 #include "console/store.h"
+#include "core/clock.h"
 #include "core/escape.h"
 #include "core/json.h"
 #include "core/recording.h"
@@ -88,11 +89,8 @@ int cli_evidence_collect(struct rd_cli *cli, double *window,
 
 static void taken_at(const struct rd_snapshot *s, char *buf, size_t len)
 {
-	time_t t = (time_t)s->time.v;
-	struct tm tm;
-
-	if (!s->time.ok || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+	if (!s->time.ok || !rd_clock_fmt(s->time.v, RD_CLOCK_UTC,
+					 RD_CLOCK_UTC_LINE, NULL, buf, len))
 		snprintf(buf, len, "at an unrecorded time");
 }
 
@@ -126,8 +124,8 @@ static int load_recording(struct rd_cli *cli, const char *file,
 			  struct cli_loaded *ld)
 {
 	size_t last = frame ? (size_t)frame - 1 : rec->n - 1;
-	size_t tail = RD_HISTORY_DEPTH / 2 - 1;	/* frames just before last */
-	size_t head = last > tail ? last - tail : 0;	/* first of the tail */
+	size_t tail = RD_HISTORY_DEPTH / 2 - 1; /* frames just before last */
+	size_t head = last > tail ? last - tail : 0; /* first of the tail */
 	size_t stride = head / (RD_HISTORY_DEPTH / 2) + 1;
 	struct rd_snapshot first = { 0 };
 	char err[512], at[64];
@@ -141,8 +139,9 @@ static int load_recording(struct rd_cli *cli, const char *file,
 		return -ERANGE;
 	}
 	/* Every stride-th frame before the tail, then each one to the last. */
-	for (size_t i = 0;;
-	     i = i + stride < head ? i + stride : i < head ? head : i + 1) {
+	for (size_t i = 0;; i = i + stride < head ? i + stride
+				: i < head	  ? head
+						  : i + 1) {
 		struct rd_snapshot f;
 
 		r = rd_recording_frame(rec, i, &f, err, sizeof(err));

@@ -26,6 +26,7 @@
 #include "console/source.h"
 #include "console/store.h"
 #include "console/worker.h"
+#include "core/clock.h"
 #include "core/escape.h"
 #include "core/history.h"
 #include "core/print.h"
@@ -397,20 +398,13 @@ enum tfmt { T_LINE, T_CLOCK, T_ISO };
 /* Local time; strftime's numeric fields, the same in every locale. */
 static void fmt_time(char *buf, size_t len, double t, enum tfmt f)
 {
-	time_t tt = (time_t)t;
-	size_t n = 0;
-	struct tm tm;
+	static const char *const fmt[] = {
+		[T_LINE] = "%Y-%m-%d %H:%M:%S",
+		[T_CLOCK] = "%H:%M:%S",
+		[T_ISO] = "%Y-%m-%dT%H:%M:%S%z",
+	};
 
-	if (localtime_r(&tt, &tm)) {
-		if (f == T_LINE)
-			n = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
-		else if (f == T_CLOCK)
-			n = strftime(buf, len, "%H:%M:%S", &tm);
-		else
-			n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S%z", &tm);
-	}
-	if (!n)
-		snprintf(buf, len, "?");
+	rd_clock_fmt(t, RD_CLOCK_LOCAL, fmt[f], "?", buf, len);
 }
 
 static const char *col(sqlite3_stmt *st, int i)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/escape.h"
 
 struct con_update *con_update_new(enum con_update_kind kind)
@@ -45,9 +46,9 @@ void con_state_init(struct con_state *st, enum con_source_kind source,
 	/* Loaded now, before the worker runs checks that read them too. */
 	st->counters = rd_data_counters();
 	rd_data_firmware();
-	rd_data_wc_status();	/* the Explain screen's tables */
+	rd_data_wc_status(); /* the Explain screen's tables */
 	rd_data_mlx5();
-	rd_data_kmsg();	/* kernel.events */
+	rd_data_kmsg(); /* kernel.events */
 }
 
 void con_state_free(struct con_state *st)
@@ -73,8 +74,9 @@ static void rebuild_ports(struct con_state *st)
 	st->ports = NULL;
 	st->n_ports = 0;
 	for (size_t d = 0; d < st->snap.n_devices; d++)
-		want += st->snap.devices[d].n_ports ? st->snap.devices[d].n_ports
-						    : 1;
+		want += st->snap.devices[d].n_ports
+				? st->snap.devices[d].n_ports
+				: 1;
 	if (!want) {
 		st->sel = 0;
 		return;
@@ -245,8 +247,9 @@ static void row_id(const struct con_state *st, size_t row, const char **dev,
 	const struct rd_device *d = &st->snap.devices[st->ports[row].d];
 
 	*dev = d->name;
-	*port = st->ports[row].p == CON_NO_PORT ? 0
-						: d->ports[st->ports[row].p].port;
+	*port = st->ports[row].p == CON_NO_PORT
+			? 0
+			: d->ports[st->ports[row].p].port;
 }
 
 /* The worst finding about one row, as a rank (-1: none). */
@@ -261,8 +264,7 @@ static int row_rank(const struct con_state *st, size_t row)
 		const struct rd_result *r = &st->results.v[i];
 
 		if (r->verdict == RD_PASS || !r->device ||
-		    strcmp(r->device, dev) != 0 ||
-		    (r->port && r->port != port))
+		    strcmp(r->device, dev) != 0 || (r->port && r->port != port))
 			continue;
 		if (con_finding_rank(r) > best)
 			best = con_finding_rank(r);
@@ -329,7 +331,8 @@ bool con_select_next_finding(struct con_state *st, int dir)
 	if (!st->have_snap || !st->have_results || n < 1)
 		return false;
 	for (size_t k = 1; k <= n; k++) {
-		size_t row = dir > 0 ? (st->sel + k) % n : (st->sel + n - k) % n;
+		size_t row =
+			dir > 0 ? (st->sel + k) % n : (st->sel + n - k) % n;
 
 		if (row == st->sel)
 			break;
@@ -412,12 +415,10 @@ bool con_past_summary(const struct rd_events *past, double now, double hours,
 				break;
 			}
 		if (n && off < size) {
-			time_t t = (time_t)last;
-			struct tm tm;
-			char at[16] = "?";
+			char at[16];
 
-			if (gmtime_r(&t, &tm))
-				strftime(at, sizeof(at), "%H:%M:%S", &tm);
+			rd_clock_fmt(last, RD_CLOCK_UTC, "%H:%M:%S", "?", at,
+				     sizeof(at));
 			off += (size_t)snprintf(
 				buf + off, size - off,
 				"%s%s/%" PRIu64

@@ -22,5 +22,6 @@ src_librdmadiag_a_SOURCES += \
 	src/core/escape.c src/core/escape.h \
 	src/core/print.c src/core/print.h \
 	src/core/rate.c src/core/rate.h \
+	src/core/clock.c src/core/clock.h \
 	src/core/events.c src/core/events.h \
 	src/core/outfile.c src/core/outfile.h

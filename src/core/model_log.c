@@ -3,6 +3,9 @@
 
 #include "core/model_log.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 const struct rd_field rd_kmsg_rec_fields[] = {
 	RD_FLD_PU64(struct rd_kmsg_rec, seq, "seq"),
 	RD_FLD_U64(struct rd_kmsg_rec, level, "level"),
@@ -38,3 +41,16 @@ const struct rd_field rd_kmsg_fields[] = {
 		     rd_kmsg_rec_fields, "records"),
 	RD_FLD_END
 };
+
+void rd_kmsg_rec_when(const struct rd_kmsg_rec *k, enum rd_clock_zone zone,
+		      const char *wall_fmt, char *buf, size_t size)
+{
+	if (k->wall_time.ok &&
+	    rd_clock_fmt(k->wall_time.v, zone, wall_fmt, NULL, buf, size))
+		return;
+	if (k->ts_usec.ok)
+		snprintf(buf, size, "[%5" PRIu64 ".%06" PRIu64 "]",
+			 k->ts_usec.v / 1000000u, k->ts_usec.v % 1000000u);
+	else
+		snprintf(buf, size, "[?]");
+}

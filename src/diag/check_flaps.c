@@ -7,6 +7,7 @@
  * the kernel's own "Link down" lines with their times.
  */
 #include "config.h"
+#include "core/clock.h"
 #include "core/escape.h"
 #include "core/events.h"
 #include "diag/data.h"
@@ -25,11 +26,13 @@
 #define LINK_DOWNED_MAX 255
 
 /* Is the record a link-down line about this port? */
-static bool down_record(const struct rd_kmsg_rec *k, const struct diag_target *t)
+static bool down_record(const struct rd_kmsg_rec *k,
+			const struct diag_target *t)
 {
 	const struct rd_kmsg_class *c;
 
-	if (!k->message || !k->rdma_device || strcmp(k->rdma_device, t->d->name))
+	if (!k->message || !k->rdma_device ||
+	    strcmp(k->rdma_device, t->d->name))
 		return false;
 	if (k->port.ok && k->port.v && k->port.v != t->p->port)
 		return false;
@@ -48,27 +51,9 @@ static bool age_of(const struct rd_snapshot *s, const struct rd_kmsg_rec *k,
 	return false;
 }
 
-static void clock_of(const struct rd_kmsg_rec *k, char *buf, size_t size)
-{
-	time_t w;
-	struct tm tm;
-
-	if (k->wall_time.ok) {
-		w = (time_t)k->wall_time.v;
-		if (gmtime_r(&w, &tm) && strftime(buf, size, "%H:%M:%S", &tm))
-			return;
-	}
-	snprintf(buf, size, "[%.0f s after boot]",
-		 k->ts_usec.ok ? (double)k->ts_usec.v / 1e6 : 0.0);
-}
-
 static void clock_at(double t, char *buf, size_t size)
 {
-	time_t w = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&w, &tm) || !strftime(buf, size, "%H:%M:%S", &tm))
-		snprintf(buf, size, "?");
+	rd_clock_fmt(t, RD_CLOCK_UTC, "%H:%M:%S", "?", buf, size);
 }
 
 /* The most downs within any one hour among times (oldest first). */
@@ -257,8 +242,8 @@ static bool risen(struct diag_ctx *x, const struct diag_target *t,
 		  enum rd_counter_group g, const char *name, uint64_t *delta,
 		  double *span)
 {
-	double window = x->o->counter_window > 0 ? x->o->counter_window :
-						    RD_RATE_WINDOW;
+	double window = x->o->counter_window > 0 ? x->o->counter_window
+						 : RD_RATE_WINDOW;
 
 	if (!x->h)
 		return false;
@@ -272,8 +257,8 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_snapshot *s = x->s;
 	const struct rd_netdev *n = t->n;
-	const struct rd_counter *ld = rd_counters_find(&t->p->counters,
-						       "link_downed");
+	const struct rd_counter *ld =
+		rd_counters_find(&t->p->counters, "link_downed");
 	const struct rd_kmsg *log = &s->kmsg;
 	/*
 	 * Only a log read live relates its records to the snapshot's clock;
@@ -291,15 +276,19 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 	char past_text[160] = "";
 
 	if (n && n->carrier_down_count.ok) {
-		diag_ev(x, r, "carrier down count", "/sys/class/net/<netdev>/carrier_down_count",
+		diag_ev(x, r, "carrier down count",
+			"/sys/class/net/<netdev>/carrier_down_count",
 			"%" PRIu64 " since the netdev was created",
 			n->carrier_down_count.v);
 	}
 	if (ld && ld->value.ok) {
-		diag_ev(x, r, "link_downed", "IB PMA ports/<n>/counters/link_downed",
+		diag_ev(x, r, "link_downed",
+			"IB PMA ports/<n>/counters/link_downed",
 			"%" PRIu64 "%s", ld->value.v,
-			ld->value.v >= LINK_DOWNED_MAX ?
-				" (the 8-bit counter is full: at least that many)" : "");
+			ld->value.v >= LINK_DOWNED_MAX
+				? " (the 8-bit counter is full: at least that "
+				  "many)"
+				: "");
 	}
 	if (n && n->ethtool.link_down_events.ok) {
 		diag_ev(x, r, "firmware link-down count",
@@ -307,10 +296,12 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 			"%" PRIu64 "%s", n->ethtool.link_down_events.v,
 			n->carrier_down_count.ok &&
 					n->ethtool.link_down_events.v >
-						n->carrier_down_count.v ?
-				": more than the host counted, so the port also "
-				"went down while the driver was not watching "
-				"(reset, reload)" : "");
+						n->carrier_down_count.v
+				? ": more than the host counted, so the port "
+				  "also "
+				  "went down while the driver was not watching "
+				  "(reset, reload)"
+				: "");
 	}
 	/* Rising in the window: the link went down while we watched. */
 	if (risen(x, t, RD_CTR_PORT, "link_downed", &delta, &span) ||
@@ -322,9 +313,10 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: the link went down %" PRIu64 " time%s in the "
 			     "last %.0f s",
 			     t->name, delta, delta == 1 ? "" : "s", span);
-		diag_next(x, r, "watch phy.optics and phy.fec for the lane "
-				"that drops; check the peer or switch port's "
-				"log for the same times");
+		diag_next(x, r,
+			  "watch phy.optics and phy.fec for the lane "
+			  "that drops; check the peer or switch port's "
+			  "log for the same times");
 		return;
 	}
 	if (x->o->past_error)
@@ -355,21 +347,24 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 		if (!age_of(s, k, &age) || age > HOUR || age < 0)
 			continue;
 		recent++;
-		clock_of(k, when, sizeof(when));
+		rd_kmsg_rec_when(k, RD_CLOCK_UTC, "%H:%M:%S", when,
+				 sizeof(when));
 		diag_ev(x, r, "link down", "/dev/kmsg", "%s %s", when,
 			rd_esc_tmp(k->message));
 		if (strlen(times) + strlen(when) + 3 < sizeof(times))
-			snprintf(times + strlen(times), sizeof(times) - strlen(times),
-				 "%s%s", times[0] ? ", " : "", when);
+			snprintf(times + strlen(times),
+				 sizeof(times) - strlen(times), "%s%s",
+				 times[0] ? ", " : "", when);
 	}
 	if (recent >= FLAPS_PER_HOUR) {
 		diag_verdict(x, r, RD_WARN, "flapping",
 			     "%s: the link went down %u times in the last hour "
 			     "(%s)",
 			     t->name, recent, times);
-		diag_next(x, r, "look at the cable and optics at those times "
-				"(phy.optics) and at the peer or switch port; "
-				"the kernel log lines are in the evidence");
+		diag_next(x, r,
+			  "look at the cable and optics at those times "
+			  "(phy.optics) and at the peer or switch port; "
+			  "the kernel log lines are in the evidence");
 		return;
 	}
 	if (past) {
@@ -384,9 +379,10 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: recent link downs not known: no window of "
 			     "counters, and %s%s%s",
 			     t->name,
-			     log->readable.ok && log->readable.v ?
-				     "the kernel log was read from a file (its times are not this clock's)" :
-				     "the kernel log was not read",
+			     log->readable.ok && log->readable.v
+				     ? "the kernel log was read from a file "
+				       "(its times are not this clock's)"
+				     : "the kernel log was not read",
 			     log->error ? ": " : "",
 			     log->error ? log->error : "");
 		return;

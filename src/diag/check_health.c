@@ -5,6 +5,7 @@
  * yet running.
  */
 #include "config.h"
+#include "core/clock.h"
 #include "core/escape.h"
 #include "diag/diag_int.h"
 
@@ -17,15 +18,11 @@
 static void wall(const struct rd_snapshot *s, uint64_t mono_ns, char *buf,
 		 size_t size)
 {
-	time_t t;
-	struct tm tm;
-
 	buf[0] = '\0';
 	if (!s->time.ok || !s->monotonic_ns.ok || mono_ns > s->monotonic_ns.v)
 		return;
-	t = (time_t)(s->time.v - (double)(s->monotonic_ns.v - mono_ns) / 1e9);
-	if (gmtime_r(&t, &tm))
-		strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	rd_clock_fmt(s->time.v - (double)(s->monotonic_ns.v - mono_ns) / 1e9,
+		     RD_CLOCK_UTC, RD_CLOCK_UTC_LINE, "", buf, size);
 }
 
 static void devlink_handle(const struct rd_devlink *dl, char *buf, size_t size)
@@ -45,16 +42,14 @@ static void recorded(struct diag_ctx *x, const struct rd_device *d,
 
 	for (size_t i = ev ? ev->n : 0; i-- > 0 && said < 10;) {
 		const struct rd_event *e = &ev->v[i];
-		time_t tt = (time_t)e->time;
-		char at[32] = "?";
-		struct tm tm;
+		char at[32];
 
 		if (e->time < ev->since || !e->kind ||
 		    strcmp(e->kind, "health") || !e->device ||
 		    strcmp(e->device, d->name))
 			continue;
-		if (gmtime_r(&tt, &tm))
-			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		rd_clock_fmt(e->time, RD_CLOCK_UTC, RD_CLOCK_UTC_LINE, "?", at,
+			     sizeof(at));
 		diag_ev(x, r, "recorded health change",
 			ev->from ? "flight recorder" : "watched live", "%s %s",
 			at, rd_esc_tmp(e->text ? e->text : ""));
@@ -75,16 +70,19 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 
 	recorded(x, d, r);
 	if (!diag_have(x, r, dl != NULL, "%s: devlink not read%s", d->name,
-		       x->s->n_devlinks ? " for its PCI function" :
-					  " (no devlink data in this snapshot)"))
+		       x->s->n_devlinks
+			       ? " for its PCI function"
+			       : " (no devlink data in this snapshot)"))
 		return;
 	devlink_handle(dl, h, sizeof(h));
 	run = rd_devlink_version(dl, "running", "fw.version");
 	stored = rd_devlink_version(dl, "stored", "fw.version");
 	if (run)
-		diag_ev(x, r, "firmware running", "devlink dev info", "%s", run);
+		diag_ev(x, r, "firmware running", "devlink dev info", "%s",
+			run);
 	if (stored)
-		diag_ev(x, r, "firmware stored", "devlink dev info", "%s", stored);
+		diag_ev(x, r, "firmware stored", "devlink dev info", "%s",
+			stored);
 	if (!diag_have(x, r, dl->reporters_read.ok && dl->reporters_read.v,
 		       "%s: health reporters not read", d->name))
 		return;
@@ -126,16 +124,18 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 		wall(x->s, reset->last_dump_ns.ok ? reset->last_dump_ns.v : 0,
 		     when, sizeof(when));
 		diag_verdict(x, r, RD_WARN, "nic_reset",
-			     "%s: the NIC reset itself %" PRIu64 " time%s since "
+			     "%s: the NIC reset itself %" PRIu64
+			     " time%s since "
 			     "the driver loaded%s%s: every QP was torn down",
 			     d->name, reset->recover_count.v,
 			     reset->recover_count.v == 1 ? "" : "s",
 			     when[0] ? ", last at " : "", when);
-		diag_next(x, r,
-			  "read the firmware's dump (devlink health dump show %s "
-			  "reporter fw_fatal, as root) and the kernel log around "
-			  "that time; a reset that repeats needs the vendor",
-			  rd_shquote_tmp(h));
+		diag_next(
+			x, r,
+			"read the firmware's dump (devlink health dump show %s "
+			"reporter fw_fatal, as root) and the kernel log around "
+			"that time; a reset that repeats needs the vendor",
+			rd_shquote_tmp(h));
 		return;
 	}
 	if (run && stored && strcmp(run, stored) != 0) {
@@ -143,9 +143,10 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: firmware %s is stored but %s still runs: the "
 			     "update waits for a reset",
 			     d->name, stored, run);
-		diag_next(x, r,
-			  "reset the NIC when traffic can stop (reboot, or the "
-			  "vendor's firmware reset tool), then check fw.version");
+		diag_next(
+			x, r,
+			"reset the NIC when traffic can stop (reboot, or the "
+			"vendor's firmware reset tool), then check fw.version");
 		return;
 	}
 	if (errors) {
@@ -153,20 +154,23 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: devlink health reporter %s counted %" PRIu64
 			     " errors (recovered %" PRIu64 ")",
 			     d->name, errors->name, errors->error_count.v,
-			     errors->recover_count.ok ? errors->recover_count.v : 0);
-		diag_next(x, r,
-			  "devlink health diagnose %s reporter %s shows the last "
-			  "one (as root); tx and rx errors are timeouts or error "
-			  "completions the driver recovered",
-			  rd_shquote_tmp(h), errors->name);
+			     errors->recover_count.ok ? errors->recover_count.v
+						      : 0);
+		diag_next(
+			x, r,
+			"devlink health diagnose %s reporter %s shows the last "
+			"one (as root); tx and rx errors are timeouts or error "
+			"completions the driver recovered",
+			rd_shquote_tmp(h), errors->name);
 		return;
 	}
 	if (!dl->n_reporters) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_reporters",
 			     "%s: the driver registers no devlink health "
-			     "reporters", d->name);
+			     "reporters",
+			     d->name);
 		return;
 	}
-	diag_verdict(x, r, RD_PASS, "ok", "%s: healthy (%s)%s%s", d->name, names,
-		     run ? ", firmware " : "", run ? run : "");
+	diag_verdict(x, r, RD_PASS, "ok", "%s: healthy (%s)%s%s", d->name,
+		     names, run ? ", firmware " : "", run ? run : "");
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "diag/data.h"
+#include "core/clock.h"
 
 #define KMSG_SOURCE "/dev/kmsg"
 /* Evidence lines a result lists at most: the newest records. */
@@ -24,29 +25,18 @@
 #define PORT_EVIDENCE_MAX 3
 
 /*
- * When a record was logged: the wall-clock time (the date too when it is
- * more than a day before the reading), else the seconds since boot as
- * dmesg prints them.
+ * When a record was logged: the local wall-clock time (the date too when
+ * it is more than a day before the reading), else the seconds since boot
+ * as dmesg prints them.
  */
 static void rec_when(const struct rd_snapshot *s, const struct rd_kmsg_rec *k,
 		     char *buf, size_t size)
 {
-	if (k->wall_time.ok && isfinite(k->wall_time.v)) {
-		time_t t = (time_t)k->wall_time.v;
-		bool today =
-			s->time.ok && fabs(s->time.v - k->wall_time.v) < 86400;
-		struct tm tm;
+	bool today = k->wall_time.ok && s->time.ok &&
+		     fabs(s->time.v - k->wall_time.v) < 86400;
 
-		if (localtime_r(&t, &tm) &&
-		    strftime(buf, size,
-			     today ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm) > 0)
-			return;
-	}
-	if (k->ts_usec.ok)
-		snprintf(buf, size, "[%5" PRIu64 ".%06" PRIu64 "]",
-			 k->ts_usec.v / 1000000u, k->ts_usec.v % 1000000u);
-	else
-		snprintf(buf, size, "[?]");
+	rd_kmsg_rec_when(k, RD_CLOCK_LOCAL,
+			 today ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", buf, size);
 }
 
 static bool rec_of(const struct rd_kmsg_rec *k, const struct rd_device *d)

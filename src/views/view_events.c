@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/escape.h"
 #include "diag/data.h"
 #include "views/ui.h"
@@ -43,26 +44,10 @@ static enum w_style severity_style(const struct rd_kmsg_class *c)
 	}
 }
 
-static void when(const struct rd_kmsg_rec *k, char *buf, size_t size)
-{
-	time_t t;
-	struct tm tm;
-
-	if (k->wall_time.ok) {
-		t = (time_t)k->wall_time.v;
-		if (gmtime_r(&t, &tm) &&
-		    strftime(buf, size, "%d %H:%M:%S", &tm))
-			return;
-	}
-	if (k->ts_usec.ok)
-		snprintf(buf, size, "[%10.3f s]", (double)k->ts_usec.v / 1e6);
-	else
-		snprintf(buf, size, "?");
-}
-
 static bool wanted(const char *dev, const struct rd_device *sel)
 {
-	return all_devices || !sel || (dev && sel->name && !strcmp(dev, sel->name));
+	return all_devices || !sel ||
+	       (dev && sel->name && !strcmp(dev, sel->name));
 }
 
 /* Is the story's event shown under the filters? */
@@ -140,14 +125,11 @@ static void story(struct ui *ui, const struct rd_device *sel)
 	for (size_t i = ev->n; i-- > 0 && shown < STORY_SHOWN;) {
 		const struct rd_event *e = &ev->v[i];
 		char t[32], target[64];
-		time_t tt = (time_t)e->time;
-		struct tm tm;
 
 		if (!story_wanted(ui, e, sel))
 			continue;
-		if (!gmtime_r(&tt, &tm) ||
-		    !strftime(t, sizeof(t), "%d %H:%M:%S", &tm))
-			snprintf(t, sizeof(t), "?");
+		rd_clock_fmt(e->time, RD_CLOCK_UTC, "%d %H:%M:%S", "?", t,
+			     sizeof(t));
 		if (e->port)
 			snprintf(target, sizeof(target), "%s/%" PRIu64,
 				 rd_esc_tmp(e->device ? e->device : "-"),
@@ -185,7 +167,8 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 	const struct rd_kmsg_table *tab = rd_data_kmsg();
 	size_t shown = 0;
 
-	w_lines_add(&page.lines, W_HEAD, "Kernel log (UTC: day of month, time)%s",
+	w_lines_add(&page.lines, W_HEAD,
+		    "Kernel log (UTC: day of month, time)%s",
 		    all_devices ? "  all devices" : "");
 	if (!log->readable.ok) {
 		w_lines_add(&page.lines, W_DIM, "  not read");
@@ -201,18 +184,19 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 		    "devices%s",
 		    log->records_read.ok ? log->records_read.v : 0,
 		    ui_str(log->source), log->n_records,
-		    log->gaps.ok && log->gaps.v ?
-			    "; some were overwritten before they were read" : "");
+		    log->gaps.ok && log->gaps.v
+			    ? "; some were overwritten before they were read"
+			    : "");
 	for (size_t i = log->n_records; i-- > 0;) {
 		const struct rd_kmsg_rec *k = &log->records[i];
 		const struct rd_kmsg_class *c =
-			k->message && tab ? rd_kmsg_classify(tab, k->message) :
-					    NULL;
+			k->message && tab ? rd_kmsg_classify(tab, k->message)
+					  : NULL;
 		char t[32], target[64];
 
 		if (!wanted(k->rdma_device, sel))
 			continue;
-		when(k, t, sizeof(t));
+		rd_kmsg_rec_when(k, RD_CLOCK_UTC, "%d %H:%M:%S", t, sizeof(t));
 		if (k->port.ok && k->port.v)
 			snprintf(target, sizeof(target), "%s/%" PRIu64,
 				 ui_str(k->rdma_device), k->port.v);
@@ -224,15 +208,17 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 			char lines[8][256];
 			int indent = 2 + 14 + 1 + 10 + 1 + 9 + 1;
 			size_t nl = w_wrap(ui_str(k->message),
-					   width - indent > 24 ? width - indent : 24,
+					   width - indent > 24 ? width - indent
+							       : 24,
 					   lines, 8);
 
 			for (size_t j = 0; j < nl; j++)
 				w_lines_add(&page.lines, severity_style(c),
-					    "  %-14s %-10s %-9s %s",
-					    j ? "" : t, j ? "" : target,
-					    j ? "" : c ? rd_kmsg_kind_name(c->kind) :
-							 "other",
+					    "  %-14s %-10s %-9s %s", j ? "" : t,
+					    j ? "" : target,
+					    j	? ""
+					    : c ? rd_kmsg_kind_name(c->kind)
+						: "other",
 					    lines[j]);
 		}
 		shown++;
@@ -240,8 +226,8 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 	if (!shown)
 		w_lines_add(&page.lines, W_DIM,
 			    "  no kernel messages about %s since boot",
-			    all_devices || !sel ? "the RDMA devices" :
-						  ui_str(sel->name));
+			    all_devices || !sel ? "the RDMA devices"
+						: ui_str(sel->name));
 }
 
 static void health(struct ui *ui, const struct rd_device *sel)
@@ -258,24 +244,30 @@ static void health(struct ui *ui, const struct rd_device *sel)
 		if (!dl || !wanted(d->name, sel))
 			continue;
 		any = true;
-		w_lines_add(&page.lines, W_NORMAL,
-			    "  %-8s %s  firmware %s (stored %s)  PSID %s",
-			    ui_str(d->name), ui_str(dl->dev),
-			    ui_str(rd_devlink_version(dl, "running", "fw.version")),
-			    ui_str(rd_devlink_version(dl, "stored", "fw.version")),
-			    ui_str(rd_devlink_version(dl, "fixed", "fw.psid")));
+		w_lines_add(
+			&page.lines, W_NORMAL,
+			"  %-8s %s  firmware %s (stored %s)  PSID %s",
+			ui_str(d->name), ui_str(dl->dev),
+			ui_str(rd_devlink_version(dl, "running", "fw.version")),
+			ui_str(rd_devlink_version(dl, "stored", "fw.version")),
+			ui_str(rd_devlink_version(dl, "fixed", "fw.psid")));
 		for (size_t j = 0; j < dl->n_reporters; j++) {
 			const struct rd_devlink_reporter *p = &dl->reporters[j];
 			bool bad = rd_devlink_reporter_failed(p);
-			bool moved = (p->error_count.ok && p->error_count.v) ||
-				     (p->recover_count.ok && p->recover_count.v);
+			bool moved =
+				(p->error_count.ok && p->error_count.v) ||
+				(p->recover_count.ok && p->recover_count.v);
 
-			w_lines_add(&page.lines, bad ? W_BAD : moved ? W_WARN : W_NORMAL,
-				    "    %-10s %-8s %6" PRIu64 " errors %6" PRIu64
-				    " recovered",
+			w_lines_add(&page.lines,
+				    bad	    ? W_BAD
+				    : moved ? W_WARN
+					    : W_NORMAL,
+				    "    %-10s %-8s %6" PRIu64
+				    " errors %6" PRIu64 " recovered",
 				    ui_str(p->name), ui_str(p->state),
 				    p->error_count.ok ? p->error_count.v : 0,
-				    p->recover_count.ok ? p->recover_count.v : 0);
+				    p->recover_count.ok ? p->recover_count.v
+							: 0);
 		}
 	}
 	if (!any)
@@ -299,9 +291,10 @@ static void downs(struct ui *ui, const struct rd_device *sel)
 		if (n->carrier_down_count.ok)
 			snprintf(host, sizeof(host), "%" PRIu64,
 				 n->carrier_down_count.v);
-		w_lines_add(&page.lines, W_NORMAL,
-			    "  %-10s %-14s carrier downs %-6s firmware's count %s",
-			    ui_str(n->rdma_device), ui_str(n->name), host, fw);
+		w_lines_add(
+			&page.lines, W_NORMAL,
+			"  %-10s %-14s carrier downs %-6s firmware's count %s",
+			ui_str(n->rdma_device), ui_str(n->name), host, fw);
 	}
 }
 

@@ -6,7 +6,8 @@ if HAVE_CMOCKA
 UNIT_TESTS = \
 	tests/unit/test_attr tests/unit/test_json tests/unit/test_escape \
 	tests/unit/test_redact \
-	tests/unit/test_print tests/unit/test_rate tests/unit/test_model \
+	tests/unit/test_print tests/unit/test_rate tests/unit/test_clock \
+	tests/unit/test_model \
 	tests/unit/test_recording \
 	tests/unit/test_ib_sysfs tests/unit/test_probe_cache tests/unit/test_pci \
 	tests/unit/test_kmod tests/unit/test_host tests/unit/test_ecn \
