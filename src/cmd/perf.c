@@ -21,6 +21,7 @@
 #include "perf/bind.h"
 #include "perf/gid.h"
 #include "perf/perf.h"
+#include "perf/pretest.h"
 #include "probes/probe.h"
 
 static volatile sig_atomic_t perf_stop;
@@ -92,37 +93,38 @@ static void perf_usage(FILE *f, bool lat)
 			   "sorted, as perftest does\n"
 			   "      --histogram       print a histogram of the "
 			   "samples (usec, counts)\n");
-	fprintf(f, "      --loopback        both ends on this port, no peer "
-		   "needed\n"
-		   "      --bind ADDR       server: listen on this IPv4 "
-		   "address (default: the\n"
-		   "                        IPv4 address of the port's netdev "
-		   "and 127.0.0.1,\n"
-		   "                        else every address)\n"
-		   "      --timeout MS      wait for each out-of-band message "
-		   "(5000)\n"
-		   "      --json            print the result as JSON\n"
-		   "      --progress-fd N   stream JSON progress lines to "
-		   "descriptor N\n"
-		   "      --interval MS     progress interval (default 1000)\n"
-		   "      --no-counters     do not show the port's counter "
-		   "changes\n"
-		   "      --expect-percent P  bw: exit 1 when a result (with -a: "
-		   "the largest)\n"
-		   "                        is below P %% of the rate this path "
-		   "can reach\n"
-		   "      --peer-port N     client: before the test, compare "
-		   "both ports with\n"
-		   "                        'rdmadiag peer --listen -p N' on "
-		   "HOST and list\n"
-		   "                        the mismatches (without it, an "
-		   "rdmadiag server\n"
-		   "                        is asked in the test's own "
-		   "channel; not with -R)\n"
-		   "exit status: 0 done, 1 test failed, below --expect-percent "
-		   "or bad usage\n"
-		   "(as perftest), 130 "
-		   "interrupted\n");
+	fprintf(f,
+		"      --loopback        both ends on this port, no peer "
+		"needed\n"
+		"      --bind ADDR       server: listen on this IPv4 "
+		"address (default: the\n"
+		"                        IPv4 address of the port's netdev "
+		"and 127.0.0.1,\n"
+		"                        else every address)\n"
+		"      --timeout MS      wait for each out-of-band message "
+		"(5000)\n"
+		"      --json            print the result as JSON\n"
+		"      --progress-fd N   stream JSON progress lines to "
+		"descriptor N\n"
+		"      --interval MS     progress interval (default 1000)\n"
+		"      --no-counters     do not show the port's counter "
+		"changes\n"
+		"      --expect-percent P  bw: exit 1 when a result (with -a: "
+		"the largest)\n"
+		"                        is below P %% of the rate this path "
+		"can reach\n"
+		"      --peer-port N     client: before the test, compare "
+		"both ports with\n"
+		"                        'rdmadiag peer --listen -p N' on "
+		"HOST and list\n"
+		"                        the mismatches (without it, an "
+		"rdmadiag server\n"
+		"                        is asked in the test's own "
+		"channel; not with -R)\n"
+		"exit status: 0 done, 1 test failed, below --expect-percent "
+		"or bad usage\n"
+		"(as perftest), 130 "
+		"interrupted\n");
 }
 
 /*
@@ -131,8 +133,9 @@ static void perf_usage(FILE *f, bool lat)
  */
 static void perf_usage_short(FILE *f, bool lat)
 {
-	fprintf(f, " Invalid Command or flag: 'rdmadiag %s --help' lists "
-		   "the options\n",
+	fprintf(f,
+		" Invalid Command or flag: 'rdmadiag %s --help' lists "
+		"the options\n",
 		lat ? "lat" : "bw");
 }
 
@@ -147,8 +150,7 @@ static int parse_op(struct rd_cli *cli, const char *arg, void *dst)
 	else if (strcmp(arg, "read") == 0 && !o->lat)
 		o->op = PERF_OP_READ;
 	else {
-		cli_error(cli, "--op: \"%s\" is not one of %s",
-			  arg,
+		cli_error(cli, "--op: \"%s\" is not one of %s", arg,
 			  o->lat ? "send, write" : "write, read, send");
 		return -1;
 	}
@@ -192,150 +194,6 @@ static bool take_snapshot(struct rd_cli *cli, struct rd_snapshot *s)
 	return rd_snapshot_take(&cli->roots, NULL, 0, 0, s) == 0;
 }
 
-static const struct rd_port *snap_port(const struct rd_snapshot *s,
-				       const char *dev, unsigned port)
-{
-	const struct rd_device *d = rd_snapshot_device(s, dev);
-
-	return d ? rd_device_port(d, port) : NULL;
-}
-
-/*
- * A server listens on the IPv4 address of the port's netdev unless --bind
- * says otherwise; the banner says which address and why.
- */
-static void choose_bind(struct perf_opts *o, const struct rd_snapshot *s,
-			char *buf, size_t len)
-{
-	char why[256] = "the port state could not be read";
-	bool text = !o->json && !o->quiet;
-	FILE *f = text ? stdout : stderr;
-
-	if (o->bind_addr) {
-		fprintf(f, "%sListening on %s port %u (--bind)\n",
-			text ? " " : "rdmadiag: ", rd_esc_tmp(o->bind_addr),
-			o->port);
-		fflush(f);
-		return;
-	}
-	if (o->rdma_cm) {
-		/* rdma_cm reaches a device only through its address. */
-		if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
-					   sizeof(why)) == 0)
-			o->bind_addr = buf;
-		fprintf(f, "%sListening through rdma_cm on %s port %u%s%s\n",
-			text ? " " : "rdmadiag: ",
-			o->bind_addr ? buf : "every IPv4 address", o->port,
-			o->bind_addr ? ", " : "", o->bind_addr ? why : "");
-		fflush(f);
-		return;
-	}
-	if (s && perf_bind_default(s, o->dev, o->ib_port, buf, len, why,
-				   sizeof(why)) == 0) {
-		/* Loopback too: reachable only from this host. */
-		o->bind_addr = buf;
-		o->bind_addr2 = "127.0.0.1";
-		fprintf(f, "%sListening on %s and 127.0.0.1 port %u, %s "
-			   "(--bind ADDR to choose)\n",
-			text ? " " : "rdmadiag: ", buf, o->port, why);
-		fflush(f);	/* seen while waiting for the client */
-		return;
-	}
-	fprintf(f, "%sListening on every IPv4 address, port %u: %s "
-		   "(--bind ADDR to listen on one)\n",
-		text ? " " : "rdmadiag: ", o->port, why);
-	fflush(f);
-}
-
-/* Refuse a port that is not ACTIVE; 0 when the test may go on. */
-static int check_port(struct rd_cli *cli, const struct rd_snapshot *s,
-		      const char *dev, unsigned port)
-{
-	const struct rd_port *p = snap_port(s, dev, port);
-
-	if (!rd_snapshot_device(s, dev)) {
-		cli_error(cli, "no RDMA device named %s%s", dev,
-			  s->n_devices ? ""
-				       : " (no RDMA device at all: is the "
-					 "driver, e.g. rdma_rxe, loaded?)");
-		return -ENODEV;
-	}
-	if (!p) {
-		cli_error(cli, "%s has no port %u", dev, port);
-		return -ENODEV;
-	}
-	if (!p->state_num.ok) {
-		fprintf(stderr,
-			"rdmadiag: warning: state of %s port %u is "
-			"unknown; trying anyway\n",
-			dev, port);
-		return 0;
-	}
-	if (!rd_port_active(p)) {
-		cli_error(cli,
-			  "%s port %u is %s (physical state %s), not ACTIVE: "
-			  "no traffic can pass%s%s%s. Run 'rdmadiag snapshot' "
-			  "for the details.",
-			  dev, port, p->state ? p->state : "not active",
-			  p->phys_state ? p->phys_state : "unknown",
-			  p->netdev ? " (is " : "", p->netdev ? p->netdev : "",
-			  p->netdev ? " up with a carrier?)" : "");
-		return -ENETDOWN;
-	}
-	return 0;
-}
-
-static void mtu_warning(const struct rd_snapshot *s, const struct perf_dev *d,
-			char *buf, size_t len)
-{
-	const struct rd_port *p = snap_port(s, d->name, d->port);
-	const struct rd_netdev *nd =
-		p && p->netdev ? rd_snapshot_netdev(s, p->netdev) : NULL;
-	int active = perf_mtu_bytes(d->port_attr.active_mtu);
-	int max = perf_mtu_bytes(d->port_attr.max_mtu);
-
-	buf[0] = '\0';
-	if (active >= 4096)
-		return;
-	/* RoCE carries the IB MTU plus about 100 bytes of headers. */
-	if (nd && nd->mtu.ok && nd->mtu.v >= 4096 + 100 && max >= 4096)
-		snprintf(buf, len,
-			 "active MTU %d < 4096 although %s has MTU "
-			 "%llu: the port has not picked up the larger MTU",
-			 active, nd->name, (unsigned long long)nd->mtu.v);
-	else if (!d->roce && max > active)
-		snprintf(buf, len,
-			 "active MTU %d < the port's maximum %d: "
-			 "check the subnet manager's MTU",
-			 active, max);
-}
-
-/*
- * -R failed: rdma_cm picked the GID by this host's default RoCE mode,
- * which the peer's must match; say which it is (configfs, when set up).
- */
-static void cm_mode_note(const struct rd_snapshot *s, const struct perf_opts *o,
-			 char *err, size_t len)
-{
-	const struct rd_host *h = &s->host;
-	size_t n = strlen(err);
-
-	for (size_t i = 0; o->dev && i < h->n_cm_ports; i++) {
-		const struct rd_cm_port *cm = &h->cm_ports[i];
-
-		if (cm->device && strcmp(cm->device, o->dev) == 0 &&
-		    cm->port.ok && cm->port.v == o->ib_port &&
-		    cm->default_roce_mode && n < len) {
-			snprintf(err + n, len - n,
-				 " (this host's rdma_cm default RoCE mode on "
-				 "%s port %u: %s; the peer's must be the same)",
-				 o->dev, o->ib_port,
-				 rd_esc_tmp(cm->default_roce_mode));
-			return;
-		}
-	}
-}
-
 /*
  * --expect-percent: 1 when a result is below it, or cannot be judged.
  * With -a only the largest size counts: small messages are bound by the
@@ -353,15 +211,19 @@ static int expect_check(struct rd_cli *cli, const struct perf_session *s,
 
 		if (pct < 0) {
 			cli_error(cli, "--expect-percent %u: cannot judge, %s",
-				  want, s->reach_why[0] ? s->reach_why :
-							  "the reachable rate is not known");
+				  want,
+				  s->reach_why[0]
+					  ? s->reach_why
+					  : "the reachable rate is not known");
 			return 1;
 		}
 		if (pct < want) {
-			cli_error(cli, "%llu B: %.2f %% of the %.2f Gb/s "
-				  "this path can reach, below the %u %% expected",
-				  (unsigned long long)bw[i].size, pct,
-				  s->reach.reachable_gbps, want);
+			cli_error(
+				cli,
+				"%llu B: %.2f %% of the %.2f Gb/s "
+				"this path can reach, below the %u %% expected",
+				(unsigned long long)bw[i].size, pct,
+				s->reach.reachable_gbps, want);
 			return 1;
 		}
 	}
@@ -425,33 +287,6 @@ static int measure(struct perf_session *s, const uint64_t *sizes, size_t nsizes,
 	return 0; /* ib_write_lat just closes */
 }
 
-/*
- * The device to test: -d, else the first one read; its port must be able
- * to carry traffic. 0, or -1 with the reason printed.
- */
-static int pick_device(struct rd_cli *cli, struct perf_opts *o, bool have0,
-		       const struct rd_snapshot *s0)
-{
-	if (!have0) {
-		fprintf(stderr, "rdmadiag: warning: cannot read the port "
-				"state; trying anyway\n");
-		return 0;
-	}
-	if (!o->dev && s0->n_devices && s0->devices[0].name) {
-		snprintf(o->dev_first, sizeof(o->dev_first), "%s",
-			 s0->devices[0].name);
-		o->dev = o->dev_first;
-	}
-	if (o->dev && check_port(cli, s0, o->dev, o->ib_port) < 0)
-		return -1;
-	if (!o->dev) {
-		cli_error(cli, "no RDMA device found (is the driver, "
-			       "e.g. rdma_rxe, loaded and a link added?)");
-		return -1;
-	}
-	return 0;
-}
-
 static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 {
 	struct rd_peer_precheck pc = { .ran = false };
@@ -463,7 +298,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	struct perf_lat_result *lat = NULL;
 	size_t nbw = 0, nlat = 0, nsizes = 0;
 	uint64_t sizes[24];
-	char warn[300] = "", note[600] = "";
+	char warn[300] = "", note[600] = "", msg[300];
 	char bindaddr[INET_ADDRSTRLEN];
 	int r, rc = 1;
 
@@ -474,10 +309,16 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		sizes[nsizes++] = o->size;
 
 	have0 = take_snapshot(cli, &s0);
-	if (pick_device(cli, o, have0, &s0) < 0)
+	r = perf_pick_device(o, have0 ? &s0 : NULL, msg, sizeof(msg));
+	if (r < 0) {
+		cli_error(cli, "%s", msg);
 		goto out_snap;
+	}
+	if (msg[0])
+		fprintf(stderr, "rdmadiag: warning: %s\n", msg);
 	if (o->role == PERF_SERVER)
-		choose_bind(o, have0 ? &s0 : NULL, bindaddr, sizeof(bindaddr));
+		perf_bind_choose(o, have0 ? &s0 : NULL, bindaddr,
+				 sizeof(bindaddr));
 	rd_peer_inband_init(&ib, o, have0 ? &s0 : NULL, &pc);
 	if (peer_port)
 		rd_peer_precheck_run(&pc, have0 ? &s0 : NULL, o->dev,
@@ -494,7 +335,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 			 s.peer_version / 100, s.peer_version % 100);
 	if (r < 0) {
 		if (o->rdma_cm && have0)
-			cm_mode_note(&s0, o, s.err, sizeof(s.err));
+			perf_cm_mode_note(&s0, o, s.err, sizeof(s.err));
 		cli_error(cli, "%s", s.err);
 		rd_peer_precheck_explain(&pc, s.peer_version || o->rdma_cm,
 					 &s.fail, stderr);
@@ -503,7 +344,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 		goto out_snap;
 	}
 	if (have0)
-		mtu_warning(&s0, &s.dev, warn, sizeof(warn));
+		perf_mtu_warning(&s0, &s.dev, warn, sizeof(warn));
 	perf_reach_set(&s, have0 ? &s0 : NULL);
 	if (warn[0] && (o->json || o->quiet))
 		fprintf(stderr, "rdmadiag: warning: %s\n", rd_esc_tmp(warn));
@@ -544,8 +385,9 @@ fail:
 	if (have0 && have1 && !o->json && !o->quiet)
 		perf_counters_text(stderr, &s0, &s1, s.dev.name, s.dev.port);
 	if (!o->json && !o->quiet && s.fail.kind == PERF_FAIL_WC)
-		cli_explain_completion(cli, stderr, s.err, s.dev.name, s.dev.port,
-				       have1 ? &s0 : NULL, have1 ? &s1 : NULL);
+		cli_explain_completion(cli, stderr, s.err, s.dev.name,
+				       s.dev.port, have1 ? &s0 : NULL,
+				       have1 ? &s1 : NULL);
 	perf_result_emit(&s, bw, nbw, lat, nlat, warn, have1 ? &s0 : NULL,
 			 have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;
@@ -706,8 +548,10 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 	if (!have_iters)
 		o.iters = (!lat && o.op == PERF_OP_WRITE) ? 5000 : 1000;
 	if (lat && !o.duration && o.iters > PERF_LAT_MAX_SAMPLES) {
-		cli_error(cli, "-n: at most %u: every sample is kept (8 bytes "
-			       "each)", PERF_LAT_MAX_SAMPLES);
+		cli_error(cli,
+			  "-n: at most %u: every sample is kept (8 bytes "
+			  "each)",
+			  PERF_LAT_MAX_SAMPLES);
 		return 2;
 	}
 	if (o.inline_size < 0)

@@ -7,6 +7,7 @@ src_librdmadiag_a_SOURCES += \
 	src/perf/clock.c src/perf/clock.h \
 	src/perf/gid.c src/perf/gid.h \
 	src/perf/bind.c src/perf/bind.h \
+	src/perf/pretest.c src/perf/pretest.h \
 	src/perf/verbs.c src/perf/verbs.h \
 	src/perf/cm.c src/perf/cm.h \
 	src/perf/perf.h src/perf/session.c \

@@ -25,6 +25,7 @@ UNIT_TESTS = \
 	tests/unit/test_perf_oob tests/unit/test_perf_stats \
 	tests/unit/test_perf_clock tests/unit/test_perf_gid \
 	tests/unit/test_perf_report tests/unit/test_perf_bind \
+	tests/unit/test_perf_pretest \
 	tests/unit/test_perf_cm tests/unit/test_perf_fail \
 	tests/unit/test_fleet tests/unit/test_nhc \
 	tests/unit/test_console_state tests/unit/test_console_worker \
