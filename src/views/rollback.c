@@ -17,6 +17,14 @@
 #include "console/fixup.h"
 
 static int rollback_key(struct ui *ui, int ch);
+static int tick(struct ui *ui);
+
+/* The countdown is read four times a second. */
+static const struct ui_dialog_kind rollback_kind = {
+	.key = rollback_key,
+	.tick = tick,
+	.wake_ms = 250,
+};
 
 /* (Re)build the dialog from ui->rollback; the countdown is its last
  * text line. */
@@ -26,7 +34,7 @@ static void show(struct ui *ui, const char *countdown)
 
 	ui_dialog_open(ui, "Keep this change?", "y: keep   n/Esc: revert now",
 		       NULL, NULL);
-	ui->dialog.key = rollback_key;
+	ui->dialog.kind = &rollback_kind;
 	ui_dialog_line(ui, "%s", rb->what);
 	if (rb->after[0])
 		ui_dialog_line(ui, "%s", rb->after);
@@ -41,8 +49,9 @@ static void timed_out(struct ui *ui)
 	rb->on = false;
 	ui_dialog_open(ui, "Change not kept", NULL, NULL, NULL);
 	ui_dialog_line(ui, "%s", rb->what);
-	ui_dialog_line(ui, "Nobody pressed y in time: the rollback timer "
-			   "reverts the change (journal entry %s).",
+	ui_dialog_line(ui,
+		       "Nobody pressed y in time: the rollback timer "
+		       "reverts the change (journal entry %s).",
 		       rb->id);
 	ui_dialog_line(ui, "The next reading shows the old value.");
 	ui_msg(ui, W_WARN, "not kept in time: the rollback timer reverts %s",
@@ -78,8 +87,9 @@ static int watch(struct ui *ui)
 	}
 	ui_dialog_open(ui, "Rollback failed", NULL, NULL, NULL);
 	ui_dialog_line(ui, "%s", rb->what);
-	ui_dialog_line(ui, "The rollback timer could not revert it (journal "
-			   "entry %s):",
+	ui_dialog_line(ui,
+		       "The rollback timer could not revert it (journal "
+		       "entry %s):",
 		       rb->id);
 	ui_dialog_line(ui, "  %s", why);
 	ui_dialog_line(ui, "The change is still in place: press u to undo it, "
@@ -97,6 +107,7 @@ void ui_rollback_open(struct ui *ui, const struct con_update *u,
 
 	memset(rb, 0, sizeof(*rb));
 	rb->on = true;
+	ui->live_dialog = &rollback_kind;
 	snprintf(rb->id, sizeof(rb->id), "%s", u->fix_id);
 	rb->confirm_by = u->confirm_by;
 	snprintf(rb->what, sizeof(rb->what), "%s", u->text);
@@ -108,21 +119,28 @@ void ui_rollback_open(struct ui *ui, const struct con_update *u,
 		timed_out(ui);
 }
 
-int ui_rollback_tick(struct ui *ui)
+/* The countdown live, then the journal watched; the kind's life ends
+ * when neither is left. */
+static int tick(struct ui *ui)
 {
 	struct ui_rollback *rb = &ui->rollback;
 	struct ui_dialog *d = &ui->dialog;
 	char line[160];
+	int redo;
 
-	if (!rb->on)
-		return rb->watch ? watch(ui) : UI_REDO_NOTHING;
+	if (!rb->on) {
+		redo = rb->watch ? watch(ui) : UI_REDO_NOTHING;
+		if (!rb->watch && ui->live_dialog == &rollback_kind)
+			ui->live_dialog = NULL;
+		return redo;
+	}
 	if (!con_fixup_countdown(rb->confirm_by, con_fixup_clock(), line,
 				 sizeof(line))) {
 		timed_out(ui);
 		return UI_REDO_DRAW;
 	}
 	/* Another dialog took its place: the pending change comes first. */
-	if (!d->open || d->key != rollback_key || d->n == 0) {
+	if (!d->open || d->kind != &rollback_kind || d->n == 0) {
 		show(ui, line);
 		return UI_REDO_DRAW;
 	}
@@ -139,7 +157,7 @@ static int keep(struct ui *ui)
 	char msg[512];
 	int r;
 
-	if (ui_rollback_tick(ui) && !rb->on)
+	if (tick(ui) && !rb->on)
 		return UI_REDO_DRAW; /* too late: the timer reverts it */
 	rb->on = false;
 	r = con_fixup_confirm(rb->id, msg, sizeof(msg));

@@ -199,7 +199,8 @@ static int act_next_port(struct ui *ui, int ch)
 static int act_next_finding(struct ui *ui, int ch)
 {
 	if (!con_select_next_finding(&ui->st, ch == 'N' ? -1 : 1))
-		ui_msg(ui, W_NORMAL, "no other port has a result that is not PASS");
+		ui_msg(ui, W_NORMAL,
+		       "no other port has a result that is not PASS");
 	return UI_REDO_DRAW;
 }
 static int set_interval(struct ui *ui, double s)
@@ -228,8 +229,9 @@ static int act_demo(struct ui *ui, int ch)
 		return UI_REDO_DRAW;
 	}
 	if (ui->st.source != CON_LIVE) {
-		ui_msg(ui, W_NORMAL, "a recording is playing, not a host: D "
-				     "is for a host with no RDMA device");
+		ui_msg(ui, W_NORMAL,
+		       "a recording is playing, not a host: D "
+		       "is for a host with no RDMA device");
 		return UI_REDO_DRAW;
 	}
 	if (ui->st.have_snap && ui->st.snap.n_devices) {
@@ -314,8 +316,8 @@ static int dialog_key(struct ui *ui, int ch)
 {
 	struct ui_dialog *d = &ui->dialog;
 
-	if (d->key)
-		return d->key(ui, ch);
+	if (d->kind && d->kind->key)
+		return d->kind->key(ui, ch);
 	if (d->confirm && (ch == 'y' || ch == 'Y')) {
 		ui_confirm_fn fn = d->confirm;
 		void *arg = d->arg;
@@ -393,7 +395,8 @@ static int loop(struct ui *ui)
 			       "%s", ui->test.summary);
 			redo |= UI_REDO_DRAW;
 		}
-		redo |= ui_rollback_tick(ui);
+		if (ui->live_dialog && ui->live_dialog->tick)
+			redo |= ui->live_dialog->tick(ui);
 		if (redo & UI_REDO_LAYOUT)
 			relayout(ui);
 		if (redo & UI_REDO_DRAW)
@@ -430,9 +433,10 @@ static int loop(struct ui *ui)
 			timeout = 500;
 		if (running && (timeout < 0 || timeout > 250))
 			timeout = 250;
-		/* the keep-this-change countdown */
-		if (ui->rollback.on && (timeout < 0 || timeout > 250))
-			timeout = 250;
+		/* a live dialog's countdown */
+		if (ui->live_dialog && ui->live_dialog->wake_ms > 0 &&
+		    (timeout < 0 || timeout > ui->live_dialog->wake_ms))
+			timeout = ui->live_dialog->wake_ms;
 		if (poll(fds, nfds, timeout) < 0) {
 			if (errno == EINTR)
 				continue;

@@ -155,12 +155,23 @@ struct ui_dialog {
 	char choices[96];
 	ui_confirm_fn confirm; /* NULL: information only */
 	void *arg;
-	/*
-	 * A dialog of its own kind answers every key itself (the
-	 * keep-this-change dialog of rollback.c); NULL: y confirms, Esc, n,
-	 * q and Enter close.
-	 */
+	/* A dialog of its own kind; NULL: y confirms, Esc, n, q and Enter
+	 * close. */
+	const struct ui_dialog_kind *kind;
+};
+
+/*
+ * A dialog kind with a life of its own (the keep-this-change dialog of
+ * rollback.c). key answers every key while its dialog is open. While the
+ * kind is live (ui->live_dialog), tick runs on every turn of the loop,
+ * even after another dialog took its place, and returns the redo mask;
+ * it ends the kind's life by setting ui->live_dialog to NULL. wake_ms:
+ * the loop turns at least this often while the kind is live.
+ */
+struct ui_dialog_kind {
 	int (*key)(struct ui *ui, int ch);
+	int (*tick)(struct ui *ui);
+	int wake_ms;
 };
 
 /* A change whose rollback timer runs: it is kept only if the person
@@ -207,6 +218,8 @@ struct ui {
 	/* a screen taking every key (a form, a filter prompt) */
 	int (*modal)(struct ui *ui, int ch);
 	struct ui_dialog dialog;
+	/* the dialog kind whose tick the loop runs, or NULL */
+	const struct ui_dialog_kind *live_dialog;
 	/* a fix-up in the worker: its dialog follows the progress */
 	bool fix_dialog;
 	struct ui_rollback rollback;
@@ -266,7 +279,8 @@ struct rd_rect *ui_pane(struct ui *ui, enum rd_pane p);
  */
 enum w_style view_overview_reach(const struct rd_snapshot *s,
 				 const struct rd_device *d,
-				 const struct rd_port *p, char *buf, size_t len);
+				 const struct rd_port *p, char *buf,
+				 size_t len);
 
 /* The checklist on the most important finding, its detail on the whole
  * screen (k, from any screen). */
@@ -278,10 +292,9 @@ void view_tests_open_form(struct ui *ui, bool latency);
 
 /* rollback.c: the keep-this-change dialog after a change with a
  * rollback timer (u: its CON_UP_FIX_DONE), a dialog kind that answers
- * its own keys; tick keeps the countdown live and returns the redo mask. */
+ * its own keys and, live, keeps its countdown running. */
 void ui_rollback_open(struct ui *ui, const struct con_update *u,
 		      const char *after);
-int ui_rollback_tick(struct ui *ui);
 
 /* chrome.c: the title, banner and key bar around every screen. */
 void chrome_title(struct ui *ui);

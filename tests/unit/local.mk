@@ -32,6 +32,7 @@ UNIT_TESTS = \
 	tests/unit/test_console_watch \
 	tests/unit/test_console_test_run tests/unit/test_console_fixup \
 	tests/unit/test_layout tests/unit/test_widgets tests/unit/test_screens \
+	tests/unit/test_views_rollback \
 	tests/unit/test_prom tests/unit/test_export_metrics \
 	tests/unit/test_peer_summary tests/unit/test_peer_wire \
 	tests/unit/test_peer_matrix tests/unit/test_peer_precheck \
