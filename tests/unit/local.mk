@@ -16,10 +16,10 @@ UNIT_TESTS = \
 	tests/unit/test_xcvr_probe tests/unit/test_devlink tests/unit/test_kmsg \
 	tests/unit/test_cli \
 	tests/unit/test_diag_port tests/unit/test_diag_checks tests/unit/test_diag_phy tests/unit/test_diag_flaps \
-	tests/unit/test_checks_missing tests/unit/test_checks_filter \
+	tests/unit/test_diag_checks_missing tests/unit/test_diag_diag \
 	tests/unit/test_diag_data tests/unit/test_diag_golden \
 	tests/unit/test_qos_model tests/unit/test_counters_tsv \
-	tests/unit/test_explain tests/unit/test_compare tests/unit/test_check_pcie \
+	tests/unit/test_explain tests/unit/test_compare tests/unit/test_diag_pcie \
 	tests/unit/test_journal tests/unit/test_journal_durable \
 	tests/unit/test_fix \
 	tests/unit/test_perf_oob tests/unit/test_perf_stats \
