@@ -78,11 +78,13 @@ void perf_progress_bw(const struct perf_opts *o, double t, uint64_t size,
 		return;
 	rd_print_double(&p, "bytes", NULL, bytes);
 	rd_print_u64(&p, "msgs", NULL, msgs);
-	rd_print_double(&p, "gbps", NULL, perf_bw_gbit(interval_bytes, interval_s));
-	rd_print_double(&p, "mibps", NULL, perf_bw_mib(interval_bytes, interval_s));
-	rd_print_double(&p, "mpps", NULL,
-			perf_msg_rate_mpps(interval_bytes / (double)size,
-					   interval_s));
+	rd_print_double(&p, "gbps", NULL,
+			perf_bw_gbit(interval_bytes, interval_s));
+	rd_print_double(&p, "mibps", NULL,
+			perf_bw_mib(interval_bytes, interval_s));
+	rd_print_double(
+		&p, "mpps", NULL,
+		perf_msg_rate_mpps(interval_bytes / (double)size, interval_s));
 	emit_doc(o, &p, &buf, &len, m);
 }
 
@@ -150,8 +152,8 @@ static void print_counters(struct rd_printer *p, const struct rd_snapshot *s0,
 }
 
 void perf_counters_text(FILE *f, const struct rd_snapshot *s0,
-				const struct rd_snapshot *s1, const char *dev,
-				unsigned port)
+			const struct rd_snapshot *s1, const char *dev,
+			unsigned port)
 {
 	struct rd_printer p;
 
@@ -179,7 +181,8 @@ void perf_reach_set(struct perf_session *s, const struct rd_snapshot *snap)
 	if (!d->pci_bdf) {
 		snprintf(s->reach_why, sizeof(s->reach_why),
 			 "%s has no PCI function (software RDMA: the CPU, "
-			 "not a link, bounds it)", s->dev.name);
+			 "not a link, bounds it)",
+			 s->dev.name);
 		return;
 	}
 	if (rd_rate_port(snap, s->dev.name, s->dev.port, r) < 0 ||
@@ -222,20 +225,24 @@ double perf_reach_percent(const struct perf_session *s, double bps)
 void perf_reach_text(FILE *f, const struct perf_session *s, double bps)
 {
 	double pct = perf_reach_percent(s, bps);
+	struct rd_printer p;
 
+	rd_print_begin(&p, f, false);
 	if (pct < 0) {
-		fprintf(f, " (no reachable rate: %s)\n",
-			rd_esc_tmp(s->reach_why[0] ? s->reach_why :
-						     "not known"));
-		return;
+		rd_print_str(&p, NULL, " (no reachable rate: %s)\n",
+			     s->reach_why[0] ? s->reach_why : "not known");
+	} else {
+		rd_print_text(&p,
+			      " %.2f %% of the %.2f Gb/s this path can "
+			      "reach, limited by %s%s\n",
+			      pct, s->reach.reachable_gbps,
+			      rd_rate_limit_name(s->reach.limit),
+			      s->reach.limit == RD_RATE_LIMIT_PCIE &&
+					      s->reach.pcie_upper_bound
+				      ? " (at most: MaxPayload not read)"
+				      : "");
 	}
-	fprintf(f, " %.2f %% of the %.2f Gb/s this path can reach, limited by %s%s\n",
-		pct, s->reach.reachable_gbps,
-		rd_rate_limit_name(s->reach.limit),
-		s->reach.limit == RD_RATE_LIMIT_PCIE &&
-				s->reach.pcie_upper_bound ?
-			" (at most: MaxPayload not read)" :
-			"");
+	rd_print_end(&p);
 }
 
 static void reach_json(struct rd_printer *p, const struct perf_session *s)
@@ -245,7 +252,8 @@ static void reach_json(struct rd_printer *p, const struct perf_session *s)
 	rd_print_open_object(p, "reachable");
 	if (r->ok) {
 		rd_print_double(p, "gbps", NULL, r->reachable_gbps);
-		rd_print_str(p, "limited_by", NULL, rd_rate_limit_name(r->limit));
+		rd_print_str(p, "limited_by", NULL,
+			     rd_rate_limit_name(r->limit));
 		rd_print_double(p, "link_gbps", NULL, r->link_gbps);
 		if (r->mtu_ok)
 			rd_print_u64(p, "mtu", NULL, r->mtu);
@@ -291,17 +299,17 @@ static void lat_every_sample(struct rd_printer *p,
 }
 
 void perf_result_json(FILE *f, const struct perf_session *s,
-			const struct perf_bw_result *bw, size_t nbw,
-			const struct perf_lat_result *lat, size_t nlat,
-			const char *warn, const struct rd_snapshot *s0,
-			const struct rd_snapshot *s1, const char *error)
+		      const struct perf_bw_result *bw, size_t nbw,
+		      const struct perf_lat_result *lat, size_t nlat,
+		      const char *warn, const struct rd_snapshot *s0,
+		      const struct rd_snapshot *s1, const char *error)
 {
 	const struct perf_opts *o = s->o;
 	static const char *const roles[] = { "server", "client", "loopback" };
 	struct rd_printer p;
 
 	rd_print_begin(&p, f, true);
-	p.one_line = true;	/* one line per result on the progress fd */
+	p.one_line = true; /* one line per result on the progress fd */
 	rd_print_open_object(&p, NULL);
 	rd_print_str(&p, "type", NULL, "result");
 	rd_print_str(&p, "test", NULL, o->lat ? "lat" : "bw");
@@ -376,33 +384,39 @@ void perf_result_json(FILE *f, const struct perf_session *s,
 		fprintf(stderr, "rdmadiag: cannot write the JSON result\n");
 }
 
-/* ---- perftest-looking text (f: stdout for rdmadiag bw|lat) ---- */
+/*
+ * ---- perftest-looking text (f: stdout for rdmadiag bw|lat) ----
+ * Through the one writer: the program's own words with rd_print_text,
+ * every name and message from outside with rd_print_str (escaped).
+ */
 
-static void print_keys(FILE *f, const struct perf_session *s, const char *side,
-		       const struct perf_oob_keys *k)
+static void print_keys(struct rd_printer *p, const struct perf_session *s,
+		       const char *side, const struct perf_oob_keys *k)
 {
 	const struct perf_opts *o = s->o;
 
-	fprintf(f, " %s address: LID %#04x QPN %#06x PSN %#06x", side, k->lid,
-		k->qpn, k->psn);
+	rd_print_text(p, " %s address: LID %#04x QPN %#06x PSN %#06x", side,
+		      k->lid, k->qpn, k->psn);
 	if (o->op == PERF_OP_READ)
-		fprintf(f, " OUT %#04x", k->out_reads);
+		rd_print_text(p, " OUT %#04x", k->out_reads);
 	if (o->op != PERF_OP_SEND)
-		fprintf(f, " RKey %#08x VAddr %#016llx", k->rkey,
-			(unsigned long long)k->vaddr);
-	fputc('\n', f);
+		rd_print_text(p, " RKey %#08x VAddr %#016llx", k->rkey,
+			      (unsigned long long)k->vaddr);
+	rd_print_text(p, "\n");
 	if (s->with_gid) {
-		fprintf(f, " GID: ");
+		rd_print_text(p, " GID: ");
 		for (int i = 0; i < 16; i++)
-			fprintf(f, "%02d%s", k->gid[i], i < 15 ? ":" : "\n");
+			rd_print_text(p, "%02d%s", k->gid[i],
+				      i < 15 ? ":" : "\n");
 	}
 }
 
-static void print_lat_columns(FILE *f)
+static void print_lat_columns(struct rd_printer *p)
 {
-	fprintf(f, " #bytes #iterations    t_min[usec]    t_max[usec]  "
-		   "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
-		   "percentile[usec]   99.9%% percentile[usec] \n");
+	rd_print_text(p,
+		      " #bytes #iterations    t_min[usec]    t_max[usec]  "
+		      "t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% "
+		      "percentile[usec]   99.9%% percentile[usec] \n");
 }
 
 void perf_text_header(FILE *f, const struct perf_session *s, const char *warn,
@@ -410,76 +424,95 @@ void perf_text_header(FILE *f, const struct perf_session *s, const char *warn,
 {
 	const struct perf_opts *o = s->o;
 	bool sender = o->role != PERF_SERVER || o->bidir || o->lat;
+	struct rd_printer pr, *p = &pr;
 
-	fprintf(f, PERF_RESULT_LINE);
-	fprintf(f, "                    %s %s%s Test\n", perf_op_title(o->op),
-		!o->lat && o->bidir ? "Bidirectional " : "",
-		o->lat ? "Latency" : "BW");
-	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
-		rd_esc_tmp(s->dev.name));
+	rd_print_begin(p, f, false);
+
+	rd_print_text(p, PERF_RESULT_LINE);
+	rd_print_text(p, "                    %s %s%s Test\n",
+		      perf_op_title(o->op),
+		      !o->lat && o->bidir ? "Bidirectional " : "",
+		      o->lat ? "Latency" : "BW");
+	rd_print_str(p, NULL, " Dual-port       : OFF\t\tDevice         : %s\n",
+		     s->dev.name);
 	if (s->oob.peer[0])
-		fprintf(f,
-			" Client          : %s (the only one: others are "
-			"refused)\n",
-			s->oob.peer);
-	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
-	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+		rd_print_str(p, NULL,
+			     " Client          : %s (the only one: others are "
+			     "refused)\n",
+			     s->oob.peer);
+	rd_print_text(p, " Number of qps   : %u\t\tTransport type : IB\n",
+		      o->nqp);
+	rd_print_text(p, " Connection type : RC\t\tUsing SRQ      : OFF\n");
 	if (sender && !o->lat)
-		fprintf(f, " TX depth        : %u\n", o->tx_depth);
+		rd_print_text(p, " TX depth        : %u\n", o->tx_depth);
 	if (o->op == PERF_OP_SEND && (o->role != PERF_CLIENT || o->bidir))
-		fprintf(f, " RX depth        : %u\n", o->rx_depth);
+		rd_print_text(p, " RX depth        : %u\n", o->rx_depth);
 	if (!o->lat)
-		fprintf(f, " CQ Moderation   : %u\n", o->cq_mod);
-	fprintf(f, " Mtu             : %d[B]\n", perf_mtu_bytes(s->mtu));
-	fprintf(f, " Link type       : %s\n", s->dev.roce ? "Ethernet" : "IB");
+		rd_print_text(p, " CQ Moderation   : %u\n", o->cq_mod);
+	rd_print_text(p, " Mtu             : %d[B]\n", perf_mtu_bytes(s->mtu));
+	rd_print_text(p, " Link type       : %s\n",
+		      s->dev.roce ? "Ethernet" : "IB");
 	if (s->dev.gid_index >= 0)
-		fprintf(f, " GID index       : %d\n", s->dev.gid_index);
+		rd_print_text(p, " GID index       : %d\n", s->dev.gid_index);
 	if (o->op != PERF_OP_READ)
-		fprintf(f, " Max inline data : %u[B]\n", s->a.max_inline);
+		rd_print_text(p, " Max inline data : %u[B]\n", s->a.max_inline);
 	else
-		fprintf(f, " Outstand reads  : %u\n", s->a.mine[0].out_reads);
-	fprintf(f, " rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
-	fprintf(f, " Data ex. method : %s\n",
-		s->loopback  ? "loopback (in process)"
-		: o->rdma_cm ? "rdma_cm"
-			     : "Ethernet");
+		rd_print_text(p, " Outstand reads  : %u\n",
+			      s->a.mine[0].out_reads);
+	rd_print_text(p, " rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
+	rd_print_text(p, " Data ex. method : %s\n",
+		      s->loopback  ? "loopback (in process)"
+		      : o->rdma_cm ? "rdma_cm"
+				   : "Ethernet");
 	if (o->sl || o->tclass)
-		fprintf(f, " SL              : %u\t\tTraffic class  : %u\n",
-			o->sl, o->tclass);
+		rd_print_text(p,
+			      " SL              : %u\t\tTraffic class  : %u\n",
+			      o->sl, o->tclass);
 	if (o->tos >= 0)
-		fprintf(f, " ToS             : %d\n", o->tos);
+		rd_print_text(p, " ToS             : %d\n", o->tos);
 	if (s->gid_why[0])
-		fprintf(f, " GID choice      : %s\n", rd_esc_tmp(s->gid_why));
+		rd_print_str(p, NULL, " GID choice      : %s\n", s->gid_why);
 	if (peer_note && peer_note[0])
-		fprintf(f, " Peer check      : %s\n", peer_note);
+		rd_print_str(p, NULL, " Peer check      : %s\n", peer_note);
 	if (warn && warn[0])
-		fprintf(f, " Warning         : %s\n", rd_esc_tmp(warn));
-	fprintf(f, PERF_RESULT_LINE);
+		rd_print_str(p, NULL, " Warning         : %s\n", warn);
+	rd_print_text(p, PERF_RESULT_LINE);
 	for (unsigned i = 0; i < o->nqp; i++)
-		print_keys(f, s, "local", &s->a.mine[i]);
+		print_keys(p, s, "local", &s->a.mine[i]);
 	for (unsigned i = 0; i < o->nqp; i++)
-		print_keys(f, s, "remote", &s->a.peer[i]);
-	fprintf(f, PERF_RESULT_LINE);
+		print_keys(p, s, "remote", &s->a.peer[i]);
+	rd_print_text(p, PERF_RESULT_LINE);
 	if (o->lat)
-		print_lat_columns(f);
+		print_lat_columns(p);
 	else
-		fprintf(f,
-			" #bytes     #iterations    BW peak[%s]    BW "
-			"average[%s]   MsgRate[Mpps]\n",
-			o->gbits ? "Gb/sec" : "MB/sec",
-			o->gbits ? "Gb/sec" : "MB/sec");
+		rd_print_text(p,
+			      " #bytes     #iterations    BW peak[%s]    BW "
+			      "average[%s]   MsgRate[Mpps]\n",
+			      o->gbits ? "Gb/sec" : "MB/sec",
+			      o->gbits ? "Gb/sec" : "MB/sec");
+	rd_print_end(p);
 	fflush(f);
+}
+
+static void bw_line(struct rd_printer *p, const struct perf_opts *o,
+		    const struct perf_bw_result *r)
+{
+	rd_print_text(p,
+		      " %-7llu    %-10llu       %-7.2f            %-7.2f\t\t   "
+		      "%-7.6f\n",
+		      (unsigned long long)r->size, (unsigned long long)r->iters,
+		      perf_bw_unit(r->peak_bps, 1, o->gbits),
+		      perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
 }
 
 void perf_text_bw_line(FILE *f, const struct perf_opts *o,
 		       const struct perf_bw_result *r)
 {
-	fprintf(f,
-		" %-7llu    %-10llu       %-7.2f            %-7.2f\t\t   "
-		"%-7.6f\n",
-		(unsigned long long)r->size, (unsigned long long)r->iters,
-		perf_bw_unit(r->peak_bps, 1, o->gbits),
-		perf_bw_unit(r->avg_bps, 1, o->gbits), r->msg_rate_mpps);
+	struct rd_printer p;
+
+	rd_print_begin(&p, f, false);
+	bw_line(&p, o, r);
+	rd_print_end(&p);
 	fflush(f);
 }
 
@@ -488,39 +521,48 @@ void perf_text_bw_parts(FILE *f, const struct perf_opts *o,
 			const struct perf_bw_result *r)
 {
 	static const char *const title[2] = { "Local", "Remote" };
+	struct rd_printer pr, *p = &pr;
 
 	if (!o->report_both || !r->has_parts || o->all_sizes)
 		return;
+	rd_print_begin(p, f, false);
 	for (int k = 0; k < 2; k++) {
-		const struct perf_bw_part *p = k ? &r->theirs : &r->mine;
+		const struct perf_bw_part *part = k ? &r->theirs : &r->mine;
 		struct perf_bw_result one = *r;
 
-		one.peak_bps = p->peak_bps;
-		one.avg_bps = p->avg_bps;
-		one.msg_rate_mpps = p->msg_rate_mpps;
-		fprintf(f,
-			PERF_RESULT_LINE "\n %s results: \n" PERF_RESULT_LINE,
-			title[k]);
-		fprintf(f,
-			" #bytes     #iterations    BW peak[%s]    BW "
-			"average[%s]   MsgRate[Mpps]\n",
-			o->gbits ? "Gb/sec" : "MB/sec",
-			o->gbits ? "Gb/sec" : "MB/sec");
-		perf_text_bw_line(f, o, &one);
+		one.peak_bps = part->peak_bps;
+		one.avg_bps = part->avg_bps;
+		one.msg_rate_mpps = part->msg_rate_mpps;
+		rd_print_text(p,
+			      PERF_RESULT_LINE
+			      "\n %s results: \n" PERF_RESULT_LINE,
+			      title[k]);
+		rd_print_text(p,
+			      " #bytes     #iterations    BW peak[%s]    BW "
+			      "average[%s]   MsgRate[Mpps]\n",
+			      o->gbits ? "Gb/sec" : "MB/sec",
+			      o->gbits ? "Gb/sec" : "MB/sec");
+		bw_line(p, o, &one);
 	}
+	rd_print_end(p);
+	fflush(f);
 }
 
 void perf_text_lat_line(FILE *f, const struct perf_lat_result *r)
 {
 	const struct perf_lat_stats *st = &r->st;
+	struct rd_printer pr, *p = &pr;
 
-	fprintf(f,
+	rd_print_begin(p, f, false);
+	rd_print_text(
+		p,
 		" %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f  \t      "
 		" "
 		"%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
 		(unsigned long long)r->size, (unsigned long long)r->iters,
 		st->min, st->max, st->median, st->avg, st->stdev, st->p99,
 		st->p999);
+	rd_print_end(p);
 	fflush(f);
 }
 
@@ -528,24 +570,29 @@ void perf_text_lat_line(FILE *f, const struct perf_lat_result *r)
  * column heads again, as ib_*_lat -H prints them. */
 void perf_text_sorted_samples(FILE *f, const struct perf_lat_result *r)
 {
-	fprintf(f, "#, usec\n");
+	struct rd_printer pr, *p = &pr;
+
+	rd_print_begin(p, f, false);
+	rd_print_text(p, "#, usec\n");
 	for (size_t i = 0; i < r->st.kept; i++)
-		fprintf(f, "%zu, %g\n", i + 1, r->samples[i]);
-	fprintf(f, PERF_RESULT_LINE);
-	print_lat_columns(f);
+		rd_print_text(p, "%zu, %g\n", i + 1, r->samples[i]);
+	rd_print_text(p, PERF_RESULT_LINE);
+	print_lat_columns(p);
+	rd_print_end(p);
 }
 
-static void print_bar(FILE *f, size_t count, size_t most)
+static void print_bar(struct rd_printer *p, size_t count, size_t most)
 {
 	size_t bar = most ? (count * 40 + most - 1) / most : 0;
 
 	for (size_t k = 0; k < bar; k++)
-		fputc('#', f);
-	fputc('\n', f);
+		rd_print_text(p, "#");
+	rd_print_text(p, "\n");
 }
 
 /* --histogram: counts per bin of round width, the tail in one more row. */
-static void print_histogram(FILE *f, const struct perf_lat_result *r)
+static void print_histogram(struct rd_printer *p,
+			    const struct perf_lat_result *r)
 {
 	struct perf_lat_hist h;
 	size_t most = 0;
@@ -555,18 +602,18 @@ static void print_histogram(FILE *f, const struct perf_lat_result *r)
 	for (size_t b = 0; b < h.nbins; b++)
 		most = h.counts[b] > most ? h.counts[b] : most;
 	most = h.over > most ? h.over : most;
-	fprintf(f, " Histogram of %zu samples of %llu B (usec: count):\n",
-		h.total, (unsigned long long)r->size);
+	rd_print_text(p, " Histogram of %zu samples of %llu B (usec: count):\n",
+		      h.total, (unsigned long long)r->size);
 	for (size_t b = 0; b < h.nbins; b++) {
-		fprintf(f, "  %10.2f .. %-10.2f %8zu ",
-			h.lo + h.width * (double)b,
-			h.lo + h.width * (double)(b + 1), h.counts[b]);
-		print_bar(f, h.counts[b], most);
+		rd_print_text(p, "  %10.2f .. %-10.2f %8zu ",
+			      h.lo + h.width * (double)b,
+			      h.lo + h.width * (double)(b + 1), h.counts[b]);
+		print_bar(p, h.counts[b], most);
 	}
 	if (h.over) {
-		fprintf(f, "  %10.2f .. %-10.2f %8zu ",
-			h.lo + h.width * (double)h.nbins, h.max, h.over);
-		print_bar(f, h.over, most);
+		rd_print_text(p, "  %10.2f .. %-10.2f %8zu ",
+			      h.lo + h.width * (double)h.nbins, h.max, h.over);
+		print_bar(p, h.over, most);
 	}
 }
 
@@ -575,29 +622,36 @@ static void print_histogram(FILE *f, const struct perf_lat_result *r)
 void perf_text_every_sample(FILE *f, const struct perf_opts *o,
 			    const struct perf_lat_result *lat, size_t nlat)
 {
+	struct rd_printer pr, *p = &pr;
+
+	rd_print_begin(p, f, false);
 	for (size_t k = 0; k < nlat; k++) {
 		const struct perf_lat_stats *st = &lat[k].st;
 
 		if (k == 0)
-			fprintf(f,
+			rd_print_text(
+				p,
 				" Over every sample (the columns above leave "
 				"out the largest %zu, as perftest does):\n",
 				st->n - st->kept);
-		fprintf(f,
+		rd_print_text(
+			p,
 			" %llu B: %zu samples, t_max %.2f usec, 99.99%% "
 			"percentile %.2f usec, t_avg %.2f usec, t_stdev %.2f "
 			"usec\n",
 			(unsigned long long)lat[k].size, st->n, st->max_all,
 			st->p9999, st->avg_all, st->stdev_all);
 		if (lat[k].capped)
-			fprintf(f,
+			rd_print_text(
+				p,
 				" %llu B: stopped at %zu samples, the most "
 				"kept for one size\n",
 				(unsigned long long)lat[k].size, st->n);
 	}
 	if (o->hist_bins)
 		for (size_t k = 0; k < nlat; k++)
-			print_histogram(f, &lat[k]);
+			print_histogram(p, &lat[k]);
+	rd_print_end(p);
 }
 
 void perf_result_emit(const struct perf_session *s,
