@@ -161,7 +161,7 @@ static void module_text(struct rd_printer *p, const char *target,
 		if (m->length_m.ok) {
 			char len[32];
 
-			rd_xcvr_length_text(m, len, sizeof(len));
+			rd_xcvr_length_text(m, "", len, sizeof(len));
 			rd_print_text(p, ", %s", len);
 		}
 		if (m->wavelength_nm.ok)

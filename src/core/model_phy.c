@@ -12,8 +12,7 @@ static const struct rd_field limit_fields[] = {
 	RD_FLD_DBL(struct rd_xcvr_limits, high_alarm, "high_alarm"),
 	RD_FLD_DBL(struct rd_xcvr_limits, low_alarm, "low_alarm"),
 	RD_FLD_DBL(struct rd_xcvr_limits, high_warn, "high_warning"),
-	RD_FLD_DBL(struct rd_xcvr_limits, low_warn, "low_warning"),
-	RD_FLD_END
+	RD_FLD_DBL(struct rd_xcvr_limits, low_warn, "low_warning"), RD_FLD_END
 };
 
 static const struct rd_field lane_fields[] = {
@@ -81,8 +80,7 @@ const struct rd_field rd_xcvr_fields[] = {
 	RD_FLD_U64(struct rd_xcvr, vcc_flags, "vcc_flags"),
 	RD_FLD_STRUCT(struct rd_xcvr, temperature_limits, limit_fields,
 		      "temperature_limits_c"),
-	RD_FLD_STRUCT(struct rd_xcvr, vcc_limits, limit_fields,
-		      "vcc_limits_v"),
+	RD_FLD_STRUCT(struct rd_xcvr, vcc_limits, limit_fields, "vcc_limits_v"),
 	RD_FLD_STRUCT(struct rd_xcvr, tx_bias_limits, limit_fields,
 		      "tx_bias_limits_ma"),
 	RD_FLD_STRUCT(struct rd_xcvr, tx_power_limits, limit_fields,
@@ -110,14 +108,15 @@ void rd_xcvr_fmt_dbm(char *buf, size_t size, struct rd_odbl mw,
 		snprintf(buf, size, "%s", dark);
 }
 
-void rd_xcvr_length_text(const struct rd_xcvr *m, char *buf, size_t size)
+void rd_xcvr_length_text(const struct rd_xcvr *m, const char *lead, char *buf,
+			 size_t size)
 {
 	if (!m->length_m.ok)
 		snprintf(buf, size, "%s", "");
 	else if (m->length_m.v >= 1000)
-		snprintf(buf, size, "%.4g km", m->length_m.v / 1000);
+		snprintf(buf, size, "%s%.4g km", lead, m->length_m.v / 1000);
 	else
-		snprintf(buf, size, "%.4g m", m->length_m.v);
+		snprintf(buf, size, "%s%.4g m", lead, m->length_m.v);
 }
 
 void rd_xcvr_rx_scan(const struct rd_xcvr *m, struct rd_xcvr_rx *rx)
@@ -197,9 +196,9 @@ enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 		return RD_XCVR_G_NONE;
 	}
 	if (!m->identifier.ok) {
-		bool na = m->error_errno.ok &&
-			  (m->error_errno.v == EOPNOTSUPP ||
-			   m->error_errno.v == ENODATA);
+		bool na =
+			m->error_errno.ok && (m->error_errno.v == EOPNOTSUPP ||
+					      m->error_errno.v == ENODATA);
 
 		snprintf(buf, size, "%s", na ? "-" : "?");
 		return na ? RD_XCVR_G_NA : RD_XCVR_G_UNKNOWN;
@@ -208,8 +207,8 @@ enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 	    (!strcmp(m->module_state, "ModuleFault") ||
 	     !strcmp(m->module_state, "ModuleLowPwr"))) {
 		snprintf(buf, size, "%s",
-			 !strcmp(m->module_state, "ModuleFault") ? "FAULT" :
-								   "LOWPWR");
+			 !strcmp(m->module_state, "ModuleFault") ? "FAULT"
+								 : "LOWPWR");
 		return RD_XCVR_G_BAD;
 	}
 	rd_xcvr_rx_scan(m, &rx);

@@ -41,7 +41,7 @@ struct rd_xcvr_lane {
 	struct rd_obool rx_lol;
 	struct rd_obool tx_lol;
 	struct rd_obool tx_fault;
-	struct rd_ou64 tx_bias_flags;	/* RD_XCVR_F_* */
+	struct rd_ou64 tx_bias_flags; /* RD_XCVR_F_* */
 	struct rd_ou64 tx_power_flags;
 	struct rd_ou64 rx_power_flags;
 	/* CMIS: data path state of this host lane ("DPActivated", ...) */
@@ -54,10 +54,10 @@ struct rd_xcvr_lane {
  * hex digits.
  */
 struct rd_xcvr_page {
-	uint64_t i2c;		/* 0x50 (A0h) or 0x51 (A2h, SFF-8472 only) */
+	uint64_t i2c; /* 0x50 (A0h) or 0x51 (A2h, SFF-8472 only) */
 	uint64_t bank;
 	uint64_t page;
-	uint64_t offset;	/* 0 or 128 */
+	uint64_t offset; /* 0 or 128 */
 	char *hex;
 };
 
@@ -68,15 +68,16 @@ struct rd_xcvr {
 	 * nothing); absent when not known.
 	 */
 	struct rd_obool present;
-	/* why the memory was not read or not decoded, e.g. "needs CAP_NET_ADMIN" */
+	/* why the memory was not read or not decoded, e.g. "needs
+	 * CAP_NET_ADMIN" */
 	char *error;
-	struct rd_ou64 error_errno;	/* the kernel's errno, positive */
-	char *source;		/* "ethtool netlink", "ethtool ioctl", "dump" */
-	char *spec;		/* "SFF-8472", "SFF-8636", "CMIS 5.0" */
-	struct rd_ou64 identifier;	/* SFF-8024 identifier byte */
-	char *type;		/* "SFP", "QSFP28", "QSFP-DD", "OSFP", ... */
-	struct rd_ou64 connector;	/* SFF-8024 connector code */
-	char *connector_name;	/* "LC", "MPO 1x12", "No separable connector" */
+	struct rd_ou64 error_errno; /* the kernel's errno, positive */
+	char *source; /* "ethtool netlink", "ethtool ioctl", "dump" */
+	char *spec;   /* "SFF-8472", "SFF-8636", "CMIS 5.0" */
+	struct rd_ou64 identifier; /* SFF-8024 identifier byte */
+	char *type;		   /* "SFP", "QSFP28", "QSFP-DD", "OSFP", ... */
+	struct rd_ou64 connector;  /* SFF-8024 connector code */
+	char *connector_name; /* "LC", "MPO 1x12", "No separable connector" */
 	/*
 	 * media: "passive copper", "active copper", "active optical",
 	 * "optical", "BASE-T"; media_detail: the compliance or media
@@ -85,21 +86,21 @@ struct rd_xcvr {
 	char *media;
 	char *media_detail;
 	char *vendor;
-	char *vendor_oui;	/* "00:02:c9" */
+	char *vendor_oui; /* "00:02:c9" */
 	char *part_number;
 	char *revision;
 	char *serial;
-	char *date_code;	/* "YYYY-MM-DD" (lot code, when any, dropped) */
+	char *date_code; /* "YYYY-MM-DD" (lot code, when any, dropped) */
 	struct rd_odbl length_m;
 	struct rd_odbl wavelength_nm;
-	struct rd_ou64 nominal_mbps;	/* nominal signalling rate per lane */
-	struct rd_ou64 media_lanes;	/* lanes the module has */
+	struct rd_ou64 nominal_mbps; /* nominal signalling rate per lane */
+	struct rd_ou64 media_lanes;  /* lanes the module has */
 	struct rd_ou64 power_class;
 	struct rd_odbl max_power_w;
-	char *firmware;		/* CMIS active firmware "M.m" */
+	char *firmware; /* CMIS active firmware "M.m" */
 	struct rd_obool flat_memory;
 	/* CMIS module state and, in ModuleFault, its cause */
-	char *module_state;	/* "ModuleReady", "ModuleLowPwr", ... */
+	char *module_state; /* "ModuleReady", "ModuleLowPwr", ... */
 	struct rd_ou64 module_state_num;
 	char *fault_cause;
 	/*
@@ -109,17 +110,17 @@ struct rd_xcvr {
 	 */
 	struct rd_obool dom;
 	char *no_dom;
-	struct rd_obool rx_power_is_oma;	/* else average power */
-	struct rd_obool ext_calibrated;	/* SFF-8472 external calibration */
+	struct rd_obool rx_power_is_oma; /* else average power */
+	struct rd_obool ext_calibrated;	 /* SFF-8472 external calibration */
 	struct rd_odbl temperature_c;
 	struct rd_odbl vcc_v;
-	struct rd_ou64 temperature_flags;	/* RD_XCVR_F_* */
+	struct rd_ou64 temperature_flags; /* RD_XCVR_F_* */
 	struct rd_ou64 vcc_flags;
-	struct rd_xcvr_limits temperature_limits;	/* C */
-	struct rd_xcvr_limits vcc_limits;		/* V */
-	struct rd_xcvr_limits tx_bias_limits;	/* mA */
-	struct rd_xcvr_limits tx_power_limits;	/* mW */
-	struct rd_xcvr_limits rx_power_limits;	/* mW */
+	struct rd_xcvr_limits temperature_limits; /* C */
+	struct rd_xcvr_limits vcc_limits;	  /* V */
+	struct rd_xcvr_limits tx_bias_limits;	  /* mA */
+	struct rd_xcvr_limits tx_power_limits;	  /* mW */
+	struct rd_xcvr_limits rx_power_limits;	  /* mW */
 	struct rd_xcvr_lane *lanes;
 	size_t n_lanes;
 	struct rd_xcvr_page *pages;
@@ -131,10 +132,12 @@ struct rd_xcvr {
 extern const struct rd_field rd_xcvr_fields[];
 
 /*
- * A cable's or a fibre's length as people write it: "1.5 m", "300 m",
- * "10 km" (never "1e+04 m"). buf gets "" for a length not known.
+ * A cable's or a fibre's length as people write it, after lead: "1.5 m",
+ * "300 m", "10 km" (never "1e+04 m"). buf gets "" (no lead either) for a
+ * length not known.
  */
-void rd_xcvr_length_text(const struct rd_xcvr *m, char *buf, size_t size);
+void rd_xcvr_length_text(const struct rd_xcvr *m, const char *lead, char *buf,
+			 size_t size);
 
 /* 10*log10(mW); false for 0 mW or less (no light: say so, never -inf). */
 bool rd_mw_to_dbm(double mw, double *dbm);
@@ -179,11 +182,11 @@ const char *rd_xcvr_rx_class_name(enum rd_xcvr_rx_class c);
 
 /* What the module says at a glance, in at most 9 characters. */
 enum rd_xcvr_glance {
-	RD_XCVR_G_UNKNOWN,	/* "?": not read */
-	RD_XCVR_G_NONE,		/* "none": the cage is empty */
-	RD_XCVR_G_NA,		/* "-": the driver has no module memory */
-	RD_XCVR_G_OK,		/* a cable, or the weakest Rx power */
-	RD_XCVR_G_BAD,		/* "no light", "TX FAULT", "FAULT", "LOWPWR" */
+	RD_XCVR_G_UNKNOWN, /* "?": not read */
+	RD_XCVR_G_NONE,	   /* "none": the cage is empty */
+	RD_XCVR_G_NA,	   /* "-": the driver has no module memory */
+	RD_XCVR_G_OK,	   /* a cable, or the weakest Rx power */
+	RD_XCVR_G_BAD,	   /* "no light", "TX FAULT", "FAULT", "LOWPWR" */
 };
 /*
  * "DAC 3m", "AEC 2m", "AOC 3m", "-3.1dBm" (the weakest lane's Rx power),

@@ -71,15 +71,13 @@ static void fmt_limit_mw(char *buf, size_t size, double mw)
 		snprintf(buf, size, "0 mW");
 }
 
-/* One line naming the module: "QSFP28 active optical Mellanox MFA1A00-C003 SN ..." */
+/* One line naming the module: "QSFP28 active optical Mellanox MFA1A00-C003 SN
+ * ..." */
 static void module_line(const struct rd_xcvr *m, char *buf, size_t size)
 {
-	char len[32] = "";
+	char len[32];
 
-	if (m->length_m.ok) {
-		len[0] = ' ';
-		rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
-	}
+	rd_xcvr_length_text(m, " ", len, sizeof(len));
 	snprintf(buf, size, "%s %s%s, %s %s, SN %s", m->type ? m->type : "?",
 		 m->media ? m->media : "media unknown", len,
 		 m->vendor ? rd_esc_tmp(m->vendor) : "vendor ?",
@@ -111,8 +109,8 @@ static bool module_missing(struct diag_ctx *x, struct rd_result *r,
 	}
 	if (module_read(m))
 		return false;
-	if (m->error_errno.ok && (m->error_errno.v == EIO ||
-				  m->error_errno.v == EREMOTEIO)) {
+	if (m->error_errno.ok &&
+	    (m->error_errno.v == EIO || m->error_errno.v == EREMOTEIO)) {
 		diag_ev(x, r, "module memory", "ethtool MODULE_EEPROM_GET",
 			"I/O error (errno %" PRIu64 ")", m->error_errno.v);
 		diag_verdict(x, r, port_down(t) ? RD_FAIL : RD_WARN,
@@ -120,17 +118,19 @@ static bool module_missing(struct diag_ctx *x, struct rd_result *r,
 			     "%s: the module in %s does not answer (EEPROM I/O "
 			     "error): the cage is empty or the module is dead",
 			     t->name, t->netdev);
-		diag_next(x, r,
-			  "reseat the module; if it still does not answer, "
-			  "replace it (dmesg shows the driver's module events)");
+		diag_next(
+			x, r,
+			"reseat the module; if it still does not answer, "
+			"replace it (dmesg shows the driver's module events)");
 		return true;
 	}
 	diag_verdict(x, r, RD_UNKNOWN, "no_data", "%s: %s", t->name,
 		     m->error ? m->error : "module memory not read");
-	if (m->error_errno.ok && (m->error_errno.v == EPERM ||
-				  m->error_errno.v == EACCES))
-		diag_next(x, r, "run rdmadiag as root to read the module "
-				"(the link modes and FEC below need no privilege)");
+	if (m->error_errno.ok &&
+	    (m->error_errno.v == EPERM || m->error_errno.v == EACCES))
+		diag_next(x, r,
+			  "run rdmadiag as root to read the module "
+			  "(the link modes and FEC below need no privilege)");
 	return true;
 }
 
@@ -174,27 +174,30 @@ void check_phy_module(struct diag_ctx *x, const struct diag_target *t,
 	if (m->module_state) {
 		diag_ev(x, r, "module state",
 			where(m, "module_state", 0, src, sizeof(src)), "%s%s%s",
-			rd_esc_tmp(m->module_state),
-			m->fault_cause ? ": " : "",
+			rd_esc_tmp(m->module_state), m->fault_cause ? ": " : "",
 			m->fault_cause ? rd_esc_tmp(m->fault_cause) : "");
 		if (!strcmp(m->module_state, "ModuleFault")) {
 			diag_verdict(x, r, RD_FAIL, "module_fault",
 				     "%s: module in ModuleFault%s%s", t->name,
 				     m->fault_cause ? ": " : "",
 				     m->fault_cause ? m->fault_cause : "");
-			diag_next(x, r, "reseat the module; a fault that "
-					"returns means the module must be replaced");
+			diag_next(x, r,
+				  "reseat the module; a fault that "
+				  "returns means the module must be replaced");
 			return;
 		}
 		if (!strcmp(m->module_state, "ModuleLowPwr")) {
 			diag_verdict(x, r, RD_FAIL, "module_low_power",
-				     "%s: module held in low power (ModuleLowPwr%s): "
+				     "%s: module held in low power "
+				     "(ModuleLowPwr%s): "
 				     "its lasers and data path are off",
 				     t->name,
 				     m->power_class.ok ? ", power class " : "");
 			diag_next(x, r,
-				  "let the host power it up: ethtool --set-module "
-				  "%s power-mode-policy high; if it stays low, the "
+				  "let the host power it up: ethtool "
+				  "--set-module "
+				  "%s power-mode-policy high; if it stays low, "
+				  "the "
 				  "cage cannot supply its %s",
 				  rd_shquote_tmp(t->netdev),
 				  m->max_power_w.ok ? "power" : "power class");
@@ -204,8 +207,9 @@ void check_phy_module(struct diag_ctx *x, const struct diag_target *t,
 			diag_verdict(x, r, RD_WARN, "module_not_ready",
 				     "%s: module in %s (powering up or down)",
 				     t->name, m->module_state);
-			diag_next(x, r, "look again in a few seconds; a module "
-					"that stays there is faulty");
+			diag_next(x, r,
+				  "look again in a few seconds; a module "
+				  "that stays there is faulty");
 			return;
 		}
 	}
@@ -214,8 +218,8 @@ void check_phy_module(struct diag_ctx *x, const struct diag_target *t,
 	    m->nominal_mbps.v && m->media_lanes.v) {
 		uint64_t carry = m->nominal_mbps.v * m->media_lanes.v;
 
-		diag_ev(x, r, "module rate", where(m, "nominal_mbps", 0, src,
-						   sizeof(src)),
+		diag_ev(x, r, "module rate",
+			where(m, "nominal_mbps", 0, src, sizeof(src)),
 			"%" PRIu64 " lanes x %" PRIu64 " Mb/s nominal",
 			m->media_lanes.v, m->nominal_mbps.v);
 		/* Nominal signalling includes line coding: 5 % of slack. */
@@ -226,9 +230,10 @@ void check_phy_module(struct diag_ctx *x, const struct diag_target *t,
 				     " Mb/s), the port runs %" PRIu64 " Mb/s",
 				     t->name, carry, m->media_lanes.v,
 				     m->nominal_mbps.v, speed);
-			diag_next(x, r, "use a module or cable rated for %" PRIu64
-					" Gb/s, or set the port to a speed the "
-					"module carries",
+			diag_next(x, r,
+				  "use a module or cable rated for %" PRIu64
+				  " Gb/s, or set the port to a speed the "
+				  "module carries",
 				  speed / 1000);
 			return;
 		}
@@ -239,10 +244,10 @@ void check_phy_module(struct diag_ctx *x, const struct diag_target *t,
 /* ---- optics ---- */
 
 struct lane_scan {
-	unsigned n;		/* lanes with diagnostics */
-	unsigned rx_dark;	/* LOS, or Rx below its low alarm */
+	unsigned n;	  /* lanes with diagnostics */
+	unsigned rx_dark; /* LOS, or Rx below its low alarm */
 	unsigned rx_low_warn;
-	unsigned tx_bad;	/* Tx fault, or Tx power/bias past an alarm */
+	unsigned tx_bad; /* Tx fault, or Tx power/bias past an alarm */
 	char dark[64], low[64], txbad[64];
 	int worst_lane; /* the weakest Rx lane (index in lanes) */
 	double worst_mw;
@@ -275,11 +280,12 @@ static void scan_lanes(const struct rd_xcvr *m, struct lane_scan *s)
 		enum rd_xcvr_rx_class cls = rd_xcvr_lane_rx(m, l);
 		bool dark = cls == RD_XCVR_RX_DARK;
 		bool low = cls == RD_XCVR_RX_LOW;
-		bool txbad = (l->tx_fault.ok && l->tx_fault.v) ||
-			     below(l->tx_power_mw, m->tx_power_limits.low_alarm) ||
-			     above(l->tx_bias_ma, m->tx_bias_limits.high_alarm) ||
-			     (l->tx_power_flags.ok &&
-			      (l->tx_power_flags.v & RD_XCVR_F_LOW_ALARM));
+		bool txbad =
+			(l->tx_fault.ok && l->tx_fault.v) ||
+			below(l->tx_power_mw, m->tx_power_limits.low_alarm) ||
+			above(l->tx_bias_ma, m->tx_bias_limits.high_alarm) ||
+			(l->tx_power_flags.ok &&
+			 (l->tx_power_flags.v & RD_XCVR_F_LOW_ALARM));
 
 		if (l->rx_power_mw.ok || l->rx_los.ok || l->tx_power_mw.ok)
 			s->n++;
@@ -331,7 +337,8 @@ static void ev_lanes(struct diag_ctx *x, struct rd_result *r,
 	}
 }
 
-/* Limits whose high alarm is not above the low one: no range, not a module's. */
+/* Limits whose high alarm is not above the low one: no range, not a module's.
+ */
 static bool limits_empty(const struct rd_xcvr_limits *l)
 {
 	return l->high_alarm.ok && l->low_alarm.ok &&
@@ -371,8 +378,8 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 	if (m->dom.ok && !m->dom.v) {
 		diag_verdict(x, r, RD_UNKNOWN, "no_diagnostics",
 			     "%s: no optics to measure: %s", t->name,
-			     m->no_dom ? m->no_dom :
-					 "the module reports no diagnostics");
+			     m->no_dom ? m->no_dom
+				       : "the module reports no diagnostics");
 		return;
 	}
 	scan_lanes(m, &s);
@@ -384,28 +391,33 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		diag_ev(x, r, "module supply",
 			where(m, "vcc_v", 0, src, sizeof(src)), "%.4f V",
 			m->vcc_v.ok ? m->vcc_v.v : 0.0);
-		diag_verdict(x, r, RD_UNKNOWN, "diagnostics_invalid",
-			     "%s: the module's diagnostics read as zeros (supply "
-			     "0 V, or limits with no range): the driver returned "
-			     "no real values, so the optics cannot be judged",
-			     t->name);
-		diag_next(x, r, "read the module with another driver or NIC, "
-				"or with the vendor's tool; dmesg may show the "
-				"driver's failed module reads");
+		diag_verdict(
+			x, r, RD_UNKNOWN, "diagnostics_invalid",
+			"%s: the module's diagnostics read as zeros (supply "
+			"0 V, or limits with no range): the driver returned "
+			"no real values, so the optics cannot be judged",
+			t->name);
+		diag_next(x, r,
+			  "read the module with another driver or NIC, "
+			  "or with the vendor's tool; dmesg may show the "
+			  "driver's failed module reads");
 		return;
 	}
 	if (m->temperature_c.ok)
 		diag_ev(x, r, "module temperature",
 			where(m, "temperature_c", 0, src, sizeof(src)),
 			"%.1f C%s", m->temperature_c.v,
-			m->temperature_limits.high_alarm.ok ? "" : " (no limit stated)");
+			m->temperature_limits.high_alarm.ok
+				? ""
+				: " (no limit stated)");
 	if (s.tx_bad) {
 		diag_verdict(x, r, RD_FAIL, "tx_fault",
 			     "%s: this module's transmitter fails on lane %s",
 			     t->name, s.txbad);
-		diag_next(x, r, "replace this module: its laser or driver "
-				"has failed (Tx fault, Tx power or bias past "
-				"the module's alarm)");
+		diag_next(x, r,
+			  "replace this module: its laser or driver "
+			  "has failed (Tx fault, Tx power or bias past "
+			  "the module's alarm)");
 		return;
 	}
 	if (s.n && s.rx_dark == s.n) {
@@ -413,18 +425,21 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: no light from the far end on any lane "
 			     "(Tx here is fine)",
 			     t->name);
-		diag_next(x, r, "check the far end: its port up and its "
-				"module transmitting; then the fibre (swap it, "
-				"or test it with a light source)");
+		diag_next(x, r,
+			  "check the far end: its port up and its "
+			  "module transmitting; then the fibre (swap it, "
+			  "or test it with a light source)");
 		return;
 	}
 	if (s.rx_dark) {
-		diag_verdict(x, r, RD_FAIL, "rx_lane_dark",
-			     "%s: lane %s receives no usable light; the others do",
-			     t->name, s.dark);
-		diag_next(x, r, "clean the connector on both ends and swap "
-				"the fibre; if the same lane stays dark, the "
-				"far-end transceiver channel is bad");
+		diag_verdict(
+			x, r, RD_FAIL, "rx_lane_dark",
+			"%s: lane %s receives no usable light; the others do",
+			t->name, s.dark);
+		diag_next(x, r,
+			  "clean the connector on both ends and swap "
+			  "the fibre; if the same lane stays dark, the "
+			  "far-end transceiver channel is bad");
 		return;
 	}
 	if (m->temperature_c.ok &&
@@ -432,18 +447,21 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 	     (m->temperature_flags.ok &&
 	      (m->temperature_flags.v & RD_XCVR_F_HIGH_ALARM)))) {
 		diag_verdict(x, r, RD_FAIL, "module_hot",
-			     "%s: module at %.1f C, above its high alarm", t->name,
-			     m->temperature_c.v);
-		diag_next(x, r, "check the airflow and fans at the cage; a "
-				"module past its alarm shuts its laser down");
+			     "%s: module at %.1f C, above its high alarm",
+			     t->name, m->temperature_c.v);
+		diag_next(x, r,
+			  "check the airflow and fans at the cage; a "
+			  "module past its alarm shuts its laser down");
 		return;
 	}
 	if (s.rx_low_warn) {
 		diag_verdict(x, r, RD_WARN, "rx_power_low",
-			     "%s: Rx power low on lane %s (below the module's warning)",
+			     "%s: Rx power low on lane %s (below the module's "
+			     "warning)",
 			     t->name, s.low);
-		diag_next(x, r, "clean the connectors and check the fibre's "
-				"bends and patch panels before errors start");
+		diag_next(x, r,
+			  "clean the connectors and check the fibre's "
+			  "bends and patch panels before errors start");
 		return;
 	}
 	if (m->temperature_c.ok &&
@@ -458,24 +476,27 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 	}
 	if (m->vcc_v.ok && (above(m->vcc_v, m->vcc_limits.high_alarm) ||
 			    below(m->vcc_v, m->vcc_limits.low_alarm))) {
-		diag_verdict(x, r, RD_WARN, "module_vcc",
-			     "%s: module supply %.3f V outside its alarm limits",
-			     t->name, m->vcc_v.v);
+		diag_verdict(
+			x, r, RD_WARN, "module_vcc",
+			"%s: module supply %.3f V outside its alarm limits",
+			t->name, m->vcc_v.v);
 		diag_next(x, r, "reseat the module; then try another cage");
 		return;
 	}
-	if (!m->rx_power_limits.low_alarm.ok && !m->rx_power_limits.low_warn.ok &&
-	    s.rx_dark == 0 && s.rx_low_warn == 0) {
+	if (!m->rx_power_limits.low_alarm.ok &&
+	    !m->rx_power_limits.low_warn.ok && s.rx_dark == 0 &&
+	    s.rx_low_warn == 0) {
 		bool any_flag = false;
 
 		for (size_t i = 0; i < m->n_lanes; i++)
 			any_flag |= m->lanes[i].rx_los.ok ||
 				    m->lanes[i].rx_power_flags.ok;
 		if (!any_flag) {
-			diag_verdict(x, r, RD_UNKNOWN, "no_limits",
-				     "%s: optics read, but the module states no "
-				     "limits or flags to judge them by",
-				     t->name);
+			diag_verdict(
+				x, r, RD_UNKNOWN, "no_limits",
+				"%s: optics read, but the module states no "
+				"limits or flags to judge them by",
+				t->name);
 			return;
 		}
 	}
@@ -483,10 +504,11 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		char v[64];
 
 		fmt_mw(v, sizeof(v), s.worst_mw);
-		diag_verdict(x, r, RD_PASS, "ok",
-			     "%s: optics within the module's limits on %u lanes "
-			     "(weakest Rx %s)",
-			     t->name, s.n, v);
+		diag_verdict(
+			x, r, RD_PASS, "ok",
+			"%s: optics within the module's limits on %u lanes "
+			"(weakest Rx %s)",
+			t->name, s.n, v);
 	} else {
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "%s: optics within the module's limits", t->name);
@@ -514,9 +536,9 @@ static const char *fec_needed(uint64_t speed, uint64_t lanes)
 		return NULL;
 	per_lane = speed / lanes;
 	if (per_lane >= 50000)
-		return "RS";	/* RS(544,514) on PAM4 lanes */
+		return "RS"; /* RS(544,514) on PAM4 lanes */
 	if (per_lane >= 25000 && lanes >= 4)
-		return "RS";	/* 100GBASE-CR4/SR4: RS(528,514) */
+		return "RS"; /* 100GBASE-CR4/SR4: RS(528,514) */
 	return NULL;
 }
 
@@ -552,11 +574,11 @@ static bool fec_rate(struct diag_ctx *x, const struct diag_target *t,
 	uint64_t delta;
 	double span;
 
-	return x->h &&
-	       diag_counter_rate(x, rd_history_counter(x->h, t->d->name,
-						       t->p->port, t->netdev,
-						       RD_CTR_FEC, name),
-				 &delta, &span, rate);
+	return x->h && diag_counter_rate(
+			       x,
+			       rd_history_counter(x->h, t->d->name, t->p->port,
+						  t->netdev, RD_CTR_FEC, name),
+			       &delta, &span, rate);
 }
 
 void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
@@ -578,10 +600,10 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 			(unsigned)e->ext_substate_num.v);
 
 		diag_ev(x, r, "link down reason",
-			"ethtool netlink LINKSTATE ext_state", "%" PRIu64
-			"/%" PRIu64 "%s%s",
-			e->ext_state_num.v, e->ext_substate_num.v,
-			le ? ": " : "", le ? le->summary : "");
+			"ethtool netlink LINKSTATE ext_state",
+			"%" PRIu64 "/%" PRIu64 "%s%s", e->ext_state_num.v,
+			e->ext_substate_num.v, le ? ": " : "",
+			le ? le->summary : "");
 		diag_verdict(x, r, RD_FAIL, "fec_mismatch",
 			     "%s: FEC mismatch with the link partner%s%s%s",
 			     t->name, le ? " (" : "", le ? le->summary : "",
@@ -589,12 +611,12 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 		next_set_fec(x, r, t->netdev);
 		return;
 	}
-	if (!diag_have(x, r, e->fec_active || e->fec_configured ||
-				     e->fec_stats.n,
+	if (!diag_have(x, r,
+		       e->fec_active || e->fec_configured || e->fec_stats.n,
 		       "%s: %s", t->name,
-		       e->unsupported && strstr(e->unsupported, "fec") ?
-			       "the driver reports no FEC (not supported)" :
-			       "FEC not read"))
+		       e->unsupported && strstr(e->unsupported, "fec")
+			       ? "the driver reports no FEC (not supported)"
+			       : "FEC not read"))
 		return;
 	if (e->fec_configured)
 		diag_ev(x, r, "FEC configured", "ethtool netlink FEC_GET", "%s",
@@ -607,19 +629,22 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: link down: no FEC is active until it is up "
 			     "(configured %s), and the driver names no FEC "
 			     "mismatch",
-			     t->name, e->fec_configured ? e->fec_configured : "?");
+			     t->name,
+			     e->fec_configured ? e->fec_configured : "?");
 		return;
 	}
 	if (fec_rate(x, t, "uncorrectable_blocks", &rate) && rate > 0) {
 		diag_ev(x, r, "uncorrectable FEC blocks",
 			"ethtool netlink FEC_GET statistics", "%.3g/s", rate);
-		diag_verdict(x, r, rate >= 1 ? RD_FAIL : RD_WARN, "fec_uncorrectable",
+		diag_verdict(x, r, rate >= 1 ? RD_FAIL : RD_WARN,
+			     "fec_uncorrectable",
 			     "%s: uncorrectable FEC blocks rising at %.3g/s: "
 			     "frames are lost and RoCE retransmits",
 			     t->name, rate);
-		diag_next(x, r, "clean or replace the cable or optics (see "
-				"phy.optics for the lane), and check that both "
-				"ends use the same FEC");
+		diag_next(x, r,
+			  "clean or replace the cable or optics (see "
+			  "phy.optics for the lane), and check that both "
+			  "ends use the same FEC");
 		return;
 	}
 	speed = e->speed_mbps.ok ? e->speed_mbps.v : 0;
@@ -640,7 +665,8 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 		for (int i = 0; i < 8; i++) {
 			char name[48];
 
-			snprintf(name, sizeof(name), "corrected_blocks_lane%d", i);
+			snprintf(name, sizeof(name), "corrected_blocks_lane%d",
+				 i);
 			if (!fec_rate(x, t, name, &lane_rate[i]))
 				break;
 			sum += lane_rate[i];
@@ -652,12 +678,15 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 		}
 		if (nl >= 2 && top_lane >= 0 && top > 100 &&
 		    top > 10 * ((sum - top) / (nl - 1))) {
-			diag_verdict(x, r, RD_WARN, "fec_lane_errors",
-				     "%s: lane %d corrects %.3g FEC blocks/s, over "
-				     "10 times the other lanes",
-				     t->name, top_lane, top);
-			diag_next(x, r, "clean the connector and swap the cable; "
-					"one lane far above the others is a bad lane");
+			diag_verdict(
+				x, r, RD_WARN, "fec_lane_errors",
+				"%s: lane %d corrects %.3g FEC blocks/s, over "
+				"10 times the other lanes",
+				t->name, top_lane, top);
+			diag_next(
+				x, r,
+				"clean the connector and swap the cable; "
+				"one lane far above the others is a bad lane");
 			return;
 		}
 	}
@@ -666,10 +695,11 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 			"corrected bits per second / link rate", "%.2g",
 			rate / ((double)speed * 1e6));
 	diag_verdict(x, r, RD_PASS, "ok", "%s: FEC %s%s", t->name,
-		     e->fec_active ? e->fec_active :
-				     e->fec_configured ? e->fec_configured : "read",
-		     x->h ? ", no uncorrectable blocks rising" :
-			    " (one snapshot: rising counters need a window)");
+		     e->fec_active	 ? e->fec_active
+		     : e->fec_configured ? e->fec_configured
+					 : "read",
+		     x->h ? ", no uncorrectable blocks rising"
+			  : " (one snapshot: rising counters need a window)");
 }
 
 /* ---- link modes ---- */
@@ -745,25 +775,30 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 	m = &n->xcvr;
 	if (!diag_have(x, r, e->modes_advertised != NULL && e->autoneg.ok,
 		       "%s: link modes not read%s", t->name,
-		       e->unsupported && strstr(e->unsupported, "linkmodes") ?
-			       " (not supported by the driver)" : ""))
+		       e->unsupported && strstr(e->unsupported, "linkmodes")
+			       ? " (not supported by the driver)"
+			       : ""))
 		return;
 	diag_ev(x, r, "autonegotiation", "ethtool netlink LINKMODES_GET", "%s",
 		e->autoneg.v ? "on" : "off");
 	diag_ev(x, r, "advertised", "ethtool netlink LINKMODES_GET", "%s",
 		*e->modes_advertised ? e->modes_advertised : "(none)");
 	if (e->modes_partner)
-		diag_ev(x, r, "partner advertised", "ethtool netlink LINKMODES_GET",
-			"%s", *e->modes_partner ? e->modes_partner : "(none)");
-	if (e->autoneg.v && e->modes_partner && has_speed_mode(e->modes_partner) &&
+		diag_ev(x, r, "partner advertised",
+			"ethtool netlink LINKMODES_GET", "%s",
+			*e->modes_partner ? e->modes_partner : "(none)");
+	if (e->autoneg.v && e->modes_partner &&
+	    has_speed_mode(e->modes_partner) &&
 	    has_speed_mode(e->modes_advertised) &&
 	    !common_mode(e->modes_advertised, e->modes_partner, common,
 			 sizeof(common))) {
 		diag_verdict(x, r, RD_FAIL, "no_common_mode",
-			     "%s: no link mode in common with the partner", t->name);
-		diag_next(x, r, "make a speed both ends support available on "
-				"both (ethtool -s %s advertise ...), or replace "
-				"the cable with one both ends accept",
+			     "%s: no link mode in common with the partner",
+			     t->name);
+		diag_next(x, r,
+			  "make a speed both ends support available on "
+			  "both (ethtool -s %s advertise ...), or replace "
+			  "the cable with one both ends accept",
 			  rd_shquote_tmp(t->netdev));
 		return;
 	}
@@ -780,11 +815,12 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 			return;
 		}
 		if (!module_read(m)) {
-			diag_verdict(x, r, RD_UNKNOWN, "no_data",
-				     "%s: the partner sends no autonegotiation "
-				     "pages; whether any signal arrives needs the "
-				     "module's data (%s)",
-				     t->name, m->error ? m->error : "not read");
+			diag_verdict(
+				x, r, RD_UNKNOWN, "no_data",
+				"%s: the partner sends no autonegotiation "
+				"pages; whether any signal arrives needs the "
+				"module's data (%s)",
+				t->name, m->error ? m->error : "not read");
 			return;
 		}
 		scan_lanes(m, &s);
@@ -800,21 +836,24 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 			     "sends no autonegotiation pages (autoneg off on "
 			     "the switch port?)",
 			     t->name);
-		diag_next(x, r, "turn autonegotiation on at the switch port, "
-				"or force this side to the switch's speed: "
-				"ethtool -s %s autoneg off speed SPEED",
+		diag_next(x, r,
+			  "turn autonegotiation on at the switch port, "
+			  "or force this side to the switch's speed: "
+			  "ethtool -s %s autoneg off speed SPEED",
 			  rd_shquote_tmp(t->netdev));
 		return;
 	}
 	if (!port_down(t) && e->lanes.ok && module_read(m) &&
 	    m->media_lanes.ok && e->lanes.v < m->media_lanes.v) {
 		diag_verdict(x, r, RD_WARN, "lanes_missing",
-			     "%s: the link trained on %" PRIu64 " of the module's "
+			     "%s: the link trained on %" PRIu64
+			     " of the module's "
 			     "%" PRIu64 " lanes",
 			     t->name, e->lanes.v, m->media_lanes.v);
-		diag_next(x, r, "a breakout cable uses fewer lanes by design; "
-				"otherwise reseat the cable and check the "
-				"lanes' Rx power (phy.optics)");
+		diag_next(x, r,
+			  "a breakout cable uses fewer lanes by design; "
+			  "otherwise reseat the cable and check the "
+			  "lanes' Rx power (phy.optics)");
 		return;
 	}
 	diag_verdict(x, r, RD_PASS, "ok", "%s: %s%s%s", t->name,
@@ -833,13 +872,15 @@ bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
 			 const struct diag_target *t)
 {
 	static const char *const decisive[] = {
-		"no_module",	   "module_unreadable", "module_fault",
-		"module_low_power", "tx_fault",		"no_light",
-		"rx_lane_dark",	   "module_hot",	"module_too_slow",
-		"fec_mismatch",	   "partner_no_autoneg", "no_common_mode",
+		"no_module",	    "module_unreadable",  "module_fault",
+		"module_low_power", "tx_fault",		  "no_light",
+		"rx_lane_dark",	    "module_hot",	  "module_too_slow",
+		"fec_mismatch",	    "partner_no_autoneg", "no_common_mode",
 	};
 	static diag_each_fn *const order[] = {
-		check_phy_module, check_phy_optics, check_phy_fec,
+		check_phy_module,
+		check_phy_optics,
+		check_phy_fec,
 		check_phy_linkmodes,
 	};
 	bool found = false;
@@ -855,8 +896,10 @@ bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
 	    !(t->n->xcvr.present.ok && t->n->xcvr.present.v))
 		return false;
 	/* Each phy check judges a scratch result; a decisive FAIL wins. */
-	for (size_t i = 0; !found && i < sizeof(order) / sizeof(order[0]); i++) {
-		struct rd_results tmp = { .v = calloc(1, sizeof(*tmp.v)), .n = 1 };
+	for (size_t i = 0; !found && i < sizeof(order) / sizeof(order[0]);
+	     i++) {
+		struct rd_results tmp = { .v = calloc(1, sizeof(*tmp.v)),
+					  .n = 1 };
 		struct rd_result *p = tmp.v;
 		const char *sum;
 		size_t nl = strlen(t->name);
@@ -869,24 +912,27 @@ bool diag_phy_down_cause(struct diag_ctx *x, struct rd_result *r,
 		p->port = r->port;
 		p->netdev = r->netdev ? strdup(r->netdev) : NULL;
 		order[i](x, t, p);
-		for (size_t k = 0; p->cause && p->summary &&
-				   p->verdict == RD_FAIL &&
-				   k < sizeof(decisive) / sizeof(decisive[0]);
+		for (size_t k = 0;
+		     p->cause && p->summary && p->verdict == RD_FAIL &&
+		     k < sizeof(decisive) / sizeof(decisive[0]);
 		     k++)
 			if (!strcmp(p->cause, decisive[k]))
 				found = true;
 		if (found) {
-			/* "mlx5_1/1: no light ..." is said as "mlx5_1/1 DOWN: no light ..." */
+			/* "mlx5_1/1: no light ..." is said as "mlx5_1/1 DOWN:
+			 * no light ..." */
 			sum = p->summary;
 			if (!strncmp(sum, t->name, nl) && sum[nl] == ':')
 				sum += nl + 1 + (sum[nl + 1] == ' ');
 			for (size_t e = 0; e < p->n_evidence; e++)
 				diag_ev(x, r, p->evidence[e].what,
 					p->evidence[e].source, "%s",
-					p->evidence[e].value ? p->evidence[e].value :
-							       "");
-			diag_step(x, r, RD_FAIL, "%s: %s", p->check_id ?
-				  p->check_id : "cable and PHY", sum);
+					p->evidence[e].value
+						? p->evidence[e].value
+						: "");
+			diag_step(x, r, RD_FAIL, "%s: %s",
+				  p->check_id ? p->check_id : "cable and PHY",
+				  sum);
 			diag_verdict(x, r, RD_FAIL, p->cause, "%s DOWN: %s",
 				     t->name, sum);
 			if (p->next_step)

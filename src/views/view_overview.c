@@ -151,7 +151,8 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 	uint64_t st = p->state_num.v;
 
 	if (!p->state_num.ok) {
-		snprintf(buf, len, "reachable: not known (port state not read)");
+		snprintf(buf, len,
+			 "reachable: not known (port state not read)");
 		return W_DIM;
 	}
 	if (!rd_port_active(p)) {
@@ -161,17 +162,19 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 	}
 	if (rd_rate_port(s, d->name, p->port, &m) < 0 || !m.ok) {
 		snprintf(buf, len, "reachable: not known (%s)",
-			 d->pci_bdf ? "link speed or PCIe link not read" :
-				      "software RDMA: bounded by the CPU");
+			 d->pci_bdf ? "link speed or PCIe link not read"
+				    : "software RDMA: bounded by the CPU");
 		return W_DIM;
 	}
 	if (m.mtu_ok)
-		snprintf(mtu, sizeof(mtu), ", %.2f Gb/s after headers at MTU %" PRIu64,
+		snprintf(mtu, sizeof(mtu),
+			 ", %.2f Gb/s after headers at MTU %" PRIu64,
 			 m.link_payload_gbps, m.mtu);
 	if (m.pcie_ok)
 		snprintf(pcie, sizeof(pcie), "; PCIe %.2f Gb/s%s", m.pcie_gbps,
 			 m.pcie_upper_bound ? " at most" : "");
-	snprintf(buf, len, "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
+	snprintf(buf, len,
+		 "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
 		 m.reachable_gbps, rd_rate_limit_name(m.limit), m.link_gbps,
 		 mtu, pcie);
 	return m.limit == RD_RATE_LIMIT_LINK ? W_NORMAL : W_WARN;
@@ -184,7 +187,8 @@ static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
 	enum w_style st;
 
 	if (!ui->st.have_snap) {
-		w_printf(in, row, 0, W_DIM, "reachable: not known (no reading)");
+		w_printf(in, row, 0, W_DIM,
+			 "reachable: not known (no reading)");
 		return;
 	}
 	st = view_overview_reach(&ui->st.snap, d, p, line, sizeof(line));
@@ -236,8 +240,10 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 	if (p)
 		reach_line(ui, &in, row++, d, p);
 	if (nd) {
-		/* "?": the addresses were not read (a tree of files), "-": none. */
-		const char *ip = nd->addrs_read.ok && nd->addrs_read.v ? "-" : "?";
+		/* "?": the addresses were not read (a tree of files), "-":
+		 * none. */
+		const char *ip =
+			nd->addrs_read.ok && nd->addrs_read.v ? "-" : "?";
 
 		for (size_t i = 0; i < nd->n_addrs; i++)
 			if (nd->addrs[i].family &&
@@ -255,14 +261,12 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 			 ip, ui_str(nd->mac));
 		if (nd->xcvr.identifier.ok) {
 			const struct rd_xcvr *m = &nd->xcvr;
-			char len[24] = "", t[24] = "";
+			char len[24], t[24] = "";
 
-			if (m->length_m.ok) {
-				len[0] = ' ';
-				rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
-			}
+			rd_xcvr_length_text(m, " ", len, sizeof(len));
 			if (m->temperature_c.ok)
-				snprintf(t, sizeof(t), "  %.1f C", m->temperature_c.v);
+				snprintf(t, sizeof(t), "  %.1f C",
+					 m->temperature_c.v);
 			w_printf(&in, row++, 0, W_NORMAL,
 				 "module %s %s%s  %s %s  SN %s%s",
 				 ui_str(m->type), ui_str(m->media), len,
@@ -270,7 +274,8 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 				 ui_str(m->serial), t);
 		}
 	}
-	/* The port's findings worst first, so a FAIL is never below the fold. */
+	/* The port's findings worst first, so a FAIL is never below the fold.
+	 */
 	for (int v = RD_FAIL; ui->st.have_results && v > RD_PASS; v--) {
 		for (size_t i = 0; i < ui->st.results.n && row < in.h; i++) {
 			const struct rd_result *res = &ui->st.results.v[i];
@@ -333,9 +338,10 @@ static void overview_draw(struct ui *ui)
 		size_t i = tbl.top + (size_t)row;
 		const struct rd_device *d =
 			&ui->st.snap.devices[ui->st.ports[i].d];
-		const struct rd_port *p = ui->st.ports[i].p == CON_NO_PORT
-						  ? NULL
-						  : &d->ports[ui->st.ports[i].p];
+		const struct rd_port *p =
+			ui->st.ports[i].p == CON_NO_PORT
+				? NULL
+				: &d->ports[ui->st.ports[i].p];
 		const struct rd_netdev *nd = p ? ui_port_netdev(ui, p) : NULL;
 		const struct rd_pci *pci = ui_device_pci(ui, d);
 		char port[64], rate[24], mtu[48], pcie[64], numa[16], mod[16];
@@ -401,9 +407,10 @@ static void overview_draw(struct ui *ui)
 				rd_xcvr_brief(&nd->xcvr, mod, sizeof(mod));
 
 			all[OC_MODULE] = mod;
-			allst[OC_MODULE] = g == RD_XCVR_G_BAD ? W_BAD :
-					   g == RD_XCVR_G_NONE ? W_WARN :
-					   g == RD_XCVR_G_OK ? W_NORMAL : W_DIM;
+			allst[OC_MODULE] = g == RD_XCVR_G_BAD	 ? W_BAD
+					   : g == RD_XCVR_G_NONE ? W_WARN
+					   : g == RD_XCVR_G_OK	 ? W_NORMAL
+								 : W_DIM;
 		}
 		all[OC_PCIE] = pcie;
 		if (pcie_degraded(pci))

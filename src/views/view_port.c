@@ -24,12 +24,18 @@ enum link { LINK_UNKNOWN, LINK_IB, LINK_ETH };
 static unsigned width_lanes(uint64_t v)
 {
 	switch (v) {
-	case 1: return 1;
-	case 2: return 4;
-	case 4: return 8;
-	case 8: return 12;
-	case 16: return 2;
-	default: return 0;
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
 	}
 }
 
@@ -39,7 +45,7 @@ static const char *speed_name(uint64_t v)
 	static const struct {
 		uint64_t code;
 		const char *name;
-	} s[] = { { 1, "SDR" },	 { 2, "DDR" },	 { 4, "QDR" },
+	} s[] = { { 1, "SDR" },	  { 2, "DDR" },	  { 4, "QDR" },
 		  { 8, "FDR10" }, { 16, "FDR" },  { 32, "EDR" },
 		  { 64, "HDR" },  { 128, "NDR" }, { 256, "XDR" } };
 
@@ -81,23 +87,24 @@ static void decode(const char *key, uint64_t v, enum link ll, char *val,
 	} else if (!strcmp(key, "dcb.dcbx_mode")) {
 		/* DCB_CAP_DCBX_* of linux/dcbnl.h */
 		static const char *const bit[] = {
-			"host LLDP agent", "negotiated by the NIC (LLD managed)",
-			"CEE", "IEEE", "static"
+			"host LLDP agent",
+			"negotiated by the NIC (LLD managed)", "CEE", "IEEE",
+			"static"
 		};
 		size_t n = 0;
 
 		for (unsigned i = 0; i < 5; i++)
 			if (v & (1u << i) && n < size)
 				n += (size_t)snprintf(out + n, size - n, "%s%s",
-						      n ? ", " : " (",
-						      bit[i]);
+						      n ? ", " : " (", bit[i]);
 		if (n && n < size)
 			snprintf(out + n, size - n, ")");
 		else if (!n)
 			snprintf(out, size, " (no DCBX)");
 	} else if (!strcmp(key, "dcb.pfc_cap")) {
-		snprintf(out, size, " (PFC on up to %" PRIu64
-			 " traffic class%s)", v, v == 1 ? "" : "es");
+		snprintf(out, size,
+			 " (PFC on up to %" PRIu64 " traffic class%s)", v,
+			 v == 1 ? "" : "es");
 	}
 }
 
@@ -251,8 +258,9 @@ static void labelled(struct w_lines *l, enum w_style st, const char *label,
 {
 	char lines[16][256];
 	int indent = (int)strlen(label) + 2;
-	size_t n = w_wrap(text, width - 4 - indent > 20 ? width - 4 - indent : 20,
-			  lines, 16);
+	size_t n =
+		w_wrap(text, width - 4 - indent > 20 ? width - 4 - indent : 20,
+		       lines, 16);
 
 	for (size_t i = 0; i < n; i++)
 		w_lines_add(l, st, "    %s%s%*s%s", i ? "" : label,
@@ -284,8 +292,7 @@ static void verdicts(struct ui *ui, struct w_lines *l,
 			continue;
 		/* Where the path ends, what to do about it. */
 		if (r->next_step)
-			labelled(l, W_NORMAL, "next step", r->next_step,
-				 width);
+			labelled(l, W_NORMAL, "next step", r->next_step, width);
 		if (r->fix)
 			w_lines_add(l, W_WARN, "    fix-up: # %s",
 				    ui_str(r->fix->command));
@@ -323,21 +330,24 @@ static enum w_style lane_style(const struct rd_xcvr *m,
 {
 	const struct rd_xcvr_limits *rx = &m->rx_power_limits;
 
-	if ((l->rx_los.ok && l->rx_los.v) || (l->tx_fault.ok && l->tx_fault.v) ||
+	if ((l->rx_los.ok && l->rx_los.v) ||
+	    (l->tx_fault.ok && l->tx_fault.v) ||
 	    (l->rx_power_mw.ok && rx->low_alarm.ok &&
 	     l->rx_power_mw.v < rx->low_alarm.v) ||
-	    (l->rx_power_flags.ok && (l->rx_power_flags.v & RD_XCVR_F_LOW_ALARM)))
+	    (l->rx_power_flags.ok &&
+	     (l->rx_power_flags.v & RD_XCVR_F_LOW_ALARM)))
 		return W_BAD;
 	if ((l->rx_power_mw.ok && rx->low_warn.ok &&
 	     l->rx_power_mw.v < rx->low_warn.v) ||
-	    (l->rx_power_flags.ok && (l->rx_power_flags.v & RD_XCVR_F_LOW_WARN)))
+	    (l->rx_power_flags.ok &&
+	     (l->rx_power_flags.v & RD_XCVR_F_LOW_WARN)))
 		return W_WARN;
 	return W_NORMAL;
 }
 
 /* Cable and optics: what ethtool -m, --show-fec and mlxlink would show. */
-static void optics(struct ui *ui, struct w_lines *l,
-		   const struct rd_netdev *nd, int width)
+static void optics(struct ui *ui, struct w_lines *l, const struct rd_netdev *nd,
+		   int width)
 {
 	const struct rd_xcvr *m = &nd->xcvr;
 	const struct rd_ethtool *e = &nd->ethtool;
@@ -350,18 +360,17 @@ static void optics(struct ui *ui, struct w_lines *l,
 	if (!m->identifier.ok) {
 		w_lines_add(l, m->present.ok && !m->present.v ? W_BAD : W_DIM,
 			    "  %s",
-			    m->error ? m->error :
-			    m->present.ok && !m->present.v ? "no module in the cage" :
-							       "module memory not read");
+			    m->error ? m->error
+			    : m->present.ok && !m->present.v
+				    ? "no module in the cage"
+				    : "module memory not read");
 	} else {
-		char len[24] = "", wl[24] = "";
+		char len[24], wl[24] = "";
 
-		if (m->length_m.ok) {
-			len[0] = ' ';
-			rd_xcvr_length_text(m, len + 1, sizeof(len) - 1);
-		}
+		rd_xcvr_length_text(m, " ", len, sizeof(len));
 		if (m->wavelength_nm.ok)
-			snprintf(wl, sizeof(wl), " %.0f nm", m->wavelength_nm.v);
+			snprintf(wl, sizeof(wl), " %.0f nm",
+				 m->wavelength_nm.v);
 		w_lines_add(l, W_NORMAL, "  %s %s%s%s  %s  %s %s rev %s SN %s",
 			    ui_str(m->type), ui_str(m->media), len, wl,
 			    ui_str(m->media_detail), ui_str(m->vendor),
@@ -369,8 +378,9 @@ static void optics(struct ui *ui, struct w_lines *l,
 			    ui_str(m->serial));
 		if (m->module_state)
 			w_lines_add(l,
-				    strcmp(m->module_state, "ModuleReady") ?
-					    W_BAD : W_NORMAL,
+				    strcmp(m->module_state, "ModuleReady")
+					    ? W_BAD
+					    : W_NORMAL,
 				    "  module state %s%s%s", m->module_state,
 				    m->fault_cause ? ": " : "",
 				    m->fault_cause ? m->fault_cause : "");
@@ -387,14 +397,17 @@ static void optics(struct ui *ui, struct w_lines *l,
 			char tc[32] = "-", vc[32] = "-", lim[48] = "";
 
 			if (m->temperature_c.ok)
-				snprintf(tc, sizeof(tc), "%.1f C", m->temperature_c.v);
+				snprintf(tc, sizeof(tc), "%.1f C",
+					 m->temperature_c.v);
 			if (m->vcc_v.ok)
 				snprintf(vc, sizeof(vc), "%.3f V", m->vcc_v.v);
 			if (t->high_warn.ok)
-				snprintf(lim, sizeof(lim), " (high warning %.1f C)",
+				snprintf(lim, sizeof(lim),
+					 " (high warning %.1f C)",
 					 t->high_warn.v);
 			w_lines_add(l, hot ? W_BAD : W_NORMAL,
-				    "  temperature %s%s  supply %s", tc, lim, vc);
+				    "  temperature %s%s  supply %s", tc, lim,
+				    vc);
 		}
 		if (m->n_lanes) {
 			char lo[24] = "-";
@@ -407,9 +420,10 @@ static void optics(struct ui *ui, struct w_lines *l,
 			    rd_mw_to_dbm(m->rx_power_limits.low_alarm.v, &dbm))
 				snprintf(lo, sizeof(lo), "%.1f dBm", dbm);
 			w_lines_add(l, W_HEAD,
-				    "  %-4s %9s %8s %8s %3s %3s %5s  Rx last minute (low alarm %s)",
-				    "LANE", "BIAS mA", "TX dBm", "RX dBm", "LOS",
-				    "LOL", "FAULT", lo);
+				    "  %-4s %9s %8s %8s %3s %3s %5s  Rx last "
+				    "minute (low alarm %s)",
+				    "LANE", "BIAS mA", "TX dBm", "RX dBm",
+				    "LOS", "LOL", "FAULT", lo);
 			for (size_t i = 0; i < m->n_lanes; i++) {
 				const struct rd_xcvr_lane *ln = &m->lanes[i];
 				char bias[16] = "-", tx[16], rx[16], key[160];
@@ -421,8 +435,10 @@ static void optics(struct ui *ui, struct w_lines *l,
 				if (ln->tx_bias_ma.ok)
 					snprintf(bias, sizeof(bias), "%.2f",
 						 ln->tx_bias_ma.v);
-				rd_xcvr_fmt_dbm(tx, sizeof(tx), ln->tx_power_mw, "dark");
-				rd_xcvr_fmt_dbm(rx, sizeof(rx), ln->rx_power_mw, "dark");
+				rd_xcvr_fmt_dbm(tx, sizeof(tx), ln->tx_power_mw,
+						"dark");
+				rd_xcvr_fmt_dbm(rx, sizeof(rx), ln->rx_power_mw,
+						"dark");
 				snprintf(key, sizeof(key),
 					 "netdev/%s/xcvr/rx_power_lane%" PRIu64,
 					 ui_str(nd->name), ln->lane);
@@ -432,11 +448,14 @@ static void optics(struct ui *ui, struct w_lines *l,
 						rd_series_at(ser, k);
 
 					if (s && n < 60)
-						v[n++] = s->ok ? (double)s->v : 0;
+						v[n++] = s->ok ? (double)s->v
+							       : 0;
 				}
-				w_spark(v, n, sw, w_utf8(), spark, sizeof(spark));
+				w_spark(v, n, sw, w_utf8(), spark,
+					sizeof(spark));
 				w_lines_add(l, lane_style(m, ln),
-					    "  %-4" PRIu64 " %9s %8s %8s %3s %3s %5s  %s",
+					    "  %-4" PRIu64
+					    " %9s %8s %8s %3s %3s %5s  %s",
 					    ln->lane, bias, tx, rx,
 					    flag(ln->rx_los, "LOS"),
 					    flag(ln->rx_lol, "LOL"),
@@ -452,10 +471,12 @@ static void optics(struct ui *ui, struct w_lines *l,
 		if (unc && unc->value.ok)
 			snprintf(u, sizeof(u), "%" PRIu64, unc->value.v);
 		w_lines_add(l,
-			    unc && unc->value.ok && unc->value.v ? W_WARN : W_NORMAL,
+			    unc && unc->value.ok && unc->value.v ? W_WARN
+								 : W_NORMAL,
 			    "  FEC %s (configured %s)  blocks corrected %s, "
 			    "uncorrectable %s (rates: Counters screen)",
-			    ui_str(e->fec_active), ui_str(e->fec_configured), c, u);
+			    ui_str(e->fec_active), ui_str(e->fec_configured), c,
+			    u);
 	}
 	if (e->modes_advertised)
 		w_lines_add(l, W_NORMAL, "  autoneg %s  advertised %s",
@@ -494,11 +515,13 @@ static void port_draw(struct ui *ui)
 		w_page_draw(&page, r);
 		return;
 	}
-	ll = !p->link_layer ? LINK_UNKNOWN :
-	     !strcmp(p->link_layer, "InfiniBand") ? LINK_IB :
-	     !strcmp(p->link_layer, "Ethernet") ? LINK_ETH : LINK_UNKNOWN;
-	w_lines_add(&page.lines, W_HEAD, "%s port %" PRIu64 "   (< > other port)",
-		    ui_str(d->name), p->port);
+	ll = !p->link_layer			    ? LINK_UNKNOWN
+	     : !strcmp(p->link_layer, "InfiniBand") ? LINK_IB
+	     : !strcmp(p->link_layer, "Ethernet")   ? LINK_ETH
+						    : LINK_UNKNOWN;
+	w_lines_add(&page.lines, W_HEAD,
+		    "%s port %" PRIu64 "   (< > other port)", ui_str(d->name),
+		    p->port);
 	w_lines_add(&page.lines, ui_state_style(p), "  state %s / %s",
 		    p->state ? p->state : "N/A",
 		    p->phys_state ? p->phys_state : "N/A");

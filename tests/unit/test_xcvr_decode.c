@@ -817,13 +817,15 @@ static void test_length_text(void **state)
 	char buf[32];
 
 	(void)state;
-	rd_xcvr_length_text(&x, buf, sizeof(buf));
-	assert_string_equal(buf, "");
+	rd_xcvr_length_text(&x, " ", buf, sizeof(buf));
+	assert_string_equal(buf, ""); /* not known: no lead either */
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		x.length_m = rd_dbl(rows[i].m);
-		rd_xcvr_length_text(&x, buf, sizeof(buf));
+		rd_xcvr_length_text(&x, "", buf, sizeof(buf));
 		assert_string_equal(buf, rows[i].text);
 	}
+	rd_xcvr_length_text(&x, ", ", buf, sizeof(buf));
+	assert_string_equal(buf, ", 10 km");
 }
 
 /*
