@@ -148,3 +148,35 @@ tui_summary() {
 	echo "$TUI_PASSES passed, $TUI_FAILS failed"
 	[ "$TUI_FAILS" -eq 0 ]
 }
+
+# for_each_fixture FN: runs FN NAME CHECK-INPUT CONSOLE-ARGS... for every
+# fixture host. A tree (DIR/sys or DIR/tree/sys) is read as a host is, by
+# check and the console alike; a saved snapshot (DIR/snapshot.json) is
+# loaded by check and played by the console as a recording of one frame:
+# one line, numbers untouched (jq would round 2^64-1), with the monotonic
+# time a frame needs.
+for_each_fixture() {
+	_fx_fn=$1
+	for _fx_dir in "$RDMADIAG_SRCDIR"/tests/fixtures/*/; do
+		_fx_name=$(basename "$_fx_dir")
+		if [ -d "$_fx_dir/sys" ]; then
+			"$_fx_fn" "$_fx_name" "--root tests/fixtures/$_fx_name" \
+				--root "tests/fixtures/$_fx_name"
+		elif [ -d "$_fx_dir/tree/sys" ]; then
+			"$_fx_fn" "$_fx_name" \
+				"--root tests/fixtures/$_fx_name/tree" \
+				--root "tests/fixtures/$_fx_name/tree"
+		elif [ -f "$_fx_dir/snapshot.json" ]; then
+			tr -d '\n' < "$_fx_dir/snapshot.json" |
+				sed 's/"monotonic_ns": *null/"monotonic_ns": 1000000000/' \
+				> "$TUI_TMP/$_fx_name.jsonl"
+			grep -q '"monotonic_ns": *[0-9]' "$TUI_TMP/$_fx_name.jsonl" ||
+				sed -i 's/^{/{"monotonic_ns": 1000000000,/' \
+					"$TUI_TMP/$_fx_name.jsonl"
+			echo >> "$TUI_TMP/$_fx_name.jsonl"
+			"$_fx_fn" "$_fx_name" \
+				"--load tests/fixtures/$_fx_name/snapshot.json" \
+				--replay "$TUI_TMP/$_fx_name.jsonl"
+		fi
+	done
+}

@@ -67,24 +67,5 @@ agree() {
 
 agree demo "--load data/demo/cx6dx-demo.jsonl --frame 1" --replay \
 	"$RDMADIAG_SRCDIR/data/demo/cx6dx-demo.jsonl" -d 3600
-for dir in "$RDMADIAG_SRCDIR"/tests/fixtures/*/; do
-	fixture=$(basename "$dir")
-	if [ -d "$dir/sys" ]; then
-		agree "$fixture" "--root tests/fixtures/$fixture" \
-			--root "tests/fixtures/$fixture"
-	elif [ -d "$dir/tree/sys" ]; then
-		agree "$fixture" "--root tests/fixtures/$fixture/tree" \
-			--root "tests/fixtures/$fixture/tree"
-	elif [ -f "$dir/snapshot.json" ]; then
-		tr -d '\n' < "$dir/snapshot.json" |
-			sed 's/"monotonic_ns": *null/"monotonic_ns": 1000000000/' \
-			> "$TUI_TMP/$fixture.jsonl"
-		grep -q '"monotonic_ns": *[0-9]' "$TUI_TMP/$fixture.jsonl" ||
-			sed -i 's/^{/{"monotonic_ns": 1000000000,/' \
-				"$TUI_TMP/$fixture.jsonl"
-		echo >> "$TUI_TMP/$fixture.jsonl"
-		agree "$fixture" "--load tests/fixtures/$fixture/snapshot.json" \
-			--replay "$TUI_TMP/$fixture.jsonl"
-	fi
-done
+for_each_fixture agree
 tui_summary

@@ -116,28 +116,5 @@ oncall() {
 }
 
 oncall demo "--load data/demo/cx6dx-demo.jsonl" --demo
-# Fixture trees (DIR/sys or DIR/tree/sys) are read as a host is; a saved
-# snapshot (DIR/snapshot.json) is played as a recording of one frame.
-for dir in "$RDMADIAG_SRCDIR"/tests/fixtures/*/; do
-	fixture=$(basename "$dir")
-	if [ -d "$dir/sys" ]; then
-		oncall "$fixture" "--root tests/fixtures/$fixture" \
-			--root "tests/fixtures/$fixture"
-	elif [ -d "$dir/tree/sys" ]; then
-		oncall "$fixture" "--root tests/fixtures/$fixture/tree" \
-			--root "tests/fixtures/$fixture/tree"
-	elif [ -f "$dir/snapshot.json" ]; then
-		# One line, numbers untouched (jq would round 2^64-1); a
-		# frame needs a monotonic time.
-		tr -d '\n' < "$dir/snapshot.json" |
-			sed 's/"monotonic_ns": *null/"monotonic_ns": 1000000000/' \
-			> "$TUI_TMP/$fixture.jsonl"
-		grep -q '"monotonic_ns": *[0-9]' "$TUI_TMP/$fixture.jsonl" ||
-			sed -i 's/^{/{"monotonic_ns": 1000000000,/' \
-				"$TUI_TMP/$fixture.jsonl"
-		echo >> "$TUI_TMP/$fixture.jsonl"
-		oncall "$fixture" "--load tests/fixtures/$fixture/snapshot.json" \
-			--replay "$TUI_TMP/$fixture.jsonl"
-	fi
-done
+for_each_fixture oncall
 tui_summary
