@@ -18,7 +18,9 @@ printf '6,100,1000000,-;rxe0: port 1 registered\n' >"$tmp/tree/dev/kmsg"
 # Until jq's filter holds on the story (at most 10 s).
 wait_story() {
 	for _ in $(seq 100); do
-		"$bin" timeline --store "$tmp/store" --json 2>/dev/null | jq -e "$1" >/dev/null 2>&1 && return 0
+		# jq 1.6 -e holds on no input: nothing printed must not pass
+		out=$("$bin" timeline --store "$tmp/store" --json 2>/dev/null)
+		[ -n "$out" ] && jq -e "$1" <<<"$out" >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
 	return 1

@@ -30,7 +30,9 @@ wait_events() {
 # flips wait for the recorder, however loaded the machine is.
 wait_story() {
 	for _ in $(seq 100); do
-		"$bin" timeline --store "$1" --json 2>/dev/null | jq -e "$2" >/dev/null 2>&1 && return 0
+		# jq 1.6 -e holds on no input: nothing printed must not pass
+		out=$("$bin" timeline --store "$1" --json 2>/dev/null)
+		[ -n "$out" ] && jq -e "$2" <<<"$out" >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
 	return 1

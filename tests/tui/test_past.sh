@@ -18,18 +18,30 @@ cp -a "$RDMADIAG_SRCDIR/tests/fixtures/rxe0-healthy" "$tree"
 port="$tree/sys/class/infiniband/rxe0/ports/1"
 mkdir -p "$tree/dev"
 printf '6,100,1000000,-;rxe0: port 1 registered\n' >"$tree/dev/kmsg"
+# The story starts from a port that is up, whatever the copy holds.
+printf '4: ACTIVE\n' >"$port/state"
+printf '5: LinkUp\n' >"$port/phys_state"
 
 # until jq's filter holds on the store's story (at most 30 s: the
 # machine may be loaded)
 story() {
 	tries=0
 	while [ "$tries" -lt 300 ]; do
-		"$RDMADIAG_BIN" timeline --store "$store" --json 2>/dev/null |
-			jq -e "$1" >/dev/null 2>&1 && return 0
+		# jq 1.6 -e holds on no input at all: a store not made yet
+		# (timeline printing nothing) must not pass
+		out=$("$RDMADIAG_BIN" timeline --store "$store" --json 2>/dev/null)
+		[ -n "$out" ] && printf '%s\n' "$out" | jq -e "$1" >/dev/null 2>&1 &&
+			return 0
 		sleep 0.1
 		tries=$((tries + 1))
 	done
 	return 1
+}
+# what the store holds and what the recorder said, for a failure's report
+story_dump() {
+	"$RDMADIAG_BIN" timeline --store "$store" 2>&1 | sed 's/^/#   /'
+	sed 's/^/#   recorder: /' "$TUI_TMP/rec.err"
+	echo "#   state file: $(cat "$port/state")"
 }
 downs() {
 	echo "[.[] | select(.kind == \"link\" and (.text | startswith(\"$1 (was\")))] | length >= $2"
@@ -38,12 +50,13 @@ downs() {
 "$RDMADIAG_BIN" record --store "$store" --root "$tree" --interval 0.2 \
 	2>"$TUI_TMP/rec.err" &
 rec=$!
-story 'length >= 1' || not_ok "record wrote nothing: $(cat "$TUI_TMP/rec.err")"
+story '[.[] | select(.kind == "link")] | .[0].text | startswith("ACTIVE LINK_UP (recording started)")' ||
+	{ not_ok "the recording does not start with the port ACTIVE"; story_dump; }
 for i in 1 2 3; do
 	printf '1: DOWN\n' >"$port/state"
-	story "$(downs DOWN $i)" || not_ok "down $i not recorded"
+	story "$(downs DOWN $i)" || { not_ok "down $i not recorded"; story_dump; }
 	printf '4: ACTIVE\n' >"$port/state"
-	story "$(downs ACTIVE $i)" || not_ok "up $i not recorded"
+	story "$(downs ACTIVE $i)" || { not_ok "up $i not recorded"; story_dump; }
 done
 kill -TERM "$rec"
 wait "$rec"

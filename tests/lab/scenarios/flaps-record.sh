@@ -25,9 +25,11 @@ ld0=0
 lab_read /sys/class/net/veth0/carrier_down_count cd0
 
 # timeline_has FILTER: jq FILTER holds on the store's story.
+# (jq 1.6 -e holds on no input: a store not made yet must not pass)
 timeline_has() {
-	"$RDMADIAG" timeline --store "$store" --json 2> /dev/null |
-		jq -e "$1" > /dev/null 2>&1
+	local out
+	out=$("$RDMADIAG" timeline --store "$store" --json 2> /dev/null)
+	[ -n "$out" ] && jq -e "$1" <<< "$out" > /dev/null 2>&1
 }
 links() {
 	printf '[.[] | select(.kind == "link" and .device == "rxe0" and (.text | startswith("%s (was")))] | length >= %s' "$1" "$2"
@@ -156,7 +158,9 @@ kstore=/tmp/kill-store
 flapper=$!
 prev=0
 kstore_has() {
-	"$RDMADIAG" timeline --store "$kstore" --json 2> /dev/null | jq -e 'length >= 1' > /dev/null 2>&1
+	local out
+	out=$("$RDMADIAG" timeline --store "$kstore" --json 2> /dev/null)
+	[ -n "$out" ] && jq -e 'length >= 1' <<< "$out" > /dev/null 2>&1
 }
 for i in $(seq 20); do
 	"$RDMADIAG" record --store "$kstore" --interval 0.05 2>> "$LAB_OUT/kill.err" &
