@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 {
 	for v in PERF_BENCH_TESTS PERF_BENCH_PAIRS PERF_BENCH_BW_ITERS \
-		PERF_BENCH_LAT_ITERS; do
+		PERF_BENCH_LAT_ITERS PERF_BENCH_PIN; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done
 	cat "$here/bench/perf-bench.sh"
