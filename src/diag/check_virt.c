@@ -131,12 +131,6 @@ static bool lag_mode(uint64_t m)
 	return m == 1 || m == 2 || m == 4; /* active-backup, xor, 802.3ad */
 }
 
-static bool member_up(const struct rd_bond_member *m)
-{
-	return m->operstate && !strcmp(m->operstate, "up") &&
-	       (!m->carrier.ok || m->carrier.v);
-}
-
 void check_lag_state(struct diag_ctx *x)
 {
 	const struct rd_snapshot *s = x->s;
@@ -171,7 +165,7 @@ void check_lag_state(struct diag_ctx *x)
 							       : "");
 			if (!m->operstate)
 				continue;
-			if (member_up(m)) {
+			if (rd_bond_member_up(m)) {
 				if (!up)
 					up = m;
 			} else {

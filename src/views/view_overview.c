@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/model_virt.h"
 #include "core/rate.h"
 #include "views/ui.h"
 
@@ -195,6 +196,47 @@ static void reach_line(struct ui *ui, const struct rd_rect *in, int row,
 	w_printf(in, row, 0, st, "%s", line);
 }
 
+/*
+ * One line for a device that shares out VFs, is a VF, or serves a bond
+ * (the Port screen has each function and member); returns the next row.
+ */
+static int functions_line(const struct ui *ui, const struct rd_rect *in,
+			  int row, const struct rd_device *d,
+			  const struct rd_netdev *nd)
+{
+	const struct rd_snapshot *s = &ui->st.snap;
+	const struct rd_sriov *sr = rd_sriov_of_pf(s, d->name), *pf;
+	const struct rd_vf *vf = rd_vf_of_device(s, d->name, &pf);
+	const struct rd_bond *b = rd_bond_of(s, d->name, nd ? nd->name : NULL);
+	char fn[96] = "", bond[160] = "";
+	size_t up = 0, unread = 0;
+
+	if (vf)
+		snprintf(fn, sizeof(fn), "virtual function of %s  ",
+			 ui_str(pf->pf_bdf));
+	else if (sr && sr->totalvfs.ok && sr->totalvfs.v == 0)
+		snprintf(fn, sizeof(fn), "SR-IOV off in firmware  ");
+	else if (sr && sr->totalvfs.ok && sr->numvfs.ok)
+		snprintf(fn, sizeof(fn),
+			 "SR-IOV %" PRIu64 " of %" PRIu64 " VFs  ",
+			 sr->numvfs.v, sr->totalvfs.v);
+	if (b) {
+		for (size_t i = 0; i < b->n_members; i++) {
+			up += rd_bond_member_up(&b->members[i]);
+			unread += !b->members[i].operstate;
+		}
+		snprintf(bond, sizeof(bond),
+			 "bond %s %s: %zu of %zu members up", ui_str(b->name),
+			 ui_str(b->mode), up, b->n_members);
+	}
+	if (!fn[0] && !bond[0])
+		return row;
+	w_printf(in, row, 0,
+		 b && up + unread < b->n_members ? W_WARN : W_NORMAL, "%s%s",
+		 fn, bond);
+	return row + 1;
+}
+
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -274,6 +316,7 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 				 ui_str(m->serial), t);
 		}
 	}
+	row = functions_line(ui, &in, row, d, nd);
 	/* The port's findings worst first, so a FAIL is never below the fold.
 	 */
 	for (int v = RD_FAIL; ui->st.have_results && v > RD_PASS; v--) {

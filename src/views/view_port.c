@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/attr.h"
+#include "core/model_virt.h"
 #include "core/rate.h"
 #include "views/ui.h"
 
@@ -488,6 +489,114 @@ static void optics(struct ui *ui, struct w_lines *l, const struct rd_netdev *nd,
 			    *e->modes_partner ? e->modes_partner : "nothing");
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static void vf_lines(struct w_lines *l, const struct rd_sriov *sr)
+{
+	if (!sr->totalvfs.ok)
+		w_lines_add(l, W_DIM, "  SR-IOV on %s: VF count not read",
+			    ui_str(sr->pf_bdf));
+	else if (sr->totalvfs.v == 0)
+		w_lines_add(l, W_NORMAL,
+			    "  SR-IOV on %s: off in the NIC's firmware "
+			    "(sriov_totalvfs 0)",
+			    ui_str(sr->pf_bdf));
+	else if (sr->numvfs.ok)
+		w_lines_add(l, W_NORMAL,
+			    "  SR-IOV on %s: %" PRIu64 " of %" PRIu64
+			    " VFs enabled",
+			    ui_str(sr->pf_bdf), sr->numvfs.v, sr->totalvfs.v);
+	else
+		w_lines_add(l, W_DIM,
+			    "  SR-IOV on %s: up to %" PRIu64
+			    " VFs, how many are enabled not read",
+			    ui_str(sr->pf_bdf), sr->totalvfs.v);
+	for (size_t i = 0; i < sr->n_vfs; i++) {
+		const struct rd_vf *vf = &sr->vfs[i];
+		char idx[24] = "vf?";
+
+		if (vf->index.ok)
+			snprintf(idx, sizeof(idx), "vf%" PRIu64, vf->index.v);
+		if (same(vf->driver, "vfio-pci"))
+			w_lines_add(l, W_NORMAL,
+				    "    %-5s %-13s vfio-pci (passed to a VM)",
+				    idx, ui_str(vf->bdf));
+		else
+			w_lines_add(l, vf->driver ? W_NORMAL : W_DIM,
+				    "    %-5s %-13s %-10s netdev %-12s RDMA %s",
+				    idx, ui_str(vf->bdf),
+				    vf->driver ? vf->driver : "no driver",
+				    ui_str(vf->netdev),
+				    ui_str(vf->rdma_device));
+	}
+}
+
+static void bond_lines(struct w_lines *l, const struct rd_bond *b)
+{
+	size_t up = 0, unread = 0;
+
+	for (size_t i = 0; i < b->n_members; i++) {
+		up += rd_bond_member_up(&b->members[i]);
+		unread += !b->members[i].operstate;
+	}
+	w_lines_add(l, up + unread < b->n_members ? W_WARN : W_NORMAL,
+		    "  bond %s: %s, hash %s, %zu of %zu members up%s%s",
+		    ui_str(b->name), ui_str(b->mode), ui_str(b->hash_policy),
+		    up, b->n_members,
+		    b->rdma_device ? ", RoCE LAG device " : "",
+		    b->rdma_device ? ui_str(b->rdma_device) : "");
+	if (b->lag_state)
+		w_lines_add(l, W_NORMAL, "    mlx5 LAG state: %s",
+			    ui_str(b->lag_state));
+	for (size_t i = 0; i < b->n_members; i++) {
+		const struct rd_bond_member *m = &b->members[i];
+
+		w_lines_add(l,
+			    !m->operstate	   ? W_DIM
+			    : rd_bond_member_up(m) ? W_NORMAL
+						   : W_BAD,
+			    "    member %-14s %-5s carrier %s%s%s",
+			    ui_str(m->name),
+			    m->operstate ? m->operstate : "state not read",
+			    !m->carrier.ok ? "not read"
+			    : m->carrier.v ? "on"
+					   : "off",
+			    m->rdma_device ? "  RDMA " : "",
+			    m->rdma_device ? ui_str(m->rdma_device) : "");
+	}
+}
+
+/*
+ * What the device shares out or belongs to: the virtual functions of a
+ * physical function, the function a VF belongs to, and the bond whose
+ * RoCE LAG the device serves or whose member the port's netdev is.
+ */
+static void functions(const struct ui *ui, struct w_lines *l,
+		      const struct rd_device *d, const struct rd_netdev *nd)
+{
+	const struct rd_snapshot *s = &ui->st.snap;
+	const struct rd_sriov *sr = rd_sriov_of_pf(s, d->name), *pf;
+	const struct rd_vf *vf = rd_vf_of_device(s, d->name, &pf);
+	const struct rd_bond *b = rd_bond_of(s, d->name, nd ? nd->name : NULL);
+
+	if (!sr && !vf && !b)
+		return;
+	w_lines_add(l, W_NORMAL, " ");
+	w_lines_add(l, W_HEAD, "Functions and bonds");
+	if (sr)
+		vf_lines(l, sr);
+	if (vf)
+		w_lines_add(l, W_NORMAL,
+			    "  a virtual function of %s (RDMA %s, netdev %s)",
+			    ui_str(pf->pf_bdf), ui_str(pf->pf_rdma_device),
+			    ui_str(pf->pf_netdev));
+	if (b)
+		bond_lines(l, b);
+}
+
 static void port_draw(struct ui *ui)
 {
 	const struct rd_rect *r = ui_pane(ui, RD_PANE_MAIN);
@@ -545,6 +654,7 @@ static void port_draw(struct ui *ui)
 			optics(ui, &page.lines, nd, r->w);
 		}
 	}
+	functions(ui, &page.lines, d, nd);
 	w_lines_add(&page.lines, W_NORMAL, " ");
 	w_lines_add(&page.lines, W_HEAD, "Port attributes");
 	if (pf)
@@ -579,7 +689,9 @@ static const char port_help[] =
 	"table as show_gids prints it (index, GID, IPv4, RoCE "
 	"version, netdev; RoCE v2 IPv4 GIDs in green), the decision "
 	"path the port-down check walked with its next step and fix-up "
-	"(first when the port is not ACTIVE), and every verdict about "
-	"the port.";
+	"(first when the port is not ACTIVE), every verdict about "
+	"the port, and the functions and bonds the device belongs to: "
+	"a physical function's SR-IOV virtual functions, the function a "
+	"VF belongs to, and the bond (RoCE LAG) with each member's state.";
 UI_PAGE_SCREEN(view_port_screen, "Port", "Port", 3, 'p', RD_LAYOUT_FULL,
 	       port_draw, port_actions, port_help, &page);

@@ -149,6 +149,48 @@ static void test_fixture(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* Which physical function, VF and bond a device or netdev belongs to. */
+static void test_lookups(void **state)
+{
+	struct rd_snapshot s;
+	const struct rd_sriov *pf = NULL;
+	const struct rd_vf *vf;
+	const struct rd_bond *b;
+	struct rd_bond_member m = { 0 };
+
+	(void)state;
+	take(&s);
+	assert_non_null(rd_sriov_of_pf(&s, "mlx5_bond_0"));
+	assert_string_equal(rd_sriov_of_pf(&s, "mlx5_bond_0")->pf_bdf,
+			    "0000:3b:00.0");
+	assert_null(rd_sriov_of_pf(&s, "mlx5_2"));
+	assert_null(rd_sriov_of_pf(&s, NULL));
+	vf = rd_vf_of_device(&s, "mlx5_2", &pf);
+	assert_non_null(vf);
+	assert_string_equal(vf->bdf, "0000:3b:00.2");
+	assert_string_equal(pf->pf_bdf, "0000:3b:00.0");
+	assert_null(rd_vf_of_device(&s, "mlx5_bond_0", &pf));
+	assert_null(pf);
+	b = rd_bond_of(&s, "mlx5_bond_0", NULL);
+	assert_non_null(b);
+	assert_string_equal(b->name, "bond0");
+	assert_ptr_equal(rd_bond_of(&s, NULL, "ens1f1np1"), b);
+	assert_ptr_equal(rd_bond_of(&s, NULL, "bond0"), b);
+	assert_null(rd_bond_of(&s, "mlx5_2", "ens1f0v0"));
+	assert_null(rd_bond_of(&s, NULL, NULL));
+	assert_true(rd_bond_member_up(&b->members[0]));
+	assert_false(rd_bond_member_up(&b->members[1]));
+	/* Up with its carrier not read: up; its state not read: not up. */
+	m.operstate = (char *)"up";
+	assert_true(rd_bond_member_up(&m));
+	m.carrier = (struct rd_obool){ .ok = true, .v = false };
+	assert_false(rd_bond_member_up(&m));
+	m.operstate = NULL;
+	m.carrier.ok = false;
+	assert_false(rd_bond_member_up(&m));
+	rd_snapshot_free(&s);
+}
+
 static void test_none(void **state)
 {
 	char dir[PATH_MAX];
@@ -178,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_mode),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_none),
 	};
 
