@@ -645,6 +645,30 @@ static int test_qp(struct perf_cm *c, struct perf_end *e, unsigned i,
 	return r < 0 ? cm_failed(c, r, PERF_FAIL_LOCAL) : 0;
 }
 
+int perf_cm_listen_qps(struct perf_cm *c, struct perf_end *e)
+{
+	int r;
+
+	if (c->client || c->qlisten)
+		return 0;
+	c->dch = new_channel(c);
+	if (!c->dch)
+		return -ENOMEM;
+	r = new_id(c, c->dch, &c->qlisten);
+	if (r < 0)
+		return r;
+	if (rdma_bind_addr(c->qlisten, (struct sockaddr *)&c->addr) ||
+	    rdma_listen(c->qlisten, (int)e->nqp)) {
+		rd_snprintf_text(c->err, sizeof(c->err),
+				 "rdma_cm cannot listen for the test QPs: %s",
+				 strerror(errno));
+		r = cm_failed(c, -errno, PERF_FAIL_CM);
+		rdma_destroy_id(c->qlisten);
+		c->qlisten = NULL;
+	}
+	return r;
+}
+
 int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			unsigned out_reads, int timeout_ms)
 {
@@ -654,7 +678,13 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 	unsigned accepted = 0, established = 0;
 	int r = 0;
 
-	c->dch = new_channel(c);
+	if (!c->client && !c->qlisten) {
+		r = perf_cm_listen_qps(c, e);
+		if (r < 0)
+			return r;
+	}
+	if (!c->dch)
+		c->dch = new_channel(c);
 	if (!c->dch)
 		return -ENOMEM;
 	if (c->client) {
@@ -694,17 +724,8 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		}
 		return 0;
 	}
-	r = new_id(c, c->dch, &listen);
-	if (r < 0)
-		return r;
-	if (rdma_bind_addr(listen, (struct sockaddr *)&c->addr) ||
-	    rdma_listen(listen, (int)e->nqp)) {
-		rd_snprintf_text(c->err, sizeof(c->err),
-				 "rdma_cm cannot listen for the test QPs: %s",
-				 strerror(errno));
-		r = cm_failed(c, -errno, PERF_FAIL_CM);
-		goto out;
-	}
+	listen = c->qlisten;
+	c->qlisten = NULL;
 	while (r == 0 && (accepted < e->nqp || established < e->nqp)) {
 		struct rdma_cm_event *ev;
 
@@ -741,7 +762,6 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 		}
 		rdma_ack_cm_event(ev);
 	}
-out:
 	rdma_destroy_id(listen);
 	return r;
 }
@@ -757,6 +777,9 @@ void perf_cm_close_qps(struct perf_cm *c, struct perf_end *e)
 		perf_end_destroy_cm_qp(e, i);
 		rdma_destroy_id(id);
 	}
+	if (c->qlisten)
+		rdma_destroy_id(c->qlisten);
+	c->qlisten = NULL;
 	if (c->dch)
 		rdma_destroy_event_channel(c->dch);
 	c->dch = NULL;
@@ -770,6 +793,13 @@ void perf_cm_close(struct perf_cm *c)
 	if (c->listen)
 		rdma_destroy_id(c->listen);
 	c->listen = NULL;
+	/* A listen for the test QPs that never took them (a failed run). */
+	if (c->qlisten)
+		rdma_destroy_id(c->qlisten);
+	c->qlisten = NULL;
+	if (c->dch)
+		rdma_destroy_event_channel(c->dch);
+	c->dch = NULL;
 	if (c->ch)
 		rdma_destroy_event_channel(c->ch);
 	c->ch = NULL;

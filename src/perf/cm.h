@@ -47,6 +47,7 @@ struct perf_cm {
 	uint32_t recv_len;
 	struct sockaddr_in addr; /* the server's (client) or bound address */
 	struct rdma_event_channel *dch; /* the data QPs' connections */
+	struct rdma_cm_id *qlisten;	/* server: listening for them */
 	volatile sig_atomic_t *stop;
 	int timeout_ms;	/* a send the peer never takes; 0: no limit */
 	char err[300];
@@ -70,8 +71,15 @@ bool perf_cm_peer_gone(struct perf_cm *c);
 /* Carry o's messages on c's control QP from now on. */
 void perf_cm_carry_oob(struct perf_cm *c, struct perf_oob *o);
 
+/*
+ * Server: listen for the connections of e's QPs, before the message that
+ * lets the client make them (perftest's client does not retry one that
+ * finds no listener). Client: nothing. 0 or -errno, c->err set.
+ */
+int perf_cm_listen_qps(struct perf_cm *c, struct perf_end *e);
 /* Connect every QP of e (made with cfg.cm) to the peer; tos < 0: rdma_cm's
- * default; out_reads > 0 for READ tests (responder resources). */
+ * default; out_reads > 0 for READ tests (responder resources). The server
+ * listens now unless perf_cm_listen_qps did. */
 int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 			unsigned out_reads, int timeout_ms);
 /* Disconnect and destroy the data QPs' ids (their QPs first). */

@@ -323,6 +323,10 @@ static int cm_connect_qps(struct perf_session *s, unsigned out_reads)
 	struct ibv_gid_entry ge;
 	int r;
 
+	/* Listening first: the synchronisation lets the client connect. */
+	r = perf_cm_listen_qps(&s->cm, &s->a);
+	if (r < 0)
+		return cm_failed(s, r);
 	r = xchg_keys(s, 0, &tmp, "the synchronisation before rdma_cm",
 		      o->timeout_ms);
 	if (r < 0)
