@@ -17,6 +17,8 @@ finish() {
 	[ "$fail" -eq 0 ]
 }
 command -v jq >/dev/null || { echo "FAIL jq is required (apt-get install jq)"; exit 1; }
+# shellcheck source=../jq-strict.sh
+. "$src/tests/jq-strict.sh"
 
 # jq over snapshot JSON. jq 1.6 reads numbers as doubles and writes 2^64 - 1
 # (max_mr_size of a ConnectX) as 18446744073709552000, which the loader

@@ -5,6 +5,8 @@
 # (review the diff before committing).
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
+# shellcheck source=../jq-strict.sh
+. "$src/tests/jq-strict.sh"
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
 fix="$src/tests/fixtures"
 pass=0 fail=0

@@ -5,6 +5,8 @@ set -euo pipefail
 srcdir=${RDMADIAG_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${RDMADIAG_BIN:-$srcdir/build/werror/src/rdmadiag}
 fixtures=$srcdir/tests/fixtures
+# shellcheck source=../jq-strict.sh
+. "$srcdir/tests/jq-strict.sh"
 tmp=$(mktemp -d)
 pids=()
 cleanup() {

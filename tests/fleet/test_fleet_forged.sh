@@ -8,6 +8,8 @@
 # input limit.
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
+# shellcheck source=../jq-strict.sh
+. "$src/tests/jq-strict.sh"
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
 pass=0 fail=0
 

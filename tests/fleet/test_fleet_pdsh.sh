@@ -6,6 +6,8 @@
 # output of one host is listed as such and the others are still reported.
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
+# shellcheck source=../jq-strict.sh
+. "$src/tests/jq-strict.sh"
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
 fix="$src/tests/fixtures"
 pass=0 fail=0

@@ -5,6 +5,8 @@
 # run: node-problem-detector's Unknown).
 set -uo pipefail
 src=${RDMADIAG_SRCDIR:?}
+# shellcheck source=../jq-strict.sh
+. "$src/tests/jq-strict.sh"
 bin=${RDMADIAG_BIN:-./src/rdmadiag}
 fix="$src/tests/fixtures"
 pass=0 fail=0

@@ -17,6 +17,9 @@
 # Under TCG every exec costs tens of milliseconds and jq half a second, so
 # look values up in these tables (bash only) rather than calling jq per value.
 
+# shellcheck source=../jq-strict.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../jq-strict.sh"
+
 LAB_NETDEV=veth0
 LAB_PEER=veth1
 LAB_ADDR=192.0.2.1/24

@@ -5,6 +5,7 @@
 
 : "${RDMADIAG_BIN:?set RDMADIAG_BIN to the rdmadiag binary}"
 : "${RDMADIAG_SRCDIR:?set RDMADIAG_SRCDIR to the source tree}"
+. "$RDMADIAG_SRCDIR/tests/jq-strict.sh"
 
 TUI_SOCK="rdmadiag-tui-$$"
 TUI_TMP=$(mktemp -d)
