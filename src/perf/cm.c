@@ -766,6 +766,17 @@ int perf_cm_connect_qps(struct perf_cm *c, struct perf_end *e, int tos,
 	return r;
 }
 
+/* The test QPs' listen, if it is still there, and their event channel. */
+static void close_data_channel(struct perf_cm *c)
+{
+	if (c->qlisten)
+		rdma_destroy_id(c->qlisten);
+	c->qlisten = NULL;
+	if (c->dch)
+		rdma_destroy_event_channel(c->dch);
+	c->dch = NULL;
+}
+
 void perf_cm_close_qps(struct perf_cm *c, struct perf_end *e)
 {
 	for (unsigned i = 0; e->cm_id && i < e->nqp; i++) {
@@ -777,12 +788,7 @@ void perf_cm_close_qps(struct perf_cm *c, struct perf_end *e)
 		perf_end_destroy_cm_qp(e, i);
 		rdma_destroy_id(id);
 	}
-	if (c->qlisten)
-		rdma_destroy_id(c->qlisten);
-	c->qlisten = NULL;
-	if (c->dch)
-		rdma_destroy_event_channel(c->dch);
-	c->dch = NULL;
+	close_data_channel(c);
 }
 
 void perf_cm_close(struct perf_cm *c)
@@ -794,12 +800,7 @@ void perf_cm_close(struct perf_cm *c)
 		rdma_destroy_id(c->listen);
 	c->listen = NULL;
 	/* A listen for the test QPs that never took them (a failed run). */
-	if (c->qlisten)
-		rdma_destroy_id(c->qlisten);
-	c->qlisten = NULL;
-	if (c->dch)
-		rdma_destroy_event_channel(c->dch);
-	c->dch = NULL;
+	close_data_channel(c);
 	if (c->ch)
 		rdma_destroy_event_channel(c->ch);
 	c->ch = NULL;
