@@ -14,6 +14,7 @@ src_librdmadiag_a_SOURCES += \
 	src/core/model_topo.c src/core/model_topo.h \
 	src/core/model_virt.c src/core/model_virt.h \
 	src/core/topo.c src/core/topo.h \
+	src/core/virt.c src/core/virt.h \
 	src/core/snapshot.c src/core/snapshot.h \
 	src/core/json.c src/core/json.h \
 	src/core/json_check.c src/core/json_check.h \

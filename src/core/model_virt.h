@@ -6,8 +6,6 @@
 #ifndef RD_CORE_MODEL_VIRT_H
 #define RD_CORE_MODEL_VIRT_H
 
-#include <stdbool.h>
-
 #include "core/model.h"
 
 struct rd_vf {
@@ -50,24 +48,6 @@ struct rd_bond {
 	/* debugfs mlx5/<bdf>/lag/state of its first member, as root */
 	char *lag_state;
 };
-
-struct rd_snapshot;
-
-/* Its operstate says up and its carrier was not read to be off. */
-bool rd_bond_member_up(const struct rd_bond_member *m);
-/* The physical function whose RDMA device is dev, or NULL. */
-const struct rd_sriov *rd_sriov_of_pf(const struct rd_snapshot *s,
-				      const char *dev);
-/* The virtual function whose RDMA device is dev (its PF in *pf). */
-const struct rd_vf *rd_vf_of_device(const struct rd_snapshot *s,
-				    const char *dev,
-				    const struct rd_sriov **pf);
-/*
- * The bond whose RoCE LAG device is dev, or whose master or member is
- * the netdev (NULL: none), or NULL.
- */
-const struct rd_bond *rd_bond_of(const struct rd_snapshot *s, const char *dev,
-				 const char *netdev);
 
 extern const struct rd_field rd_sriov_fields[];
 extern const struct rd_field rd_bond_fields[];

@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/virt.h"
+
 #define SRC_SRIOV "sysfs sriov_totalvfs, sriov_numvfs, virtfnN"
 #define SRC_BOND "sysfs /sys/class/net/<bond>/bonding"
 

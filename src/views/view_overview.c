@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/model_virt.h"
 #include "core/rate.h"
+#include "core/virt.h"
 #include "views/ui.h"
 
 enum ocol {

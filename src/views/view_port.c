@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "core/attr.h"
-#include "core/model_virt.h"
 #include "core/rate.h"
+#include "core/virt.h"
 #include "views/ui.h"
 
 static struct w_page page;

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "probe_unit.h"
 
+#include "core/virt.h"
 #include "diag/diag.h"
 #include "probes/virt.h"
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which SR-IOV function and which bond a device or netdev of the snapshot
+ * belongs to: one set of lookups for the checks and the console.
+ */
+#ifndef RD_CORE_VIRT_H
+#define RD_CORE_VIRT_H
+
+#include <stdbool.h>
+
+#include "core/model_virt.h"
+
+struct rd_snapshot;
+
+/* Its operstate says up and its carrier was not read to be off. */
+bool rd_bond_member_up(const struct rd_bond_member *m);
+/* The physical function whose RDMA device is dev, or NULL. */
+const struct rd_sriov *rd_sriov_of_pf(const struct rd_snapshot *s,
+				      const char *dev);
+/* The virtual function whose RDMA device is dev (its PF in *pf). */
+const struct rd_vf *rd_vf_of_device(const struct rd_snapshot *s,
+				    const char *dev,
+				    const struct rd_sriov **pf);
+/*
+ * The bond whose RoCE LAG device is dev, or whose master or member is
+ * the netdev (NULL: none), or NULL.
+ */
+const struct rd_bond *rd_bond_of(const struct rd_snapshot *s, const char *dev,
+				 const char *netdev);
+
+#endif
