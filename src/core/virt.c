@@ -16,6 +16,18 @@ bool rd_bond_member_up(const struct rd_bond_member *m)
 	return same(m->operstate, "up") && (!m->carrier.ok || m->carrier.v);
 }
 
+size_t rd_bond_members_up(const struct rd_bond *b, size_t *unread)
+{
+	size_t up = 0;
+
+	*unread = 0;
+	for (size_t i = 0; i < b->n_members; i++) {
+		up += rd_bond_member_up(&b->members[i]);
+		*unread += !b->members[i].operstate;
+	}
+	return up;
+}
+
 const struct rd_sriov *rd_sriov_of_pf(const struct rd_snapshot *s,
 				      const char *dev)
 {

@@ -7,6 +7,7 @@
 #define RD_CORE_VIRT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/model_virt.h"
 
@@ -14,6 +15,8 @@ struct rd_snapshot;
 
 /* Its operstate says up and its carrier was not read to be off. */
 bool rd_bond_member_up(const struct rd_bond_member *m);
+/* How many of b's members are up; *unread: how many have no state read. */
+size_t rd_bond_members_up(const struct rd_bond *b, size_t *unread);
 /* The physical function whose RDMA device is dev, or NULL. */
 const struct rd_sriov *rd_sriov_of_pf(const struct rd_snapshot *s,
 				      const char *dev);

@@ -221,10 +221,7 @@ static int functions_line(const struct ui *ui, const struct rd_rect *in,
 			 "SR-IOV %" PRIu64 " of %" PRIu64 " VFs  ",
 			 sr->numvfs.v, sr->totalvfs.v);
 	if (b) {
-		for (size_t i = 0; i < b->n_members; i++) {
-			up += rd_bond_member_up(&b->members[i]);
-			unread += !b->members[i].operstate;
-		}
+		up = rd_bond_members_up(b, &unread);
 		snprintf(bond, sizeof(bond),
 			 "bond %s %s: %zu of %zu members up", ui_str(b->name),
 			 ui_str(b->mode), up, b->n_members);

@@ -536,12 +536,8 @@ static void vf_lines(struct w_lines *l, const struct rd_sriov *sr)
 
 static void bond_lines(struct w_lines *l, const struct rd_bond *b)
 {
-	size_t up = 0, unread = 0;
+	size_t unread, up = rd_bond_members_up(b, &unread);
 
-	for (size_t i = 0; i < b->n_members; i++) {
-		up += rd_bond_member_up(&b->members[i]);
-		unread += !b->members[i].operstate;
-	}
 	w_lines_add(l, up + unread < b->n_members ? W_WARN : W_NORMAL,
 		    "  bond %s: %s, hash %s, %zu of %zu members up%s%s",
 		    ui_str(b->name), ui_str(b->mode), ui_str(b->hash_policy),

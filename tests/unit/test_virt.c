@@ -181,6 +181,12 @@ static void test_lookups(void **state)
 	assert_null(rd_bond_of(&s, NULL, NULL));
 	assert_true(rd_bond_member_up(&b->members[0]));
 	assert_false(rd_bond_member_up(&b->members[1]));
+	{
+		size_t unread = 9;
+
+		assert_int_equal(rd_bond_members_up(b, &unread), 1);
+		assert_int_equal(unread, 0);
+	}
 	/* Up with its carrier not read: up; its state not read: not up. */
 	m.operstate = (char *)"up";
 	assert_true(rd_bond_member_up(&m));
