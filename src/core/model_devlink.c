@@ -33,6 +33,8 @@ const struct rd_field rd_devlink_fields[] = {
 	RD_FLD_ARRAY(struct rd_devlink, reporters, n_reporters,
 		     struct rd_devlink_reporter, reporter_fields,
 		     "health_reporters"),
+	RD_FLD_STR(struct rd_devlink, eswitch_mode, "eswitch_mode"),
+	RD_FLD_STR(struct rd_devlink, eswitch_error, "eswitch_error"),
 	RD_FLD_END
 };
 

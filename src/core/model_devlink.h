@@ -39,6 +39,12 @@ struct rd_devlink {
 	struct rd_obool reporters_read;
 	struct rd_devlink_reporter *reporters;
 	size_t n_reporters;
+	/*
+	 * `devlink dev eswitch show` of a PF with SR-IOV: "legacy" or
+	 * "switchdev"; NULL when not read (eswitch_error says why).
+	 */
+	char *eswitch_mode;
+	char *eswitch_error;
 };
 
 extern const struct rd_field rd_devlink_fields[];

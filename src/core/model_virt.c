@@ -8,6 +8,16 @@ static const struct rd_field vf_fields[] = {
 	RD_FLD_STR(struct rd_vf, driver, "driver"),
 	RD_FLD_STR(struct rd_vf, netdev, "netdev"),
 	RD_FLD_STR(struct rd_vf, rdma_device, "rdma_device"),
+	RD_FLD_STR(struct rd_vf, mac, "mac"),
+	RD_FLD_U64(struct rd_vf, vlan, "vlan"),
+	RD_FLD_U64(struct rd_vf, qos, "qos"),
+	RD_FLD_BOOL(struct rd_vf, spoofchk, "spoofchk"),
+	RD_FLD_BOOL(struct rd_vf, trust, "trust"),
+	RD_FLD_STR(struct rd_vf, link_state, "link_state"),
+	RD_FLD_U64(struct rd_vf, min_tx_rate, "min_tx_rate_mbps"),
+	RD_FLD_U64(struct rd_vf, max_tx_rate, "max_tx_rate_mbps"),
+	RD_FLD_GUID(struct rd_vf, node_guid, "node_guid"),
+	RD_FLD_GUID(struct rd_vf, port_guid, "port_guid"),
 	RD_FLD_END
 };
 
@@ -19,6 +29,7 @@ const struct rd_field rd_sriov_fields[] = {
 	RD_FLD_U64(struct rd_sriov, numvfs, "numvfs"),
 	RD_FLD_ARRAY(struct rd_sriov, vfs, n_vfs, struct rd_vf, vf_fields,
 		     "vfs"),
+	RD_FLD_BOOL(struct rd_sriov, vfinfo_read, "vfinfo_read"),
 	RD_FLD_END
 };
 

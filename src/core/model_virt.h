@@ -14,6 +14,21 @@ struct rd_vf {
 	char *driver; /* "mlx5_core", "vfio-pci" (passed to a VM) */
 	char *netdev;
 	char *rdma_device;
+	/*
+	 * What the PF's driver holds for the VF (rtnetlink IFLA_VFINFO_LIST
+	 * of the PF's netdev, as `ip link show PF` prints it). Absent where
+	 * not read or where the driver does not say.
+	 */
+	char *mac;	     /* Ethernet VFs: "02:00:00:00:00:01" */
+	struct rd_ou64 vlan; /* 0: none */
+	struct rd_ou64 qos;
+	struct rd_obool spoofchk;
+	struct rd_obool trust;
+	char *link_state;	    /* "auto", "enable", "disable" */
+	struct rd_ou64 min_tx_rate; /* Mb/s; 0: no limit */
+	struct rd_ou64 max_tx_rate;
+	struct rd_ou64 node_guid; /* InfiniBand VFs: 0 until the PF sets it */
+	struct rd_ou64 port_guid;
 };
 
 /* One physical function with the SR-IOV capability. */
@@ -25,6 +40,8 @@ struct rd_sriov {
 	struct rd_ou64 numvfs;
 	struct rd_vf *vfs;
 	size_t n_vfs;
+	/* the PF netdev's VF list was read from rtnetlink */
+	struct rd_obool vfinfo_read;
 };
 
 struct rd_bond_member {

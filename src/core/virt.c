@@ -2,6 +2,9 @@
 #include "config.h"
 #include "core/virt.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/snapshot.h"
@@ -65,3 +68,68 @@ const struct rd_bond *rd_bond_of(const struct rd_snapshot *s, const char *dev,
 	return NULL;
 }
 
+/* Append one part to buf, with sep before all but the first. */
+static void part(char *buf, size_t len, size_t *n, const char *sep,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void part(char *buf, size_t len, size_t *n, const char *sep,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*n >= len)
+		return;
+	if (*n) {
+		w = snprintf(buf + *n, len - *n, "%s", sep);
+		*n += w > 0 ? (size_t)w : 0;
+		if (*n >= len)
+			return;
+	}
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n += w > 0 ? (size_t)w : 0;
+}
+
+void rd_vf_settings(const struct rd_vf *v, const char *sep, char *buf,
+		    size_t len)
+{
+	size_t n = 0;
+	bool ether = v->mac != NULL;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (ether)
+		part(buf, len, &n, sep, "MAC %s", v->mac);
+	if (ether && v->vlan.ok)
+		part(buf, len, &n, sep, v->vlan.v ? "VLAN %" PRIu64 : "no VLAN",
+		     v->vlan.v);
+	if (ether && v->vlan.ok && v->vlan.v && v->qos.ok && v->qos.v)
+		part(buf, len, &n, "", " qos %" PRIu64, v->qos.v);
+	if (v->node_guid.ok)
+		part(buf, len, &n, sep, "node GUID 0x%016" PRIx64,
+		     v->node_guid.v);
+	if (v->port_guid.ok)
+		part(buf, len, &n, sep, "port GUID 0x%016" PRIx64,
+		     v->port_guid.v);
+	if (ether && v->spoofchk.ok)
+		part(buf, len, &n, sep, "spoof check %s",
+		     v->spoofchk.v ? "on" : "off");
+	if (v->trust.ok)
+		part(buf, len, &n, sep, "trust %s", v->trust.v ? "on" : "off");
+	if (v->link_state)
+		part(buf, len, &n, sep, "link-state %s", v->link_state);
+	if (v->max_tx_rate.ok && v->max_tx_rate.v)
+		part(buf, len, &n, sep, "max %" PRIu64 " Mb/s",
+		     v->max_tx_rate.v);
+	if (n >= len)
+		buf[len - 1] = '\0';
+}
+
+bool rd_vf_held_down(const struct rd_vf *v)
+{
+	return same(v->link_state, "disable") ||
+	       (v->node_guid.ok && v->node_guid.v == 0) ||
+	       (v->port_guid.ok && v->port_guid.v == 0);
+}

@@ -17,6 +17,18 @@ struct rd_snapshot;
 bool rd_bond_member_up(const struct rd_bond_member *m);
 /* How many of b's members are up; *unread: how many have no state read. */
 size_t rd_bond_members_up(const struct rd_bond *b, size_t *unread);
+
+/*
+ * What the PF's driver holds for the VF, as one line of parts joined by
+ * sep ("MAC 02:00:00:00:00:01, VLAN 100, spoof check on, trust off,
+ * link-state auto"; "node GUID 0x…, port GUID 0x…" for an IPoIB PF, which
+ * has no MAC, VLAN or spoof check the VF uses); "" when nothing was read.
+ * Only numbers and fixed words: nothing from outside needs escaping.
+ */
+void rd_vf_settings(const struct rd_vf *v, const char *sep, char *buf,
+		    size_t len);
+/* The PF holds the VF's link down, or an InfiniBand VF's GUID as 0. */
+bool rd_vf_held_down(const struct rd_vf *v);
 /* The physical function whose RDMA device is dev, or NULL. */
 const struct rd_sriov *rd_sriov_of_pf(const struct rd_snapshot *s,
 				      const char *dev);

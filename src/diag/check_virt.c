@@ -14,6 +14,8 @@
 #include "core/virt.h"
 
 #define SRC_SRIOV "sysfs sriov_totalvfs, sriov_numvfs, virtfnN"
+#define SRC_VFINFO "rtnetlink IFLA_VFINFO_LIST of the PF (ip link show)"
+#define SRC_ESW "devlink eswitch"
 #define SRC_BOND "sysfs /sys/class/net/<bond>/bonding"
 
 static const char *pf_name(const struct rd_sriov *sv)
@@ -37,6 +39,66 @@ static const struct rd_device *ib_vf_zero_guid(const struct rd_snapshot *s,
 	return NULL;
 }
 
+/*
+ * An InfiniBand VF whose GUID the PF holds as zero (IFLA_VF_IB_*_GUID are
+ * sent only by IPoIB PFs): its port stays down unless the subnet manager
+ * assigns one.
+ */
+static bool vf_guid_unset(const struct rd_vf *v)
+{
+	return (v->node_guid.ok && v->node_guid.v == 0) ||
+	       (v->port_guid.ok && v->port_guid.v == 0);
+}
+
+/*
+ * The VF's own RDMA port on this host: 1 ACTIVE, 0 read and not active,
+ * -1 not seen (no RDMA device here: passed to a VM, or no driver).
+ */
+static int vf_port_up(const struct rd_snapshot *s, const struct rd_vf *v)
+{
+	const struct rd_device *d =
+		v->rdma_device ? rd_snapshot_device(s, v->rdma_device) : NULL;
+	int up = -1;
+
+	for (size_t i = 0; d && i < d->n_ports; i++) {
+		if (rd_port_active(&d->ports[i]))
+			return 1;
+		if (d->ports[i].state_num.ok)
+			up = 0;
+	}
+	return up;
+}
+
+static void eswitch_evidence(struct diag_ctx *x, struct rd_result *r,
+			     const struct rd_sriov *sv)
+{
+	const struct rd_devlink *dl =
+		sv->pf_bdf ? rd_snapshot_devlink(x->s, sv->pf_bdf) : NULL;
+
+	if (dl && dl->eswitch_mode)
+		diag_ev(x, r, "eswitch mode", SRC_ESW, "%s%s", dl->eswitch_mode,
+			strcmp(dl->eswitch_mode, "switchdev")
+				? ""
+				: " (VF traffic goes through representors; "
+				  "ip link vf settings do not apply)");
+	else if (dl && dl->eswitch_error)
+		diag_ev(x, r, "eswitch mode", SRC_ESW, "not read: %s",
+			dl->eswitch_error);
+}
+
+/* How an InfiniBand VF gets its GUIDs. */
+static void guid_next(struct diag_ctx *x, struct rd_result *r,
+		      const struct rd_sriov *sv, const struct rd_vf *v)
+{
+	diag_next(x, r,
+		  "On the host: ip link set %s vf %" PRIu64
+		  " node_guid <GUID> port_guid <GUID> (unique per VF), then "
+		  "unbind and bind the VF's driver; or let the subnet "
+		  "manager's virtualization assign them.",
+		  rd_shquote_tmp(sv->pf_netdev ? sv->pf_netdev : "<PF netdev>"),
+		  v->index.v);
+}
+
 void check_sriov_vfs(struct diag_ctx *x)
 {
 	const struct rd_snapshot *s = x->s;
@@ -44,6 +106,7 @@ void check_sriov_vfs(struct diag_ctx *x)
 	for (size_t i = 0; i < s->n_sriov; i++) {
 		const struct rd_sriov *sv = &s->sriov[i];
 		const struct rd_vf *zero = NULL, *nodev = NULL;
+		const struct rd_vf *unset = NULL, *disabled = NULL;
 		const struct rd_device *zd = NULL;
 		struct rd_result *r;
 		size_t vm = 0;
@@ -58,20 +121,35 @@ void check_sriov_vfs(struct diag_ctx *x)
 		diag_ev(x, r, "VFs", SRC_SRIOV,
 			"%" PRIu64 " enabled of %" PRIu64 " (PF %s)",
 			sv->numvfs.v, sv->totalvfs.v, sv->pf_bdf);
+		eswitch_evidence(x, r, sv);
+		if (sv->numvfs.v && !sv->vfinfo_read.ok)
+			diag_ev(x, r, "VF settings", SRC_VFINFO, "not read%s",
+				sv->pf_netdev ? "" : ": the PF has no netdev");
 		for (size_t k = 0; k < sv->n_vfs; k++) {
 			const struct rd_vf *v = &sv->vfs[k];
 			const struct rd_device *d = ib_vf_zero_guid(s, v);
+			char set[256];
 
-			diag_ev(x, r, "VF", SRC_SRIOV,
-				"%" PRIu64 ": %s driver %s, netdev %s, RDMA %s",
-				v->index.v, v->bdf,
+			rd_vf_settings(v, ", ", set, sizeof(set));
+			diag_ev(x, r, "VF",
+				*set ? SRC_SRIOV "; " SRC_VFINFO : SRC_SRIOV,
+				"%" PRIu64 ": %s driver %s, netdev %s, RDMA %s"
+				"%s%s",
+				v->index.v,
+				v->bdf ? v->bdf : "(no virtfn link)",
 				v->driver ? v->driver : "none",
 				v->netdev ? v->netdev : "none",
-				v->rdma_device ? v->rdma_device : "none");
+				v->rdma_device ? v->rdma_device : "none",
+				*set ? "; " : "", set);
 			if (d && !zero) {
 				zero = v;
 				zd = d;
 			}
+			if (!unset && vf_guid_unset(v) && vf_port_up(s, v) != 1)
+				unset = v;
+			if (!disabled && v->link_state &&
+			    !strcmp(v->link_state, "disable"))
+				disabled = v;
 			if (v->driver && !strcmp(v->driver, "vfio-pci"))
 				vm++;
 			else if (!v->rdma_device && !nodev)
@@ -97,14 +175,49 @@ void check_sriov_vfs(struct diag_ctx *x)
 				     "down until the PF gives it a GUID",
 				     pf_name(sv), zero->index.v, zero->bdf,
 				     zd->name);
+			guid_next(x, r, sv, zero);
+			continue;
+		}
+		if (unset) {
+			/* Zero is "no GUID set by the PF": the subnet
+			 * manager may still give the VF one. */
+			bool down = vf_port_up(s, unset) == 0;
+
+			diag_verdict(
+				x, r, down ? RD_FAIL : RD_WARN, "vf_guid_unset",
+				"%s: VF %" PRIu64 "%s%s%s has %s GUID 0 "
+				"on the PF%s",
+				pf_name(sv), unset->index.v,
+				unset->bdf ? " (" : "",
+				unset->bdf ? unset->bdf : "",
+				unset->bdf ? ")" : "",
+				unset->port_guid.ok && unset->port_guid.v == 0
+					? "port"
+					: "node",
+				down ? " and its port is not ACTIVE: an "
+				       "InfiniBand VF's port stays down "
+				       "until it has a GUID"
+				     : ": its port stays down unless the "
+				       "subnet manager assigns one (this "
+				       "host does not see the VF's port)");
+			guid_next(x, r, sv, unset);
+			continue;
+		}
+		if (disabled) {
+			diag_verdict(x, r, RD_WARN, "vf_link_disabled",
+				     "%s: VF %" PRIu64 "%s%s%s has link-state "
+				     "disable: the PF holds its link down "
+				     "whatever the wire does",
+				     pf_name(sv), disabled->index.v,
+				     disabled->bdf ? " (" : "",
+				     disabled->bdf ? disabled->bdf : "",
+				     disabled->bdf ? ")" : "");
 			diag_next(x, r,
-				  "On the host: ip link set %s vf %" PRIu64
-				  " node_guid <GUID> port_guid <GUID> "
-				  "(unique per VF), or let the subnet "
-				  "manager's virtualization assign them.",
+				  "If the VF should pass traffic: ip link set "
+				  "%s vf %" PRIu64 " state auto",
 				  rd_shquote_tmp(sv->pf_netdev ? sv->pf_netdev
 							       : "<PF netdev>"),
-				  zero->index.v);
+				  disabled->index.v);
 			continue;
 		}
 		if (nodev) {

@@ -29,16 +29,19 @@ static struct nla_policy top_policy[DEVLINK_ATTR_MAX + 1] = {
 	[DEVLINK_ATTR_BUS_NAME] = { .type = NLA_STRING, .maxlen = 64 },
 	[DEVLINK_ATTR_DEV_NAME] = { .type = NLA_STRING, .maxlen = 64 },
 	[DEVLINK_ATTR_INFO_DRIVER_NAME] = { .type = NLA_STRING, .maxlen = 64 },
-	[DEVLINK_ATTR_INFO_SERIAL_NUMBER] = { .type = NLA_STRING, .maxlen = 128 },
+	[DEVLINK_ATTR_INFO_SERIAL_NUMBER] = { .type = NLA_STRING,
+					      .maxlen = 128 },
 	[DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER] = { .type = NLA_STRING,
 						    .maxlen = 128 },
 	[DEVLINK_ATTR_INFO_VERSION_FIXED] = { .type = NLA_NESTED },
 	[DEVLINK_ATTR_INFO_VERSION_RUNNING] = { .type = NLA_NESTED },
 	[DEVLINK_ATTR_INFO_VERSION_STORED] = { .type = NLA_NESTED },
 	[DEVLINK_ATTR_INFO_VERSION_NAME] = { .type = NLA_STRING, .maxlen = 64 },
-	[DEVLINK_ATTR_INFO_VERSION_VALUE] = { .type = NLA_STRING, .maxlen = 128 },
+	[DEVLINK_ATTR_INFO_VERSION_VALUE] = { .type = NLA_STRING,
+					      .maxlen = 128 },
 	[DEVLINK_ATTR_HEALTH_REPORTER] = { .type = NLA_NESTED },
-	[DEVLINK_ATTR_HEALTH_REPORTER_NAME] = { .type = NLA_STRING, .maxlen = 64 },
+	[DEVLINK_ATTR_HEALTH_REPORTER_NAME] = { .type = NLA_STRING,
+						.maxlen = 64 },
 	[DEVLINK_ATTR_HEALTH_REPORTER_STATE] = { .type = NLA_U8 },
 	[DEVLINK_ATTR_HEALTH_REPORTER_ERR_COUNT] = { .type = NLA_U64 },
 	[DEVLINK_ATTR_HEALTH_REPORTER_RECOVER_COUNT] = { .type = NLA_U64 },
@@ -46,6 +49,7 @@ static struct nla_policy top_policy[DEVLINK_ATTR_MAX + 1] = {
 	[DEVLINK_ATTR_HEALTH_REPORTER_GRACEFUL_PERIOD] = { .type = NLA_U64 },
 	[DEVLINK_ATTR_HEALTH_REPORTER_AUTO_RECOVER] = { .type = NLA_U8 },
 	[DEVLINK_ATTR_HEALTH_REPORTER_DUMP_TS_NS] = { .type = NLA_U64 },
+	[DEVLINK_ATTR_ESWITCH_MODE] = { .type = NLA_U16 },
 };
 
 struct devlink_cache {
@@ -248,6 +252,83 @@ int rd_devlink_parse_health(const void *bytes, size_t len,
 	return each_message(bytes, len, s, health_message);
 }
 
+static int eswitch_message(struct rd_devlink *d, struct nlmsghdr *nlh,
+			   struct nlattr **tb)
+{
+	(void)nlh;
+	if (!tb[DEVLINK_ATTR_ESWITCH_MODE])
+		return 0;
+	switch (nla_get_u16(tb[DEVLINK_ATTR_ESWITCH_MODE])) {
+	case DEVLINK_ESWITCH_MODE_LEGACY:
+		rd_str_put(&d->eswitch_mode, "legacy");
+		break;
+	case DEVLINK_ESWITCH_MODE_SWITCHDEV:
+		rd_str_put(&d->eswitch_mode, "switchdev");
+		break;
+	default:
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int rd_devlink_parse_eswitch(const void *bytes, size_t len,
+			     struct rd_snapshot *s)
+{
+	return each_message(bytes, len, s, eswitch_message);
+}
+
+/* `devlink dev eswitch show pci/BDF`: a GET of one instance, no dump. */
+static int eswitch_get(struct devlink_cache *c, const char *bdf,
+		       struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc();
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	if (genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, c->family, 0,
+			NLM_F_REQUEST, DEVLINK_CMD_ESWITCH_GET,
+			DEVLINK_GENL_VERSION) &&
+	    nla_put_string(m, DEVLINK_ATTR_BUS_NAME, "pci") == 0 &&
+	    nla_put_string(m, DEVLINK_ATTR_DEV_NAME, bdf) == 0)
+		r = rd_nl_request(c->sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+/*
+ * The eswitch mode of each kept PF that has SR-IOV. The GET needs
+ * CAP_NET_ADMIN; a driver without an eswitch answers EOPNOTSUPP.
+ */
+static void read_eswitch(struct devlink_cache *c, struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_devlinks && c->sk; i++) {
+		struct rd_devlink *d = &s->devlinks[i];
+		struct rd_nl_buf b = { 0 };
+		bool pf = false;
+		int r;
+
+		for (size_t k = 0; k < s->n_sriov && !pf; k++)
+			pf = s->sriov[k].pf_bdf && s->sriov[k].totalvfs.ok &&
+			     s->sriov[k].totalvfs.v > 0 &&
+			     !strcmp(s->sriov[k].pf_bdf, d->dev);
+		if (!pf || strcmp(d->bus, "pci"))
+			continue;
+		r = eswitch_get(c, d->dev, &b);
+		if (r == 0)
+			r = rd_devlink_parse_eswitch(b.data, b.len, s);
+		rd_nl_buf_free(&b);
+		if (r == -EPERM || r == -EACCES)
+			rd_str_put(&d->eswitch_error,
+				   "reading the eswitch mode needs "
+				   "CAP_NET_ADMIN");
+		else if (r < 0 && r != -EOPNOTSUPP)
+			rd_snapshot_error(s, SRC, "eswitch", r, "%s", d->dev);
+		if (r == -ETIMEDOUT || r == -EBADMSG)
+			rd_nl_close(&c->sk);
+	}
+}
+
 static int dump(struct devlink_cache *c, int cmd, struct rd_nl_buf *out)
 {
 	struct nl_msg *m = nlmsg_alloc();
@@ -331,6 +412,7 @@ static int probe_devlink_collect(const struct rd_probe_ctx *ctx, void *state,
 	if (r == -ETIMEDOUT || r == -EBADMSG)
 		rd_nl_close(&c->sk);
 	keep_rdma(s);
+	read_eswitch(c, s);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * devlink over generic netlink: `devlink dev info` (driver, serials,
  * firmware versions with the board's PSID) and `devlink health show` (the
  * driver's health reporters) for the PCI functions of RDMA devices. Both
- * GETs are unprivileged.
+ * GETs are unprivileged. `devlink dev eswitch show` for the PFs with
+ * SR-IOV needs CAP_NET_ADMIN.
  */
 #ifndef RD_PROBES_DEVLINK_H
 #define RD_PROBES_DEVLINK_H
@@ -23,5 +24,8 @@ extern const struct rd_probe probe_devlink;
 int rd_devlink_parse_info(const void *bytes, size_t len, struct rd_snapshot *s);
 int rd_devlink_parse_health(const void *bytes, size_t len,
 			    struct rd_snapshot *s);
+/* The reply to DEVLINK_CMD_ESWITCH_GET of one instance: its eswitch mode. */
+int rd_devlink_parse_eswitch(const void *bytes, size_t len,
+			     struct rd_snapshot *s);
 
 #endif

@@ -4,7 +4,10 @@
  * sriov_numvfs and its virtfnN links (each VF's driver, netdev and RDMA
  * device), and for each netdev that is a bonding master its mode, hash
  * policy and members with their state; the mlx5 LAG state from debugfs
- * when it is readable (root).
+ * when it is readable (root). What the PF's driver holds for each VF (MAC,
+ * VLAN, spoof check, trust, link state, rates, InfiniBand GUIDs) comes from
+ * rtnetlink: RTM_GETLINK on the PF's netdev with RTEXT_FILTER_VF, which
+ * needs no privilege.
  */
 #include "config.h"
 #include "probes/virt.h"
@@ -16,7 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/if_arp.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <netlink/msg.h>
+
 #include "core/attr.h"
+#include "probes/nl_util.h"
 #include "probes/read.h"
 
 #define SRC "virt"
@@ -186,13 +195,221 @@ static void read_bond(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 		b->lag_state = read_text(path);
 }
 
+/* ---- the VF list of a PF's netdev (rtnetlink) ---- */
+
+static struct nla_policy vflink_policy[IFLA_MAX + 1] = {
+	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
+	[IFLA_NUM_VF] = { .type = NLA_U32 },
+	[IFLA_VFINFO_LIST] = { .type = NLA_NESTED },
+};
+
+static struct nla_policy vf_policy[IFLA_VF_MAX + 1] = {
+	[IFLA_VF_MAC] = { .minlen = sizeof(struct ifla_vf_mac) },
+	[IFLA_VF_VLAN] = { .minlen = sizeof(struct ifla_vf_vlan) },
+	[IFLA_VF_SPOOFCHK] = { .minlen = sizeof(struct ifla_vf_spoofchk) },
+	[IFLA_VF_LINK_STATE] = { .minlen = sizeof(struct ifla_vf_link_state) },
+	[IFLA_VF_RATE] = { .minlen = sizeof(struct ifla_vf_rate) },
+	[IFLA_VF_TRUST] = { .minlen = sizeof(struct ifla_vf_trust) },
+	[IFLA_VF_IB_NODE_GUID] = { .minlen = sizeof(struct ifla_vf_guid) },
+	[IFLA_VF_IB_PORT_GUID] = { .minlen = sizeof(struct ifla_vf_guid) },
+};
+
+/* The VF of that number, added when sysfs had no virtfn link for it. */
+static struct rd_vf *vf_numbered(struct rd_sriov *sv, uint32_t n)
+{
+	struct rd_vf *v;
+
+	for (size_t i = 0; i < sv->n_vfs; i++)
+		if (sv->vfs[i].index.ok && sv->vfs[i].index.v == n)
+			return &sv->vfs[i];
+	if (sv->n_vfs >= MAX_ENTRIES)
+		return NULL;
+	v = RD_PUSH(sv->vfs, sv->n_vfs);
+	if (v)
+		v->index = rd_u64(n);
+	return v;
+}
+
+/* A driver that does not implement the setting leaves it at -1. */
+static void vf_setting(struct nlattr *a, struct rd_obool *dst)
+{
+	uint32_t set[2];
+
+	if (!a)
+		return;
+	memcpy(set, nla_data(a), sizeof(set));
+	if (set[1] != (uint32_t)-1)
+		*dst = rd_bool(set[1] != 0);
+}
+
+static uint64_t vf_guid(struct nlattr *a)
+{
+	struct ifla_vf_guid g;
+
+	memcpy(&g, nla_data(a), sizeof(g));
+	return g.guid;
+}
+
+static int one_vf(struct rd_sriov *sv, struct nlattr *nest, bool ether)
+{
+	struct nlattr *tb[IFLA_VF_MAX + 1];
+	struct ifla_vf_mac mac;
+	struct rd_vf *v;
+	int r = rd_nla_parse_nested(tb, IFLA_VF_MAX, nest, vf_policy);
+
+	if (r < 0)
+		return r;
+	/* Every attribute starts with the VF's number; IFLA_VF_MAC is sent
+	 * for every VF. */
+	if (!tb[IFLA_VF_MAC])
+		return -EBADMSG;
+	memcpy(&mac, nla_data(tb[IFLA_VF_MAC]), sizeof(mac));
+	v = vf_numbered(sv, mac.vf);
+	if (!v)
+		return -ENOMEM;
+	if (ether) {
+		char text[18];
+
+		snprintf(text, sizeof(text), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 mac.mac[0], mac.mac[1], mac.mac[2], mac.mac[3],
+			 mac.mac[4], mac.mac[5]);
+		rd_str_put(&v->mac, text);
+	}
+	if (tb[IFLA_VF_VLAN]) {
+		struct ifla_vf_vlan vl;
+
+		memcpy(&vl, nla_data(tb[IFLA_VF_VLAN]), sizeof(vl));
+		v->vlan = rd_u64(vl.vlan);
+		v->qos = rd_u64(vl.qos);
+	}
+	vf_setting(tb[IFLA_VF_SPOOFCHK], &v->spoofchk);
+	vf_setting(tb[IFLA_VF_TRUST], &v->trust);
+	if (tb[IFLA_VF_LINK_STATE]) {
+		static const char *const states[] = { "auto", "enable",
+						      "disable" };
+		struct ifla_vf_link_state ls;
+
+		memcpy(&ls, nla_data(tb[IFLA_VF_LINK_STATE]), sizeof(ls));
+		if (ls.link_state < 3)
+			rd_str_put(&v->link_state, states[ls.link_state]);
+	}
+	if (tb[IFLA_VF_RATE]) {
+		struct ifla_vf_rate rt;
+
+		memcpy(&rt, nla_data(tb[IFLA_VF_RATE]), sizeof(rt));
+		v->min_tx_rate = rd_u64(rt.min_tx_rate);
+		v->max_tx_rate = rd_u64(rt.max_tx_rate);
+	}
+	if (tb[IFLA_VF_IB_NODE_GUID])
+		v->node_guid = rd_u64(vf_guid(tb[IFLA_VF_IB_NODE_GUID]));
+	if (tb[IFLA_VF_IB_PORT_GUID])
+		v->port_guid = rd_u64(vf_guid(tb[IFLA_VF_IB_PORT_GUID]));
+	return 0;
+}
+
+int rd_vf_parse_link(const void *bytes, size_t len, struct rd_sriov *sv)
+{
+	struct rd_nl_iter it;
+	struct nlmsghdr *nlh;
+	int r, found = 0;
+
+	rd_nl_iter_init(&it, bytes, len);
+	while ((r = rd_nl_next(&it, &nlh)) > 0) {
+		struct nlattr *tb[IFLA_MAX + 1], *a;
+		struct ifinfomsg ifi;
+		const char *name;
+		int rem;
+
+		if (nlh->nlmsg_type != RTM_NEWLINK)
+			continue;
+		if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(ifi))) {
+			r = -EBADMSG;
+			break;
+		}
+		memcpy(&ifi, NLMSG_DATA(nlh), sizeof(ifi));
+		r = rd_nlmsg_parse(nlh, sizeof(ifi), tb, IFLA_MAX,
+				   vflink_policy);
+		if (r < 0)
+			break;
+		name = rd_nl_text(tb[IFLA_IFNAME]);
+		if (!name || (sv->pf_netdev && strcmp(name, sv->pf_netdev)))
+			continue;
+		found = 1;
+		if (!tb[IFLA_VFINFO_LIST])
+			continue;
+		nla_for_each_nested(a, tb[IFLA_VFINFO_LIST], rem)
+		{
+			if (nla_type(a) != IFLA_VF_INFO)
+				continue;
+			r = one_vf(sv, a, ifi.ifi_type == ARPHRD_ETHER);
+			if (r < 0)
+				goto out;
+		}
+	}
+out:
+	rd_nl_iter_end(&it);
+	if (r < 0)
+		return r;
+	if (!found)
+		return -ENODATA;
+	sv->vfinfo_read = rd_bool(true);
+	return 0;
+}
+
+static int vf_request(struct nl_sock *sk, const char *ifname,
+		      struct rd_nl_buf *out)
+{
+	struct nl_msg *m = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_REQUEST);
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	int r = -ENOMEM;
+
+	if (!m)
+		return r;
+	if (nlmsg_append(m, &ifi, sizeof(ifi), NLMSG_ALIGNTO) == 0 &&
+	    nla_put_string(m, IFLA_IFNAME, ifname) == 0 &&
+	    nla_put_u32(m, IFLA_EXT_MASK,
+			RTEXT_FILTER_VF | RTEXT_FILTER_SKIP_STATS) == 0)
+		r = rd_nl_request(sk, m, out);
+	nlmsg_free(m);
+	return r;
+}
+
+/* Each PF netdev with VFs enabled: what its driver holds for them. */
+static void read_vfinfo(struct rd_nl_state *c, struct rd_snapshot *s)
+{
+	for (size_t i = 0; i < s->n_sriov; i++) {
+		struct rd_sriov *sv = &s->sriov[i];
+		struct rd_nl_buf b = { 0 };
+		int r;
+
+		if (!sv->pf_netdev || !sv->numvfs.ok || sv->numvfs.v == 0)
+			continue;
+		if (!c->sk) {
+			r = rd_nl_open(NETLINK_ROUTE, &c->sk);
+			if (r < 0) {
+				rd_snapshot_error(s, SRC, "NETLINK_ROUTE", r,
+						  NULL);
+				return;
+			}
+		}
+		r = vf_request(c->sk, sv->pf_netdev, &b);
+		if (r == 0)
+			r = rd_vf_parse_link(b.data, b.len, sv);
+		rd_nl_buf_free(&b);
+		if (r < 0)
+			rd_snapshot_error(s, SRC, "VF list", r, "%s",
+					  sv->pf_netdev);
+		if (r == -ETIMEDOUT || r == -EBADMSG)
+			rd_nl_close(&c->sk);
+	}
+}
+
 static int probe_virt_collect(const struct rd_probe_ctx *ctx, void *state,
 			      struct rd_snapshot *s)
 {
 	char devsdir[PATH_MAX];
 	int devsfd;
 
-	(void)state;
 	if (rd_path(devsdir, sizeof(devsdir), ctx->roots->sysfs,
 		    "/bus/pci/devices") == 0 &&
 	    (devsfd = open(devsdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
@@ -204,8 +421,11 @@ static int probe_virt_collect(const struct rd_probe_ctx *ctx, void *state,
 	for (size_t i = 0; i < s->n_netdevs; i++)
 		if (s->netdevs[i].name)
 			read_bond(ctx, s, &s->netdevs[i]);
+	if (!(ctx->flags & RD_PROBE_NO_NETLINK))
+		read_vfinfo(state, s);
 	return 0;
 }
 
 const struct rd_probe probe_virt =
-	RD_PROBE_ROW_STATELESS("virt", 0, probe_virt_collect);
+	RD_PROBE_ROW("virt", 0, probe_virt_collect, struct rd_nl_state, NULL,
+		     rd_nl_state_clear);

@@ -494,8 +494,23 @@ static bool same(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-static void vf_lines(struct w_lines *l, const struct rd_sriov *sr)
+/* What the PF's driver holds for a VF, under its line; nothing if unread. */
+static void vf_settings_line(struct w_lines *l, const struct rd_vf *vf)
 {
+	char buf[192];
+
+	rd_vf_settings(vf, "  ", buf, sizeof(buf));
+	if (*buf)
+		w_lines_add(l, rd_vf_held_down(vf) ? W_WARN : W_DIM,
+			    "           %s", buf);
+}
+
+static void vf_lines(struct w_lines *l, const struct rd_snapshot *s,
+		     const struct rd_sriov *sr)
+{
+	const struct rd_devlink *dl =
+		sr->pf_bdf ? rd_snapshot_devlink(s, sr->pf_bdf) : NULL;
+
 	if (!sr->totalvfs.ok)
 		w_lines_add(l, W_DIM, "  SR-IOV on %s: VF count not read",
 			    ui_str(sr->pf_bdf));
@@ -514,6 +529,12 @@ static void vf_lines(struct w_lines *l, const struct rd_sriov *sr)
 			    "  SR-IOV on %s: up to %" PRIu64
 			    " VFs, how many are enabled not read",
 			    ui_str(sr->pf_bdf), sr->totalvfs.v);
+	if (dl && dl->eswitch_mode)
+		w_lines_add(l, W_NORMAL, "  eswitch mode %s%s",
+			    ui_str(dl->eswitch_mode),
+			    same(dl->eswitch_mode, "switchdev")
+				    ? " (VF traffic through representors)"
+				    : "");
 	for (size_t i = 0; i < sr->n_vfs; i++) {
 		const struct rd_vf *vf = &sr->vfs[i];
 		char idx[24] = "vf?";
@@ -531,6 +552,7 @@ static void vf_lines(struct w_lines *l, const struct rd_sriov *sr)
 				    vf->driver ? vf->driver : "no driver",
 				    ui_str(vf->netdev),
 				    ui_str(vf->rdma_device));
+		vf_settings_line(l, vf);
 	}
 }
 
@@ -583,7 +605,7 @@ static void functions(const struct ui *ui, struct w_lines *l,
 	w_lines_add(l, W_NORMAL, " ");
 	w_lines_add(l, W_HEAD, "Functions and bonds");
 	if (sr)
-		vf_lines(l, sr);
+		vf_lines(l, s, sr);
 	if (vf)
 		w_lines_add(l, W_NORMAL,
 			    "  a virtual function of %s (RDMA %s, netdev %s)",

@@ -35,4 +35,32 @@ wait_for ov "SR-IOV 2 of 8 VFs  bond bond0 802.3ad: 1 of 2 members up"
 keys ov q
 wait_exit ov 0
 
+# What the PF's driver holds for each VF (rtnetlink, not in a file tree)
+# and the eswitch mode (devlink), added to the tree's snapshot: VF 1 with
+# the settings of VF 3 of sriov-cni issue 291 (VLAN 3000, trust on), held
+# down with link-state disable; VF 0 on InfiniBand with GUIDs as set in
+# the iproute2 patch of 2019-11-18.
+SNAP="$TUI_TMP/vfinfo.json"
+"$RDMADIAG_BIN" snapshot --json \
+	--root "$RDMADIAG_SRCDIR/tests/fixtures/cx6dx-sriov-lag" |
+	jq '.sriov[0].vfinfo_read = true
+	| .sriov[0].vfs[1] += {mac: "00:00:00:00:00:00", vlan: 3000, qos: 0,
+		spoofchk: false, trust: true, link_state: "disable",
+		min_tx_rate_mbps: 0, max_tx_rate_mbps: 0}
+	| .sriov[0].vfs[0] += {vlan: 0, qos: 0, spoofchk: false, trust: false,
+		link_state: "auto", node_guid: "2244:3300:3311:0033",
+		port_guid: "1021:3312:0011:2210"}
+	| .devlink = [{bus: "pci", dev: "0000:3b:00.0",
+		eswitch_mode: "legacy"}]' > "$SNAP" || {
+	echo "FAIL: could not build the snapshot with VF lists"; exit 1; }
+tui_start vfi 100 60 --replay "$SNAP"
+wait_for vfi "Overview"
+keys vfi Down p
+wait_for vfi "mlx5_bond_0 port 1"
+wait_for vfi "eswitch mode legacy"
+wait_for vfi "MAC 00:00:00:00:00:00  VLAN 3000  spoof check off  trust on  link-state disable"
+wait_for vfi "node GUID 0x2244330033110033  port GUID 0x1021331200112210  trust off  link-state auto"
+keys vfi q
+wait_exit vfi 0
+
 tui_summary

@@ -39,7 +39,7 @@ UNIT_TESTS = \
 	tests/unit/test_peer_child tests/unit/test_peer_choice \
 	tests/unit/test_peer_failure tests/unit/test_xcvr_decode \
 	tests/unit/test_xcvr_cadence tests/unit/test_record_diff \
-	tests/unit/test_topo tests/unit/test_virt
+	tests/unit/test_topo tests/unit/test_virt tests/unit/test_vfinfo
 check_PROGRAMS += $(UNIT_TESTS)
 # Sees every call the journal makes to reach the disk, and fails some.
 tests_unit_test_journal_durable_LDFLAGS = $(AM_LDFLAGS) \

@@ -150,6 +150,110 @@ static void test_fixture(void **state)
 	rd_snapshot_free(&s);
 }
 
+static bool has_evidence(const struct rd_result *r, const char *what,
+			 const char *part)
+{
+	for (size_t i = 0; i < r->n_evidence; i++)
+		if (!strcmp(r->evidence[i].what, what) &&
+		    strstr(r->evidence[i].value, part))
+			return true;
+	return false;
+}
+
+/* What the PF's driver holds for each VF, and the eswitch mode. */
+static void test_vf_settings(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_sriov *sv;
+	struct rd_devlink *dl;
+
+	(void)state;
+	take(&s);
+	sv = &s.sriov[0];
+	/* Read from files only: the VF lists were not read. */
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_true(has_evidence(r, "VF settings", "not read"));
+
+	/* VF 1 (vfio-pci) VLAN 100, trust on; eswitch legacy. */
+	sv->vfinfo_read = rd_bool(true);
+	sv->vfs[1].vlan = rd_u64(100);
+	sv->vfs[1].qos = rd_u64(0);
+	sv->vfs[1].trust = rd_bool(true);
+	sv->vfs[1].spoofchk = rd_bool(true);
+	(void)rd_str_set(&sv->vfs[1].link_state, "auto");
+	(void)rd_str_set(&sv->vfs[1].mac, "02:00:00:00:00:01");
+	dl = RD_PUSH(s.devlinks, s.n_devlinks);
+	assert_non_null(dl);
+	(void)rd_str_set(&dl->bus, "pci");
+	(void)rd_str_set(&dl->dev, "0000:3b:00.0");
+	(void)rd_str_set(&dl->eswitch_mode, "legacy");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_true(has_evidence(r, "VF",
+				 "MAC 02:00:00:00:00:01, VLAN 100, "
+				 "spoof check on, trust on, "
+				 "link-state auto"));
+	assert_true(has_evidence(r, "eswitch mode", "legacy"));
+
+	/* switchdev: said, not judged. */
+	(void)rd_str_set(&dl->eswitch_mode, "switchdev");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_true(has_evidence(r, "eswitch mode", "representors"));
+	(void)rd_str_set(&dl->eswitch_mode, NULL);
+	(void)rd_str_set(&dl->eswitch_error,
+			 "reading the eswitch mode needs CAP_NET_ADMIN");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_true(has_evidence(r, "eswitch mode", "not read: reading"));
+
+	/* link-state disable: the PF holds the VF's link down. */
+	(void)rd_str_set(&sv->vfs[1].link_state, "disable");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "vf_link_disabled");
+	assert_non_null(
+		strstr(r->next_step, "ip link set ens1f0np0 vf 1 state auto"));
+
+	/* An IB VF passed to a VM with port GUID 0 on the PF: the host
+	 * cannot see its port, so a warning, not a failure. */
+	sv->vfs[1].node_guid = rd_u64(0);
+	sv->vfs[1].port_guid = rd_u64(0);
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "vf_guid_unset");
+	assert_non_null(strstr(r->summary, "port GUID 0 on the PF"));
+	assert_non_null(strstr(r->summary, "subnet manager"));
+
+	/* The same on VF 0, whose own port this host reads: DOWN is a
+	 * failure; ACTIVE means the subnet manager gave it one. */
+	sv->vfs[1].node_guid = rd_u64(0x2244330033110033ull);
+	sv->vfs[1].port_guid = rd_u64(0x1021331200112210ull);
+	(void)rd_str_set(&sv->vfs[1].link_state, "auto");
+	sv->vfs[0].node_guid = rd_u64(0);
+	sv->vfs[0].port_guid = rd_u64(0);
+	{
+		struct rd_device *d = rd_snapshot_device(&s, "mlx5_2");
+
+		assert_non_null(d);
+		d->ports[0].state_num = rd_u64(RD_PORT_DOWN);
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_int_equal(r->verdict, RD_FAIL);
+		assert_string_equal(r->cause, "vf_guid_unset");
+		assert_non_null(strstr(r->next_step,
+				       "ip link set ens1f0np0 vf 0 node_guid"));
+		d->ports[0].state_num = rd_u64(RD_PORT_ACTIVE);
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_int_equal(r->verdict, RD_PASS);
+		assert_true(
+			has_evidence(r, "VF", "node GUID 0x0000000000000000"));
+	}
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 /* Which physical function, VF and bond a device or netdev belongs to. */
 static void test_lookups(void **state)
 {
@@ -227,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_mode),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_vf_settings),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_none),
 	};
