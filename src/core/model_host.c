@@ -66,6 +66,15 @@ static const struct rd_field cm_fields[] = {
 	RD_FLD_END
 };
 
+const struct rd_field rd_netns_dev_fields[] = {
+	RD_FLD_STR(struct rd_netns_dev, netns, "netns"),
+	RD_FLD_STR(struct rd_netns_dev, owner, "owner"),
+	RD_FLD_STR(struct rd_netns_dev, rdma_device, "rdma_device"),
+	RD_FLD_STR(struct rd_netns_dev, netdev, "netdev"),
+	RD_FLD_STR(struct rd_netns_dev, pci_bdf, "pci_bdf"),
+	RD_FLD_END
+};
+
 const struct rd_field rd_host_fields[] = {
 	RD_FLD_STR(struct rd_host, hostname, "hostname"),
 	RD_FLD_STR(struct rd_host, kernel, "kernel"),
@@ -99,5 +108,8 @@ const struct rd_field rd_host_fields[] = {
 	RD_FLD_U64(struct rd_host, nr_hugepages, "nr_hugepages"),
 	RD_FLD_ARRAY(struct rd_host, cm_ports, n_cm_ports, struct rd_cm_port,
 		     cm_fields, "rdma_cm"),
+	RD_FLD_STR(struct rd_host, netns_scan, "netns_scan"),
+	RD_FLD_ARRAY(struct rd_host, netns_devs, n_netns_devs,
+		     struct rd_netns_dev, rd_netns_dev_fields, "netns_devices"),
 	RD_FLD_END
 };

@@ -64,6 +64,19 @@ struct rd_cm_port {
 	struct rd_ou64 default_roce_tos;
 };
 
+/*
+ * An RDMA device, or a netdev on a PCI function, that lives in another
+ * network namespace (RDMA netns mode exclusive: invisible from here), as
+ * read from inside that namespace.
+ */
+struct rd_netns_dev {
+	char *netns;	   /* "c1" (/run/netns/c1) or "pid 4242" */
+	char *owner;	   /* its first process: "pause", a pod's UID */
+	char *rdma_device; /* NULL: a netdev without an RDMA device */
+	char *netdev;
+	char *pci_bdf;
+};
+
 struct rd_host {
 	char *hostname;
 	char *kernel;			/* uname -r */
@@ -98,7 +111,14 @@ struct rd_host {
 	struct rd_ou64 nr_hugepages;
 	struct rd_cm_port *cm_ports;	/* configfs rdma_cm defaults */
 	size_t n_cm_ports;
+	/* Other network namespaces, read in exclusive mode: "read", or why
+	 * not (NULL in shared mode, where every device is seen here). */
+	char *netns_scan;
+	struct rd_netns_dev *netns_devs;
+	size_t n_netns_devs;
 };
+
+extern const struct rd_field rd_netns_dev_fields[];
 
 extern const struct rd_field rd_pci_fields[];
 extern const struct rd_field rd_module_fields[];

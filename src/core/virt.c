@@ -133,3 +133,27 @@ bool rd_vf_held_down(const struct rd_vf *v)
 	       (v->node_guid.ok && v->node_guid.v == 0) ||
 	       (v->port_guid.ok && v->port_guid.v == 0);
 }
+
+const struct rd_netns_dev *rd_netns_of_function(const struct rd_snapshot *s,
+						const char *bdf)
+{
+	const struct rd_netns_dev *nd = NULL;
+
+	for (size_t i = 0; bdf && i < s->host.n_netns_devs; i++) {
+		const struct rd_netns_dev *d = &s->host.netns_devs[i];
+
+		if (!same(d->pci_bdf, bdf))
+			continue;
+		if (d->rdma_device)
+			return d;
+		if (!nd)
+			nd = d;
+	}
+	return nd;
+}
+
+bool rd_netns_unread(const struct rd_snapshot *s)
+{
+	return same(s->host.rdma_netns_mode, "exclusive") &&
+	       !same(s->host.netns_scan, "read");
+}

@@ -27,6 +27,14 @@ size_t rd_bond_members_up(const struct rd_bond *b, size_t *unread);
  */
 void rd_vf_settings(const struct rd_vf *v, const char *sep, char *buf,
 		    size_t len);
+/*
+ * The row of a PCI function found in another network namespace (its RDMA
+ * device's row first, else its netdev's), or NULL.
+ */
+const struct rd_netns_dev *rd_netns_of_function(const struct rd_snapshot *s,
+						const char *bdf);
+/* RDMA netns mode is exclusive and other namespaces were not read. */
+bool rd_netns_unread(const struct rd_snapshot *s);
 /* The PF holds the VF's link down, or an InfiniBand VF's GUID as 0. */
 bool rd_vf_held_down(const struct rd_vf *v);
 /* The physical function whose RDMA device is dev, or NULL. */

@@ -63,6 +63,60 @@ static const struct rd_netdev *pick_rxe_netdev(const struct rd_snapshot *s)
 	return best;
 }
 
+/*
+ * RDMA netns mode exclusive: a device lives only in the namespace it was
+ * moved to. When other namespaces were read and hold RDMA devices, that
+ * is the answer; otherwise the mode is said and the tree goes on.
+ */
+static bool no_device_netns(struct diag_ctx *x, struct rd_result *r)
+{
+	const struct rd_host *h = &x->s->host;
+	const struct rd_netns_dev *first = NULL;
+	size_t n = 0;
+
+	if (!h->rdma_netns_mode || strcmp(h->rdma_netns_mode, "exclusive"))
+		return false;
+	diag_ev(x, r, "netns mode", "RDMA netlink RDMA_NLDEV_CMD_SYS_GET",
+		"exclusive: a device is seen only in its own network "
+		"namespace");
+	for (size_t i = 0; i < h->n_netns_devs; i++) {
+		const struct rd_netns_dev *d = &h->netns_devs[i];
+
+		if (!d->rdma_device)
+			continue;
+		diag_ev(x, r, "in netns", "RDMA netlink inside the namespace",
+			"%s%s%s%s: %s", d->netns, d->owner ? " (" : "",
+			d->owner ? d->owner : "", d->owner ? ")" : "",
+			d->rdma_device);
+		if (!first)
+			first = d;
+		n++;
+	}
+	if (!first) {
+		if (h->netns_scan && strcmp(h->netns_scan, "read"))
+			diag_ev(x, r, "other namespaces",
+				"RDMA netlink inside each namespace",
+				"not read: %s", h->netns_scan);
+		return false;
+	}
+	diag_step(x, r, RD_FAIL,
+		  "RDMA devices live in other network namespaces: %zu", n);
+	diag_verdict(x, r, RD_FAIL, "no_device",
+		     "no RDMA device in this network namespace: netns mode "
+		     "exclusive, and %s is in the namespace of %s%s%s%s",
+		     first->rdma_device, first->netns, first->owner ? " (" : "",
+		     first->owner ? first->owner : "", first->owner ? ")" : "");
+	diag_next(x, r,
+		  "Run where the device is (ip netns exec NAME, or nsenter "
+		  "--net=/proc/PID/ns/net), or move it here: rdma dev set %s "
+		  "netns NAME (its driver must support moving; Soft-RoCE "
+		  "does not). The mode is the host's: rdma system show.",
+		  rd_shquote_tmp(first->rdma_device));
+	r->no_fix = "moving a device between namespaces takes it from "
+		    "whatever uses it there";
+	return true;
+}
+
 /* Step 1: no RDMA device at all. */
 static void tree_no_device(struct diag_ctx *x)
 {
@@ -97,6 +151,8 @@ static void tree_no_device(struct diag_ctx *x)
 			    "are the host's; fix them on the host";
 		return;
 	}
+	if (no_device_netns(x, r))
+		return;
 	/* A NIC whose RDMA half is not loaded (mlx5_core without mlx5_ib). */
 	for (size_t i = 0; i < s->n_pci; i++) {
 		const struct rd_pci *p = &s->pci[i];

@@ -16,6 +16,7 @@
 #define SRC_SRIOV "sysfs sriov_totalvfs, sriov_numvfs, virtfnN"
 #define SRC_VFINFO "rtnetlink IFLA_VFINFO_LIST of the PF (ip link show)"
 #define SRC_ESW "devlink eswitch"
+#define SRC_NETNS "RDMA and route netlink inside each network namespace"
 #define SRC_BOND "sysfs /sys/class/net/<bond>/bonding"
 
 static const char *pf_name(const struct rd_sriov *sv)
@@ -128,6 +129,14 @@ void check_sriov_vfs(struct diag_ctx *x)
 		for (size_t k = 0; k < sv->n_vfs; k++) {
 			const struct rd_vf *v = &sv->vfs[k];
 			const struct rd_device *d = ib_vf_zero_guid(s, v);
+			const struct rd_netns_dev *away =
+				rd_netns_of_function(s, v->bdf);
+			/* Exclusive mode, other namespaces not read: a VF
+			 * with nothing here may be a pod's. */
+			bool hidden = !away && !v->netdev && !v->rdma_device &&
+				      v->driver &&
+				      strcmp(v->driver, "vfio-pci") != 0 &&
+				      rd_netns_unread(s);
 			char set[256];
 
 			rd_vf_settings(v, ", ", set, sizeof(set));
@@ -150,9 +159,31 @@ void check_sriov_vfs(struct diag_ctx *x)
 			if (!disabled && v->link_state &&
 			    !strcmp(v->link_state, "disable"))
 				disabled = v;
+			if (away)
+				diag_ev(x, r, "VF in netns", SRC_NETNS,
+					"%" PRIu64 ": %s%s%s%s: %s%s%s%s",
+					v->index.v, away->netns,
+					away->owner ? " (" : "",
+					away->owner ? away->owner : "",
+					away->owner ? ")" : "",
+					away->rdma_device ? "RDMA " : "",
+					away->rdma_device ? away->rdma_device
+							  : "",
+					away->netdev ? " netdev " : "",
+					away->netdev ? away->netdev : "");
+			else if (hidden)
+				diag_ev(x, r, "VF", SRC_NETNS,
+					"%" PRIu64 ": neither netdev nor RDMA "
+					"device in this network namespace; in "
+					"exclusive mode it may be a pod's "
+					"(%s)",
+					v->index.v,
+					s->host.netns_scan ? s->host.netns_scan
+							   : "not done");
 			if (v->driver && !strcmp(v->driver, "vfio-pci"))
 				vm++;
-			else if (!v->rdma_device && !nodev)
+			else if (!v->rdma_device && !nodev &&
+				 !(away && away->rdma_device) && !hidden)
 				nodev = v;
 		}
 		if (sv->totalvfs.v == 0) {
@@ -353,6 +384,45 @@ void check_lag_state(struct diag_ctx *x)
  * The RDMA subsystem's network namespace mode: in a container, shared
  * means every container on the host sees every RDMA device.
  */
+/*
+ * Exclusive mode seen from here: each device lives in one namespace, and
+ * those of the others were read from inside them (root).
+ */
+static void other_namespaces(struct diag_ctx *x, struct rd_result *r)
+{
+	const struct rd_host *h = &x->s->host;
+	size_t rdma = 0;
+
+	for (size_t i = 0; i < h->n_netns_devs; i++) {
+		const struct rd_netns_dev *d = &h->netns_devs[i];
+
+		rdma += d->rdma_device != NULL;
+		diag_ev(x, r, "in netns", SRC_NETNS, "%s%s%s%s: %s%s%s%s%s%s%s",
+			d->netns, d->owner ? " (" : "",
+			d->owner ? d->owner : "", d->owner ? ")" : "",
+			d->rdma_device ? "RDMA " : "",
+			d->rdma_device ? d->rdma_device : "",
+			d->rdma_device && d->netdev ? " on " : "",
+			d->netdev ? "netdev " : "", d->netdev ? d->netdev : "",
+			d->pci_bdf ? ", function " : "",
+			d->pci_bdf ? d->pci_bdf : "");
+	}
+	if (!h->netns_scan || strcmp(h->netns_scan, "read")) {
+		diag_ev(x, r, "other namespaces", SRC_NETNS, "not read: %s",
+			h->netns_scan ? h->netns_scan : "no answer");
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "netns exclusive: this namespace sees %zu RDMA "
+			     "device%s; those moved to other namespaces (a "
+			     "pod's) are not listed here",
+			     x->s->n_devices, x->s->n_devices == 1 ? "" : "s");
+		return;
+	}
+	diag_verdict(x, r, RD_PASS, "ok",
+		     "netns exclusive: %zu RDMA device%s here, %zu in other "
+		     "network namespaces",
+		     x->s->n_devices, x->s->n_devices == 1 ? "" : "s", rdma);
+}
+
 void check_host_rdma_netns(struct diag_ctx *x, const struct diag_target *t,
 			   struct rd_result *r)
 {
@@ -383,18 +453,19 @@ void check_host_rdma_netns(struct diag_ctx *x, const struct diag_target *t,
 				"pod's device into it.");
 		return;
 	}
-	if (diag_in_container(s))
+	if (diag_in_container(s)) {
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "netns %s: this %s container sees %zu RDMA "
 			     "device%s",
 			     mode, s->host.container, s->n_devices,
 			     s->n_devices == 1 ? "" : "s");
-	else
-		diag_verdict(x, r, RD_PASS, "ok", "netns %s: %s", mode,
-			     shared ? "every RDMA device is visible in every "
-				      "network namespace" :
-				      "each RDMA device is visible only in the "
-				      "network namespace it was moved to; "
-				      "devices in other namespaces are not "
-				      "listed here");
+		return;
+	}
+	if (shared) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "netns shared: every RDMA device is visible in "
+			     "every network namespace");
+		return;
+	}
+	other_namespaces(x, r);
 }

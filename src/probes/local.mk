@@ -15,4 +15,4 @@ src_librdmadiag_a_SOURCES += \
 	src/probes/devlink.c src/probes/devlink.h \
 	src/probes/kmsg.c src/probes/kmsg.h \
 	src/probes/topo.c src/probes/topo.h \
-	src/probes/virt.c src/probes/virt.h
+	src/probes/virt.c src/probes/virt.h src/probes/netns.c src/probes/netns.h

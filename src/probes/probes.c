@@ -20,6 +20,7 @@
 #include "probes/pci.h"
 #include "probes/topo.h"
 #include "probes/virt.h"
+#include "probes/netns.h"
 #include "probes/verbs.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
@@ -40,6 +41,8 @@ const struct rd_probe *const rd_probes[RD_PROBE_COUNT] = {
 	[RD_PROBE_TOPO] = &probe_topo,
 	/* After pci and netdev: VFs of their functions, bonds of netdevs. */
 	[RD_PROBE_VIRT] = &probe_virt,
+	/* After rdma_nl: only in exclusive mode, other namespaces. */
+	[RD_PROBE_NETNS] = &probe_netns,
 	[RD_PROBE_DEVLINK] = &probe_devlink,
 	[RD_PROBE_KMOD] = &probe_kmod,
 	[RD_PROBE_HOST] = &probe_host,

@@ -537,6 +537,8 @@ static void vf_lines(struct w_lines *l, const struct rd_snapshot *s,
 				    : "");
 	for (size_t i = 0; i < sr->n_vfs; i++) {
 		const struct rd_vf *vf = &sr->vfs[i];
+		const struct rd_netns_dev *away =
+			rd_netns_of_function(s, vf->bdf);
 		char idx[24] = "vf?";
 
 		if (vf->index.ok)
@@ -545,6 +547,16 @@ static void vf_lines(struct w_lines *l, const struct rd_snapshot *s,
 			w_lines_add(l, W_NORMAL,
 				    "    %-5s %-13s vfio-pci (passed to a VM)",
 				    idx, ui_str(vf->bdf));
+		else if (away && !vf->rdma_device && !vf->netdev)
+			w_lines_add(
+				l, W_NORMAL,
+				"    %-5s %-13s %-10s in netns %s%s%s%s: "
+				"netdev %s  RDMA %s",
+				idx, ui_str(vf->bdf), ui_str(vf->driver),
+				ui_str(away->netns), away->owner ? " (" : "",
+				away->owner ? ui_str(away->owner) : "",
+				away->owner ? ")" : "", ui_str(away->netdev),
+				ui_str(away->rdma_device));
 		else
 			w_lines_add(l, vf->driver ? W_NORMAL : W_DIM,
 				    "    %-5s %-13s %-10s netdev %-12s RDMA %s",

@@ -63,4 +63,22 @@ wait_for vfi "node GUID 0x2244330033110033  port GUID 0x1021331200112210  trust 
 keys vfi q
 wait_exit vfi 0
 
+# RDMA netns mode exclusive: VF 0 given to a pod, read from inside its
+# namespace; this host sees neither its netdev nor its RDMA device.
+jq '.host.rdma_netns_mode = "exclusive" | .host.netns_scan = "read"
+	| .sriov[0].vfs[0].netdev = null | .sriov[0].vfs[0].rdma_device = null
+	| .devices |= map(select(.name != "mlx5_2"))
+	| .host.netns_devices = [{netns: "pid 4242",
+		owner: "pause, pod 0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b",
+		rdma_device: "mlx5_7", netdev: "net1",
+		pci_bdf: "0000:3b:00.2"}]' "$SNAP" > "$TUI_TMP/pod.json" || {
+	echo "FAIL: could not build the snapshot with a VF in a pod"; exit 1; }
+tui_start pod 140 60 --replay "$TUI_TMP/pod.json"
+wait_for pod "Overview"
+keys pod p
+wait_for pod "mlx5_bond_0 port 1"
+wait_for pod "vf0   0000:3b:00.2  mlx5_core  in netns pid 4242 (pause, pod 0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b): netdev net1  RDMA mlx5_7"
+keys pod q
+wait_exit pod 0
+
 tui_summary

@@ -8,6 +8,7 @@
 
 #include "core/virt.h"
 #include "diag/diag.h"
+#include "probes/netns.h"
 #include "probes/virt.h"
 
 static void test_parse_mode(void **state)
@@ -254,6 +255,101 @@ static void test_vf_settings(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * RDMA netns mode exclusive: a VF given to a pod has neither netdev nor
+ * RDMA device here. Not read (no root): said, not called broken. Read:
+ * where it is, and host.rdma_netns counts the devices elsewhere.
+ */
+static void test_vf_in_pod(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netns_dev *d;
+
+	(void)state;
+	take(&s);
+	(void)rd_str_set(&s.host.rdma_netns_mode, "exclusive");
+	(void)rd_str_set(&s.sriov[0].vfs[0].netdev, NULL);
+	(void)rd_str_set(&s.sriov[0].vfs[0].rdma_device, NULL);
+	(void)rd_str_set(&s.host.netns_scan,
+			 "reading other network namespaces needs "
+			 "CAP_SYS_ADMIN");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_true(has_evidence(r, "VF",
+				 "may be a pod's (reading other "
+				 "network namespaces needs "
+				 "CAP_SYS_ADMIN)"));
+	/* Shared mode: nothing is hidden, so no RDMA device is a finding. */
+	(void)rd_str_set(&s.host.rdma_netns_mode, "shared");
+	assert_string_equal(one(&res, &s, "sriov.vfs", "mlx5_bond_0")->cause,
+			    "vf_no_rdma");
+
+	(void)rd_str_set(&s.host.rdma_netns_mode, "exclusive");
+	(void)rd_str_set(&s.host.netns_scan, "read");
+	d = RD_PUSH(s.host.netns_devs, s.host.n_netns_devs);
+	assert_non_null(d);
+	(void)rd_str_set(&d->netns, "pid 4242");
+	(void)rd_str_set(&d->owner,
+			 "pause, pod 0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b");
+	(void)rd_str_set(&d->rdma_device, "mlx5_7");
+	(void)rd_str_set(&d->netdev, "net1");
+	(void)rd_str_set(&d->pci_bdf, "0000:3b:00.2");
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_true(
+		has_evidence(r, "VF in netns",
+			     "0: pid 4242 (pause, pod 0b9a8f1e-5c3d-4e2f-"
+			     "9a1b-2c3d4e5f6a7b): RDMA mlx5_7 netdev net1"));
+	{
+		struct rd_diag_opts o;
+
+		rd_diag_opts_init(&o);
+		o.only_area = "host.rdma_netns";
+		rd_results_free(&res);
+		assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+		assert_int_equal(res.n, 1);
+		r = &res.v[0];
+	}
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "in other network namespaces"));
+	assert_non_null(strstr(r->summary, ", 1 in other"));
+	assert_true(has_evidence(r, "in netns",
+				 "RDMA mlx5_7 on netdev net1, function "
+				 "0000:3b:00.2"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* Both cgroup drivers' spellings of a pod's UID (kubelet: cgroupfs uses
+ * "pod<uid>", systemd "-pod<uid with _>.slice"). */
+static void test_pod_of_cgroup(void **state)
+{
+	char pod[40];
+
+	(void)state;
+	rd_netns_pod_of_cgroup("0::/kubepods/burstable/"
+			       "pod0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b/"
+			       "3f1c2d\n",
+			       pod, sizeof(pod));
+	assert_string_equal(pod, "0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b");
+	rd_netns_pod_of_cgroup("0::/kubepods.slice/kubepods-besteffort.slice/"
+			       "kubepods-besteffort-pod0b9a8f1e_5c3d_4e2f_9a1b_"
+			       "2c3d4e5f6a7b.slice/cri-containerd-ab.scope\n",
+			       pod, sizeof(pod));
+	assert_string_equal(pod, "0b9a8f1e-5c3d-4e2f-9a1b-2c3d4e5f6a7b");
+	rd_netns_pod_of_cgroup("0::/user.slice/user-0.slice/session-1.scope\n",
+			       pod, sizeof(pod));
+	assert_string_equal(pod, "");
+	/* "pod" followed by something that is not a UID. */
+	rd_netns_pod_of_cgroup("0::/system.slice/podman.service\n", pod,
+			       sizeof(pod));
+	assert_string_equal(pod, "");
+	rd_netns_pod_of_cgroup("0::/kubepods/pod0b9a", pod, 4);
+	assert_string_equal(pod, "");
+}
+
 /* Which physical function, VF and bond a device or netdev belongs to. */
 static void test_lookups(void **state)
 {
@@ -332,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_parse_mode),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_vf_settings),
+		cmocka_unit_test(test_vf_in_pod),
+		cmocka_unit_test(test_pod_of_cgroup),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_none),
 	};
