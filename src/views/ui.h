@@ -282,6 +282,14 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 				 const struct rd_port *p, char *buf,
 				 size_t len);
 
+/*
+ * Inside a container or in RDMA netns mode exclusive: one line of what
+ * this process can reach (container, netns mode, /dev/infiniband nodes,
+ * memlock, CAP_IPC_LOCK), from view_overview.c. False on a plain host.
+ */
+bool view_overview_container_text(const struct rd_snapshot *s, char *buf,
+				  size_t len);
+
 /* The checklist on the most important finding, its detail on the whole
  * screen (k, from any screen). */
 int view_checklist_open_finding(struct ui *ui);

@@ -234,6 +234,100 @@ static int functions_line(const struct ui *ui, const struct rd_rect *in,
 	return row + 1;
 }
 
+/* The worst verdict of the host-wide checks a container depends on. */
+static enum rd_verdict container_verdict(const struct ui *ui,
+					 const struct rd_result **worst)
+{
+	static const char *const ids[] = { "host.container", "host.memlock",
+					   "host.rdma_netns", "user.uverbs" };
+	enum rd_verdict v = RD_PASS;
+
+	*worst = NULL;
+	/* In the order of ids: of two equally bad, the first says more. */
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
+		for (size_t i = 0; ui->st.have_results && i < ui->st.results.n;
+		     i++) {
+			const struct rd_result *res = &ui->st.results.v[i];
+
+			if (res->check_id && !strcmp(res->check_id, ids[k]) &&
+			    res->verdict != RD_UNKNOWN && res->verdict > v) {
+				v = res->verdict;
+				*worst = res;
+			}
+		}
+	return v;
+}
+
+/*
+ * Inside a container, or with RDMA devices kept per network namespace:
+ * what this process can reach, in one line (the container, the netns
+ * mode, the /dev/infiniband nodes, memlock and CAP_IPC_LOCK). False on a
+ * plain host.
+ */
+bool view_overview_container_text(const struct rd_snapshot *s, char *buf,
+				  size_t len)
+{
+	const struct rd_host *h = &s->host;
+	bool container = rd_diag_in_container(s);
+	bool exclusive =
+		h->rdma_netns_mode && !strcmp(h->rdma_netns_mode, "exclusive");
+	char here[96] = "", gone[96] = "", lock[48];
+	size_t nh = 0, ng = 0;
+
+	if (!container && !exclusive)
+		return false;
+	for (size_t i = 0; i < h->n_devnodes; i++) {
+		const struct rd_devnode *n = &h->devnodes[i];
+		const char *base = n->path ? strrchr(n->path, '/') : NULL;
+		bool ok = n->exists.ok && n->exists.v &&
+			  !(n->readable.ok && !n->readable.v) &&
+			  !(n->writable.ok && !n->writable.v);
+
+		if (!base || !n->exists.ok)
+			continue;
+		base++;
+		if (ok && nh < sizeof(here))
+			nh += (size_t)snprintf(here + nh, sizeof(here) - nh,
+					       "%s%s", nh ? " " : "", base);
+		else if (!ok && ng < sizeof(gone))
+			ng += (size_t)snprintf(gone + ng, sizeof(gone) - ng,
+					       "%s%s%s", ng ? " " : "", base,
+					       n->exists.v ? " (no access)"
+							   : "");
+	}
+	if (h->memlock_unlimited.ok && h->memlock_unlimited.v)
+		snprintf(lock, sizeof(lock), "memlock unlimited");
+	else if (h->memlock_soft.ok)
+		snprintf(lock, sizeof(lock), "memlock %" PRIu64 " KiB",
+			 h->memlock_soft.v / 1024);
+	else
+		snprintf(lock, sizeof(lock), "memlock ?");
+	snprintf(buf, len, "%s%s  netns %s  /dev/infiniband: %s%s%s  %s, %s",
+		 container ? "container " : "host",
+		 container ? ui_str(h->container) : "",
+		 ui_str(h->rdma_netns_mode),
+		 nh ? here : (h->n_devnodes ? "none" : "not read"),
+		 ng ? ", missing " : "", ng ? gone : "", lock,
+		 h->cap_ipc_lock.ok ? (h->cap_ipc_lock.v ? "CAP_IPC_LOCK"
+							 : "no CAP_IPC_LOCK")
+				    : "CAP_IPC_LOCK ?");
+	return true;
+}
+
+static int container_line(const struct ui *ui, const struct rd_rect *in,
+			  int row)
+{
+	const struct rd_result *worst;
+	char line[320];
+
+	if (!ui->st.have_snap ||
+	    !view_overview_container_text(&ui->st.snap, line, sizeof(line)))
+		return row;
+	w_printf(in, row, 0, ui_verdict_style(container_verdict(ui, &worst)),
+		 "%s", line);
+	return row + 1;
+}
+
 static void draw_detail(struct ui *ui, const struct rd_rect *r)
 {
 	const struct rd_device *d = ui_sel_device(ui);
@@ -314,6 +408,7 @@ static void draw_detail(struct ui *ui, const struct rd_rect *r)
 		}
 	}
 	row = functions_line(ui, &in, row, d, nd);
+	row = container_line(ui, &in, row);
 	/* The port's findings worst first, so a FAIL is never below the fold.
 	 */
 	for (int v = RD_FAIL; ui->st.have_results && v > RD_PASS; v--) {
@@ -353,7 +448,25 @@ static void overview_draw(struct ui *ui)
 		return;
 	}
 	if (!ui->st.n_ports) {
+		const struct rd_result *worst;
+		char line[320];
+
 		w_print(r, 2, 2, W_DIM, "No RDMA devices found.");
+		/* In a container or a namespace: what it was given, judged. */
+		if (view_overview_container_text(&ui->st.snap, line,
+						 sizeof(line))) {
+			enum rd_verdict v = container_verdict(ui, &worst);
+
+			w_printf(r, 3, 2, ui_verdict_style(v), "%s", line);
+			if (worst && v > RD_PASS)
+				w_printf(r, 4, 2, ui_verdict_style(v), "%s: %s",
+					 ui_str(worst->check_id),
+					 ui_str(worst->summary));
+			w_print(r, 5, 2, W_DIM,
+				"The checklist (k) has the evidence and what "
+				"to do.");
+			return;
+		}
 		if (ui->o.roots && ui->o.roots->redirected &&
 		    ui->st.source == CON_LIVE) {
 			w_printf(r, 3, 2, W_DIM, "The tree %s has none.",

@@ -28,6 +28,7 @@ check-tui: src/rdmadiag tests/tui/rdmadiag-test
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_past.sh
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_topology.sh
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_port_functions.sh
+	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_container_panel.sh
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_rate_window.sh
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_agree.sh
 	@$(TUI_ENV) $(SHELL) $(top_srcdir)/tests/tui/test_console_words.sh
@@ -43,5 +44,5 @@ EXTRA_DIST += tests/tui/lib.sh tests/tui/console-e2e.sh tests/tui/bench.sh \
 	tests/tui/test_counters_rising.sh tests/tui/test_phy.sh \
 	tests/tui/test_past.sh \
 	tests/tui/test_topology.sh tests/tui/test_port_functions.sh \
-	tests/tui/test_rate_window.sh \
+	tests/tui/test_container_panel.sh tests/tui/test_rate_window.sh \
 	tests/tui/test_agree.sh tests/tui/test_console_words.sh
