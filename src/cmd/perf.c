@@ -15,6 +15,7 @@
 #include "cmd/evidence.h"
 #include "core/attr.h"
 #include "core/escape.h"
+#include "core/outfile.h"
 #include "core/snapshot.h"
 #include "peer/inband.h"
 #include "peer/precheck.h"
@@ -92,7 +93,10 @@ static void perf_usage(FILE *f, bool lat)
 		fprintf(f, "  -H, --report-histogram  print every sample, "
 			   "sorted, as perftest does\n"
 			   "      --histogram       print a histogram of the "
-			   "samples (usec, counts)\n");
+			   "samples (usec, counts)\n"
+			   "      --samples FILE    write every sample, in the "
+			   "order measured, to a new\n"
+			   "                        FILE after the run\n");
 	fprintf(f,
 		"      --loopback        both ends on this port, no peer "
 		"needed\n"
@@ -300,6 +304,7 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	uint64_t sizes[24];
 	char warn[300] = "", note[600] = "", msg[300];
 	char bindaddr[INET_ADDRSTRLEN];
+	struct rd_outfile samples = { .f = NULL, .dirfd = -1 };
 	int r, rc = 1;
 
 	if (o->all_sizes)
@@ -307,6 +312,28 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 			sizes[nsizes++] = sz;
 	else
 		sizes[nsizes++] = o->size;
+	/* Made before the test, so a name in the way is said at once. */
+	if (o->samples_path) {
+		if (!o->lat || o->role == PERF_SERVER) {
+			cli_error(cli, "--samples is for the measuring side "
+				       "of a latency test (the client, or "
+				       "--loopback)");
+			return 1;
+		}
+		r = rd_outfile_open(&samples, o->samples_path, false, 0644, msg,
+				    sizeof(msg));
+		if (r == -EEXIST) {
+			cli_error(cli,
+				  "%s: a file or a symlink is there; "
+				  "--samples writes a new file",
+				  rd_esc_tmp(o->samples_path));
+			return 1;
+		}
+		if (r < 0) {
+			cli_error(cli, "%s", msg);
+			return 1;
+		}
+	}
 
 	have0 = take_snapshot(cli, &s0);
 	r = perf_pick_device(o, have0 ? &s0 : NULL, msg, sizeof(msg));
@@ -364,6 +391,16 @@ static int run(struct rd_cli *cli, struct perf_opts *o, unsigned peer_port)
 	r = measure(&s, sizes, nsizes, bw, &nbw, lat, &nlat);
 	if (r < 0)
 		goto fail;
+	if (samples.f) {
+		r = perf_write_samples(samples.f, lat, nlat);
+		if (r < 0 || rd_outfile_close(&samples, true, s.err,
+					      sizeof(s.err)) < 0) {
+			if (r < 0)
+				snprintf(s.err, sizeof(s.err), "%s: %s",
+					 o->samples_path, strerror(-r));
+			goto fail;
+		}
+	}
 	if (!o->json && !o->quiet) {
 		fputs(PERF_RESULT_LINE, stdout);
 		if (nlat)
@@ -392,8 +429,10 @@ fail:
 			 have1 ? &s1 : NULL, s.err);
 	rc = perf_stop ? 130 : 1;
 out:
-	for (size_t k = 0; k < nlat; k++)
+	for (size_t k = 0; k < nlat; k++) {
 		free(lat[k].samples);
+		free(lat[k].in_order);
+	}
 	free(lat);
 	free(bw);
 	perf_session_close(&s);
@@ -406,6 +445,8 @@ out_snap:
 	if (o->dev == o->dev_first)
 		o->dev = NULL;
 	o->inband = NULL;
+	/* Not written: the test did not finish. */
+	(void)rd_outfile_close(&samples, false, msg, sizeof(msg));
 	return rc;
 }
 
@@ -465,6 +506,7 @@ static int cmd_perf(struct rd_cli *cli, int argc, char **argv, bool lat)
 		CLI_FLAG("CPU-freq", 'F', &cpu_freq),
 		CLI_FLAG("report-histogram", 'H', &o.histogram),
 		CLI_FLAG("histogram", 0, &o.hist_bins),
+		CLI_TEXT("samples", 0, &o.samples_path),
 		CLI_FLAG("loopback", 0, &loopback),
 		CLI_TEXT("bind", 0, &o.bind_addr),
 		CLI_INT("timeout", 0, &o.timeout_ms, 100, 3600000),

@@ -462,6 +462,17 @@ int perf_lat_run(struct perf_session *s, uint64_t size,
 		l.t[k] = (post_time(&l, k + 1) - post_time(&l, k)) * 1e6 / 2;
 	res->samples = l.t;
 	l.t = NULL;
+	/* Kept before the statistics sort them, outside the timed loop. */
+	if (s->o->samples_path) {
+		res->in_order = malloc(res->nsamples * sizeof(double));
+		if (!res->in_order) {
+			r = perf_err(l.s, -ENOMEM, PERF_FAIL_LOCAL,
+				     "out of memory for --samples");
+			goto out;
+		}
+		memcpy(res->in_order, res->samples,
+		       res->nsamples * sizeof(double));
+	}
 	r = perf_lat_stats(res->samples, res->nsamples, &res->st);
 out:
 	perf_clock_free(&l.clk);

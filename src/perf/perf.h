@@ -83,6 +83,8 @@ struct perf_opts {
 	unsigned interval_ms;
 	bool histogram; /* -H: every sample, sorted, as perftest */
 	bool hist_bins; /* --histogram: counts per bin */
+	/* --samples FILE: every sample in the order measured, after the run */
+	const char *samples_path;
 	bool quiet;    /* no perftest-style text */
 	bool counters; /* show the port's counter changes */
 	unsigned expect_percent; /* bw: below this % of reachable: exit 1 */
@@ -153,6 +155,8 @@ struct perf_lat_result {
 	struct perf_lat_stats st;
 	double *samples; /* sorted usec, owned */
 	size_t nsamples;
+	/* --samples: the same in the order measured (owned, else NULL) */
+	double *in_order;
 	bool capped; /* -D stopped at PERF_LAT_MAX_SAMPLES samples */
 };
 
@@ -193,6 +197,12 @@ void perf_text_bw_parts(FILE *f, const struct perf_opts *o,
 			const struct perf_bw_result *r);
 void perf_text_lat_line(FILE *f, const struct perf_lat_result *r);
 void perf_text_sorted_samples(FILE *f, const struct perf_lat_result *r);
+/*
+ * --samples FILE: every size's samples in the order they were measured,
+ * one "size iteration usec" line each, written after the timed loops.
+ * 0 or -errno.
+ */
+int perf_write_samples(FILE *f, const struct perf_lat_result *lat, size_t n);
 void perf_text_every_sample(FILE *f, const struct perf_opts *o,
 			    const struct perf_lat_result *lat, size_t nlat);
 /*

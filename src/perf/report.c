@@ -581,6 +581,20 @@ void perf_text_sorted_samples(FILE *f, const struct perf_lat_result *r)
 	rd_print_end(p);
 }
 
+int perf_write_samples(FILE *f, const struct perf_lat_result *lat, size_t n)
+{
+	struct rd_printer pr, *p = &pr;
+
+	rd_print_begin(p, f, false);
+	rd_print_text(p, "# rdmadiag lat: each round trip's half, in the order "
+			 "measured\n# size_B\titeration\tusec\n");
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; lat[k].in_order && i < lat[k].nsamples; i++)
+			rd_print_text(p, "%" PRIu64 "\t%zu\t%.3f\n",
+				      lat[k].size, i + 1, lat[k].in_order[i]);
+	return rd_print_end(p);
+}
+
 static void print_bar(struct rd_printer *p, size_t count, size_t most)
 {
 	size_t bar = most ? (count * 40 + most - 1) / most : 0;

@@ -85,9 +85,26 @@ lat_pt() {
 	pair "$1" ib_send_lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" \
 		-- ib_send_lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" 127.0.0.1
 }
+# The client keeps its samples in the order measured (after the timed
+# loop): a slow run shows whether it was slow from the start or changed.
 lat_rd() {
+	rm -f "$1.samples.tsv"
 	pair "$1" "$RDMADIAG" lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" \
-		-- "$RDMADIAG" lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" 127.0.0.1
+		-- "$RDMADIAG" lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" \
+		--samples "$1.samples.tsv" 127.0.0.1
+}
+# phases FILE: the median of the first, middle and last tenth of a run's
+# samples in the order measured.
+phases() {
+	local n t mid
+	n=$(grep -vc '^#' "$1")
+	t=$((n / 10))
+	[ "$t" -ge 1 ] || t=1
+	mid=$((n / 2 - t / 2 + 1))
+	printf '%s / %s / %s' \
+		"$(grep -v '^#' "$1" | cut -f3 | head -n "$t" | median)" \
+		"$(grep -v '^#' "$1" | cut -f3 | sed -n "$mid,$((mid + t - 1))p" | median)" \
+		"$(grep -v '^#' "$1" | cut -f3 | tail -n "$t" | median)"
 }
 # the same without the port's counters beside the test
 lat_rd_quiet() {
@@ -136,8 +153,29 @@ for k in $(seq 1 "$PAIRS"); do
 		lab_log "pair $k: t_min usec rdmadiag $rd, ib_send_lat $pt"
 		ratio lat-quiet "$k" 5 "$d.lat.rdq"
 		lab_log "pair $k: t_typical usec rdmadiag --no-counters $rd, ib_send_lat $pt"
+		lab_log "pair $k: rdmadiag median usec of the first / middle / last tenth: $(phases "$d.lat.rd.samples.tsv")"
 	fi
 done
+# PERF_BENCH_STRACE=1: once more each, with the client under strace -c,
+# for the system calls each tool makes per round trip (timed figures of
+# these runs are not used: strace slows every call it sees).
+if has lat && [ -n "${PERF_BENCH_STRACE:-}" ] && command -v strace > /dev/null; then
+	for t in pt rd; do
+		if [ $t = pt ]; then
+			pair "$LAB_OUT/strace.lat.pt" ib_send_lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" \
+				-- strace -f -c -U calls,name -o "$LAB_OUT/strace.pt.txt" \
+				ib_send_lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" 127.0.0.1
+		else
+			pair "$LAB_OUT/strace.lat.rd" "$RDMADIAG" lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" \
+				-- strace -f -c -U calls,name -o "$LAB_OUT/strace.rd.txt" \
+				"$RDMADIAG" lat -d rxe0 -x 1 -p $PORT -s 2 -n "$N_LAT" 127.0.0.1
+		fi
+		calls=$(awk '$2 == "total" { print $1 }' "$LAB_OUT/strace.$t.txt")
+		top=$(awk '$1 ~ /^[0-9]+$/ && $2 != "total" { print $1, $2 }' "$LAB_OUT/strace.$t.txt" |
+			sort -g -r | head -n 4 | awk '{ printf "%s %s, ", $2, $1 }')
+		lab_log "strace -c, $t client, $N_LAT iterations: $calls system calls in all, $(awk -v c="$calls" -v n="$N_LAT" 'BEGIN { printf "%.3f", c / n }') per round trip; most: $top"
+	done
+fi
 # spread NAME: "min X, median Y, max Z, N of P pairs above 1.03"
 spread() {
 	sort -g "$LAB_OUT/$1-ratios" | awk -v m="$(median < "$LAB_OUT/$1-ratios")" '

@@ -68,6 +68,26 @@ assert_json_true "$LAB_OUT/lat.json" '.results[0] | .samples_kept == 298 and .t_
 	lab_fail "lat -H: not 298 sorted samples"
 [ "$(awk '/^ Histogram of 300 samples/ { h = 1; next } h && $2 == ".." { n += $4 } END { print n }' "$LAB_OUT/lat-hist.txt")" -eq 300 ] ||
 	lab_fail "lat --histogram: the counts do not add up to 300"
-# -a over a few sizes would take long under TCG: 2 B .. 8 MiB once, 5 iterations.
+# -a over a few sizes would take long under TCG: 2 B .. 8 MiB once, 5 iterations.# --samples: the same 300 samples in the order measured; sorted, they
+# give the run's own typical and max.
+"$RDMADIAG" lat --loopback -d rxe0 -n 300 --json --samples "$LAB_OUT/samples.tsv" \
+	> "$LAB_OUT/lat-samples.json" || lab_fail "lat --samples failed"
+[ "$(grep -c -v '^#' "$LAB_OUT/samples.tsv")" -eq 300 ] ||
+	lab_fail "--samples: not 300 lines"
+awk -F'\t' '!/^#/ { if ($1 != 2 || $2 != ++n || $3 <= 0) bad = 1 } END { exit bad }' \
+	"$LAB_OUT/samples.tsv" || lab_fail "--samples: a line is not size 2, the next iteration, a positive time"
+MAXS=$(grep -v '^#' "$LAB_OUT/samples.tsv" | cut -f3 | sort -g | tail -n 1)
+assert_json_true "$LAB_OUT/lat-samples.json" \
+	".results[0].t_max_all - $MAXS | fabs < 0.001" "--samples holds the true maximum"
+# perftest's median of the 298 kept: the mean of the two middle ones.
+TYP=$(grep -v '^#' "$LAB_OUT/samples.tsv" | cut -f3 | sort -g | sed -n '149,150p' |
+	awk '{ s += $1 } END { printf "%.4f", s / 2 }')
+assert_json_true "$LAB_OUT/lat-samples.json" \
+	".results[0].t_typical - $TYP | fabs < 0.001" "--samples sorted gives t_typical"
+"$RDMADIAG" lat --loopback -d rxe0 -n 300 --samples "$LAB_OUT/samples.tsv" \
+	> "$LAB_OUT/samples-again.txt" 2>&1 && lab_fail "--samples wrote over an existing file"
+grep -q "a file or a symlink is there" "$LAB_OUT/samples-again.txt" ||
+	lab_fail "--samples over a file: $(cat "$LAB_OUT/samples-again.txt")"
+
 "$RDMADIAG" lat --loopback -d rxe0 -a -n 5 --json > "$LAB_OUT/lat-all.json" || lab_fail "lat -a failed"
 assert_json "$LAB_OUT/lat-all.json" '.results | length' 23 "-a: 2 B .. 8 MiB"
