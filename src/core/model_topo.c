@@ -12,6 +12,8 @@ static const struct rd_field node_fields[] = {
 	RD_FLD_U64(struct rd_topo_node, depth, "depth"),
 	RD_FLD_HEX(struct rd_topo_node, vendor_id, "vendor_id"),
 	RD_FLD_HEX(struct rd_topo_node, device_id, "device_id"),
+	RD_FLD_HEX(struct rd_topo_node, subsys_vendor_id, "subsys_vendor_id"),
+	RD_FLD_HEX(struct rd_topo_node, subsys_device_id, "subsys_device_id"),
 	RD_FLD_HEX(struct rd_topo_node, class_id, "class_id"),
 	RD_FLD_STR(struct rd_topo_node, driver, "driver"),
 	RD_FLD_STR(struct rd_topo_node, rdma_device, "rdma_device"),

@@ -31,6 +31,10 @@ struct rd_topo_node {
 	struct rd_ou64 vendor_id;
 	struct rd_ou64 device_id;
 	struct rd_ou64 class_id;
+	/* sysfs subsystem_vendor/_device: NCCL tells Broadcom switch
+	 * levels apart by them */
+	struct rd_ou64 subsys_vendor_id;
+	struct rd_ou64 subsys_device_id;
 	char *driver;
 	char *rdma_device;	  /* a NIC function's RDMA device, if any */
 	struct rd_os64 numa_node; /* -1: the kernel has no NUMA node */

@@ -166,6 +166,59 @@ static bool same_str(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
+/*
+ * NCCL's Broadcom switch generation of a switch node at a level (0: the
+ * top of a two-level PEX switch, 1: one of its halves): 4 for PEX88000
+ * (1000:c010, subsystem 1000:axxx at both levels), 5 for PEX89000
+ * (1000:c030, subsystem 1000:0xxx on top, 1000:1xxx below); else 0.
+ */
+static int bcm_gen(const struct rd_topo_node *n, unsigned level)
+{
+	if (!n->vendor_id.ok || !n->device_id.ok || !n->subsys_vendor_id.ok ||
+	    !n->subsys_device_id.ok || n->vendor_id.v != 0x1000 ||
+	    n->subsys_vendor_id.v != 0x1000)
+		return 0;
+	if (n->device_id.v == 0xc010 &&
+	    (n->subsys_device_id.v & 0xf000) == 0xa000)
+		return 4;
+	if (n->device_id.v == 0xc030 &&
+	    (n->subsys_device_id.v & 0xf000) == level * 0x1000)
+		return 5;
+	return 0;
+}
+
+/*
+ * NCCL flattens a two-level Broadcom PEX switch into one (its halves are
+ * meant to carry full bandwidth between all ports): a switch node of the
+ * top level takes in the lower halves of the same generation linked below
+ * it, once (its ID is then changed so it merges nothing more), from the
+ * top of the tree down. Along a chain's NCCL nodes (every second function)
+ * that is: from the top, where a node may still merge and the one below it
+ * is a lower half of its generation, the half and the link to it leave
+ * the chain and the node merges no more.
+ */
+static void nccl_flatten(const struct rd_topo *t, size_t *ch, size_t *n)
+{
+	/* The top NCCL node's position, then down in steps of two. */
+	size_t top = 0;
+
+	while (top + 2 < *n)
+		top += 2;
+	for (size_t p = top; p >= 4; p -= 2) {
+		int gen = bcm_gen(&t->nodes[ch[p]], 0);
+
+		if (!gen || bcm_gen(&t->nodes[ch[p - 2]], 1) != gen)
+			continue;
+		/* ch[p - 2] (the half) and ch[p - 1] (the port above it)
+		 * leave; ch[p] merged and stays, so skip past it. */
+		memmove(&ch[p - 2], &ch[p], (*n - p) * sizeof(*ch));
+		*n -= 2;
+		if (p < 6)
+			break;
+		p -= 2;
+	}
+}
+
 static enum rd_topo_dist nccl_dist(const struct rd_topo *t, const size_t *g,
 				   size_t ng, const size_t *c, size_t nc)
 {
@@ -222,12 +275,25 @@ int rd_topo_path(const struct rd_topo *t, size_t gpu, size_t nic,
 	size_t g[RD_TOPO_MAX_DEPTH], c[RD_TOPO_MAX_DEPTH], ng, nc;
 	size_t gi = 0, ci = 0;
 	const struct rd_topo_node *tg, *tc;
+	enum rd_topo_dist raw;
 
 	memset(p, 0, sizeof(*p));
 	if (gpu >= t->n_nodes || nic >= t->n_nodes ||
 	    chain(t, gpu, g, &ng) < 0 || chain(t, nic, c, &nc) < 0)
 		return -EINVAL;
-	p->dist = nccl_dist(t, g, ng, c, nc);
+	{
+		size_t fg[RD_TOPO_MAX_DEPTH], fc[RD_TOPO_MAX_DEPTH];
+		size_t nfg = ng, nfc = nc;
+
+		memcpy(fg, g, ng * sizeof(*g));
+		memcpy(fc, c, nc * sizeof(*c));
+		nccl_flatten(t, fg, &nfg);
+		nccl_flatten(t, fc, &nfc);
+		p->dist = nccl_dist(t, fg, nfg, fc, nfc);
+		/* nvidia-smi does not flatten. */
+		raw = nccl_dist(t, g, ng, c, nc);
+		p->flattened = raw != p->dist;
+	}
 	/* The real tree's lowest common bridge. */
 	for (gi = 0; gi < ng && !p->has_lca; gi++)
 		for (ci = 0; ci < nc; ci++)
@@ -256,8 +322,8 @@ int rd_topo_path(const struct rd_topo *t, size_t gpu, size_t nic,
 	}
 	tg = &t->nodes[g[ng - 1]];
 	tc = &t->nodes[c[nc - 1]];
-	if (p->dist == RD_DIST_PIX || p->dist == RD_DIST_PXB)
-		p->smi = rd_topo_dist_name(p->dist);
+	if (raw == RD_DIST_PIX || raw == RD_DIST_PXB)
+		p->smi = rd_topo_dist_name(raw);
 	else if (p->has_lca || same_str(tg->host_bridge, tc->host_bridge))
 		p->smi = "PHB";
 	else if (p->dist == RD_DIST_PHB)

@@ -53,6 +53,9 @@ int rd_topo_dist_parse(const char *s, enum rd_topo_dist *d);
 /* One GPU-to-NIC path. */
 struct rd_topo_path {
 	enum rd_topo_dist dist; /* NCCL's label; UNKNOWN: a NUMA node unread */
+	/* NCCL flattened a two-level Broadcom PEX switch on the path, so
+	 * its label is nearer than the tree's (PIX where smi says PXB) */
+	bool flattened;
 	const char *smi; /* nvidia-smi topo's: PIX PXB PHB NODE SYS, or "?" */
 	/* Node indexes from the GPU up, and from the NIC up, each ending
 	 * below the common bridge (lca) or at the top of its tree. */

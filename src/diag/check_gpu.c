@@ -86,8 +86,11 @@ static void path_evidence(struct diag_ctx *x, struct rd_result *r,
 	char buf[1024];
 
 	path_text(t, p, buf, sizeof(buf));
-	diag_ev(x, r, "path", SRC_TREE, "%s: %s (nvidia-smi: %s)", buf,
-		rd_topo_dist_name(p->dist), p->smi);
+	diag_ev(x, r, "path", SRC_TREE, "%s: %s (nvidia-smi: %s)%s", buf,
+		rd_topo_dist_name(p->dist), p->smi,
+		p->flattened ? "; NCCL counts the two-level Broadcom PEX "
+			       "switch as one"
+			     : "");
 	if (p->narrow_ok) {
 		const struct rd_topo_node *n = &t->nodes[p->narrow];
 

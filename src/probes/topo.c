@@ -235,6 +235,14 @@ static void read_node(const struct rd_probe_ctx *ctx, struct rd_snapshot *s,
 	if (rd_probe_read_u64(s, SRC, dirfd, base, "class", true, 0xffffff, &v,
 			      false) == 0)
 		n->class_id = rd_u64(v);
+	/* Optional: a tree of files may lack them; they only refine
+	 * NCCL's label on Broadcom switches. */
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_vendor", true,
+			      0xffff, &v, true) == 0)
+		n->subsys_vendor_id = rd_u64(v);
+	if (rd_probe_read_u64(s, SRC, dirfd, base, "subsystem_device", true,
+			      0xffff, &v, true) == 0)
+		n->subsys_device_id = rd_u64(v);
 	if (rd_probe_link_name(dirfd, "driver", link, sizeof(link)) == 0)
 		(void)rd_str_set(&n->driver, link);
 	if (rd_attr_read_at(dirfd, "numa_node", buf, sizeof(buf)) >= 0 &&

@@ -104,6 +104,12 @@ static void path_lines(const struct rd_snapshot *s, size_t g, size_t n)
 		    (long)n == c.usable	   ? ", the NIC NCCL uses"
 		    : (long)n == c.nearest ? ", the nearest NIC"
 					   : "");
+	if (p.flattened)
+		w_lines_add(
+			&page.lines, W_DIM,
+			"  NCCL counts the two-level Broadcom PEX switch on "
+			"this path as one (its halves carry full "
+			"bandwidth)");
 	if (u != RD_NIC_USABLE)
 		w_lines_add(&page.lines, W_BAD, "  %s: %s",
 			    ui_str(nic_label(&t->nodes[n])),

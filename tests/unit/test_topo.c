@@ -241,6 +241,158 @@ static void test_labels_by_rule(void **state)
 	rd_snapshot_free(&s);
 }
 
+static void switch_ids(struct rd_topo_node *n, unsigned dev, unsigned sub)
+{
+	n->vendor_id = rd_u64(0x1000);
+	n->device_id = rd_u64(dev);
+	n->subsys_vendor_id = rd_u64(0x1000);
+	n->subsys_device_id = rd_u64(sub);
+}
+
+/*
+ * NCCL's getBcmGen/ncclTopoFlattenBcmSwitches (src/graph/topo.cc): a
+ * Broadcom PEX switch of two levels counts as one. The tree of
+ * test_labels_by_rule, its switches made Broadcom: GPU and NIC under
+ * different halves are PIX to NCCL, PXB to nvidia-smi.
+ */
+static void test_bcm_flatten(void **state)
+{
+	struct rd_snapshot s;
+	const char *smi;
+	struct rd_topo_path p;
+	struct rd_topo_node *outer, *half_a, *half_b;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	node(&s.topo, "0000:00:01.0", "bridge", NULL, "pci0000:00", 0, 0);
+	node(&s.topo, "0000:01:00.0", "bridge", "0000:00:01.0", "pci0000:00", 1,
+	     0);
+	node(&s.topo, "0000:02:00.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
+	     0);
+	node(&s.topo, "0000:02:01.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
+	     0);
+	node(&s.topo, "0000:03:00.0", "bridge", "0000:02:00.0", "pci0000:00", 3,
+	     0);
+	node(&s.topo, "0000:04:00.0", "bridge", "0000:03:00.0", "pci0000:00", 4,
+	     0);
+	node(&s.topo, "0000:05:00.0", "gpu", "0000:04:00.0", "pci0000:00", 5,
+	     0);
+	node(&s.topo, "0000:06:00.0", "bridge", "0000:02:01.0", "pci0000:00", 3,
+	     0);
+	node(&s.topo, "0000:07:00.0", "bridge", "0000:06:00.0", "pci0000:00", 4,
+	     0);
+	node(&s.topo, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5,
+	     0);
+	outer = &s.topo.nodes[1];
+	half_a = &s.topo.nodes[4];
+	half_b = &s.topo.nodes[7];
+	/* Gen5 (PEX89000): subsystem 0x0xxx on top, 0x1xxx below. */
+	switch_ids(outer, 0xc030, 0x0100);
+	switch_ids(half_a, 0xc030, 0x1100);
+	switch_ids(half_b, 0xc030, 0x1100);
+	assert_int_equal(rd_topo_path(&s.topo, 6, 9, &p), 0);
+	assert_int_equal(p.dist, RD_DIST_PIX);
+	assert_string_equal(p.smi, "PXB");
+	assert_true(p.flattened);
+	/* The same lower level on top: not a PEX89000 pair. */
+	switch_ids(outer, 0xc030, 0x1100);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PXB);
+	/* Gen4 (PEX88000): subsystem 0xaxxx at both levels. */
+	switch_ids(outer, 0xc010, 0xa064);
+	switch_ids(half_a, 0xc010, 0xa064);
+	switch_ids(half_b, 0xc010, 0xa064);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PIX);
+	/* Only one half Broadcom: that side keeps its level. */
+	switch_ids(half_b, 0xc010, 0x0001);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PXB);
+	/* Another vendor's switch, or subsystem IDs not read: no change. */
+	switch_ids(half_b, 0xc010, 0xa064);
+	half_b->subsys_device_id.ok = false;
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PXB);
+	switch_ids(half_b, 0xc010, 0xa064);
+	outer->vendor_id = rd_u64(0x10b5);
+	assert_int_equal(dist(&s, "0000:05:00.0", "0000:08:00.0", &smi),
+			 RD_DIST_PXB);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * A DGX A100's GPU and NIC below PEX88096 switches, as NVIDIA's GPUDirect
+ * Storage configuration document shows them (lstopo, section 4.1): ports
+ * 1000:c010 with subsystem 1000:a096, the two levels right above the GPU
+ * with subsystem 10de:13b8 (not Broadcom's: NCCL leaves them), and the
+ * NIC's 0a:00.0 from NVIDIA/nccl issue 1505's topology dump; the root port
+ * is filled in. NCCL merges one half into the top (01:00.0) on each side;
+ * the GPU still sits a switch lower, so both NCCL and nvidia-smi (ucx-py
+ * issue 749's topo -m of a DGX A100) say PXB.
+ */
+static void test_bcm_dgx_a100(void **state)
+{
+	static const struct {
+		const char *bdf, *kind, *parent;
+		unsigned dev, sv, sd;
+	} t[] = {
+		{ "0000:00:01.1", "bridge", NULL, 0x1483, 0x1022, 0x1234 },
+		{ "0000:01:00.0", "bridge", "0000:00:01.1", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:02:00.0", "bridge", "0000:01:00.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:03:00.0", "bridge", "0000:02:00.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:04:00.0", "bridge", "0000:03:00.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:05:00.0", "bridge", "0000:04:00.0", 0xc010, 0x10de,
+		  0x13b8 },
+		{ "0000:06:00.0", "bridge", "0000:05:00.0", 0xc010, 0x10de,
+		  0x13b8 },
+		{ "0000:07:00.0", "gpu", "0000:06:00.0", 0x20b2, 0x10de,
+		  0x1463 },
+		{ "0000:02:04.0", "bridge", "0000:01:00.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:0a:00.0", "bridge", "0000:02:04.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:0b:00.0", "bridge", "0000:0a:00.0", 0xc010, 0x1000,
+		  0xa096 },
+		{ "0000:0c:00.0", "nic", "0000:0b:00.0", 0x101b, 0x15b3,
+		  0x0007 },
+	};
+	struct rd_snapshot s;
+	struct rd_topo_path p;
+	unsigned depth[] = { 0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5 };
+
+	(void)state;
+	rd_snapshot_init(&s);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct rd_topo_node *n;
+
+		node(&s.topo, t[i].bdf, t[i].kind, t[i].parent, "pci0000:00",
+		     depth[i], 3);
+		n = &s.topo.nodes[s.topo.n_nodes - 1];
+		n->vendor_id = rd_u64(t[i].dev == 0xc010   ? 0x1000
+				      : t[i].dev == 0x20b2 ? 0x10de
+				      : t[i].dev == 0x101b ? 0x15b3
+							   : 0x1022);
+		n->device_id = rd_u64(t[i].dev);
+		n->subsys_vendor_id = rd_u64(t[i].sv);
+		n->subsys_device_id = rd_u64(t[i].sd);
+	}
+	assert_int_equal(rd_topo_path(&s.topo, 7, 11, &p), 0);
+	assert_int_equal(p.dist, RD_DIST_PXB);
+	assert_string_equal(p.smi, "PXB");
+	assert_false(p.flattened);
+	/* Were the GPU's own two levels Broadcom's too, NCCL would merge
+	 * 03:00.0 into 01:00.0 first and stop there: still PXB. */
+	s.topo.nodes[5].subsys_vendor_id = rd_u64(0x1000);
+	s.topo.nodes[5].subsys_device_id = rd_u64(0xa096);
+	assert_int_equal(rd_topo_path(&s.topo, 7, 11, &p), 0);
+	assert_int_equal(p.dist, RD_DIST_PXB);
+	rd_snapshot_free(&s);
+}
+
 static const struct rd_result *find(const struct rd_results *r,
 				    const char *check, const char *target)
 {
@@ -408,6 +560,8 @@ int main(void)
 		cmocka_unit_test(test_gdr_level),
 		cmocka_unit_test(test_fixture_labels),
 		cmocka_unit_test(test_labels_by_rule),
+		cmocka_unit_test(test_bcm_flatten),
+		cmocka_unit_test(test_bcm_dgx_a100),
 		cmocka_unit_test(test_checks_broken),
 		cmocka_unit_test(test_checks_healthy),
 		cmocka_unit_test(test_kept),
