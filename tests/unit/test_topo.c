@@ -188,6 +188,21 @@ static void node(struct rd_topo *t, const char *bdf, const char *kind,
 	n->acs = strdup("none");
 }
 
+/* Two switch levels: GPU and NIC under different inner switches. */
+static void two_levels(struct rd_topo *t)
+{
+	node(t, "0000:00:01.0", "bridge", NULL, "pci0000:00", 0, 0);
+	node(t, "0000:01:00.0", "bridge", "0000:00:01.0", "pci0000:00", 1, 0);
+	node(t, "0000:02:00.0", "bridge", "0000:01:00.0", "pci0000:00", 2, 0);
+	node(t, "0000:02:01.0", "bridge", "0000:01:00.0", "pci0000:00", 2, 0);
+	node(t, "0000:03:00.0", "bridge", "0000:02:00.0", "pci0000:00", 3, 0);
+	node(t, "0000:04:00.0", "bridge", "0000:03:00.0", "pci0000:00", 4, 0);
+	node(t, "0000:05:00.0", "gpu", "0000:04:00.0", "pci0000:00", 5, 0);
+	node(t, "0000:06:00.0", "bridge", "0000:02:01.0", "pci0000:00", 3, 0);
+	node(t, "0000:07:00.0", "bridge", "0000:06:00.0", "pci0000:00", 4, 0);
+	node(t, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5, 0);
+}
+
 static void test_labels_by_rule(void **state)
 {
 	struct rd_snapshot s;
@@ -195,26 +210,7 @@ static void test_labels_by_rule(void **state)
 
 	(void)state;
 	rd_snapshot_init(&s);
-	/* Two switch levels: GPU and NIC under different inner switches. */
-	node(&s.topo, "0000:00:01.0", "bridge", NULL, "pci0000:00", 0, 0);
-	node(&s.topo, "0000:01:00.0", "bridge", "0000:00:01.0", "pci0000:00", 1,
-	     0);
-	node(&s.topo, "0000:02:00.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
-	     0);
-	node(&s.topo, "0000:02:01.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
-	     0);
-	node(&s.topo, "0000:03:00.0", "bridge", "0000:02:00.0", "pci0000:00", 3,
-	     0);
-	node(&s.topo, "0000:04:00.0", "bridge", "0000:03:00.0", "pci0000:00", 4,
-	     0);
-	node(&s.topo, "0000:05:00.0", "gpu", "0000:04:00.0", "pci0000:00", 5,
-	     0);
-	node(&s.topo, "0000:06:00.0", "bridge", "0000:02:01.0", "pci0000:00", 3,
-	     0);
-	node(&s.topo, "0000:07:00.0", "bridge", "0000:06:00.0", "pci0000:00", 4,
-	     0);
-	node(&s.topo, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5,
-	     0);
+	two_levels(&s.topo);
 	/* A NIC on a root port of another host bridge, same NUMA node. */
 	node(&s.topo, "0000:40:01.0", "bridge", NULL, "pci0000:40", 0, 0);
 	node(&s.topo, "0000:41:00.0", "nic", "0000:40:01.0", "pci0000:40", 1,
@@ -264,25 +260,7 @@ static void test_bcm_flatten(void **state)
 
 	(void)state;
 	rd_snapshot_init(&s);
-	node(&s.topo, "0000:00:01.0", "bridge", NULL, "pci0000:00", 0, 0);
-	node(&s.topo, "0000:01:00.0", "bridge", "0000:00:01.0", "pci0000:00", 1,
-	     0);
-	node(&s.topo, "0000:02:00.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
-	     0);
-	node(&s.topo, "0000:02:01.0", "bridge", "0000:01:00.0", "pci0000:00", 2,
-	     0);
-	node(&s.topo, "0000:03:00.0", "bridge", "0000:02:00.0", "pci0000:00", 3,
-	     0);
-	node(&s.topo, "0000:04:00.0", "bridge", "0000:03:00.0", "pci0000:00", 4,
-	     0);
-	node(&s.topo, "0000:05:00.0", "gpu", "0000:04:00.0", "pci0000:00", 5,
-	     0);
-	node(&s.topo, "0000:06:00.0", "bridge", "0000:02:01.0", "pci0000:00", 3,
-	     0);
-	node(&s.topo, "0000:07:00.0", "bridge", "0000:06:00.0", "pci0000:00", 4,
-	     0);
-	node(&s.topo, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5,
-	     0);
+	two_levels(&s.topo);
 	outer = &s.topo.nodes[1];
 	half_a = &s.topo.nodes[4];
 	half_b = &s.topo.nodes[7];
@@ -520,11 +498,13 @@ static void test_kept(void **state)
 	(void)state;
 	assert_non_null(cache);
 	unit_tmpdir(root, sizeof(root));
-	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/vendor",
+	unit_put(root,
+		 "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/vendor",
 		 "0x10de\n");
 	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/class",
 		 "0x030200\n");
-	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/class", "0x060400\n");
+	unit_put(root, "sys/devices/pci0000:00/0000:00:01.0/class",
+		 "0x060400\n");
 	unit_put(root, "sys/bus/pci/devices/.keep", "");
 	snprintf(link, sizeof(link), "%s/sys/bus/pci/devices/0000:01:00.0",
 		 root);
