@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The netlink reply parsers (RDMA nldev, rtnetlink links and addresses,
- * ethtool genetlink and ioctl answers, dcbnl) on arbitrary bytes.
+ * ethtool genetlink and ioctl answers, dcbnl, a PF's VF list, devlink
+ * info, health and eswitch) on arbitrary bytes.
  *
  * Input: one byte picks the parser; parsers that read two buffers (ports
  * after devices, addresses after links, ethtool names and values) take a
@@ -19,9 +20,11 @@
 #include "core/json.h"
 #include "core/snapshot.h"
 #include "probes/dcb.h"
+#include "probes/devlink.h"
 #include "probes/ethtool.h"
 #include "probes/netdev.h"
 #include "probes/rdma_nl.h"
+#include "probes/virt.h"
 
 #include "fuzz_text.h"
 
@@ -41,6 +44,10 @@ enum {
 	P_ETHSTATS,
 	P_DCB_IEEE,
 	P_DCB_DCBX,
+	P_VFLIST,
+	P_ESWITCH,
+	P_DEVLINK_INFO,
+	P_DEVLINK_HEALTH,
 	P_COUNT
 };
 
@@ -150,6 +157,30 @@ static void net(int which, const uint8_t *data, size_t size,
 	}
 }
 
+/* A PF's VF list (any netdev's: no name to match) and devlink replies. */
+static void functions(int which, const uint8_t *data, size_t size,
+		      struct rd_snapshot *s)
+{
+	struct rd_sriov *sv;
+
+	switch (which) {
+	case P_VFLIST:
+		if (!(sv = RD_PUSH(s->sriov, s->n_sriov)))
+			return;
+		(void)rd_vf_parse_link(data, size, sv);
+		break;
+	case P_ESWITCH:
+		(void)rd_devlink_parse_eswitch(data, size, s);
+		break;
+	case P_DEVLINK_INFO:
+		(void)rd_devlink_parse_info(data, size, s);
+		break;
+	case P_DEVLINK_HEALTH:
+		(void)rd_devlink_parse_health(data, size, s);
+		break;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rd_snapshot s;
@@ -163,6 +194,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rd_snapshot_init(&s);
 	if (which <= P_STATS)
 		rdma(which, data, size, &s);
+	else if (which >= P_VFLIST)
+		functions(which, data, size, &s);
 	else
 		net(which, data, size, &s);
 	fuzz_round_trip(&s);
