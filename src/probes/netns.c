@@ -116,7 +116,9 @@ static void add_ns(struct ns_ref *ns, size_t *n, const struct stat *own,
 {
 	struct stat st;
 
-	if (*n >= MAX_NS || stat(path, &st) < 0 ||
+	/* A namespace file is a regular file of nsfs: anything else (a
+	 * FIFO that would block the open, a device) is not entered. */
+	if (*n >= MAX_NS || stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (st.st_dev == own->st_dev && st.st_ino == own->st_ino) ||
 	    seen(ns, *n, &st))
 		return;
@@ -173,7 +175,8 @@ static size_t list_namespaces(const struct rd_probe_ctx *ctx,
 static int sockets_in(const char *path, int self, struct nl_sock **rdma,
 		      struct nl_sock **route)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
+	    r = 0;
 
 	if (fd < 0)
 		return -errno;
