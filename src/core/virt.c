@@ -127,11 +127,15 @@ void rd_vf_settings(const struct rd_vf *v, const char *sep, char *buf,
 		buf[len - 1] = '\0';
 }
 
+bool rd_vf_guid_unset(const struct rd_vf *v)
+{
+	return (v->node_guid.ok && v->node_guid.v == 0) ||
+	       (v->port_guid.ok && v->port_guid.v == 0);
+}
+
 bool rd_vf_held_down(const struct rd_vf *v)
 {
-	return same(v->link_state, "disable") ||
-	       (v->node_guid.ok && v->node_guid.v == 0) ||
-	       (v->port_guid.ok && v->port_guid.v == 0);
+	return same(v->link_state, "disable") || rd_vf_guid_unset(v);
 }
 
 const struct rd_netns_dev *rd_netns_of_function(const struct rd_snapshot *s,
@@ -150,6 +154,13 @@ const struct rd_netns_dev *rd_netns_of_function(const struct rd_snapshot *s,
 			nd = d;
 	}
 	return nd;
+}
+
+void rd_netns_where(const struct rd_netns_dev *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", d->netns ? d->netns : "?",
+		 d->owner ? " (" : "", d->owner ? d->owner : "",
+		 d->owner ? ")" : "");
 }
 
 bool rd_netns_unread(const struct rd_snapshot *s)

@@ -33,8 +33,15 @@ void rd_vf_settings(const struct rd_vf *v, const char *sep, char *buf,
  */
 const struct rd_netns_dev *rd_netns_of_function(const struct rd_snapshot *s,
 						const char *bdf);
+/* Where a row lives, for a person: "c1", "pid 4242 (pause, pod …)". */
+void rd_netns_where(const struct rd_netns_dev *d, char *buf, size_t len);
 /* RDMA netns mode is exclusive and other namespaces were not read. */
 bool rd_netns_unread(const struct rd_snapshot *s);
+/*
+ * An InfiniBand VF whose node or port GUID the PF holds as 0 (sent only
+ * by IPoIB PFs): no GUID set by the PF.
+ */
+bool rd_vf_guid_unset(const struct rd_vf *v);
 /* The PF holds the VF's link down, or an InfiniBand VF's GUID as 0. */
 bool rd_vf_held_down(const struct rd_vf *v);
 /* The physical function whose RDMA device is dev, or NULL. */

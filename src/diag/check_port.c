@@ -6,6 +6,8 @@
 #include "config.h"
 #include "core/escape.h"
 #include "diag/diag_int.h"
+
+#include "core/virt.h"
 #include "diag/data.h"
 
 #include <errno.h>
@@ -72,6 +74,7 @@ static bool no_device_netns(struct diag_ctx *x, struct rd_result *r)
 {
 	const struct rd_host *h = &x->s->host;
 	const struct rd_netns_dev *first = NULL;
+	char first_where[256];
 	size_t n = 0;
 
 	if (!h->rdma_netns_mode || strcmp(h->rdma_netns_mode, "exclusive"))
@@ -81,13 +84,13 @@ static bool no_device_netns(struct diag_ctx *x, struct rd_result *r)
 		"namespace");
 	for (size_t i = 0; i < h->n_netns_devs; i++) {
 		const struct rd_netns_dev *d = &h->netns_devs[i];
+		char where[256];
 
 		if (!d->rdma_device)
 			continue;
+		rd_netns_where(d, where, sizeof(where));
 		diag_ev(x, r, "in netns", "RDMA netlink inside the namespace",
-			"%s%s%s%s: %s", d->netns, d->owner ? " (" : "",
-			d->owner ? d->owner : "", d->owner ? ")" : "",
-			d->rdma_device);
+			"%s: %s", where, d->rdma_device);
 		if (!first)
 			first = d;
 		n++;
@@ -99,13 +102,13 @@ static bool no_device_netns(struct diag_ctx *x, struct rd_result *r)
 				"not read: %s", h->netns_scan);
 		return false;
 	}
+	rd_netns_where(first, first_where, sizeof(first_where));
 	diag_step(x, r, RD_FAIL,
 		  "RDMA devices live in other network namespaces: %zu", n);
 	diag_verdict(x, r, RD_FAIL, "no_device",
 		     "no RDMA device in this network namespace: netns mode "
-		     "exclusive, and %s is in the namespace of %s%s%s%s",
-		     first->rdma_device, first->netns, first->owner ? " (" : "",
-		     first->owner ? first->owner : "", first->owner ? ")" : "");
+		     "exclusive, and %s is in the namespace of %s",
+		     first->rdma_device, first_where);
 	diag_next(x, r,
 		  "Run where the device is (ip netns exec NAME, or nsenter "
 		  "--net=/proc/PID/ns/net), or move it here: rdma dev set %s "

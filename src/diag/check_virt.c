@@ -41,17 +41,6 @@ static const struct rd_device *ib_vf_zero_guid(const struct rd_snapshot *s,
 }
 
 /*
- * An InfiniBand VF whose GUID the PF holds as zero (IFLA_VF_IB_*_GUID are
- * sent only by IPoIB PFs): its port stays down unless the subnet manager
- * assigns one.
- */
-static bool vf_guid_unset(const struct rd_vf *v)
-{
-	return (v->node_guid.ok && v->node_guid.v == 0) ||
-	       (v->port_guid.ok && v->port_guid.v == 0);
-}
-
-/*
  * The VF's own RDMA port on this host: 1 ACTIVE, 0 read and not active,
  * -1 not seen (no RDMA device here: passed to a VM, or no driver).
  */
@@ -154,24 +143,24 @@ void check_sriov_vfs(struct diag_ctx *x)
 				zero = v;
 				zd = d;
 			}
-			if (!unset && vf_guid_unset(v) && vf_port_up(s, v) != 1)
+			if (!unset && rd_vf_guid_unset(v) &&
+			    vf_port_up(s, v) != 1)
 				unset = v;
 			if (!disabled && v->link_state &&
 			    !strcmp(v->link_state, "disable"))
 				disabled = v;
-			if (away)
+			if (away) {
+				char where[256];
+
+				rd_netns_where(away, where, sizeof(where));
 				diag_ev(x, r, "VF in netns", SRC_NETNS,
-					"%" PRIu64 ": %s%s%s%s: %s%s%s%s",
-					v->index.v, away->netns,
-					away->owner ? " (" : "",
-					away->owner ? away->owner : "",
-					away->owner ? ")" : "",
-					away->rdma_device ? "RDMA " : "",
+					"%" PRIu64 ": %s: %s%s%s%s", v->index.v,
+					where, away->rdma_device ? "RDMA " : "",
 					away->rdma_device ? away->rdma_device
 							  : "",
 					away->netdev ? " netdev " : "",
 					away->netdev ? away->netdev : "");
-			else if (hidden)
+			} else if (hidden) {
 				diag_ev(x, r, "VF", SRC_NETNS,
 					"%" PRIu64 ": neither netdev nor RDMA "
 					"device in this network namespace; in "
@@ -180,6 +169,7 @@ void check_sriov_vfs(struct diag_ctx *x)
 					v->index.v,
 					s->host.netns_scan ? s->host.netns_scan
 							   : "not done");
+			}
 			if (v->driver && !strcmp(v->driver, "vfio-pci"))
 				vm++;
 			else if (!v->rdma_device && !nodev &&
@@ -381,10 +371,6 @@ void check_lag_state(struct diag_ctx *x)
 }
 
 /*
- * The RDMA subsystem's network namespace mode: in a container, shared
- * means every container on the host sees every RDMA device.
- */
-/*
  * Exclusive mode seen from here: each device lives in one namespace, and
  * those of the others were read from inside them (root).
  */
@@ -395,12 +381,12 @@ static void other_namespaces(struct diag_ctx *x, struct rd_result *r)
 
 	for (size_t i = 0; i < h->n_netns_devs; i++) {
 		const struct rd_netns_dev *d = &h->netns_devs[i];
+		char where[256];
 
 		rdma += d->rdma_device != NULL;
-		diag_ev(x, r, "in netns", SRC_NETNS, "%s%s%s%s: %s%s%s%s%s%s%s",
-			d->netns, d->owner ? " (" : "",
-			d->owner ? d->owner : "", d->owner ? ")" : "",
-			d->rdma_device ? "RDMA " : "",
+		rd_netns_where(d, where, sizeof(where));
+		diag_ev(x, r, "in netns", SRC_NETNS, "%s: %s%s%s%s%s%s%s",
+			where, d->rdma_device ? "RDMA " : "",
 			d->rdma_device ? d->rdma_device : "",
 			d->rdma_device && d->netdev ? " on " : "",
 			d->netdev ? "netdev " : "", d->netdev ? d->netdev : "",
@@ -423,6 +409,10 @@ static void other_namespaces(struct diag_ctx *x, struct rd_result *r)
 		     x->s->n_devices, x->s->n_devices == 1 ? "" : "s", rdma);
 }
 
+/*
+ * The RDMA subsystem's network namespace mode: in a container, shared
+ * means every container on the host sees every RDMA device.
+ */
 void check_host_rdma_netns(struct diag_ctx *x, const struct diag_target *t,
 			   struct rd_result *r)
 {

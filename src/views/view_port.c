@@ -543,27 +543,29 @@ static void vf_lines(struct w_lines *l, const struct rd_snapshot *s,
 
 		if (vf->index.ok)
 			snprintf(idx, sizeof(idx), "vf%" PRIu64, vf->index.v);
-		if (same(vf->driver, "vfio-pci"))
+		if (same(vf->driver, "vfio-pci")) {
 			w_lines_add(l, W_NORMAL,
 				    "    %-5s %-13s vfio-pci (passed to a VM)",
 				    idx, ui_str(vf->bdf));
-		else if (away && !vf->rdma_device && !vf->netdev)
+		} else if (away && !vf->rdma_device && !vf->netdev) {
+			char where[256];
+
+			rd_netns_where(away, where, sizeof(where));
 			w_lines_add(
 				l, W_NORMAL,
-				"    %-5s %-13s %-10s in netns %s%s%s%s: "
-				"netdev %s  RDMA %s",
-				idx, ui_str(vf->bdf), ui_str(vf->driver),
-				ui_str(away->netns), away->owner ? " (" : "",
-				away->owner ? ui_str(away->owner) : "",
-				away->owner ? ")" : "", ui_str(away->netdev),
+				"    %-5s %-13s %-10s in netns %s: netdev %s  "
+				"RDMA %s",
+				idx, ui_str(vf->bdf), ui_str(vf->driver), where,
+				ui_str(away->netdev),
 				ui_str(away->rdma_device));
-		else
+		} else {
 			w_lines_add(l, vf->driver ? W_NORMAL : W_DIM,
 				    "    %-5s %-13s %-10s netdev %-12s RDMA %s",
 				    idx, ui_str(vf->bdf),
 				    vf->driver ? vf->driver : "no driver",
 				    ui_str(vf->netdev),
 				    ui_str(vf->rdma_device));
+		}
 		vf_settings_line(l, vf);
 	}
 }
