@@ -27,7 +27,7 @@ enum miss {
 	MISS_NETLINK_ECN_ONLY,	/* refused; the ECN probe still names it */
 	MISS_NETLINK_OFF,	/* files only: what sysfs tells of a netdev */
 	MISS_VERBS_OFF,		/* no libibverbs query made */
-	MISS_VERBS_LIST_FAILED,	/* ibv_get_device_list failed */
+	MISS_VERBS_LIST_FAILED, /* ibv_get_device_list failed */
 	MISS_PORT_NETDEV,	/* a RoCE port whose netdev is not known */
 	MISS_DEVICE_PARENT,	/* no PCI function or driver read */
 	MISS_NETDEV_DEVICE,	/* a netdev whose RDMA device is gone */
@@ -35,52 +35,74 @@ enum miss {
 	MISS_PCI,		/* libpci found nothing */
 	MISS_HOST,		/* /proc, limits, /dev and configfs not read */
 	/* One fact each, as a file or an older probe leaves it out. */
-	MISS_MODULE_STATE,	/* modules listed, "loaded" not read */
-	MISS_CONTAINER,		/* no /proc: container not detected */
-	MISS_DEVNODES,		/* no /dev: device nodes not checked */
-	MISS_DEVNODE_ACCESS,	/* nodes present, access not checked */
-	MISS_IB_WIDTH,		/* an IB port's rate as a number only */
-	MISS_PCIE_WIDTH,	/* PCIe width now and capable not read */
-	MISS_PCIE_SPEED,	/* PCIe speed now and capable not read */
-	MISS_FW_VER,		/* fw_ver not read */
-	MISS_PKEY,		/* P_Key table not read */
-	MISS_GIDS,		/* GID table not read */
-	MISS_GID_TYPES,		/* GIDs read, their types not */
-	MISS_MAX_CQE,		/* device queried, max_cqe absent */
-	MISS_CM_MODE,		/* rdma_cm's default mode not read */
-	MISS_PFC_EN,		/* DCB answered, the PFC bitmap not read */
-	MISS_ECN_VALUES,	/* the ECN directory, its values not read */
-	MISS_AFFINITY,		/* this process's CPUs not read */
-	MISS_MEMLOCK,		/* RLIMIT_MEMLOCK not read */
-	MISS_HUGEPAGES,		/* HugePages_* not read */
-	MISS_ACS,		/* config space cut at 64 bytes: ACS not read */
-	MISS_TOPO_NUMA,		/* the PCIe tree's NUMA nodes not read */
-	MISS_PORT_STATE,	/* a port's state not read */
-	MISS_GPU_LINK,		/* a GPU's link width not read */
-	MISS_PEERMEM,		/* peer-memory files and dma-buf not read */
-	MISS_SRIOV_COUNTS,	/* sriov_numvfs not read */
-	MISS_BOND_MODE,		/* a bond's mode not read */
-	MISS_NETNS_MODE,	/* RDMA netns mode not read */
+	MISS_MODULE_STATE,   /* modules listed, "loaded" not read */
+	MISS_CONTAINER,	     /* no /proc: container not detected */
+	MISS_DEVNODES,	     /* no /dev: device nodes not checked */
+	MISS_DEVNODE_ACCESS, /* nodes present, access not checked */
+	MISS_IB_WIDTH,	     /* an IB port's rate as a number only */
+	MISS_PCIE_WIDTH,     /* PCIe width now and capable not read */
+	MISS_PCIE_SPEED,     /* PCIe speed now and capable not read */
+	MISS_FW_VER,	     /* fw_ver not read */
+	MISS_PKEY,	     /* P_Key table not read */
+	MISS_GIDS,	     /* GID table not read */
+	MISS_GID_TYPES,	     /* GIDs read, their types not */
+	MISS_MAX_CQE,	     /* device queried, max_cqe absent */
+	MISS_CM_MODE,	     /* rdma_cm's default mode not read */
+	MISS_PFC_EN,	     /* DCB answered, the PFC bitmap not read */
+	MISS_ECN_VALUES,     /* the ECN directory, its values not read */
+	MISS_AFFINITY,	     /* this process's CPUs not read */
+	MISS_MEMLOCK,	     /* RLIMIT_MEMLOCK not read */
+	MISS_HUGEPAGES,	     /* HugePages_* not read */
+	MISS_ACS,	     /* config space cut at 64 bytes: ACS not read */
+	MISS_TOPO_NUMA,	     /* the PCIe tree's NUMA nodes not read */
+	MISS_PORT_STATE,     /* a port's state not read */
+	MISS_GPU_LINK,	     /* a GPU's link width not read */
+	MISS_PEERMEM,	     /* peer-memory files and dma-buf not read */
+	MISS_SRIOV_COUNTS,   /* sriov_numvfs not read */
+	MISS_VF_SETTINGS,    /* the PF's VF list (rtnetlink) not read */
+	MISS_BOND_MODE,	     /* a bond's mode not read */
+	MISS_NETNS_MODE,     /* RDMA netns mode not read */
 	MISS_COUNT
 };
 
 static const char *const miss_names[MISS_COUNT] = {
-	"netlink refused", "netlink refused, ECN read",
-	"netlink off (sysfs only)", "verbs off",
-	"ibv_get_device_list failed", "port without netdev",
+	"netlink refused",
+	"netlink refused, ECN read",
+	"netlink off (sysfs only)",
+	"verbs off",
+	"ibv_get_device_list failed",
+	"port without netdev",
 	"device without PCI function or driver",
-	"netdev without device", "modules not read", "PCI not read",
-	"host files not read", "module state not read",
-	"container not detected", "device nodes not checked",
+	"netdev without device",
+	"modules not read",
+	"PCI not read",
+	"host files not read",
+	"module state not read",
+	"container not detected",
+	"device nodes not checked",
 	"device node access not checked",
-	"IB width not read", "PCIe width not read", "PCIe speed not read",
-	"fw_ver not read", "P_Key not read", "GID table not read",
-	"GID types not read", "max_cqe not read", "rdma_cm mode not read",
-	"PFC bitmap not read", "ECN values not read", "CPU affinity not read",
-	"memlock not read", "huge pages not read", "ACS not read",
-	"PCIe tree NUMA not read", "port state not read",
-	"GPU link width not read", "peer memory not read",
-	"SR-IOV counts not read", "bond mode not read",
+	"IB width not read",
+	"PCIe width not read",
+	"PCIe speed not read",
+	"fw_ver not read",
+	"P_Key not read",
+	"GID table not read",
+	"GID types not read",
+	"max_cqe not read",
+	"rdma_cm mode not read",
+	"PFC bitmap not read",
+	"ECN values not read",
+	"CPU affinity not read",
+	"memlock not read",
+	"huge pages not read",
+	"ACS not read",
+	"PCIe tree NUMA not read",
+	"port state not read",
+	"GPU link width not read",
+	"peer memory not read",
+	"SR-IOV counts not read",
+	"VF settings not read",
+	"bond mode not read",
 	"RDMA netns mode not read",
 };
 
@@ -331,19 +353,35 @@ static void full_topo(struct rd_snapshot *s)
 	s->topo.nv_peer_mem = rd_bool(false);
 }
 
-/* mlx5_0's function with SR-IOV (no VF made), and a bond with its port. */
+/*
+ * mlx5_0's function with SR-IOV, one VF passed to a VM with what the PF
+ * holds for it, and a bond with its port.
+ */
 static void full_virt(struct rd_snapshot *s)
 {
 	struct rd_sriov *sv = RD_PUSH(s->sriov, s->n_sriov);
 	struct rd_bond *b = RD_PUSH(s->bonds, s->n_bonds);
 	struct rd_bond_member *m;
+	struct rd_vf *v;
 
 	assert_non_null(sv);
 	sv->pf_bdf = rd_strdup("0000:3b:00.0");
 	sv->pf_rdma_device = rd_strdup("mlx5_0");
 	sv->pf_netdev = rd_strdup("eth2");
 	sv->totalvfs = rd_u64(8);
-	sv->numvfs = rd_u64(0);
+	sv->numvfs = rd_u64(1);
+	sv->vfinfo_read = rd_bool(true);
+	v = RD_PUSH(sv->vfs, sv->n_vfs);
+	assert_non_null(v);
+	v->index = rd_u64(0);
+	v->bdf = rd_strdup("0000:3b:00.2");
+	v->driver = rd_strdup("vfio-pci");
+	v->mac = rd_strdup("02:00:00:00:00:01");
+	v->vlan = rd_u64(0);
+	v->qos = rd_u64(0);
+	v->spoofchk = rd_bool(true);
+	v->trust = rd_bool(false);
+	v->link_state = rd_strdup("auto");
 	assert_non_null(b);
 	b->name = rd_strdup("bond0");
 	b->mode = rd_strdup("802.3ad");
@@ -571,6 +609,17 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_SRIOV_COUNTS:
 		s->sriov[0].numvfs.ok = false;
 		break;
+	case MISS_VF_SETTINGS: {
+		/* As the VF list leaves them when netlink is off. */
+		struct rd_vf *v = &s->sriov[0].vfs[0];
+
+		s->sriov[0].vfinfo_read.ok = false;
+		(void)rd_str_set(&v->mac, NULL);
+		(void)rd_str_set(&v->link_state, NULL);
+		v->vlan.ok = v->qos.ok = false;
+		v->spoofchk.ok = v->trust.ok = false;
+		break;
+	}
 	case MISS_BOND_MODE:
 		s->bonds[0].mode_num.ok = false;
 		break;
