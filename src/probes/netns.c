@@ -49,6 +49,7 @@ struct netns_state {
 struct ns_ref {
 	dev_t dev;
 	ino_t ino;
+	uint64_t pid; /* the lowest pid seen in it; 0: a named one */
 	char path[96];
 	char label[48];
 	char owner[160];
@@ -102,40 +103,51 @@ static void owner_of_pid(const char *proc, const char *pid, char *out,
 	snprintf(out, len, "%s%s%s", comm, *pod ? ", pod " : "", pod);
 }
 
-static bool seen(const struct ns_ref *ns, size_t n, const struct stat *st)
+/* The entry of st's namespace, or NULL. */
+static struct ns_ref *seen(struct ns_ref *ns, size_t n, const struct stat *st)
 {
 	for (size_t i = 0; i < n; i++)
 		if (ns[i].dev == st->st_dev && ns[i].ino == st->st_ino)
-			return true;
-	return false;
+			return &ns[i];
+	return NULL;
 }
 
-/* Add path's namespace unless it is ours or already listed. */
-static void add_ns(struct ns_ref *ns, size_t *n, const struct stat *own,
-		   const char *path, const char *label, const char *owner)
+/*
+ * The entry of path's namespace, made when new; NULL for ours, for one
+ * past MAX_NS, and for what is not a namespace file: a namespace file is
+ * a regular file of nsfs, anything else (a FIFO that would block the
+ * open, a device) is not entered.
+ */
+static struct ns_ref *add_ns(struct ns_ref *ns, size_t *n,
+			     const struct stat *own, const char *path,
+			     bool *fresh)
 {
+	struct ns_ref *e;
 	struct stat st;
 
-	/* A namespace file is a regular file of nsfs: anything else (a
-	 * FIFO that would block the open, a device) is not entered. */
-	if (*n >= MAX_NS || stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (st.st_dev == own->st_dev && st.st_ino == own->st_ino) ||
-	    seen(ns, *n, &st))
-		return;
-	ns[*n].dev = st.st_dev;
-	ns[*n].ino = st.st_ino;
-	snprintf(ns[*n].path, sizeof(ns[*n].path), "%s", path);
-	snprintf(ns[*n].label, sizeof(ns[*n].label), "%s", label);
-	snprintf(ns[*n].owner, sizeof(ns[*n].owner), "%s", owner);
-	(*n)++;
+	*fresh = false;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_dev == own->st_dev && st.st_ino == own->st_ino))
+		return NULL;
+	if ((e = seen(ns, *n, &st)) || *n >= MAX_NS)
+		return e;
+	e = &ns[(*n)++];
+	memset(e, 0, sizeof(*e));
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	*fresh = true;
+	return e;
 }
 
 static size_t list_namespaces(const struct rd_probe_ctx *ctx,
 			      const struct stat *own, struct ns_ref *ns)
 {
-	char path[PATH_MAX], label[48], owner[160];
+	char path[PATH_MAX];
 	char **names = NULL;
 	size_t n = 0, k = 0;
+	struct ns_ref *e;
+	bool fresh;
 
 	/* Named ones first (ip netns add, CNI): a name says more than a pid. */
 	if (rd_dir_list(AT_FDCWD, "/run/netns", MAX_NS, &names, &k) == 0)
@@ -143,24 +155,31 @@ static size_t list_namespaces(const struct rd_probe_ctx *ctx,
 			if (rd_text_check(names[i], strlen(names[i])) < 0)
 				continue;
 			snprintf(path, sizeof(path), "/run/netns/%s", names[i]);
-			snprintf(label, sizeof(label), "%s", names[i]);
-			add_ns(ns, &n, own, path, label, "");
+			if ((e = add_ns(ns, &n, own, path, &fresh)) && fresh)
+				snprintf(e->label, sizeof(e->label), "%s",
+					 names[i]);
 		}
 	rd_dir_free(names, k);
 	names = NULL;
 	k = 0;
+	/* Then each process's, labelled by the lowest pid in it (the
+	 * list is sorted by name, not number); its name and pod are read
+	 * only for that one. */
 	if (rd_dir_list(AT_FDCWD, ctx->roots->proc, MAX_PIDS, &names, &k) == 0)
 		for (size_t i = 0; i < k; i++) {
 			uint64_t pid;
 
-			if (rd_parse_u64(names[i], 10, &pid) < 0 ||
+			if (rd_parse_u64(names[i], 10, &pid) < 0 || pid == 0 ||
 			    rd_path(path, sizeof(path), ctx->roots->proc,
-				    "/%s/ns/net", names[i]) < 0)
+				    "/%s/ns/net", names[i]) < 0 ||
+			    !(e = add_ns(ns, &n, own, path, &fresh)) ||
+			    (!fresh && (!e->pid || e->pid <= pid)))
 				continue;
-			snprintf(label, sizeof(label), "pid %s", names[i]);
-			owner_of_pid(ctx->roots->proc, names[i], owner,
-				     sizeof(owner));
-			add_ns(ns, &n, own, path, label, owner);
+			e->pid = pid;
+			snprintf(e->label, sizeof(e->label), "pid %s",
+				 names[i]);
+			owner_of_pid(ctx->roots->proc, names[i], e->owner,
+				     sizeof(e->owner));
 		}
 	rd_dir_free(names, k);
 	return n;
