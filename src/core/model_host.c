@@ -113,3 +113,9 @@ const struct rd_field rd_host_fields[] = {
 		     struct rd_netns_dev, rd_netns_dev_fields, "netns_devices"),
 	RD_FLD_END
 };
+
+bool rd_devnode_denied(const struct rd_devnode *n)
+{
+	return (n->readable.ok && !n->readable.v) ||
+	       (n->writable.ok && !n->writable.v);
+}

@@ -120,6 +120,9 @@ struct rd_host {
 
 extern const struct rd_field rd_netns_dev_fields[];
 
+/* The node was read as not readable or not writable by this process. */
+bool rd_devnode_denied(const struct rd_devnode *n);
+
 extern const struct rd_field rd_pci_fields[];
 extern const struct rd_field rd_module_fields[];
 extern const struct rd_field rd_host_fields[];

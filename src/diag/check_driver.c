@@ -362,8 +362,7 @@ void check_user_uverbs(struct diag_ctx *x, const struct diag_target *t,
 	if (!n->exists.v)
 		diag_verdict(x, r, RD_FAIL, "uverbs_missing",
 			     "%s: %s is missing", d->name, path);
-	else if ((n->readable.ok && !n->readable.v) ||
-		 (n->writable.ok && !n->writable.v))
+	else if (rd_devnode_denied(n))
 		diag_verdict(x, r, RD_FAIL, "uverbs_denied",
 			     "%s: %s is not accessible to this user",
 			     d->name, path);

@@ -243,8 +243,7 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			n->exists.v && n->readable.ok && n->writable.ok &&
 					!(n->readable.v && n->writable.v) ?
 				", not accessible" : "");
-		if (!n->exists.v || (n->readable.ok && !n->readable.v) ||
-		    (n->writable.ok && !n->writable.v))
+		if (!n->exists.v || rd_devnode_denied(n))
 			bad_node = true;
 	}
 	/* Devices, yet no node looked at: /dev was not read. */

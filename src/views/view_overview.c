@@ -279,9 +279,7 @@ bool view_overview_container_text(const struct rd_snapshot *s, char *buf,
 	for (size_t i = 0; i < h->n_devnodes; i++) {
 		const struct rd_devnode *n = &h->devnodes[i];
 		const char *base = n->path ? strrchr(n->path, '/') : NULL;
-		bool ok = n->exists.ok && n->exists.v &&
-			  !(n->readable.ok && !n->readable.v) &&
-			  !(n->writable.ok && !n->writable.v);
+		bool ok = n->exists.ok && n->exists.v && !rd_devnode_denied(n);
 
 		if (!base || !n->exists.ok)
 			continue;
