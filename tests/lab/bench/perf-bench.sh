@@ -56,7 +56,7 @@ pair() {
 			finite "$(col "$out" 5)" && return 0
 			continue
 		fi
-		grep -qs "Can't produce a report" "$out" "$out.server" || break
+		lab_perftest_gave_up "$out" "$out.server" || break
 	done
 	lab_fail "$out: client $rc, server $src: $(tail -n 3 "$out" "$out.server")"
 }
