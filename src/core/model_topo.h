@@ -59,8 +59,9 @@ struct rd_topo_node {
 };
 
 struct rd_topo {
-	/* The tree was walked (bus/pci/devices read). Without a GPU it
-	 * holds no node: it serves the GPU-to-NIC paths only. */
+	/* The tree was walked (bus/pci/devices read): the GPUs and the
+	 * NIC functions with every bridge above them. It serves the
+	 * GPU-to-NIC paths and each NIC's links up to its root port. */
 	struct rd_obool read;
 	struct rd_topo_node *nodes;
 	size_t n_nodes;

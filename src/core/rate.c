@@ -44,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/topo.h"
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 #define ENC_8B10B "8b/10b"
@@ -193,9 +195,15 @@ double rd_rate_mtu_efficiency(bool ethernet, uint64_t mtu)
 	return (double)mtu / (double)(mtu + rd_rate_packet_overhead(ethernet));
 }
 
+double rd_rate_pcie_bound(const struct rd_rate *r)
+{
+	return r->uplink_ok && r->uplink_gbps < r->pcie_gbps ? r->uplink_gbps
+							     : r->pcie_gbps;
+}
+
 void rd_rate_combine(struct rd_rate *r)
 {
-	double link;
+	double link, pcie = rd_rate_pcie_bound(r);
 
 	r->ok = false;
 	r->limit = RD_RATE_LIMIT_NONE;
@@ -210,8 +218,8 @@ void rd_rate_combine(struct rd_rate *r)
 	r->ok = true;
 	r->reachable_gbps = link;
 	r->limit = RD_RATE_LIMIT_LINK;
-	if (r->pcie_ok && r->pcie_gbps < link) {
-		r->reachable_gbps = r->pcie_gbps;
+	if (r->pcie_ok && pcie < link) {
+		r->reachable_gbps = pcie;
 		r->limit = RD_RATE_LIMIT_PCIE;
 		return;
 	}
@@ -220,8 +228,8 @@ void rd_rate_combine(struct rd_rate *r)
 		double better = r->link_gbps *
 				rd_rate_mtu_efficiency(r->ethernet, bigger);
 
-		if (r->pcie_ok && r->pcie_gbps < better)
-			better = r->pcie_gbps;
+		if (r->pcie_ok && pcie < better)
+			better = pcie;
 		/* A larger MTU would gain at least 1 %. */
 		if (bigger > r->mtu && better > link * 1.01)
 			r->limit = RD_RATE_LIMIT_MTU;
@@ -321,6 +329,42 @@ static void link_of(const struct rd_snapshot *s, const struct rd_port *p,
 	r->signal_gbps = l->signal_gbps * (double)lanes;
 }
 
+/*
+ * The narrowest link between the card and its root port, where it is
+ * not the card's own and carries less: a switch between them trained
+ * slower or narrower than the card.
+ */
+static void uplink_of(const struct rd_snapshot *s, const char *bdf,
+		      uint64_t mps, struct rd_rate *r)
+{
+	long i = bdf ? rd_topo_find(&s->topo, bdf) : -1;
+	const struct rd_topo_node *n;
+	size_t at, emulated = 0;
+	double g;
+	bool found = i >= 0 && rd_topo_narrowest_above(&s->topo, (size_t)i, &at,
+						       &emulated);
+
+	r->uplink_emulated = emulated;
+	if (!found || at == (size_t)i)
+		return;
+	n = &s->topo.nodes[at];
+	g = rd_rate_pcie_gbps(n->speed_gts.v, n->width.v, mps, false, NULL);
+	if (!(g > 0 && g < r->pcie_gbps))
+		return;
+	r->uplink_ok = true;
+	r->uplink_bdf = n->bdf;
+	r->uplink_gts = n->speed_gts.v;
+	r->uplink_width = n->width.v;
+	r->uplink_gbps = g;
+	if (n->max_speed_gts.ok && n->max_width.ok) {
+		r->uplink_cap_gts = n->max_speed_gts.v;
+		r->uplink_cap_width = n->max_width.v;
+		r->uplink_cap_gbps = rd_rate_pcie_gbps(r->uplink_cap_gts,
+						       r->uplink_cap_width, mps,
+						       false, NULL);
+	}
+}
+
 int rd_rate_port(const struct rd_snapshot *s, const char *device,
 		 uint64_t port, struct rd_rate *r)
 {
@@ -364,6 +408,8 @@ int rd_rate_port(const struct rd_snapshot *s, const char *device,
 			r->pcie_cap_gbps = rd_rate_pcie_gbps(
 				r->cap_gts, r->cap_width, mps, false, NULL);
 		}
+		if (r->pcie_ok)
+			uplink_of(s, pci->bdf, mps, r);
 	}
 	rd_rate_combine(r);
 	return 0;

@@ -84,6 +84,20 @@ struct rd_rate {
 	bool pcie_upper_bound;	/* MaxPayload unknown */
 	double pcie_gbps;	/* payload through the link trained now */
 	double pcie_cap_gbps;	/* the same at the capable speed and width */
+	/*
+	 * A link above the card, between it and its root port, that
+	 * carries less than the card's own (a PCIe switch's upstream link
+	 * trained slower or narrower, or built so): it bounds the port.
+	 * uplink_bdf points into the snapshot's topology.
+	 */
+	bool uplink_ok;
+	const char *uplink_bdf;
+	double uplink_gts, uplink_cap_gts;
+	uint64_t uplink_width, uplink_cap_width; /* cap_* 0: unknown */
+	double uplink_gbps, uplink_cap_gbps;	 /* at the card's MaxPayload */
+	/* Emulated bridges above the card (a VM), whose links were not
+	 * counted. */
+	uint64_t uplink_emulated;
 
 	bool ok;		/* reachable is known */
 	double reachable_gbps;
@@ -95,11 +109,15 @@ struct rd_rate {
  * into reachable_gbps and limit. PCIe alone is no answer (ok stays false).
  */
 void rd_rate_combine(struct rd_rate *r);
+/* What PCIe carries for the port: the card's link, or the narrower one
+ * above it. Meaningful with pcie_ok. */
+double rd_rate_pcie_bound(const struct rd_rate *r);
 
 /*
  * The model for one port of a snapshot: link from the port's speed and
  * width (InfiniBand) or its netdev's ethtool speed and lanes (Ethernet),
- * MTU from the active MTU, PCIe from the device's PCI function.
+ * MTU from the active MTU, PCIe from the device's PCI function and the
+ * narrowest link above it in the snapshot's PCIe tree.
  * Returns 0, or -ENOENT when the device or port is not in s.
  */
 int rd_rate_port(const struct rd_snapshot *s, const char *device,

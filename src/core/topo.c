@@ -269,6 +269,43 @@ static void judge_link(const struct rd_topo *t, size_t i,
 	}
 }
 
+bool rd_topo_emulated_bridge(const struct rd_topo_node *n)
+{
+	unsigned v, d;
+
+	if (!n->kind || strcmp(n->kind, "bridge") != 0 || !n->vendor_id.ok ||
+	    !n->device_id.ok)
+		return false;
+	v = (unsigned)n->vendor_id.v;
+	d = (unsigned)n->device_id.v;
+	/* A real XIO3130 or IOH3420 is a PCIe 1.x/2.0 part of 2009 or
+	 * before: never above a card whose link it could bound today. */
+	return v == 0x1b36 || v == 0x15ad ||
+	       (v == 0x104c && (d == 0x8232 || d == 0x8233)) ||
+	       (v == 0x8086 && d == 0x3420);
+}
+
+bool rd_topo_narrowest_above(const struct rd_topo *t, size_t i, size_t *at,
+			     size_t *emulated)
+{
+	size_t c[RD_TOPO_MAX_DEPTH], nc;
+	struct rd_topo_path p = { 0 };
+
+	*emulated = 0;
+	if (i >= t->n_nodes || chain(t, i, c, &nc) < 0)
+		return false;
+	for (size_t k = 0; k < nc; k++) {
+		if (rd_topo_emulated_bridge(&t->nodes[c[k]])) {
+			(*emulated)++;
+			continue;
+		}
+		judge_link(t, c[k], &p);
+	}
+	if (p.narrow_ok)
+		*at = p.narrow;
+	return p.narrow_ok;
+}
+
 int rd_topo_path(const struct rd_topo *t, size_t gpu, size_t nic,
 		 struct rd_topo_path *p)
 {

@@ -89,6 +89,20 @@ size_t rd_topo_count(const struct rd_topo *t, const char *kind);
 int rd_topo_path(const struct rd_topo *t, size_t gpu, size_t nic,
 		 struct rd_topo_path *p);
 
+/*
+ * The narrowest link as trained now between node i and the root port
+ * above it, by the rule of rd_topo_path's narrow (the node that owns
+ * it in *at). The links of emulated bridges are left out (their count
+ * in *emulated): a VM's bridges report made-up links (QEMU's switch
+ * 2.5 GT/s x1) that a passed-through device's traffic never crosses.
+ * False when no other link on the way was read, or the chain is broken.
+ */
+bool rd_topo_narrowest_above(const struct rd_topo *t, size_t i, size_t *at,
+			     size_t *emulated);
+/* A bridge a hypervisor emulates: QEMU's (Red Hat 1b36, its models of
+ * TI's XIO3130 and Intel's IOH3420) and VMware's (15ad). */
+bool rd_topo_emulated_bridge(const struct rd_topo_node *n);
+
 /* Payload rate of a link of that speed and width, Gb/s, after encoding. */
 double rd_topo_link_gbps(double gts, unsigned long long width);
 

@@ -8,11 +8,13 @@
 #include "diag/diag_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/rate.h"
 
 #define SRC_PCIE "libpci (PCIe capability)"
+#define SRC_TOPO "sysfs current_link_*/max_link_* of the bridges above"
 
 static void evidence(struct diag_ctx *x, struct rd_result *r,
 		     const struct rd_rate *m)
@@ -44,6 +46,25 @@ static void evidence(struct diag_ctx *x, struct rd_result *r,
 			"%.1f GT/s x%" PRIu64 ": %.2f Gb/s of payload%s",
 			m->cap_gts, m->cap_width, m->pcie_cap_gbps,
 			m->pcie_upper_bound ? " at most" : "");
+	if (m->uplink_ok) {
+		char cap[64] = "";
+
+		if (m->uplink_cap_width)
+			snprintf(cap, sizeof(cap),
+				 " (capable of %.1f GT/s x%" PRIu64 ")",
+				 m->uplink_cap_gts, m->uplink_cap_width);
+		diag_ev(x, r, "PCIe above the card", SRC_TOPO,
+			"%s's link %.1f GT/s x%" PRIu64 "%s: %.2f Gb/s of "
+			"payload%s, the narrowest between the card and its "
+			"root port",
+			m->uplink_bdf, m->uplink_gts, m->uplink_width, cap,
+			m->uplink_gbps, m->pcie_upper_bound ? " at most" : "");
+	}
+	if (m->uplink_emulated)
+		diag_ev(x, r, "PCIe above the card", SRC_TOPO,
+			"%" PRIu64 " emulated bridge%s (a virtual machine's): "
+			"their links are made up and not counted",
+			m->uplink_emulated, m->uplink_emulated == 1 ? "" : "s");
 }
 
 /* Same domain, bus and device: the functions of one card share its link. */
@@ -98,12 +119,49 @@ static void shared_link(struct diag_ctx *x, struct rd_result *r,
 			names, n + 1, sum, m->pcie_gbps);
 }
 
+/*
+ * The card's own link would do, but a link above it (a PCIe switch's
+ * upstream port, shared with whatever else hangs below that switch)
+ * carries less than the port's link.
+ */
+static void uplink_limits(struct diag_ctx *x, struct rd_result *r,
+			  const struct diag_target *t, const struct rd_rate *m,
+			  double need)
+{
+	diag_verdict(x, r, RD_WARN, "pcie_uplink_limits",
+		     "%s: the PCIe link above the card, at %s, is %.1f GT/s "
+		     "x%" PRIu64 " and carries %.2f Gb/s, less than the link's "
+		     "%.2f Gb/s (the card's own PCIe %.1f GT/s x%" PRIu64
+		     " would carry %.2f Gb/s)",
+		     t->name, m->uplink_bdf, m->uplink_gts, m->uplink_width,
+		     m->uplink_gbps, need, m->pcie_gts, m->pcie_width,
+		     m->pcie_gbps);
+	if (m->uplink_cap_width && m->uplink_cap_gbps > m->uplink_gbps * 1.01)
+		diag_next(x, r,
+			  "the link at %s can do %.1f GT/s x%" PRIu64
+			  " (%.2f Gb/s) but trained lower: check the PCIe "
+			  "switch's uplink (riser, cable or retimer) and the "
+			  "BIOS PCIe settings of its slot, then reseat; every "
+			  "device below that switch shares the link",
+			  m->uplink_bdf, m->uplink_cap_gts, m->uplink_cap_width,
+			  m->uplink_cap_gbps);
+	else
+		diag_next(x, r,
+			  "the link at %s is built that way: expect at most "
+			  "%.2f Gb/s from this port, shared with every device "
+			  "below %s; a slot on a root port or a wider switch "
+			  "would lift it",
+			  m->uplink_bdf, m->uplink_gbps, m->uplink_bdf);
+}
+
 void check_hw_pcie_bandwidth(struct diag_ctx *x, const struct diag_target *t,
 			     struct rd_result *r)
 {
 	const struct rd_port *p = t->p;
 	struct rd_rate m;
-	double need, worst;
+	double need, worst, bound, gts;
+	uint64_t width;
+	bool up;
 
 	if (!rd_port_active(p)) {
 		diag_ev(x, r, "port state", "sysfs ports/<n>/state", "%s",
@@ -133,26 +191,36 @@ void check_hw_pcie_bandwidth(struct diag_ctx *x, const struct diag_target *t,
 	evidence(x, r, &m);
 	need = m.mtu_ok ? m.link_payload_gbps : m.link_gbps;
 	shared_link(x, r, t->d, p, &m, need);
-	if (m.pcie_gbps >= need) {
+	up = m.uplink_ok && m.uplink_gbps < m.pcie_gbps;
+	gts = up ? m.uplink_gts : m.pcie_gts;
+	width = up ? m.uplink_width : m.pcie_width;
+	bound = rd_rate_pcie_bound(&m);
+	if (bound >= need) {
 		/* A bound: the smallest MaxPayload must still do. */
-		worst = m.pcie_upper_bound ?
-				rd_rate_pcie_gbps(m.pcie_gts,
-						  m.pcie_width, 128,
-						  false, NULL) :
-				m.pcie_gbps;
+		worst = m.pcie_upper_bound ? rd_rate_pcie_gbps(gts, width, 128,
+							       false, NULL)
+					   : bound;
 		if (worst < need) {
 			diag_verdict(x, r, RD_UNKNOWN, "no_data",
-				     "%s: PCIe %.1f GT/s x%" PRIu64 " carries %.2f to %.2f Gb/s "
-				     "depending on MaxPayload (not read; needs root), "
+				     "%s: PCIe %.1f GT/s x%" PRIu64
+				     "%s%s carries %.2f to %.2f Gb/s "
+				     "depending on MaxPayload (not read; needs "
+				     "root), "
 				     "the link %.2f Gb/s",
-				     t->name, m.pcie_gts, m.pcie_width,
-				     worst, m.pcie_gbps, need);
+				     t->name, gts, width,
+				     up ? " above the card at " : "",
+				     up ? m.uplink_bdf : "", worst, bound,
+				     need);
 			return;
 		}
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "%s: PCIe carries %.2f Gb/s, more than the "
 			     "link's %.2f Gb/s",
 			     t->name, worst, need);
+		return;
+	}
+	if (up) {
+		uplink_limits(x, r, t, &m, need);
 		return;
 	}
 	diag_verdict(x, r, RD_WARN, "pcie_limits",

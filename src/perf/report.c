@@ -205,6 +205,10 @@ void perf_reach_set(struct perf_session *s, const struct rd_snapshot *snap)
 
 		r->pcie_gbps = rd_rate_pcie_gbps(r->pcie_gts, r->pcie_width,
 						 mps, true, NULL);
+		if (r->uplink_ok)
+			r->uplink_gbps = rd_rate_pcie_gbps(r->uplink_gts,
+							   r->uplink_width, mps,
+							   true, NULL);
 	}
 	rd_rate_combine(r);
 	/* perftest's -b figure is both directions added. */

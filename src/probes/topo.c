@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The PCIe tree between GPUs and RDMA NICs. Each GPU and NIC function's
+ * The PCIe tree above GPUs and RDMA NICs. Each GPU and NIC function's
  * link in /sys/bus/pci/devices names its chain of bridges up to the host
  * bridge (the link text is parsed, never followed past the tree); each
  * function in it is read from its own directory: identity, NUMA node,
@@ -451,7 +451,8 @@ static int topo_read(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		rd_dir_free(names, nn);
 		return 0;
 	}
-	/* GPUs first: without one the tree has nothing to answer. */
+	/* GPUs first, then the NIC functions: the tree answers GPU-to-NIC
+	 * paths, and for every NIC the links between it and its root port. */
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t vendor, class_id;
 		int dirfd;
@@ -469,7 +470,7 @@ static int topo_read(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 			add_device(s, devsfd, devsdir, names[i], "gpu", NULL);
 		close(dirfd);
 	}
-	for (size_t i = 0; s->topo.n_nodes && i < nn; i++) {
+	for (size_t i = 0; i < nn; i++) {
 		const char *rdma = nic_rdma(s, names[i]);
 
 		if (rdma)

@@ -148,7 +148,7 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 				 const struct rd_port *p, char *buf, size_t len)
 {
 	struct rd_rate m;
-	char mtu[64] = "", pcie[48] = "";
+	char mtu[64] = "", pcie[96] = "";
 	uint64_t st = p->state_num.v;
 
 	if (!p->state_num.ok) {
@@ -172,8 +172,14 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 			 ", %.2f Gb/s after headers at MTU %" PRIu64,
 			 m.link_payload_gbps, m.mtu);
 	if (m.pcie_ok)
-		snprintf(pcie, sizeof(pcie), "; PCIe %.2f Gb/s%s", m.pcie_gbps,
-			 m.pcie_upper_bound ? " at most" : "");
+		snprintf(pcie, sizeof(pcie), "; PCIe %.2f Gb/s%s%s%s",
+			 rd_rate_pcie_bound(&m),
+			 m.pcie_upper_bound ? " at most" : "",
+			 rd_rate_pcie_bound(&m) < m.pcie_gbps
+				 ? " above the card at "
+				 : "",
+			 rd_rate_pcie_bound(&m) < m.pcie_gbps ? m.uplink_bdf
+							      : "");
 	snprintf(buf, len,
 		 "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
 		 m.reachable_gbps, rd_rate_limit_name(m.limit), m.link_gbps,

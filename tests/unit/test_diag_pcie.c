@@ -150,6 +150,121 @@ static void test_shared_link(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* A node of the PCIe tree, its link as sysfs has it (gts 0: not read). */
+static struct rd_topo_node *node(struct rd_snapshot *s, const char *bdf,
+				 const char *kind, const char *parent,
+				 unsigned depth, unsigned vendor,
+				 unsigned device, double gts, uint64_t width,
+				 double max_gts, uint64_t max_width)
+{
+	struct rd_topo_node *n = RD_PUSH(s->topo.nodes, s->topo.n_nodes);
+
+	assert_non_null(n);
+	n->bdf = rd_strdup(bdf);
+	n->kind = rd_strdup(kind);
+	n->parent = parent ? rd_strdup(parent) : NULL;
+	n->host_bridge = rd_strdup("pci0000:3a");
+	n->depth = rd_u64(depth);
+	n->vendor_id = rd_u64(vendor);
+	n->device_id = rd_u64(device);
+	if (gts > 0) {
+		n->speed_gts = rd_dbl(gts);
+		n->width = rd_u64(width);
+		n->max_speed_gts = rd_dbl(max_gts);
+		n->max_width = rd_u64(max_width);
+	}
+	return n;
+}
+
+/* The card of host() behind a PCIe switch on a root port: the switch's
+ * upstream link at gts x width of max_gts x max_width. */
+static void behind_switch(struct rd_snapshot *s, unsigned vendor, double gts,
+			  uint64_t width, double max_gts, uint64_t max_width)
+{
+	bool qemu = vendor == 0x104c;
+
+	s->topo.read = rd_bool(true);
+	node(s, "0000:3a:00.0", "bridge", NULL, 0, qemu ? 0x1b36 : 0x8086,
+	     qemu ? 0x000c : 0x347a, 16.0, 16, 16.0, 16);
+	node(s, "0000:3b:00.0", "bridge", "0000:3a:00.0", 1, vendor,
+	     qemu ? 0x8233 : 0xc030, gts, width, max_gts, max_width);
+	node(s, "0000:3c:08.0", "bridge", "0000:3b:00.0", 2, vendor,
+	     qemu ? 0x8232 : 0xc030, 16.0, 16, 16.0, 16);
+	node(s, "0000:3d:00.0", "nic", "0000:3c:08.0", 3, 0x15b3, 0x101b, 16.0,
+	     16, 16.0, 16)
+		->rdma_device = rd_strdup("mlx5_0");
+}
+
+/* host()'s card moved to 0000:3d:00.0 behind the switch of
+ * behind_switch(), judged; the result stays in *res. */
+static const struct rd_result *
+judge_behind(struct rd_snapshot *s, struct rd_results *res, unsigned vendor,
+	     double gts, uint64_t width, double max_gts, uint64_t max_width)
+{
+	host(s, "HDR", 4, 16.0, 16, 256);
+	free(s->devices[0].pci_bdf);
+	s->devices[0].pci_bdf = rd_strdup("0000:3d:00.0");
+	free(s->pci[0].bdf);
+	s->pci[0].bdf = rd_strdup("0000:3d:00.0");
+	behind_switch(s, vendor, gts, width, max_gts, max_width);
+	return judge(s, res);
+}
+
+static void test_uplink(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	/* An HDR card at Gen4 x16 behind a Broadcom switch whose upstream
+	 * link trained at x8 of x16: the switch, not the card, bounds. */
+	r = judge_behind(&s, &res, 0x1000, 16.0, 8, 16.0, 16);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "pcie_uplink_limits");
+	assert_non_null(strstr(r->summary, "at 0000:3b:00.0, is 16.0 GT/s x8 "
+					   "and carries 115.23 Gb/s, less than "
+					   "the link's 198.74 Gb/s"));
+	assert_non_null(strstr(r->summary, "16.0 GT/s x16 would carry"));
+	assert_non_null(strstr(r->next_step, "can do 16.0 GT/s x16"));
+	assert_non_null(strstr(evidence(r, "PCIe above the card"),
+			       "0000:3b:00.0's link 16.0 GT/s x8 (capable of "
+			       "16.0 GT/s x16): 115.23 Gb/s"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* The switch is built with an x8 uplink: the bound is by design. */
+	r = judge_behind(&s, &res, 0x1000, 16.0, 8, 16.0, 8);
+	assert_string_equal(r->cause, "pcie_uplink_limits");
+	assert_non_null(strstr(r->next_step, "built that way"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* The uplink as wide as the card: nothing above it to say. */
+	r = judge_behind(&s, &res, 0x1000, 16.0, 16, 16.0, 16);
+	assert_int_equal(r->verdict, RD_PASS);
+	for (size_t i = 0; i < r->n_evidence; i++)
+		assert_string_not_equal(r->evidence[i].what,
+					"PCIe above the card");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* A VM: QEMU's emulated switch says 2.5 GT/s x1, which the
+	 * passed-through card's traffic never crosses. */
+	r = judge_behind(&s, &res, 0x104c, 2.5, 1, 2.5, 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(evidence(r, "PCIe above the card"),
+			       "3 emulated bridges"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+
+	/* The switch's link not read: the card's own link is judged. */
+	r = judge_behind(&s, &res, 0x1000, 0, 0, 0, 0);
+	assert_int_equal(r->verdict, RD_PASS);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_soft_device_skipped(void **state)
 {
 	struct rd_snapshot s = { 0 };
@@ -172,6 +287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_shared_link),
+		cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_soft_device_skipped),
 	};
 
