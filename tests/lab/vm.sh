@@ -24,9 +24,30 @@ export RDMADIAG
 
 lab_kernel_dir=
 # Set (as locals) by a caller of lab_boot for one guest: more lab.env lines
-# (NAME=VALUE) and more qemu arguments.
+# (NAME=VALUE), more qemu arguments and more words of the kernel command
+# line.
 lab_boot_env=()
 lab_boot_qemu=()
+lab_boot_append=
+
+# lab_scenario_qemu FILE: set lab_boot_qemu and lab_boot_append from the
+# scenario's header lines "# lab: qemu ARGS..." (whitespace-separated
+# qemu arguments) and "# lab: append WORDS..." (kernel command line).
+lab_scenario_qemu() {
+	local line words
+	[ -f "$1" ] || return 0
+	while IFS= read -r line; do
+		case $line in
+		"# lab: qemu "*)
+			read -r -a words <<< "${line#\# lab: qemu }"
+			lab_boot_qemu+=("${words[@]}")
+			;;
+		"# lab: append "*) lab_boot_append+=" ${line#\# lab: append }" ;;
+		"" | "#"*) ;;
+		*) break ;;
+		esac
+	done < "$1"
+}
 
 # Prepare (or reuse) the kernel and initramfs; sets lab_kernel_dir.
 lab_prepare() {
@@ -75,7 +96,7 @@ lab_boot() {
 		-no-reboot -nic none
 		-kernel "$kernel"
 		-initrd "$lab_kernel_dir/initrd.img"
-		-append "console=ttyS0 quiet panic=-1"
+		-append "console=ttyS0 quiet panic=-1${lab_boot_append}"
 		-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$outdir,mount_tag=labout,security_model=none"
 		"${lab_boot_qemu[@]}"
