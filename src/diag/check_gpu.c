@@ -126,8 +126,10 @@ void check_gpu_nic_affinity(struct diag_ctx *x)
 		}
 		n = &t->nodes[c.nearest];
 		path_evidence(x, r, &c.near);
-		diag_ev(x, r, "nearest NIC", "RDMA device ports", "%s (%s): %s",
-			nic_name(n), n->bdf,
+		diag_ev(x, r, "nearest NIC", "RDMA device ports",
+			"%s%s%s%s: %s", n->rdma_device ? n->rdma_device : "",
+			n->rdma_device ? " (" : "", n->bdf,
+			n->rdma_device ? ")" : "",
 			c.near_state ? c.near_state
 				     : rd_topo_nic_use_text(c.near_use));
 		if (c.near.dist == RD_DIST_UNKNOWN) {
@@ -389,11 +391,16 @@ void check_gpu_peermem(struct diag_ctx *x)
 		diag_ev(x, r, "dma-buf registration",
 			"ibv_reg_dmabuf_mr, fd -1", "refused by %zu device%s",
 			tried, tried == 1 ? "" : "s");
-	if (!diag_have(
-		    x, r, tried > 0 && t->nvidia_peermem.ok,
-		    "no peer-memory module loaded; whether the NICs "
-		    "register dma-buf memory was not probed (libibverbs on "
-		    "this host is needed): GPUDirect RDMA may be impossible")) {
+	if (!diag_have(x, r, tried > 0,
+		       "no peer-memory module loaded; whether the NICs "
+		       "register dma-buf memory was not probed (%s): "
+		       "GPUDirect RDMA may be impossible",
+		       x->s->n_devices ? "the RDMA devices' verbs were not read"
+				       : "no RDMA device to try it on") ||
+	    !diag_have(x, r, t->nvidia_peermem.ok,
+		       "no NIC registers dma-buf memory; whether "
+		       "nvidia_peermem is loaded was not read: GPUDirect "
+		       "RDMA may be impossible")) {
 		diag_next(x, r,
 			  "modprobe nvidia-peermem, then NCCL's INFO line "
 			  "'GPU Direct RDMA Enabled' confirms it.");

@@ -425,6 +425,8 @@ static void test_checks_broken(void **state)
 	/* No peer-memory module and dma-buf not probed: not judged. */
 	x = find(&r, "gpu.peermem", NULL);
 	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(
+		strstr(x->summary, "(the RDMA devices' verbs were not read)"));
 	rd_results_free(&r);
 
 	/* dma-buf refused by every NIC: GPUDirect RDMA impossible. */
@@ -433,6 +435,15 @@ static void test_checks_broken(void **state)
 	run(&s, &r);
 	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_FAIL);
 	rd_results_free(&r);
+	/* ... but whether nvidia_peermem is loaded was not read. */
+	s.topo.nvidia_peermem.ok = false;
+	run(&s, &r);
+	x = find(&r, "gpu.peermem", NULL);
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "whether nvidia_peermem is loaded "
+					   "was not read"));
+	rd_results_free(&r);
+	s.topo.nvidia_peermem.ok = true;
 	s.devices[3].verbs.dmabuf = rd_bool(true);
 	run(&s, &r);
 	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_PASS);

@@ -6,6 +6,10 @@
 # lab: qemu -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=1
 # lab: qemu -netdev user,id=n1,restrict=on
 # lab: qemu -device virtio-net-pci,netdev=n1,bus=dn1,disable-legacy=on,romfile=
+# lab: qemu -device xio3130-downstream,id=dn2,bus=up1,chassis=3,slot=2
+# lab: qemu -device virtio-rng-pci,bus=dn2,disable-legacy=on
+# lab: qemu -device pcie-root-port,id=rp2,chassis=4,slot=4,x-speed=16,x-width=16
+# lab: qemu -device virtio-rng-pci,bus=rp2,disable-legacy=on
 # lab: append intel_iommu=on iommu=pt
 #
 # The PCIe tree on the real kernel: QEMU's q35 with an emulated IOMMU, a
@@ -16,6 +20,14 @@
 # NIC's vendor file is overlaid (a bind mount) with Mellanox's ID: the
 # pci probe then keeps it as an RDMA-capable function without an RDMA
 # device, and everything else read about it is the kernel's.
+#
+# Then two virtio RNG functions become GPUs the same way (NVIDIA's vendor,
+# H200's device, class 3D controller): GPU0 behind the NIC's switch, GPU1
+# on a root port of its own. check and the console's Topology screen must
+# say which NIC each GPU would use and whether GPUDirect RDMA works on
+# that path, from the tree and the ACS control the kernel set (with the
+# IOMMU on it turns on request and completion redirection at the root
+# ports).
 
 command -v lspci > /dev/null || lab_skip "lspci (pciutils) is not installed"
 lab_require_rdmadiag
@@ -39,7 +51,12 @@ CHAIN=("${CHAIN[@]:1}")
 printf '0x15b3\n' > /tmp/nic-vendor
 mount --bind /tmp/nic-vendor "/sys/bus/pci/devices/$NIC/vendor" ||
 	lab_fail "could not overlay $NIC's vendor file"
-trap 'umount "/sys/bus/pci/devices/$NIC/vendor" 2> /dev/null || true' EXIT
+UNDO=("/sys/bus/pci/devices/$NIC/vendor")
+undo_overlays() {
+	local f
+	for f in "${UNDO[@]}"; do umount "$f" 2> /dev/null || true; done
+}
+trap undo_overlays EXIT
 
 lab_snapshot root
 J=$SNAP
@@ -125,4 +142,82 @@ for b in "${CHAIN[@]:0:3}"; do
 	assert_eq "$(lnk "$b" LnkSta)" "$(node "$b" '"\(.link_speed_gts) \(.link_width)"')" \
 		"$b link now, as a user"
 done
+# --- GPUs ------------------------------------------------------------------
+
+# overlay BDF FILE VALUE: the kernel's sysfs FILE of BDF reads VALUE.
+overlay() {
+	printf '%s\n' "$3" > "/tmp/overlay.$1.$2"
+	mount --bind "/tmp/overlay.$1.$2" "/sys/bus/pci/devices/$1/$2" ||
+		lab_fail "could not overlay $1's $2"
+	UNDO+=("/sys/bus/pci/devices/$1/$2")
+}
+GPUS=()
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1044 ] || continue
+	GPUS+=("${d##*/}")
+done
+[ "${#GPUS[@]}" -eq 2 ] || lab_fail "expected two virtio RNG functions: ${GPUS[*]}"
+for g in "${GPUS[@]}"; do
+	overlay "$g" vendor 0x10de
+	overlay "$g" device 0x2335
+	overlay "$g" class 0x030200
+done
+# GPU0 shares the NIC's switch; GPU1 hangs on a root port of its own.
+G0=${GPUS[0]} G1=${GPUS[1]}
+[[ $(readlink -f "/sys/bus/pci/devices/$G0") == */${CHAIN[1]}/* ]] ||
+	lab_fail "$G0 is not behind the switch ${CHAIN[1]}"
+RP1=${CHAIN[0]}
+RP2=$(basename "$(dirname "$(readlink -f "/sys/bus/pci/devices/$G1")")")
+
+RC=0
+"$RDMADIAG" check --json --only gpu --window 0 > "$LAB_OUT/gpu.json" 2> "$LAB_OUT/gpu.err" || RC=$?
+assert_eq 2 "$RC" "check --only gpu exit status (a FAIL: no RDMA device on the NIC)"
+# res CHECK BDF FILTER: a field of that check's result for that GPU.
+res() {
+	jq -r --arg c "$1" --arg b "$2" \
+		"[.[] | select(.check == \$c and (.summary | contains(\$b)))][0] | $3" "$LAB_OUT/gpu.json"
+}
+assert_eq FAIL "$(res gpu.nic_affinity "$G0" .verdict)" "GPU0's NIC use"
+assert_eq "GPU0 $G0: its nearest NIC $NIC (PIX) has no RDMA device on the function; no other NIC is usable" \
+	"$(res gpu.nic_affinity "$G0" .summary)" "GPU0's nearest NIC: one switch between them (PIX)"
+assert_eq "GPU1 $G1: its nearest NIC $NIC (PHB) has no RDMA device on the function; no other NIC is usable" \
+	"$(res gpu.nic_affinity "$G1" .summary)" "GPU1's nearest NIC: across the host bridge (PHB)"
+assert_eq PASS "$(res gpu.gdr_path "$G0" .verdict)" "GPUDirect on GPU0's path (no ACS on QEMU's switch ports)"
+assert_eq WARN "$(res gpu.gdr_path "$G1" .verdict)" "GPUDirect on GPU1's path (PHB)"
+for rp in "$RP1" "$RP2"; do
+	want=$(lspci -s "$rp" -vvv | sed -n 's/^[[:space:]]*ACSCtl:[[:space:]]*//p')
+	[[ $want == *"ReqRedir+ CmpltRedir+"*"DirectTrans-"* ]] ||
+		lab_fail "$rp: the kernel did not turn on ACS redirection: $want"
+	got=$(res gpu.gdr_path "$G1" "[.evidence[] | select(.what == \"ACSCtl\") | .value | select(startswith(\"$rp \"))][0]")
+	assert_eq "$want" "${got#*: 0x* }" "GPU1's path: $rp's ACS control, as lspci's ACSCtl"
+done
+assert_eq UNKNOWN "$(jq -r '[.[] | select(.check == "gpu.peermem")][0].verdict' "$LAB_OUT/gpu.json")" \
+	"peer memory with no RDMA device to try dma-buf on"
+assert_json "$LAB_OUT/gpu.json" '[.[] | select(.check == "gpu.peermem")][0].summary | contains("no RDMA device to try it on")' \
+	true "gpu.peermem says why dma-buf was not tried"
+
+# The console's Topology screen at 80x24.
+lab_tmux_ready
+tm() { TMUX_TMPDIR=/tmp/tmux-lab tmux -L topo "$@"; }
+waits_for() {
+	local i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		tm capture-pane -p -t t | grep -qF -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tm capture-pane -p -t t > "$LAB_OUT/topology-screen.txt"
+	lab_fail "the console did not show '$1' within $2 s (topology-screen.txt)"
+}
+TERM=xterm tm new-session -d -s t -x 80 -y 24 "$RDMADIAG -d 1"
+waits_for "Overview" 20
+tm send-keys -t t g
+waits_for "GPU0  PIX!" 10
+waits_for "GPU1  PHB!" 5
+waits_for "GPU0 $G0 to ${NIC#0000:}: PIX (nvidia-smi PIX), the nearest NIC" 5
+waits_for "${NIC#0000:}: no RDMA device on the function" 5
+tm capture-pane -p -t t > "$LAB_OUT/topology-screen.txt"
+lab_log "Topology screen: $(tr -s ' ' < "$LAB_OUT/topology-screen.txt" | head -n 14 | tr '\n' '|')"
+tm send-keys -t t q
+tm kill-server 2> /dev/null || true
 lab_pass
