@@ -464,9 +464,11 @@ void check_gpu_pcie(struct diag_ctx *x)
 							  : p->down[k -
 								    p->n_up]];
 
+				/* A VM's emulated ports make their links up. */
 				if (n->depth.ok && n->depth.v % 2 &&
 				    n->width.ok && n->max_width.ok &&
-				    n->width.v < n->max_width.v)
+				    n->width.v < n->max_width.v &&
+				    !rd_topo_emulated_bridge(n))
 					bad = n;
 			}
 		}

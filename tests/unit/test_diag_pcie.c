@@ -187,9 +187,9 @@ static void behind_switch(struct rd_snapshot *s, unsigned vendor, double gts,
 	node(s, "0000:3a:00.0", "bridge", NULL, 0, qemu ? 0x1b36 : 0x8086,
 	     qemu ? 0x000c : 0x347a, 16.0, 16, 16.0, 16);
 	node(s, "0000:3b:00.0", "bridge", "0000:3a:00.0", 1, vendor,
-	     qemu ? 0x8233 : 0xc030, gts, width, max_gts, max_width);
+	     qemu ? 0x8232 : 0xc030, gts, width, max_gts, max_width);
 	node(s, "0000:3c:08.0", "bridge", "0000:3b:00.0", 2, vendor,
-	     qemu ? 0x8232 : 0xc030, 16.0, 16, 16.0, 16);
+	     qemu ? 0x8233 : 0xc030, 16.0, 16, 16.0, 16);
 	node(s, "0000:3d:00.0", "nic", "0000:3c:08.0", 3, 0x15b3, 0x101b, 16.0,
 	     16, 16.0, 16)
 		->rdma_device = rd_strdup("mlx5_0");

@@ -393,6 +393,46 @@ static void run(const struct rd_snapshot *s, struct rd_results *r)
 	assert_int_equal(rd_diag_run(s, NULL, &o, r), 0);
 }
 
+/* gpu.pcie on a path through two switch levels: an inner switch's
+ * upstream link trained at x8 of x16 is judged, unless a hypervisor
+ * emulates that port (its link is made up). */
+static void test_gpu_pcie_switch(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results r = { 0 };
+	const struct rd_result *x;
+	struct rd_topo_node *usp;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	two_levels(&s.topo);
+	s.topo.read = rd_bool(true);
+	for (size_t i = 0; i < s.topo.n_nodes; i++) {
+		s.topo.nodes[i].width = rd_u64(16);
+		s.topo.nodes[i].max_width = rd_u64(16);
+	}
+	usp = &s.topo.nodes[rd_topo_find(&s.topo, "0000:03:00.0")];
+	usp->width = rd_u64(8);
+	usp->vendor_id = rd_u64(0x1000);
+	usp->device_id = rd_u64(0xc030);
+	run(&s, &r);
+	x = find(&r, "gpu.pcie", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_WARN);
+	assert_string_equal(x->cause, "pcie_degraded");
+	assert_non_null(strstr(x->summary, "the link of 0000:03:00.0 on its "
+					   "path to 0000:08:00.0 trained at x8 "
+					   "of x16"));
+	rd_results_free(&r);
+	/* QEMU's model of the XIO3130 upstream port. */
+	usp->vendor_id = rd_u64(0x104c);
+	usp->device_id = rd_u64(0x8232);
+	run(&s, &r);
+	assert_int_equal(find(&r, "gpu.pcie", "0000:05:00.0")->verdict,
+			 RD_PASS);
+	rd_results_free(&r);
+	rd_snapshot_free(&s);
+}
+
 static void test_checks_broken(void **state)
 {
 	struct rd_snapshot s;
@@ -551,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_gdr_level),
 		cmocka_unit_test(test_fixture_labels),
 		cmocka_unit_test(test_labels_by_rule),
+		cmocka_unit_test(test_gpu_pcie_switch),
 		cmocka_unit_test(test_bcm_flatten),
 		cmocka_unit_test(test_bcm_dgx_a100),
 		cmocka_unit_test(test_checks_broken),
