@@ -112,10 +112,11 @@ static ssize_t read_whole(int fd, char *buf, size_t size, bool positioned,
 	return (ssize_t)len;
 }
 
-static int open_regular_at(int dirfd, const char *name)
+static int open_regular_at(int dirfd, const char *name, int flags)
 {
 	struct stat st;
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = openat(dirfd, name,
+			O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
 
 	if (fd < 0)
 		return -errno;
@@ -138,7 +139,7 @@ static int open_regular_at(int dirfd, const char *name)
 static ssize_t attr_read_at(int dirfd, const char *name, char *buf,
 			    size_t size, bool lines)
 {
-	int fd = open_regular_at(dirfd, name);
+	int fd = open_regular_at(dirfd, name, 0);
 	ssize_t r;
 
 	if (fd < 0)
@@ -165,9 +166,30 @@ ssize_t rd_attr_read_lines(const char *path, char *buf, size_t size)
 	return attr_read_at(AT_FDCWD, path, buf, size, true);
 }
 
+ssize_t rd_attr_read_bytes_at(int dirfd, const char *name, void *buf,
+			      size_t size)
+{
+	int fd = open_regular_at(dirfd, name, O_NOFOLLOW);
+	size_t len = 0;
+
+	if (fd < 0)
+		return fd;
+	while (len < size) {
+		ssize_t n = read(fd, (char *)buf + len, size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	return (ssize_t)len;
+}
+
 int rd_attr_open(const char *path)
 {
-	return open_regular_at(AT_FDCWD, path);
+	return open_regular_at(AT_FDCWD, path, 0);
 }
 
 ssize_t rd_attr_pread(int fd, char *buf, size_t size)

@@ -28,6 +28,15 @@ ssize_t rd_attr_read_at(int dirfd, const char *name, char *buf, size_t size);
  */
 ssize_t rd_attr_read_lines(const char *path, char *buf, size_t size);
 
+/*
+ * Read a binary attribute (PCI config space, VPD) of a regular file in
+ * dirfd, not following a link: up to size bytes, stopping early at its
+ * end or at a read error (sysfs ends config space where the caller may not
+ * read further). Returns the bytes read, or -errno when it cannot be opened.
+ */
+ssize_t rd_attr_read_bytes_at(int dirfd, const char *name, void *buf,
+			      size_t size);
+
 /* Open an attribute for repeated rd_attr_pread() calls; -errno on failure. */
 int rd_attr_open(const char *path);
 ssize_t rd_attr_pread(int fd, char *buf, size_t size);

@@ -116,30 +116,34 @@ static bool initial(const struct rd_event *e)
 	return e->text && strstr(e->text, "(recording started)");
 }
 
-bool rd_event_down(const struct rd_event *e)
+/* How each kind of event begins when the port went down, and came back. */
+static const struct {
+	const char *kind, *down, *up;
+} edges[] = {
+	{ "link", "DOWN", "ACTIVE" },
+	{ "carrier", "off", "on" },
+	{ "verbs", "port error", "port active" },
+};
+
+static bool edge(const struct rd_event *e, bool down)
 {
 	if (initial(e))
 		return false;
-	if (kind_is(e, "link"))
-		return starts(e->text, "DOWN");
-	if (kind_is(e, "carrier"))
-		return starts(e->text, "off");
-	if (kind_is(e, "verbs"))
-		return starts(e->text, "port error");
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		if (kind_is(e, edges[i].kind))
+			return starts(e->text,
+				      down ? edges[i].down : edges[i].up);
 	return false;
+}
+
+bool rd_event_down(const struct rd_event *e)
+{
+	return edge(e, true);
 }
 
 bool rd_event_up(const struct rd_event *e)
 {
-	if (initial(e))
-		return false;
-	if (kind_is(e, "link"))
-		return starts(e->text, "ACTIVE");
-	if (kind_is(e, "carrier"))
-		return starts(e->text, "on");
-	if (kind_is(e, "verbs"))
-		return starts(e->text, "port active");
-	return false;
+	return edge(e, false);
 }
 
 bool rd_event_about(const struct rd_event *e, const char *device, uint64_t port,

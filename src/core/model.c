@@ -154,18 +154,10 @@ int rd_str_set(char **dst, const char *s)
 struct rd_counter *rd_counters_add(struct rd_counters *c, const char *name,
 				   struct rd_ou64 value)
 {
-	char *copy = strdup(name);
-	struct rd_counter *e;
+	struct rd_counter *e = RD_PUSH_NAMED(c->v, c->n, name, name);
 
-	if (!copy)
-		return NULL;
-	e = RD_PUSH(c->v, c->n);
-	if (!e) {
-		free(copy);
-		return NULL;
-	}
-	e->name = copy;
-	e->value = value;
+	if (e)
+		e->value = value;
 	return e;
 }
 

@@ -172,6 +172,19 @@ void check_dev_cq_size(struct diag_ctx *x, const struct diag_target *t,
 			     d->verbs.max_cqe.v);
 }
 
+/* Why the open failed: the probe's words, the errno's, or none kept. */
+static void verdict_open_failed(struct diag_ctx *x, struct rd_result *r,
+				const struct rd_device *d, int err)
+{
+	const char *why = d->verbs.open_error ? d->verbs.open_error
+			  : err		      ? strerror(err)
+					      : NULL;
+
+	diag_verdict(x, r, RD_FAIL, "open_failed",
+		     "%s: libibverbs lists it but cannot open it%s%s", d->name,
+		     why ? ": " : " (no errno recorded)", why ? why : "");
+}
+
 /*
  * libibverbs lists only devices it has a provider for: a listed device
  * that does not open is a problem of its node or of the device itself.
@@ -193,10 +206,7 @@ static void provider_open_failed(struct diag_ctx *x, struct rd_result *r,
 				    strlen("ibv_query_device")) == 0;
 
 	if (!d->verbs.open_errno.ok && !query_failed) {
-		diag_verdict(x, r, RD_FAIL, "open_failed",
-			     "%s: libibverbs lists it but cannot open it%s%s",
-			     d->name, d->verbs.open_error ? ": " : " (no errno recorded)",
-			     d->verbs.open_error ? d->verbs.open_error : "");
+		verdict_open_failed(x, r, d, 0);
 		diag_next(x, r,
 			  "run ibv_devinfo -d %s to see why it does not open; "
 			  "check access to %s (see user.uverbs) and dmesg for "
@@ -237,10 +247,7 @@ static void provider_open_failed(struct diag_ctx *x, struct rd_result *r,
 			  "reload, firmware reset, hot unplug), then run again",
 			  d->name);
 	} else {
-		diag_verdict(x, r, RD_FAIL, "open_failed",
-			     "%s: libibverbs lists it but cannot open it%s%s",
-			     d->name, d->verbs.open_error ? ": " : "",
-			     d->verbs.open_error ? d->verbs.open_error : "");
+		verdict_open_failed(x, r, d, (int)e);
 		diag_next(x, r,
 			  "check dmesg for errors of %s's driver, and that "
 			  "rdma-core suits the kernel (ibv_devinfo -d %s)",

@@ -270,6 +270,14 @@ static bool above(struct rd_odbl v, struct rd_odbl lim)
 	return v.ok && lim.ok && v.v > lim.v;
 }
 
+/* Above a temperature limit by the reading, or by the module's own flag. */
+static bool hotter(const struct rd_xcvr *m, struct rd_odbl limit, uint64_t flag)
+{
+	return m->temperature_c.ok &&
+	       (above(m->temperature_c, limit) ||
+		(m->temperature_flags.ok && (m->temperature_flags.v & flag)));
+}
+
 static void scan_lanes(const struct rd_xcvr *m, struct lane_scan *s)
 {
 	struct rd_xcvr_rx rx;
@@ -442,10 +450,7 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 			  "far-end transceiver channel is bad");
 		return;
 	}
-	if (m->temperature_c.ok &&
-	    (above(m->temperature_c, m->temperature_limits.high_alarm) ||
-	     (m->temperature_flags.ok &&
-	      (m->temperature_flags.v & RD_XCVR_F_HIGH_ALARM)))) {
+	if (hotter(m, m->temperature_limits.high_alarm, RD_XCVR_F_HIGH_ALARM)) {
 		diag_verdict(x, r, RD_FAIL, "module_hot",
 			     "%s: module at %.1f C, above its high alarm",
 			     t->name, m->temperature_c.v);
@@ -464,10 +469,7 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 			  "bends and patch panels before errors start");
 		return;
 	}
-	if (m->temperature_c.ok &&
-	    (above(m->temperature_c, m->temperature_limits.high_warn) ||
-	     (m->temperature_flags.ok &&
-	      (m->temperature_flags.v & RD_XCVR_F_HIGH_WARN)))) {
+	if (hotter(m, m->temperature_limits.high_warn, RD_XCVR_F_HIGH_WARN)) {
 		diag_verdict(x, r, RD_WARN, "module_warm",
 			     "%s: module at %.1f C, above its high warning",
 			     t->name, m->temperature_c.v);

@@ -172,8 +172,10 @@ void check_sriov_vfs(struct diag_ctx *x)
 			}
 			if (v->driver && !strcmp(v->driver, "vfio-pci"))
 				vm++;
-			else if (!v->rdma_device && !nodev &&
+			else if (v->bdf && !v->rdma_device && !nodev &&
 				 !(away && away->rdma_device) && !hidden)
+				/* Without its function (no virtfn link) its
+				 * RDMA device was not looked for. */
 				nodev = v;
 		}
 		if (sv->totalvfs.v == 0) {
@@ -274,7 +276,8 @@ void check_lag_state(struct diag_ctx *x)
 	for (size_t i = 0; i < s->n_bonds; i++) {
 		const struct rd_bond *b = &s->bonds[i];
 		const char *tgt = b->rdma_device ? b->rdma_device : b->name;
-		const struct rd_bond_member *down = NULL, *up = NULL;
+		const struct rd_bond_member *down = NULL, *up = NULL,
+					    *unread = NULL;
 		size_t rdma_members = 0, n_down = 0;
 		struct rd_result *r;
 
@@ -299,8 +302,11 @@ void check_lag_state(struct diag_ctx *x)
 				m->operstate ? m->operstate : "state not read",
 				m->carrier.ok && !m->carrier.v ? ", no carrier"
 							       : "");
-			if (!m->operstate)
+			if (!m->operstate) {
+				if (!unread)
+					unread = m;
 				continue;
+			}
 			if (rd_bond_member_up(m)) {
 				if (!up)
 					up = m;
@@ -343,11 +349,20 @@ void check_lag_state(struct diag_ctx *x)
 				  "activate it.");
 			continue;
 		}
-		if (n_down && up) {
-			diag_verdict(x, r, RD_WARN, "lag_degraded",
-				     "LAG degraded: %s down, all RoCE traffic "
-				     "of %s on %s",
-				     down->name, b->rdma_device, up->name);
+		if (n_down && (up || unread)) {
+			if (up)
+				diag_verdict(x, r, RD_WARN, "lag_degraded",
+					     "LAG degraded: %s down, all RoCE "
+					     "traffic of %s on %s",
+					     down->name, b->rdma_device,
+					     up->name);
+			else
+				diag_verdict(x, r, RD_WARN, "lag_degraded",
+					     "LAG degraded: %s down; whether "
+					     "%s carries the RoCE traffic of "
+					     "%s was not read",
+					     down->name, unread->name,
+					     b->rdma_device);
 			diag_next(x, r,
 				  "Bring %s back (cable, module, switch "
 				  "port); the LAG uses it again by itself.",
@@ -362,6 +377,10 @@ void check_lag_state(struct diag_ctx *x)
 				  "See port.state of the members' ports.");
 			continue;
 		}
+		if (!diag_have(x, r, !unread,
+			       "%s: the state of member %s not read", b->name,
+			       unread ? unread->name : ""))
+			continue;
 		diag_verdict(
 			x, r, RD_PASS, "ok",
 			"%s over %s (%s%s%s): %zu members up", b->rdma_device,

@@ -132,12 +132,10 @@ struct rd_fleet_host *rd_fleet_host(struct rd_fleet *f, const char *name)
 		free(esc);
 		return NULL;
 	}
-	h = RD_PUSH(f->hosts, f->n_hosts);
-	if (!h) {
-		free(esc);
+	h = RD_PUSH_NAMED(f->hosts, f->n_hosts, name, esc);
+	free(esc);
+	if (!h)
 		return NULL;
-	}
-	h->name = esc;
 	h->exit_code = -1;
 	h->worst = -1;
 	f->host_index[slot] = f->n_hosts;

@@ -266,19 +266,12 @@ static int probe_dcb_collect(const struct rd_probe_ctx *ctx, void *state,
 			     struct rd_snapshot *s)
 {
 	struct rd_nl_state *c = state;
-	int r;
 
 	for (size_t i = 0; i < s->n_netdevs; i++) {
 		if (!s->netdevs[i].name)
 			continue;
-		if (!c->sk) {
-			r = rd_nl_open(NETLINK_ROUTE, &c->sk);
-			if (r < 0) {
-				rd_snapshot_error(s, SRC, "NETLINK_ROUTE", r,
-						  NULL);
-				break;
-			}
-		}
+		if (rd_nl_open_once(s, SRC, NETLINK_ROUTE, &c->sk) < 0)
+			break;
 		collect_one(ctx, c, s, &s->netdevs[i]);
 	}
 	return 0;

@@ -372,22 +372,30 @@ static void devlink_state_clear(void *state)
 	rd_nl_close(&c->sk);
 }
 
+/* What each refresh asks devlink, and how the evidence names it. */
+static const struct {
+	int cmd;
+	int (*parse)(const void *bytes, size_t len, struct rd_snapshot *s);
+	const char *what;
+} dumps[] = {
+	{ DEVLINK_CMD_INFO_GET, rd_devlink_parse_info, "dev info" },
+	{ DEVLINK_CMD_HEALTH_REPORTER_GET, rd_devlink_parse_health,
+	  "health reporters" },
+};
+
 static int probe_devlink_collect(const struct rd_probe_ctx *ctx, void *state,
 				 struct rd_snapshot *s)
 {
 	struct devlink_cache *c = state;
-	struct rd_nl_buf b = { 0 };
+	bool stale = false;
 	int r;
 
 	(void)ctx;
 	if (c->absent)
 		return 0;
 	if (!c->sk) {
-		r = rd_nl_open(NETLINK_GENERIC, &c->sk);
-		if (r < 0) {
-			rd_snapshot_error(s, SRC, "generic netlink", r, NULL);
+		if (rd_nl_open_once(s, SRC, NETLINK_GENERIC, &c->sk) < 0)
 			return 0;
-		}
 		r = genl_ctrl_resolve(c->sk, DEVLINK_GENL_NAME);
 		if (r < 0) {
 			/* A kernel without devlink: nothing to say. */
@@ -397,19 +405,19 @@ static int probe_devlink_collect(const struct rd_probe_ctx *ctx, void *state,
 		}
 		c->family = r;
 	}
-	r = dump(c, DEVLINK_CMD_INFO_GET, &b);
-	if (r == 0)
-		r = rd_devlink_parse_info(b.data, b.len, s);
-	rd_nl_buf_free(&b);
-	if (r < 0 && r != -EOPNOTSUPP)
-		rd_snapshot_error(s, SRC, "dev info", r, NULL);
-	r = dump(c, DEVLINK_CMD_HEALTH_REPORTER_GET, &b);
-	if (r == 0)
-		r = rd_devlink_parse_health(b.data, b.len, s);
-	rd_nl_buf_free(&b);
-	if (r < 0 && r != -EOPNOTSUPP)
-		rd_snapshot_error(s, SRC, "health reporters", r, NULL);
-	if (r == -ETIMEDOUT || r == -EBADMSG)
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		struct rd_nl_buf b = { 0 };
+
+		r = dump(c, dumps[i].cmd, &b);
+		if (r == 0)
+			r = dumps[i].parse(b.data, b.len, s);
+		rd_nl_buf_free(&b);
+		if (r < 0 && r != -EOPNOTSUPP)
+			rd_snapshot_error(s, SRC, dumps[i].what, r, NULL);
+		stale |= r == -ETIMEDOUT || r == -EBADMSG;
+	}
+	/* A late reply would answer the next request: start afresh. */
+	if (stale)
 		rd_nl_close(&c->sk);
 	keep_rdma(s);
 	read_eswitch(c, s);

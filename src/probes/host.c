@@ -63,7 +63,7 @@ static bool word_ok(const char *s)
 static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
 	struct rd_host *h = &s->host;
-	char path[PATH_MAX], buf[512];
+	char path[PATH_MAX];
 	struct utsname u;
 	const struct {
 		const char *file;
@@ -76,14 +76,9 @@ static void read_identity(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	/* procfs first: a fixture carries these, and so does a live host. */
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		if (rd_path(path, sizeof(path), ctx->roots->proc, "%s",
-			    words[i].file) < 0 ||
-		    rd_probe_read(s, SRC, AT_FDCWD, NULL, path, buf,
-				  sizeof(buf), true) < 0)
-			continue;
-		if (word_ok(buf))
-			(void)rd_str_set(words[i].dst, buf);
-		else
-			rd_probe_bad_value(s, SRC, NULL, path, EINVAL, buf);
+			    words[i].file) == 0)
+			(void)rd_probe_read_str(s, SRC, AT_FDCWD, NULL, path,
+						word_ok, words[i].dst, true);
 	}
 	if (ctx->roots->redirected || (h->hostname && h->kernel))
 		return;

@@ -57,11 +57,28 @@ static bool word_ok(const char *s, size_t max)
 	return true;
 }
 
+static bool initstate_ok(const char *v)
+{
+	return !strcmp(v, "live") || !strcmp(v, "coming") ||
+	       !strcmp(v, "going");
+}
+
+static bool version_ok(const char *v)
+{
+	return v[0] && rd_text_check(v, strlen(v)) == 0;
+}
+
+/* The module's source checksum: a word of up to 64 printable bytes. */
+static bool srcversion_ok(const char *v)
+{
+	return word_ok(v, 64);
+}
+
 static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 			const char *name)
 {
 	struct rd_module *m = module_entry(s, name);
-	char base[PATH_MAX], buf[256];
+	char base[PATH_MAX];
 	struct stat st;
 	uint64_t v;
 	int fd;
@@ -84,41 +101,16 @@ static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,
 		m->builtin = rd_bool(true);
 	} else {
 		m->builtin = rd_bool(false);
-		if (rd_probe_read(s, SRC, fd, base, "initstate", buf,
-				  sizeof(buf), true) ==
-		    0) {
-			if (strcmp(buf, "live") == 0 ||
-			    strcmp(buf, "coming") == 0 ||
-			    strcmp(buf, "going") == 0)
-				(void)rd_str_set(&m->initstate, buf);
-			else
-				rd_probe_bad_value(s, SRC, base, "initstate",
-						   EINVAL, buf);
-		}
+		(void)rd_probe_read_str(s, SRC, fd, base, "initstate",
+					initstate_ok, &m->initstate, true);
 	}
-	if (rd_probe_read(s, SRC, fd, base, "version", buf, sizeof(buf),
-			  true) == 0) {
-		if (rd_text_check(buf, strlen(buf)) == 0 && buf[0])
-			(void)rd_str_set(&m->version, buf);
-		else
-			rd_probe_bad_value(s, SRC, base, "version", EINVAL,
-					   buf);
-	}
-	if (rd_probe_read(s, SRC, fd, base, "srcversion", buf, sizeof(buf),
-			  true) == 0) {
-		if (word_ok(buf, 64))
-			(void)rd_str_set(&m->srcversion, buf);
-		else
-			rd_probe_bad_value(s, SRC, base, "srcversion", EINVAL,
-					   buf);
-	}
-	if (rd_probe_read(s, SRC, fd, base, "refcnt", buf, sizeof(buf),
-			  true) == 0) {
-		if (rd_parse_u64(buf, 10, &v) == 0)
-			m->refcnt = rd_u64(v);
-		else
-			rd_probe_bad_value(s, SRC, base, "refcnt", EINVAL, buf);
-	}
+	(void)rd_probe_read_str(s, SRC, fd, base, "version", version_ok,
+				&m->version, true);
+	(void)rd_probe_read_str(s, SRC, fd, base, "srcversion", srcversion_ok,
+				&m->srcversion, true);
+	if (rd_probe_read_u64(s, SRC, fd, base, "refcnt", false, UINT64_MAX, &v,
+			      true) == 0)
+		m->refcnt = rd_u64(v);
 	close(fd);
 }
 

@@ -666,13 +666,8 @@ static int probe_netdev_collect(const struct rd_probe_ctx *ctx, void *state,
 		collect_sysfs(ctx, s);
 		return 0;
 	}
-	if (!c->sk) {
-		r = rd_nl_open(NETLINK_ROUTE, &c->sk);
-		if (r < 0) {
-			rd_snapshot_error(s, SRC, "NETLINK_ROUTE", r, NULL);
-			return 0;
-		}
-	}
+	if (rd_nl_open_once(s, SRC, NETLINK_ROUTE, &c->sk) < 0)
+		return 0;
 	r = rd_netdev_dump(c->sk, RTM_GETLINK, &b);
 	if (r == 0)
 		r = rd_netdev_parse_links(b.data, b.len, &nd, &n);

@@ -21,6 +21,7 @@
 
 #include "core/attr.h"
 #include "core/model.h"
+#include "core/snapshot.h"
 
 void rd_nl_buf_free(struct rd_nl_buf *b)
 {
@@ -115,6 +116,24 @@ err_fd:
 	close(fd);
 err_sk:
 	nl_socket_free(sk);
+	return r;
+}
+
+int rd_nl_open_once(struct rd_snapshot *s, const char *source, int protocol,
+		    struct nl_sock **sk)
+{
+	int r;
+
+	if (*sk)
+		return 0;
+	r = rd_nl_open(protocol, sk);
+	if (r < 0)
+		rd_snapshot_error(s, source,
+				  protocol == NETLINK_GENERIC
+					  ? "generic netlink"
+				  : protocol == NETLINK_ROUTE ? "NETLINK_ROUTE"
+							      : "netlink",
+				  r, NULL);
 	return r;
 }
 

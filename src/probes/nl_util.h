@@ -38,6 +38,14 @@ int rd_nl_buf_append(struct rd_nl_buf *b, const void *p, size_t n);
  */
 int rd_nl_open(int protocol, struct nl_sock **out);
 
+/*
+ * A probe's socket, opened on first use and kept: 0 when *sk is open, or
+ * -errno with the failure recorded in s against the probe's source.
+ */
+struct rd_snapshot;
+int rd_nl_open_once(struct rd_snapshot *s, const char *source, int protocol,
+		    struct nl_sock **sk);
+
 /* Free *sk if open and forget it (a later refresh opens afresh). */
 void rd_nl_close(struct nl_sock **sk);
 

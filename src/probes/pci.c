@@ -577,9 +577,7 @@ static void read_vpd(struct pci_cache *c, int dirfd, struct rd_pci *p)
 	struct vpd_entry *e = NULL;
 	uint8_t *buf;
 	char pn[128], sn[128];
-	struct stat st;
-	size_t len = 0;
-	int fd;
+	ssize_t len;
 
 	for (size_t i = 0; i < c->n_vpd; i++)
 		if (strcmp(c->vpd[i].bdf, p->bdf) == 0)
@@ -590,35 +588,18 @@ static void read_vpd(struct pci_cache *c, int dirfd, struct rd_pci *p)
 		if (!e)
 			return;
 		e->bdf = rd_strdup(p->bdf);
-		fd = openat(dirfd, "vpd",
-			    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-		/* Absent, or readable by root only: no VPD, no error. */
-		if (fd < 0)
-			goto out;
 		buf = malloc(VPD_MAX);
-		if (!buf || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-			free(buf);
-			close(fd);
-			goto out;
-		}
-		while (len < VPD_MAX) {
-			ssize_t n = read(fd, buf + len, VPD_MAX - len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += (size_t)n;
-		}
-		close(fd);
-		if (rd_pci_parse_vpd(buf, len, pn, sizeof(pn), sn,
+		/* Absent, or readable by root only: no VPD, no error. */
+		len = buf ? rd_attr_read_bytes_at(dirfd, "vpd", buf, VPD_MAX)
+			  : -ENOMEM;
+		if (len > 0 &&
+		    rd_pci_parse_vpd(buf, (size_t)len, pn, sizeof(pn), sn,
 				     sizeof(sn)) == 0) {
 			e->pn = pn[0] ? rd_strdup(pn) : NULL;
 			e->sn = sn[0] ? rd_strdup(sn) : NULL;
 		}
 		free(buf);
 	}
-out:
 	(void)rd_str_set(&p->vpd_part_number, e->pn);
 	(void)rd_str_set(&p->vpd_serial, e->sn);
 }

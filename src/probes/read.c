@@ -61,6 +61,23 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 	return 0;
 }
 
+int rd_probe_read_str(struct rd_snapshot *s, const char *src, int dirfd,
+		      const char *base, const char *rel,
+		      bool (*ok)(const char *v), char **out, bool optional)
+{
+	char buf[512];
+	int r = rd_probe_read(s, src, dirfd, base, rel, buf, sizeof(buf),
+			      optional);
+
+	if (r < 0)
+		return r;
+	if (!ok(buf)) {
+		rd_probe_bad_value(s, src, base, rel, EINVAL, buf);
+		return -EINVAL;
+	}
+	return rd_str_set(out, buf);
+}
+
 int rd_probe_lead_number(const char *text, double *v, const char **end)
 {
 	char num[32];

@@ -40,6 +40,14 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 		      uint64_t max, uint64_t *out, bool optional);
 
 /*
+ * The same, as a string that ok() accepts (512 bytes at most), set in
+ * *out. Any other value is recorded as well and gives -EINVAL.
+ */
+int rd_probe_read_str(struct rd_snapshot *s, const char *src, int dirfd,
+		      const char *base, const char *rel,
+		      bool (*ok)(const char *v), char **out, bool optional);
+
+/*
  * The decimal number ("25", "8.0") text starts with, after spaces, as a
  * double; *end is the text after it. -EINVAL when there is none.
  */

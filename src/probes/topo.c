@@ -134,33 +134,19 @@ static void read_acs(struct rd_snapshot *s, int dirfd, const char *base,
 {
 	uint8_t cfg[CFG_MAX];
 	unsigned off, cap, ctl;
-	struct stat st;
-	size_t len = 0;
-	int fd, r;
+	ssize_t len;
+	int r;
 
-	fd = openat(dirfd, "config",
-		    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	len = rd_attr_read_bytes_at(dirfd, "config", cfg, sizeof(cfg));
+	if (len < 0) {
 		char w[PATH_MAX];
 
 		snprintf(w, sizeof(w), "%s/config", base);
-		rd_snapshot_error(s, SRC, w, fd < 0 ? errno : EINVAL,
+		rd_snapshot_error(s, SRC, w, (int)len,
 				  "config space not readable: ACS unknown");
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
-	while (len < sizeof(cfg)) {
-		ssize_t k = read(fd, cfg + len, sizeof(cfg) - len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		len += (size_t)k;
-	}
-	close(fd);
-	r = rd_topo_parse_acs(cfg, len, &off, &cap, &ctl);
+	r = rd_topo_parse_acs(cfg, (size_t)len, &off, &cap, &ctl);
 	if (r == 0) {
 		(void)rd_str_set(&n->acs, "read");
 		n->acs_offset = rd_u64(off);

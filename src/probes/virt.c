@@ -384,14 +384,8 @@ static void read_vfinfo(struct rd_nl_state *c, struct rd_snapshot *s)
 
 		if (!sv->pf_netdev || !sv->numvfs.ok || sv->numvfs.v == 0)
 			continue;
-		if (!c->sk) {
-			r = rd_nl_open(NETLINK_ROUTE, &c->sk);
-			if (r < 0) {
-				rd_snapshot_error(s, SRC, "NETLINK_ROUTE", r,
-						  NULL);
-				return;
-			}
-		}
+		if (rd_nl_open_once(s, SRC, NETLINK_ROUTE, &c->sk) < 0)
+			return;
 		r = vf_request(c->sk, sv->pf_netdev, &b);
 		if (r == 0)
 			r = rd_vf_parse_link(b.data, b.len, sv);

@@ -26,16 +26,21 @@ static const struct ui_dialog_kind rollback_kind = {
 	.wake_ms = 250,
 };
 
+/* A dialog about the change under the timer: its title, then the change. */
+static void open_about(struct ui *ui, const char *title, const char *keys)
+{
+	ui_dialog_open(ui, title, keys, NULL, NULL);
+	ui_dialog_line(ui, "%s", ui->rollback.what);
+}
+
 /* (Re)build the dialog from ui->rollback; the countdown is its last
  * text line. */
 static void show(struct ui *ui, const char *countdown)
 {
 	struct ui_rollback *rb = &ui->rollback;
 
-	ui_dialog_open(ui, "Keep this change?", "y: keep   n/Esc: revert now",
-		       NULL, NULL);
+	open_about(ui, "Keep this change?", "y: keep   n/Esc: revert now");
 	ui->dialog.kind = &rollback_kind;
-	ui_dialog_line(ui, "%s", rb->what);
 	if (rb->after[0])
 		ui_dialog_line(ui, "%s", rb->after);
 	ui_dialog_line(ui, " ");
@@ -47,8 +52,7 @@ static void timed_out(struct ui *ui)
 	struct ui_rollback *rb = &ui->rollback;
 
 	rb->on = false;
-	ui_dialog_open(ui, "Change not kept", NULL, NULL, NULL);
-	ui_dialog_line(ui, "%s", rb->what);
+	open_about(ui, "Change not kept", NULL);
 	ui_dialog_line(ui,
 		       "Nobody pressed y in time: the rollback timer "
 		       "reverts the change (journal entry %s).",
@@ -85,8 +89,7 @@ static int watch(struct ui *ui)
 		       rb->what);
 		return UI_REDO_DRAW;
 	}
-	ui_dialog_open(ui, "Rollback failed", NULL, NULL, NULL);
-	ui_dialog_line(ui, "%s", rb->what);
+	open_about(ui, "Rollback failed", NULL);
 	ui_dialog_line(ui,
 		       "The rollback timer could not revert it (journal "
 		       "entry %s):",

@@ -177,6 +177,48 @@ static void test_reader(void **state)
 	unit_rmtree(dir);
 }
 
+/* Config space and VPD: bytes, NULs included, up to the caller's size. */
+static void test_bytes(void **state)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	uint8_t buf[8];
+	int dfd;
+	FILE *f;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/config", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("\x86\x80\0\x10\xff\0", 1, 6, f);
+	fclose(f);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	memset(buf, 0xaa, sizeof(buf));
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "config", buf, 4), 4);
+	assert_memory_equal(buf, "\x86\x80\0\x10\xaa", 5);
+	/* Shorter than the buffer: its length, not an error. */
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "config", buf, sizeof(buf)),
+			 6);
+	assert_memory_equal(buf, "\x86\x80\0\x10\xff\0\xaa", 7);
+	unit_put(dir, "empty", "");
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "empty", buf, sizeof(buf)),
+			 0);
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "vpd", buf, sizeof(buf)),
+			 -ENOENT);
+	/* A planted link is not followed, a FIFO does not block. */
+	snprintf(path, sizeof(path), "%s/vpd", dir);
+	assert_int_equal(symlink("config", path), 0);
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "vpd", buf, sizeof(buf)),
+			 -ELOOP);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(rd_attr_read_bytes_at(dfd, "fifo", buf, sizeof(buf)),
+			 -EINVAL);
+	close(dfd);
+	unit_rmtree(dir);
+}
+
 static void test_roots(void **state)
 {
 	struct rd_roots r;
@@ -240,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_and_ids),
 		cmocka_unit_test(test_text_check),
 		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_roots),
 		cmocka_unit_test(test_env_scrub),
 	};

@@ -428,6 +428,18 @@ static void test_verbs_checks(void **state)
 			assert_null(r->fix);
 			rd_results_free(&res);
 		}
+		/* An errno and no words from the probe: the errno's. */
+		free(d->verbs.open_error);
+		d->verbs.open_error = NULL;
+		run_only(&s, NULL, "user.provider", &res);
+		expect_verdict(&res, "user.provider", "mlx5_0", 0, RD_FAIL,
+			       "open_failed");
+		assert_non_null(
+			strstr(find_result(&res, "user.provider", "mlx5_0", 0)
+				       ->summary,
+			       "cannot open it: Input/output error"));
+		rd_results_free(&res);
+		d->verbs.open_error = rd_strdup("ibv_open_device: x");
 		/*
 		 * No errno recorded: the open is what failed, not a query;
 		 * only the probe's "ibv_query_device" says it opened.

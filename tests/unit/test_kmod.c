@@ -78,6 +78,35 @@ static void test_ofed_detected(void **state)
 	unit_rmtree(root);
 }
 
+/* Each string a module states is kept only when it is of its kind. */
+static void test_strings_checked(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_module *m;
+	char root[PATH_MAX];
+
+	(void)state;
+	unit_tmpdir(root, sizeof(root));
+	unit_put(root, "sys/module/ib_core/initstate", "dead\n");
+	unit_put(root, "sys/module/ib_core/version", "\n");
+	unit_put(root, "sys/module/ib_core/srcversion", "60E3 DD54\n");
+	unit_put(root, "sys/module/ib_core/refcnt", "-1\n");
+	probe_tree(root, &s);
+	m = rd_snapshot_module(&s, "ib_core");
+	assert_true(m->loaded.v);
+	assert_null(m->initstate);
+	assert_null(m->version);
+	assert_null(m->srcversion);
+	assert_false(m->refcnt.ok);
+	assert_true(unit_has_error(&s, "ib_core/initstate",
+				   "unexpected value \"dead\""));
+	assert_true(unit_has_error(&s, "ib_core/version", NULL));
+	assert_true(unit_has_error(&s, "ib_core/srcversion", "60E3 DD54"));
+	assert_true(unit_has_error(&s, "ib_core/refcnt", NULL));
+	rd_snapshot_free(&s);
+	unit_rmtree(root);
+}
+
 static void test_hostile(void **state)
 {
 	struct rd_snapshot s;
@@ -160,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cx6dx_modules),
 		cmocka_unit_test(test_ofed_detected),
+		cmocka_unit_test(test_strings_checked),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_no_module_dir),
 		cmocka_unit_test(test_available_from_index),

@@ -101,6 +101,22 @@ static void test_fixture(void **state)
 	assert_int_equal(r->verdict, RD_PASS);
 	assert_string_equal(r->cause, "sriov_off");
 
+	/* The other member's state not read: down is still judged, the
+	 * rest is not claimed; with no member down, UNKNOWN, not a PASS. */
+	(void)rd_str_set(&s.bonds[0].members[0].operstate, NULL);
+	r = one(&res, &s, "lag.state", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "lag_degraded");
+	assert_string_equal(r->summary, "LAG degraded: ens1f1np1 down; whether "
+					"ens1f0np0 carries the RoCE traffic "
+					"of mlx5_bond_0 was not read");
+	(void)rd_str_set(&s.bonds[0].members[1].operstate, "up");
+	s.bonds[0].members[1].carrier = rd_bool(true);
+	r = one(&res, &s, "lag.state", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(r->summary, "member ens1f0np0 not read"));
+	(void)rd_str_set(&s.bonds[0].members[0].operstate, "up");
+
 	/* Both members up; then a mode mlx5 does not offload. */
 	(void)rd_str_set(&s.bonds[0].members[1].operstate, "up");
 	s.bonds[0].members[1].carrier = rd_bool(true);
@@ -250,6 +266,18 @@ static void test_vf_settings(void **state)
 		assert_int_equal(r->verdict, RD_PASS);
 		assert_true(
 			has_evidence(r, "VF", "node GUID 0x0000000000000000"));
+	}
+	/* A VF in the PF's VF list with no virtfn link: its function, and so
+	 * its RDMA device, were not read; not a VF without RDMA. */
+	{
+		struct rd_vf *v = RD_PUSH(sv->vfs, sv->n_vfs);
+
+		assert_non_null(v);
+		v->index = rd_u64(2);
+		(void)rd_str_set(&v->mac, "02:00:00:00:00:03");
+		r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+		assert_int_equal(r->verdict, RD_PASS);
+		assert_true(has_evidence(r, "VF", "2: (no virtfn link)"));
 	}
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
