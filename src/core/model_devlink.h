@@ -22,7 +22,8 @@ struct rd_devlink_reporter {
 	char *state;			/* "healthy" / "error" */
 	struct rd_ou64 error_count;	/* errors reported since load */
 	struct rd_ou64 recover_count;	/* recoveries made since load */
-	/* last dump, CLOCK_MONOTONIC ns (dump_ts_ns), when one was taken */
+	/* last dump, wall-clock ns since the epoch (DUMP_TS_NS: the
+	 * kernel's ktime_get_real_ns()), when one was taken */
 	struct rd_ou64 last_dump_ns;
 	struct rd_obool auto_recover;
 };

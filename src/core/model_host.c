@@ -2,6 +2,14 @@
 #include "config.h"
 #include "core/model_host.h"
 
+const char *const rd_rdma_modules[] = {
+	"ib_core",  "ib_uverbs",      "ib_umad",   "ib_cm",	 "iw_cm",
+	"rdma_cm",  "rdma_ucm",	      "mlx5_core", "mlx5_ib",	 "mlx4_core",
+	"mlx4_ib",  "mlx4_en",	      "irdma",	   "bnxt_re",	 "bnxt_en",
+	"qedr",	    "hns_roce_hw_v2", "efa",	   "erdma",	 "mana_ib",
+	"iw_cxgb4", "rdma_rxe",	      "siw",	   "mlx_compat", NULL,
+};
+
 const struct rd_field rd_pci_fields[] = {
 	RD_FLD_STR(struct rd_pci, bdf, "bdf"),
 	RD_FLD_HEX(struct rd_pci, vendor_id, "vendor_id"),

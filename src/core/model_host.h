@@ -29,6 +29,10 @@ struct rd_pci {
 	char *vpd_serial;
 };
 
+/* The modules the kmod probe looks for (each is reported loaded or
+ * not), NULL-terminated. */
+extern const char *const rd_rdma_modules[];
+
 struct rd_module {
 	char *name;
 	struct rd_obool loaded;

@@ -42,6 +42,7 @@ const struct rd_field rd_topo_fields[] = {
 		   "nvidia_peermem_version"),
 	RD_FLD_BOOL(struct rd_topo, nv_peer_mem, "nv_peer_mem"),
 	RD_FLD_STR(struct rd_topo, nv_peer_mem_version, "nv_peer_mem_version"),
+	RD_FLD_STR(struct rd_topo, nvidia_modules, "nvidia_modules"),
 	RD_FLD_END
 };
 

@@ -74,6 +74,10 @@ struct rd_topo {
 	char *nvidia_peermem_version;
 	struct rd_obool nv_peer_mem;
 	char *nv_peer_mem_version;
+	/* NVIDIA's kernel modules by /sys/module/nvidia/taint: "open" (dual
+	 * MIT/GPL: they export GPU memory as dma-buf), "proprietary" (taint
+	 * P: they do not), "not loaded"; NULL when not read. */
+	char *nvidia_modules;
 };
 
 extern const struct rd_field rd_topo_fields[];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/attr.h"
+#include "core/virt.h"
 
 static const char *const dist_names[] = {
 	[RD_DIST_LOC] = "LOC", [RD_DIST_NVL] = "NVL",	[RD_DIST_NVB] = "NVB",
@@ -381,8 +382,11 @@ enum rd_nic_use rd_topo_nic_use(const struct rd_snapshot *s,
 
 	if (state)
 		*state = NULL;
+	/* Exclusive netns mode: a pod may hold the function's device. */
 	if (!nic->rdma_device)
-		return RD_NIC_NO_DEVICE;
+		return rd_netns_of_function(s, nic->bdf) || rd_netns_unread(s)
+			       ? RD_NIC_ELSEWHERE
+			       : RD_NIC_NO_DEVICE;
 	/* Named by the function but not in the snapshot: not read. */
 	d = rd_snapshot_device(s, nic->rdma_device);
 	if (!d)
@@ -413,8 +417,19 @@ const char *rd_topo_nic_use_text(enum rd_nic_use u)
 		return "no RDMA device on the function";
 	case RD_NIC_UNREAD:
 		return "port state not read";
+	case RD_NIC_ELSEWHERE:
+		return "no RDMA device in this network namespace (it may be a "
+		       "pod's)";
 	}
 	return "?";
+}
+
+/* Among equally near NICs, the one to name: usable, then unknown. */
+static int use_rank(enum rd_nic_use u)
+{
+	return u == RD_NIC_USABLE			     ? 0
+	       : u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE ? 1
+							     : 2;
 }
 
 /* Is path a better than path b for NCCL: nearer, then wider? */
@@ -443,10 +458,10 @@ void rd_topo_choose(const struct rd_snapshot *s, size_t gpu,
 		    rd_topo_path(t, gpu, i, &p) < 0)
 			continue;
 		u = rd_topo_nic_use(s, &t->nodes[i], &st);
-		/* Among equals, a usable NIC is the one to name. */
+		c->n_unknown += use_rank(u) == 1;
 		if (c->nearest < 0 || better(&p, &c->near) ||
-		    (!better(&c->near, &p) && u == RD_NIC_USABLE &&
-		     c->near_use != RD_NIC_USABLE)) {
+		    (!better(&c->near, &p) &&
+		     use_rank(u) < use_rank(c->near_use))) {
 			c->nearest = (long)i;
 			c->near = p;
 			c->near_use = u;

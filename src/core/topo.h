@@ -119,6 +119,8 @@ enum rd_nic_use {
 	RD_NIC_DOWN,	  /* its ports read, none ACTIVE */
 	RD_NIC_NO_DEVICE, /* no RDMA device on the function */
 	RD_NIC_UNREAD,	  /* the device's port states were not read */
+	RD_NIC_ELSEWHERE, /* none here, but in another network namespace,
+			     or exclusive mode and the others not read */
 };
 /* state: a port state as read ("DOWN"), for the text; may be NULL. */
 enum rd_nic_use rd_topo_nic_use(const struct rd_snapshot *s,
@@ -138,6 +140,8 @@ struct rd_topo_choice {
 	const char *near_state;
 	long usable;
 	struct rd_topo_path use;
+	/* NICs whose use is not known (unread, or in another namespace). */
+	size_t n_unknown;
 };
 void rd_topo_choose(const struct rd_snapshot *s, size_t gpu,
 		    struct rd_topo_choice *c);

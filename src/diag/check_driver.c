@@ -48,7 +48,7 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 	const struct rd_snapshot *s = x->s;
 	const char *fail = NULL, *warn = NULL, *missing;
 	struct unread u = { .len = 0 };
-	bool soft = false;
+	bool soft_rxe = false, soft_siw = false;
 
 	(void)t;
 	if (!diag_have(x, r, s->n_modules > 0,
@@ -70,11 +70,20 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 		if (ib && !seen)
 			want_module(x, r, ib, true, &fail, &warn, &u);
 	}
+	/* Each soft device's own module: rdma_rxe, or siw. */
 	for (size_t i = 0; i < s->n_devices; i++)
-		if (diag_device_is_soft(&s->devices[i]))
-			soft = true;
-	if (soft)
-		want_module(x, r, "rdma_rxe", false, &fail, &warn, &u);
+		if (diag_device_is_soft(&s->devices[i])) {
+			const struct rd_device *d = &s->devices[i];
+			bool siw = d->driver ? !strcmp(d->driver, "siw")
+					     : d->name && !strncmp(d->name,
+								   "siw", 3);
+
+			if (siw ? !soft_siw : !soft_rxe)
+				want_module(x, r, siw ? "siw" : "rdma_rxe",
+					    false, &fail, &warn, &u);
+			soft_siw |= siw;
+			soft_rxe |= !siw;
+		}
 	want_module(x, r, "rdma_cm", false, &fail, &warn, &u);
 	want_module(x, r, "rdma_ucm", false, &fail, &warn, &u);
 	missing = fail ? fail : warn;
@@ -104,7 +113,11 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 			     "%s is not loaded", fail);
 	else
 		diag_verdict(x, r, RD_WARN, "module_missing",
-			     "%s is not loaded: rdma_cm programs will fail", warn);
+			     "%s is not loaded%s", warn,
+			     !strncmp(warn, "rdma_", 5) &&
+					     strcmp(warn, "rdma_rxe")
+				     ? ": rdma_cm programs will fail"
+				     : "");
 	diag_next(x, r, "load %s and check dmesg for errors", missing);
 	diag_fix(x, r, RD_FIX_MODPROBE, missing, false, false,
 		 "loads a kernel module; nothing stops", "modprobe %s",

@@ -270,8 +270,8 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 	bool window = false;
 	unsigned recent = 0, logged = 0;
 	char times[160] = "";
-	uint64_t delta = 0;
-	double span = 0;
+	uint64_t delta = 0, phy_delta = 0;
+	double span = 0, phy_span = 0;
 	size_t past = 0, past_hour = 0;
 	char past_text[160] = "";
 
@@ -304,10 +304,19 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 				: "");
 	}
 	/* Rising in the window: the link went down while we watched. */
-	if (risen(x, t, RD_CTR_PORT, "link_downed", &delta, &span) ||
-	    (t->netdev && risen(x, t, RD_CTR_ETHTOOL, "link_down_events_phy",
-				&delta, &span)))
+	/* Both counters, the larger rise: a full 8-bit link_downed can no
+	 * longer rise, and the PHY's count may still. */
+	if (!(ld && ld->value.ok && ld->value.v >= LINK_DOWNED_MAX) &&
+	    risen(x, t, RD_CTR_PORT, "link_downed", &delta, &span))
 		window = true;
+	if (t->netdev && risen(x, t, RD_CTR_ETHTOOL, "link_down_events_phy",
+			       &phy_delta, &phy_span)) {
+		if (!window || phy_delta > delta) {
+			delta = phy_delta;
+			span = phy_span;
+		}
+		window = true;
+	}
 	if (window && delta > 0) {
 		diag_verdict(x, r, RD_WARN, "flapping",
 			     "%s: the link went down %" PRIu64 " time%s in the "
@@ -417,7 +426,10 @@ void check_port_flaps(struct diag_ctx *x, const struct diag_target *t,
 	}
 	diag_verdict(x, r, RD_PASS, "ok",
 		     "%s: no link down logged in the last hour%s (%u in the "
-		     "kernel log)",
+		     "kernel log%s)",
 		     t->name, window ? " nor in the counters' window" : "",
-		     logged);
+		     logged,
+		     x->s->kmsg.dropped.ok && x->s->kmsg.dropped.v
+			     ? "; lines past the newest kept were not read"
+			     : "");
 }

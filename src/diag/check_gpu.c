@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/topo.h"
+#include "core/virt.h"
 
 #define SRC_TREE "sysfs /sys/bus/pci/devices links"
 #define SRC_ACS "config space, ACS extended capability"
@@ -147,6 +148,27 @@ void check_gpu_nic_affinity(struct diag_ctx *x)
 				  rd_topo_dist_name(c.near.dist));
 			continue;
 		}
+		if (c.near_use == RD_NIC_ELSEWHERE) {
+			const struct rd_netns_dev *away =
+				rd_netns_of_function(x->s, n->bdf);
+			char where[256] = "";
+
+			if (away)
+				rd_netns_where(away, where, sizeof(where));
+			diag_have(x, r, false,
+				  away ? "GPU%ld %s: the RDMA device of its "
+					 "nearest NIC %s (%s) is in network "
+					 "namespace %s: a job there uses it; "
+					 "its port is not seen from here"
+				       : "GPU%ld %s: its nearest NIC %s (%s) "
+					 "has no RDMA device in this network "
+					 "namespace%s; in exclusive mode it "
+					 "may be a pod's (the others were not "
+					 "read)",
+				  gi, g->bdf, nic_name(n),
+				  rd_topo_dist_name(c.near.dist), where);
+			continue;
+		}
 		if (c.near_use == RD_NIC_USABLE) {
 			bool far = c.near.dist > RD_DIST_PXB;
 
@@ -178,7 +200,9 @@ void check_gpu_nic_affinity(struct diag_ctx *x)
 			"GPU%ld %s: its nearest NIC %s (%s) has %s; %s%s%s", gi,
 			g->bdf, nic_name(n), rd_topo_dist_name(c.near.dist),
 			rd_topo_nic_use_text(c.near_use),
-			u ? "its traffic goes to " : "no other NIC is usable",
+			u	      ? "its traffic goes to "
+			: c.n_unknown ? "no other NIC was read as usable"
+				      : "no other NIC is usable",
 			u ? nic_name(u) : "",
 			u ? (c.use.dist > RD_DIST_PXB ? " across the CPU" : "")
 			  : "");
@@ -241,6 +265,7 @@ void check_gpu_gdr_path(struct diag_ctx *x)
 		long gi = rd_topo_gpu_index(t, i);
 		char hops[512] = "";
 		size_t used = 0;
+		bool unknown;
 
 		if (!rd_topo_is_gpu(g) || !(r = gpu_result(x, i, &c)))
 			continue;
@@ -248,9 +273,12 @@ void check_gpu_gdr_path(struct diag_ctx *x)
 			       "GPU%ld %s: no NIC to reach", gi, g->bdf))
 			continue;
 		/* The NIC NCCL will use: the usable one when the nearest is
-		 * not. */
-		p = c.near_use == RD_NIC_USABLE || c.usable < 0 ? &c.near
-								: &c.use;
+		 * not; not known when the nearest's state is not. */
+		unknown = c.near_use == RD_NIC_UNREAD ||
+			  c.near_use == RD_NIC_ELSEWHERE;
+		p = c.near_use == RD_NIC_USABLE || unknown || c.usable < 0
+			    ? &c.near
+			    : &c.use;
 		n = &t->nodes[p == &c.near ? c.nearest : c.usable];
 		path_evidence(x, r, p);
 		for (size_t k = 0; k < p->n_up; k++)
@@ -260,6 +288,13 @@ void check_gpu_gdr_path(struct diag_ctx *x)
 			if (!rd_topo_is_nic(&t->nodes[p->down[k]]))
 				acs_evidence(x, r, &t->nodes[p->down[k]]);
 		iommu_evidence(x, r, g, n);
+		if (!diag_have(x, r, !unknown,
+			       "GPU%ld %s: its nearest NIC %s (%s): %s; which "
+			       "NIC NCCL uses is not known",
+			       gi, g->bdf, nic_name(n),
+			       rd_topo_dist_name(p->dist),
+			       rd_topo_nic_use_text(c.near_use)))
+			continue;
 		if (!diag_have(x, r, p->dist != RD_DIST_UNKNOWN,
 			       "GPU%ld %s: NUMA node of the path to %s not "
 			       "read: distance unknown",
@@ -341,8 +376,10 @@ void check_gpu_peermem(struct diag_ctx *x)
 {
 	const struct rd_topo *t = &x->s->topo;
 	struct rd_result *r;
-	size_t nv = 0, tried = 0;
+	size_t nv = 0, tried = 0, untried = 0;
 	const char *dmabuf = NULL;
+	const char *mods;
+	char why[256] = "";
 
 	for (size_t i = 0; i < t->n_nodes; i++)
 		if (rd_topo_is_gpu(&t->nodes[i]) &&
@@ -354,8 +391,11 @@ void check_gpu_peermem(struct diag_ctx *x)
 	for (size_t i = 0; i < x->s->n_devices; i++) {
 		const struct rd_device *d = &x->s->devices[i];
 
-		if (!d->verbs.dmabuf.ok)
+		if (!d->verbs.dmabuf.ok) {
+			/* A soft device carries no GPU traffic anyway. */
+			untried += !diag_device_is_soft(d);
 			continue;
+		}
 		tried++;
 		if (d->verbs.dmabuf.v && !dmabuf)
 			dmabuf = d->name;
@@ -380,37 +420,73 @@ void check_gpu_peermem(struct diag_ctx *x)
 						 : "nv_peer_mem");
 		return;
 	}
-	if (dmabuf) {
+	mods = t->nvidia_modules;
+	if (mods)
+		diag_ev(x, r, "NVIDIA kernel modules",
+			"/sys/module/nvidia/taint", "%s", mods);
+	if (dmabuf)
+		diag_ev(x, r, "dma-buf registration",
+			"ibv_reg_dmabuf_mr, fd -1", "%s accepts it", dmabuf);
+	if (tried > (dmabuf != NULL))
+		diag_ev(x, r, "dma-buf registration",
+			"ibv_reg_dmabuf_mr, fd -1", "refused by %zu device%s",
+			tried - (dmabuf != NULL),
+			tried - (dmabuf != NULL) == 1 ? "" : "s");
+	/* dma-buf needs both ends: the NIC's registration, and the GPU
+	 * driver's export, which only NVIDIA's open kernel modules have. */
+	if (dmabuf && mods && !strcmp(mods, "open")) {
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "no peer-memory module, but %s registers dma-buf "
-			     "memory: GPUDirect RDMA works through dma-buf",
+			     "memory and NVIDIA's open kernel modules export "
+			     "GPU memory as dma-buf: GPUDirect RDMA works "
+			     "through dma-buf",
 			     dmabuf);
 		return;
 	}
-	if (tried)
-		diag_ev(x, r, "dma-buf registration",
-			"ibv_reg_dmabuf_mr, fd -1", "refused by %zu device%s",
-			tried, tried == 1 ? "" : "s");
-	if (!diag_have(x, r, tried > 0,
-		       "no peer-memory module loaded; whether the NICs "
-		       "register dma-buf memory was not probed (%s): "
+	if (!dmabuf && untried)
+		snprintf(why, sizeof(why),
+			 "whether %zu RDMA device%s register%s dma-buf memory "
+			 "(verbs not read)",
+			 untried, untried == 1 ? "" : "s",
+			 untried == 1 ? "s" : "");
+	else if (!dmabuf && !tried)
+		snprintf(why, sizeof(why),
+			 "whether the NICs register dma-buf memory (%s)",
+			 x->s->n_devices
+				 ? "the RDMA devices' verbs were not read"
+				 : "no RDMA device to try it on");
+	else if (dmabuf && !mods)
+		snprintf(why, sizeof(why),
+			 "whether the GPU driver exports GPU memory as dma-buf "
+			 "for %s (NVIDIA's open kernel modules)",
+			 dmabuf);
+	else if (!t->nvidia_peermem.ok || !t->nv_peer_mem.ok)
+		snprintf(why, sizeof(why), "whether %s is loaded",
+			 !t->nvidia_peermem.ok ? "nvidia_peermem"
+					       : "nv_peer_mem");
+	if (!diag_have(x, r, !why[0],
+		       "no peer-memory module loaded; %s was not read: "
 		       "GPUDirect RDMA may be impossible",
-		       x->s->n_devices ? "the RDMA devices' verbs were not read"
-				       : "no RDMA device to try it on") ||
-	    !diag_have(x, r, t->nvidia_peermem.ok,
-		       "no NIC registers dma-buf memory; whether "
-		       "nvidia_peermem is loaded was not read: GPUDirect "
-		       "RDMA may be impossible")) {
+		       why)) {
 		diag_next(x, r,
 			  "modprobe nvidia-peermem, then NCCL's INFO line "
 			  "'GPU Direct RDMA Enabled' confirms it.");
 		return;
 	}
-	diag_verdict(
-		x, r, RD_FAIL, "no_peermem",
-		"no peer-memory module (nvidia_peermem, nv_peer_mem) and "
-		"no NIC registers dma-buf memory: GPUDirect RDMA is "
-		"impossible, every transfer is staged through host memory");
+	if (dmabuf)
+		diag_verdict(x, r, RD_FAIL, "no_peermem",
+			     "no peer-memory module (nvidia_peermem, "
+			     "nv_peer_mem), and NVIDIA's kernel modules are "
+			     "%s: no GPU memory is exported as dma-buf for "
+			     "%s: GPUDirect RDMA is impossible, every transfer "
+			     "is staged through host memory",
+			     mods, dmabuf);
+	else
+		diag_verdict(x, r, RD_FAIL, "no_peermem",
+			     "no peer-memory module (nvidia_peermem, "
+			     "nv_peer_mem) and no NIC registers dma-buf "
+			     "memory: GPUDirect RDMA is impossible, every "
+			     "transfer is staged through host memory");
 	diag_next(x, r,
 		  "modprobe nvidia-peermem (shipped with the NVIDIA "
 		  "driver); NCCL then prints 'GPU Direct RDMA Enabled'.");

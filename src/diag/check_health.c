@@ -14,15 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-/* A monotonic time of the snapshot's clock as wall-clock UTC, or "". */
-static void wall(const struct rd_snapshot *s, uint64_t mono_ns, char *buf,
-		 size_t size)
+/* A wall-clock time in ns since the epoch as UTC; "" for none. */
+static void wall(uint64_t real_ns, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (!s->time.ok || !s->monotonic_ns.ok || mono_ns > s->monotonic_ns.v)
-		return;
-	rd_clock_fmt(s->time.v - (double)(s->monotonic_ns.v - mono_ns) / 1e9,
-		     RD_CLOCK_UTC, RD_CLOCK_UTC_LINE, "", buf, size);
+	if (real_ns)
+		rd_clock_fmt((double)real_ns / 1e9, RD_CLOCK_UTC,
+			     RD_CLOCK_UTC_LINE, "", buf, size);
 }
 
 static void devlink_handle(const struct rd_devlink *dl, char *buf, size_t size)
@@ -121,8 +119,9 @@ void check_hw_health(struct diag_ctx *x, const struct diag_target *t,
 		return;
 	}
 	if (reset) {
-		wall(x->s, reset->last_dump_ns.ok ? reset->last_dump_ns.v : 0,
-		     when, sizeof(when));
+		/* No dump kept (auto-dump off, or cleared): no time. */
+		wall(reset->last_dump_ns.ok ? reset->last_dump_ns.v : 0, when,
+		     sizeof(when));
 		diag_verdict(x, r, RD_WARN, "nic_reset",
 			     "%s: the NIC reset itself %" PRIu64
 			     " time%s since "

@@ -180,10 +180,18 @@ void check_host_numa(struct diag_ctx *x, const struct diag_target *t,
 	if (hs->mempolicy)
 		diag_ev(x, r, "memory policy", "get_mempolicy", "%s",
 			hs->mempolicy);
+	/* Several nodes (or their count not read): which node's CPUs and
+	 * memory are near the NIC is not known. */
 	if (node < 0) {
-		diag_verdict(x, r, RD_PASS, "ok",
-			     "%s: firmware reports no NUMA node (-1)",
-			     d->name);
+		diag_have(x, r, false,
+			  "%s: firmware reports no NUMA node (-1)%s: which "
+			  "CPUs and memory are near it is not known",
+			  d->name,
+			  hs->numa_nodes.ok ? " on a host of several nodes"
+					    : "");
+		diag_next(x, r,
+			  "common for a NIC passed into a VM; on bare metal "
+			  "the BIOS's ACPI tables (SRAT, _PXM) omit it");
 		return;
 	}
 	diag_next(x, r, "run the workload with numactl -N %" PRId64
@@ -221,7 +229,9 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 {
 	const struct rd_snapshot *s = x->s;
 	const struct rd_host *hs = &s->host;
-	bool bad_node = false;
+	size_t uverbs = 0, uverbs_ok = 0;
+	const char *cm_bad = NULL;
+	bool bad_node;
 
 	(void)t;
 	if (!diag_have(x, r, hs->container != NULL,
@@ -235,6 +245,7 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 	}
 	for (size_t i = 0; i < hs->n_devnodes; i++) {
 		const struct rd_devnode *n = &hs->devnodes[i];
+		bool ok;
 
 		if (!n->path || !n->exists.ok)
 			continue;
@@ -243,9 +254,16 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			n->exists.v && n->readable.ok && n->writable.ok &&
 					!(n->readable.v && n->writable.v) ?
 				", not accessible" : "");
-		if (!n->exists.v || rd_devnode_denied(n))
-			bad_node = true;
+		ok = n->exists.v && !rd_devnode_denied(n);
+		/* A pod is often given some of the host's devices only. */
+		if (strstr(n->path, "/uverbs")) {
+			uverbs++;
+			uverbs_ok += ok;
+		} else if (strstr(n->path, "/rdma_cm") && !ok) {
+			cm_bad = n->path;
+		}
 	}
+	bad_node = uverbs > 0 && uverbs_ok == 0;
 	/* Devices, yet no node looked at: /dev was not read. */
 	if (!bad_node &&
 	    !diag_have(x, r, s->n_devices == 0 || hs->n_devnodes > 0,
@@ -259,6 +277,15 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 		diag_next(x, r,
 			  "start the container with --device=/dev/infiniband (or the "
 			  "rdma device plugin) and --cap-add=IPC_LOCK");
+	} else if (cm_bad && s->n_devices > 0) {
+		diag_verdict(x, r, RD_WARN, "container_no_rdma_cm",
+			     "in a %s container without a usable %s: programs "
+			     "that connect through rdma_cm (perftest -R, "
+			     "UCX, MPI) fail; plain verbs work",
+			     hs->container, cm_bad);
+		diag_next(x, r,
+			  "pass /dev/infiniband/rdma_cm into the container as "
+			  "well (the RDMA device plugin does)");
 	} else if (s->n_devices == 0) {
 		/*
 		 * Nothing RDMA can be used or fixed from in here: a FAIL,
@@ -274,11 +301,18 @@ void check_host_container(struct diag_ctx *x, const struct diag_target *t,
 			  "device plugin, and the NIC's netdev or an SR-IOV "
 			  "VF through its CNI); check on the host");
 	} else if (hs->cap_ipc_lock.ok && !hs->cap_ipc_lock.v &&
-		   !(hs->memlock_unlimited.ok && hs->memlock_unlimited.v)) {
+		   !(hs->memlock_unlimited.ok && hs->memlock_unlimited.v) &&
+		   !(hs->memlock_soft.ok && hs->memlock_soft.v >= 64 * MIB)) {
 		diag_verdict(x, r, RD_WARN, "container_no_ipc_lock",
 			     "in a %s container without CAP_IPC_LOCK; see host.memlock",
 			     hs->container);
 		diag_next(x, r, "add --cap-add=IPC_LOCK or --ulimit memlock=-1");
+	} else if (uverbs_ok < uverbs) {
+		diag_verdict(x, r, RD_PASS, "ok",
+			     "in a %s container with %zu of the %zu RDMA "
+			     "devices it sees passed in; the others have no "
+			     "usable node here (see user.uverbs)",
+			     hs->container, uverbs_ok, uverbs);
 	} else {
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "in a %s container with RDMA devices passed in",

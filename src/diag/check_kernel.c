@@ -188,14 +188,22 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 		if (ours)
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "%zu kernel message%s about %s %s, none a "
-				     "problem (%" PRIu64 " records read)",
+				     "problem (%" PRIu64 " records read%s)",
 				     ours, ours == 1 ? "" : "s", names, since,
-				     read);
+				     read,
+				     k->dropped.ok && k->dropped.v
+					     ? "; older ones past the newest "
+					       "kept were not judged"
+					     : "");
 		else
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "no kernel messages about %s %s (%" PRIu64
-				     " records read)",
-				     names, since, read);
+				     " records read%s)",
+				     names, since, read,
+				     k->dropped.ok && k->dropped.v
+					     ? "; older ones past the newest "
+					       "kept were not judged"
+					     : "");
 		return;
 	}
 	rec_when(x->s, worst, when, sizeof(when));

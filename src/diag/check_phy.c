@@ -591,6 +591,7 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 	const char *need;
 	uint64_t speed;
 	double rate;
+	bool unc_read;
 
 	if (!diag_have(x, r, n != NULL, "%s: netdev %s not read", t->name,
 		       t->netdev ? t->netdev : "behind the port"))
@@ -635,7 +636,8 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 			     e->fec_configured ? e->fec_configured : "?");
 		return;
 	}
-	if (fec_rate(x, t, "uncorrectable_blocks", &rate) && rate > 0) {
+	unc_read = fec_rate(x, t, "uncorrectable_blocks", &rate);
+	if (unc_read && rate > 0) {
 		diag_ev(x, r, "uncorrectable FEC blocks",
 			"ethtool netlink FEC_GET statistics", "%.3g/s", rate);
 		diag_verdict(x, r, rate >= 1 ? RD_FAIL : RD_WARN,
@@ -700,8 +702,10 @@ void check_phy_fec(struct diag_ctx *x, const struct diag_target *t,
 		     e->fec_active	 ? e->fec_active
 		     : e->fec_configured ? e->fec_configured
 					 : "read",
-		     x->h ? ", no uncorrectable blocks rising"
-			  : " (one snapshot: rising counters need a window)");
+		     unc_read ? ", no uncorrectable blocks rising"
+		     : x->h   ? " (uncorrectable blocks not known: no FEC "
+				"counters, or no window of them yet)"
+			    : " (one snapshot: rising counters need a window)");
 }
 
 /* ---- link modes ---- */

@@ -397,16 +397,19 @@ static void tree_eth(struct diag_ctx *x, struct rd_result *r,
 			  rd_shquote_tmp(ndname));
 		return;
 	}
-	if (!admin_known && !carrier_known) {
+	/* Up with carrier is the claim below: both must have been read. */
+	if (!carrier_known) {
+		const char *what =
+			admin_known ? "carrier" : "admin state and carrier";
+
 		diag_step(x, r, RD_UNKNOWN,
-			  "%s admin state and carrier not read (no netlink); "
-			  "they would settle the cause",
-			  ndname);
+			  "%s %s not read; they would settle the cause", ndname,
+			  what);
 		diag_verdict(x, r, RD_FAIL, "port_down",
-			     "%s %s%s%s: cause not known: admin state and carrier of %s not read",
+			     "%s %s%s%s: cause not known: %s of %s not read",
 			     tgt, rd_port_state_name(p->state_num.v),
 			     have_ph ? "/" : "",
-			     have_ph ? rd_port_phys_state_label(ph) : "",
+			     have_ph ? rd_port_phys_state_label(ph) : "", what,
 			     ndname);
 		diag_next(x, r, "check whether %s is up with carrier (ip link show %s)",
 			  ndname, rd_shquote_tmp(ndname));
@@ -529,6 +532,19 @@ static void tree_ib(struct diag_ctx *x, struct rd_result *r,
 	    ph == RD_PHYS_LINK_UP) {
 		bool no_sm = st == RD_PORT_INIT && !sm_answers(p);
 
+		if (!p->sm_lid.ok) {
+			diag_verdict(x, r, RD_FAIL, "not_activated",
+				     "%s %s: link is up but the port is not "
+				     "ACTIVE; its SM LID was not read, so "
+				     "whether a subnet manager answers is not "
+				     "known",
+				     tgt, rd_port_state_name(st));
+			diag_next(x, r,
+				  "run sminfo on this host: no answer means "
+				  "no subnet manager reaches the port (start "
+				  "opensm or the switch's SM)");
+			return;
+		}
 		diag_step(x, r, RD_FAIL, "%s with LinkUp: %s",
 			  rd_port_state_name(st),
 			  no_sm ? "no subnet manager configured the port" :
@@ -633,10 +649,17 @@ void check_port_state_one(struct diag_ctx *x, const struct diag_target *t,
 	} else {
 		diag_step(x, r, RD_FAIL, "port %s",
 			  rd_port_state_name(p->state_num.v));
-		if (rd_port_is_eth(p))
+		/* A netdev makes it RoCE when the link layer was not read. */
+		if (rd_port_is_eth(p) || (!p->link_layer && t->netdev))
 			tree_eth(x, r, t);
-		else
+		else if (p->link_layer)
 			tree_ib(x, r, t);
+		else
+			diag_verdict(x, r, RD_FAIL, "port_down",
+				     "%s %s: cause not known: its link layer "
+				     "and netdev were not read",
+				     t->name,
+				     rd_port_state_name(p->state_num.v));
 		diag_kmsg_port_evidence(x, r, t);
 	}
 }

@@ -256,6 +256,11 @@ void check_sriov_vfs(struct diag_ctx *x)
 				  "mlx5_ib), or pass it to a VM.");
 			continue;
 		}
+		if (!diag_have(x, r, sv->n_vfs >= sv->numvfs.v,
+			       "%s: %" PRIu64 " VFs enabled, %zu of them read "
+			       "(a virtfn link unreadable)",
+			       pf_name(sv), sv->numvfs.v, sv->n_vfs))
+			continue;
 		diag_verdict(x, r, RD_PASS, "ok",
 			     "%s: %" PRIu64 " of %" PRIu64 " VFs enabled%s",
 			     pf_name(sv), sv->numvfs.v, sv->totalvfs.v,

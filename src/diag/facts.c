@@ -131,9 +131,14 @@ enum diag_mod diag_module(const struct rd_snapshot *s, const char *name)
 	if (s->n_modules == 0)
 		return DIAG_MOD_UNKNOWN;
 	m = rd_snapshot_module(s, name);
-	/* The module probe lists /sys/module: not listed means not loaded. */
-	if (!m)
-		return DIAG_MOD_ABSENT;
+	/* The module probe looks for each of its modules: one it looked for
+	 * and did not list is not loaded; of any other nothing is known. */
+	if (!m) {
+		for (size_t i = 0; rd_rdma_modules[i]; i++)
+			if (!strcmp(rd_rdma_modules[i], name))
+				return DIAG_MOD_ABSENT;
+		return DIAG_MOD_UNKNOWN;
+	}
 	if (!m->loaded.ok)
 		return DIAG_MOD_UNKNOWN;
 	return m->loaded.v ? DIAG_MOD_LOADED : DIAG_MOD_ABSENT;

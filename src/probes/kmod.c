@@ -22,15 +22,6 @@
 
 #define SRC "kmod"
 
-const char *const rd_kmod_rdma_modules[] = {
-	"ib_core",	  "ib_uverbs", "ib_umad",    "ib_cm",
-	"iw_cm",	  "rdma_cm",   "rdma_ucm",   "mlx5_core",
-	"mlx5_ib",	  "mlx4_core", "mlx4_ib",    "mlx4_en",
-	"irdma",	  "bnxt_re",   "bnxt_en",    "qedr",
-	"hns_roce_hw_v2", "efa",       "erdma",	     "mana_ib",
-	"rdma_rxe",	  "siw",       "mlx_compat", NULL,
-};
-
 static struct rd_module *module_entry(struct rd_snapshot *s, const char *name)
 {
 	struct rd_module *m = rd_snapshot_module(s, name);
@@ -150,7 +141,7 @@ int probe_kmod_available(const char *moddir, struct rd_snapshot *s)
 				  "can be loaded");
 		goto out;
 	}
-	for (const char *const *n = rd_kmod_rdma_modules; *n; n++) {
+	for (const char *const *n = rd_rdma_modules; *n; n++) {
 		struct rd_module *m = module_entry(s, *n);
 		struct kmod_list *list = NULL, *it;
 		bool found = false;
@@ -257,7 +248,7 @@ static int collect_modules(const struct rd_probe_ctx *ctx,
 	if (fd < 0) {
 		rd_snapshot_error(s, SRC, moddir, errno, NULL);
 	} else {
-		for (const char *const *n = rd_kmod_rdma_modules; *n; n++)
+		for (const char *const *n = rd_rdma_modules; *n; n++)
 			collect_one(s, fd, moddir, *n);
 		close(fd);
 	}

@@ -7,9 +7,6 @@
 
 extern const struct rd_probe probe_kmod;
 
-/* The module names the probe reports, NULL-terminated. */
-extern const char *const rd_kmod_rdma_modules[];
-
 /*
  * Set modules[].available from the module index of moddir (NULL: the
  * running kernel's /lib/modules/RELEASE). Leaves it absent, with one error

@@ -287,6 +287,18 @@ static void add_device(struct rd_snapshot *s, int devsfd, const char *devsdir,
 	}
 }
 
+/* The module's directory is there (or could not be looked at). */
+static bool loaded(const struct rd_probe_ctx *ctx, const char *module)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (rd_path(path, sizeof(path), ctx->roots->sysfs, "/module/%s",
+		    module) < 0)
+		return true;
+	return stat(path, &st) == 0 || errno != ENOENT;
+}
+
 static void read_peermem(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 {
 	static const char *const legacy[] = {
@@ -295,6 +307,7 @@ static void read_peermem(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 	};
 	struct rd_topo *t = &s->topo;
 	char path[PATH_MAX], buf[128];
+	bool unread = false;
 	ssize_t r;
 
 	/* The files NCCL tests: present means loaded. */
@@ -307,18 +320,35 @@ static void read_peermem(const struct rd_probe_ctx *ctx, struct rd_snapshot *s)
 		else if (r != -ENOENT)
 			rd_snapshot_error(s, SRC, path, (int)r, NULL);
 	}
-	t->nv_peer_mem = rd_bool(false);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 2 && !t->nv_peer_mem.ok; i++) {
 		if (rd_path(path, sizeof(path), ctx->roots->sysfs, "%s",
-			    legacy[i]) < 0)
+			    legacy[i]) < 0) {
+			unread = true;
 			continue;
+		}
 		r = rd_attr_read(path, buf, sizeof(buf));
 		if (r >= 0) {
 			t->nv_peer_mem = rd_bool(true);
 			(void)rd_str_set(&t->nv_peer_mem_version, buf);
-			break;
+		} else if (r != -ENOENT) {
+			rd_snapshot_error(s, SRC, path, (int)r, NULL);
+			unread = true;
 		}
-		if (r != -ENOENT)
+	}
+	/* Absent only when every file NCCL tries was read as absent. */
+	if (!t->nv_peer_mem.ok && !unread)
+		t->nv_peer_mem = rd_bool(false);
+	/* The open flavour is dual MIT/GPL; the proprietary one taints P. */
+	if (rd_path(path, sizeof(path), ctx->roots->sysfs,
+		    "/module/nvidia/taint") == 0) {
+		r = rd_attr_read(path, buf, sizeof(buf));
+		if (r >= 0)
+			(void)rd_str_set(&t->nvidia_modules,
+					 strchr(buf, 'P') ? "proprietary"
+							  : "open");
+		else if (r == -ENOENT && !loaded(ctx, "nvidia"))
+			(void)rd_str_set(&t->nvidia_modules, "not loaded");
+		else
 			rd_snapshot_error(s, SRC, path, (int)r, NULL);
 	}
 }

@@ -84,8 +84,11 @@ static void host(struct rd_snapshot *s, const char *stored, uint8_t tx_state,
 	assert_int_equal(rd_devlink_parse_info(b.data, b.len, s), 0);
 	rd_nl_buf_free(&b);
 	reporter(&b, "0000:3b:00.0", "fw", 0, 0, 0, 0);
-	reporter(&b, "0000:3b:00.0", "fw_fatal", 0, fatal_recovered,
-		 fatal_recovered, fatal_recovered ? 4000ull * 1000000000ull : 0);
+	reporter(
+		&b, "0000:3b:00.0", "fw_fatal", 0, fatal_recovered,
+		fatal_recovered,
+		/* The kernel's DUMP_TS_NS is real time (ns since the epoch). */
+		fatal_recovered ? 1764639000ull * 1000000000ull : 0);
 	reporter(&b, "0000:3b:00.0", "tx", tx_state, tx_state, 0, 0);
 	reporter(&b, "0000:3b:00.0", "rx", 0, 0, 0, 0);
 	nb_done(&b);
@@ -202,6 +205,13 @@ static void test_check(void **state)
 	assert_string_equal(r->cause, "nic_reset");
 	assert_non_null(strstr(r->summary, "reset itself 2 times"));
 	assert_non_null(strstr(r->summary, "2025-12-02 01:30:00 UTC"));
+	rd_snapshot_free(&s);
+	/* Recovered, but no dump kept: no made-up time. */
+	host(&s, "22.36.1010", 0, 1);
+	s.devlinks[0].reporters[1].last_dump_ns.ok = false;
+	r = health(&s, &res);
+	assert_string_equal(r->cause, "nic_reset");
+	assert_null(strstr(r->summary, "last at"));
 	rd_snapshot_free(&s);
 
 	host(&s, "22.36.1010", 1, 0);

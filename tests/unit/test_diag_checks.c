@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "diag_snap.h"
+#include "diag/diag_int.h"
 #include "fleet/nhc.h"
 
 #include "core/history.h"
@@ -511,6 +512,75 @@ static void test_container(void **state)
 	expect_verdict(&res, "host.container", NULL, 0, RD_FAIL,
 		       "container_no_devices");
 	rd_results_free(&res);
+
+	/* A pod given one of the host's devices: not a failure. */
+	for (int i = 1; i <= 3; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/dev/infiniband/uverbs%d", i);
+		n = RD_PUSH(s.host.devnodes, s.host.n_devnodes);
+		assert_non_null(n);
+		n->path = rd_strdup(path);
+		n->exists = rd_bool(i == 3);
+		n->readable = rd_bool(true);
+		n->writable = rd_bool(true);
+	}
+	s.host.cap_ipc_lock = rd_bool(true);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_PASS, "ok");
+	assert_non_null(strstr(res.v[0].summary, "1 of the 4 RDMA devices"));
+	rd_results_free(&res);
+	/* ... but without rdma_cm, programs that connect through it fail. */
+	n = RD_PUSH(s.host.devnodes, s.host.n_devnodes);
+	assert_non_null(n);
+	n->path = rd_strdup("/dev/infiniband/rdma_cm");
+	n->exists = rd_bool(false);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_WARN,
+		       "container_no_rdma_cm");
+	rd_results_free(&res);
+	n->exists = rd_bool(true);
+	n->readable = rd_bool(true);
+	n->writable = rd_bool(true);
+	/* No CAP_IPC_LOCK but a memlock limit that suffices: no warning. */
+	s.host.cap_ipc_lock = rd_bool(false);
+	s.host.memlock_unlimited = rd_bool(false);
+	s.host.memlock_soft = rd_u64(64ull << 30);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	s.host.memlock_soft = rd_u64(64ull << 10);
+	run_only(&s, NULL, "host.container", &res);
+	expect_verdict(&res, "host.container", NULL, 0, RD_WARN,
+		       "container_no_ipc_lock");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/* A NIC with no NUMA node on a host of several: locality not known. */
+static void test_numa_none(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_pci *p;
+
+	(void)state;
+	one_roce(&s, "0000:3b:00.0");
+	s.host.numa_nodes = rd_u64(2);
+	p = rd_snapshot_pci(&s, s.devices[0].pci_bdf);
+	if (!p)
+		p = snap_pci(&s, s.devices[0].pci_bdf, 0x15b3, 0x101d,
+			     "mlx5_core");
+	p->numa_node = rd_s64(-1);
+	run_only(&s, NULL, "host.numa", &res);
+	expect_verdict(&res, "host.numa", "mlx5_0", 0, RD_UNKNOWN, "no_data");
+	assert_non_null(strstr(res.v[0].summary, "no NUMA node (-1) on a host "
+						 "of several nodes"));
+	rd_results_free(&res);
+	s.host.numa_nodes = rd_u64(1);
+	run_only(&s, NULL, "host.numa", &res);
+	expect_verdict(&res, "host.numa", "mlx5_0", 0, RD_PASS, "ok");
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
@@ -646,6 +716,45 @@ static void test_modules_listed_once(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(r->fix->command, "modprobe mlx5_ib");
 	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * Each soft device wants its own module (siw is not rdma_rxe), and a
+ * module the probe never looks for is not "not loaded".
+ */
+static void test_modules_of_soft_and_unlisted(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_device *d;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	d = snap_dev(&s, "siw0", NULL);
+	d->driver = rd_strdup("siw");
+	snap_port(d, 1, 4, 5, "Ethernet", "eth0");
+	snap_module(&s, "ib_core");
+	snap_module(&s, "ib_uverbs");
+	snap_module(&s, "siw");
+	snap_module(&s, "rdma_cm");
+	snap_module(&s, "rdma_ucm");
+	run_only(&s, NULL, "driver.modules", &res);
+	expect_verdict(&res, "driver.modules", NULL, 0, RD_PASS, "ok");
+	rd_results_free(&res);
+	/* rdma_ucm missing: that is what rdma_cm programs need. */
+	rd_model_free(rd_module_fields, &s.modules[4]);
+	s.n_modules--;
+	run_only(&s, NULL, "driver.modules", &res);
+	r = find_result(&res, "driver.modules", NULL, 0);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_non_null(strstr(r->summary, "rdma_ucm is not loaded: rdma_cm "
+					   "programs will fail"));
+	rd_results_free(&res);
+	assert_int_equal(diag_module(&s, "no_such_module"), DIAG_MOD_UNKNOWN);
+	assert_int_equal(diag_module(&s, "iw_cxgb4"), DIAG_MOD_ABSENT);
+	assert_int_equal(diag_module(&s, "siw"), DIAG_MOD_LOADED);
 	rd_snapshot_free(&s);
 }
 
@@ -949,9 +1058,11 @@ int main(void)
 		cmocka_unit_test(test_pcie_partial),
 		cmocka_unit_test(test_verbs_checks),
 		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_numa_none),
 		cmocka_unit_test(test_container_first),
 		cmocka_unit_test(test_uverbs_under_root),
 		cmocka_unit_test(test_modules_listed_once),
+		cmocka_unit_test(test_modules_of_soft_and_unlisted),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_empty_snapshot),
 		cmocka_unit_test(test_layer_order),

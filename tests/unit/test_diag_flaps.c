@@ -137,6 +137,35 @@ static void test_saturated(void **state)
 	rd_snapshot_free(&s);
 }
 
+/* A full link_downed cannot rise; the PHY's own count still can. */
+static void test_phy_count_beside_full(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	struct rd_history h;
+	struct rd_counter *c;
+	const struct rd_result *r;
+
+	(void)state;
+	host(&s);
+	s.devices[0].ports[0].counters.v[0].value = rd_u64(255);
+	c = rd_counters_add(&s.netdevs[0].ethtool.stats, "link_down_events_phy",
+			    rd_u64(100));
+	assert_non_null(c);
+	rd_history_init(&h);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	s.netdevs[0].ethtool.stats.v[0].value = rd_u64(104);
+	s.monotonic_ns.v += 2000000000ull;
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	r = flaps(&s, &h, &res);
+	assert_int_equal(r->verdict, RD_WARN);
+	assert_string_equal(r->cause, "flapping");
+	assert_non_null(strstr(r->summary, "went down 4 times in the last"));
+	rd_history_free(&h);
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static const struct rd_result *flaps_past(const struct rd_snapshot *s,
 					  const struct rd_events *past,
 					  struct rd_results *res)
@@ -323,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_log),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_saturated),
+		cmocka_unit_test(test_phy_count_beside_full),
 		cmocka_unit_test(test_recorded),
 		cmocka_unit_test(test_recorded_light),
 		cmocka_unit_test(test_store_unread),

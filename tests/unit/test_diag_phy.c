@@ -423,9 +423,22 @@ static void test_fec(void **state)
 	assert_int_equal(r->verdict, RD_WARN);
 	assert_string_equal(r->cause, "fec_weak");
 
-	/* Uncorrectable blocks rising over the window. */
+	/* A window, but no FEC counters: the mode only, nothing claimed
+	 * of blocks that were never counted. */
 	free(n->ethtool.fec_active);
 	n->ethtool.fec_active = rd_strdup("RS");
+	rd_history_init(&h);
+	s.monotonic_ns = rd_u64(1000000000ull);
+	assert_int_equal(rd_history_add(&h, &s), 0);
+	rd_results_free(&res);
+	run_only(&s, &h, "phy.fec", &res);
+	r = find_result(&res, "phy.fec", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_null(strstr(r->summary, "no uncorrectable blocks rising"));
+	assert_non_null(strstr(r->summary, "uncorrectable blocks not known"));
+	rd_history_free(&h);
+
+	/* Uncorrectable blocks rising over the window. */
 	rd_history_init(&h);
 	assert_non_null(rd_counters_add(&n->ethtool.fec_stats,
 					"uncorrectable_blocks", rd_u64(10)));

@@ -213,10 +213,56 @@ static void test_eth_without_netlink(void **state)
 	assert_non_null(strstr(r->path[r->n_path - 1].text, "would settle"));
 	assert_non_null(strstr(r->next_step, "rdma link show"));
 	rd_results_free(&res);
+	/* DOWN/Disabled with no link layer and no netdev read. */
+	free(s.devices[0].ports[0].link_layer);
+	s.devices[0].ports[0].link_layer = NULL;
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "link layer and netdev were not "
+					   "read"));
+	assert_null(strstr(r->next_step ? r->next_step : "", "ibportstate"));
+	rd_results_free(&res);
 	/* No state at all. */
 	s.devices[0].ports[0].state_num.ok = false;
 	run_only(&s, NULL, "port.state", &res);
 	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
+/*
+ * A RoCE port DOWN: the netdev read as up but its carrier not read is no
+ * "up with carrier"; a link layer not read is RoCE when a netdev is known.
+ */
+static void test_eth_carrier_unread(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+
+	(void)state;
+	healthy(&s);
+	s.devices[0].ports[0].state_num = rd_u64(1);
+	s.devices[0].ports[0].phys_state_num = rd_u64(5);
+	s.netdevs[0].carrier.ok = false;
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", "mlx5_0", 1, RD_FAIL, "port_down");
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "cause not known: carrier of eth2 "
+					   "not read"));
+	assert_null(strstr(r->summary, "with carrier"));
+	rd_results_free(&res);
+	/* The link layer not read: the netdev makes it RoCE. */
+	free(s.devices[0].ports[0].link_layer);
+	s.devices[0].ports[0].link_layer = NULL;
+	s.netdevs[0].carrier = rd_bool(false);
+	s.devices[0].ports[0].phys_state_num = rd_u64(3);
+	run_only(&s, NULL, "port.state", &res);
+	r = find_result(&res, "port.state", "mlx5_0", 1);
+	assert_int_equal(r->verdict, RD_FAIL);
+	assert_string_not_equal(r->cause, "port_disabled");
+	assert_null(strstr(r->next_step ? r->next_step : "", "ibportstate"));
 	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
@@ -316,6 +362,19 @@ static void test_ib_vf_and_sm(void **state)
 	assert_non_null(strstr(r->summary, "reachable"));
 	assert_non_null(strstr(r->next_step, "SM's log"));
 	rd_results_free(&res);
+	/* The SM LID not read: whether an SM answers is not known. */
+	p->sm_lid.ok = false;
+	for (uint64_t st = 2; st <= 3; st++) {
+		p->state_num = rd_u64(st);
+		run_only(&s, NULL, "port.state", &res);
+		expect_verdict(&res, "port.state", "mlx5_7", 1, RD_FAIL,
+			       "not_activated");
+		r = find_result(&res, "port.state", "mlx5_7", 1);
+		assert_non_null(strstr(r->summary, "SM LID was not read"));
+		assert_null(strstr(r->summary, "0x0"));
+		rd_results_free(&res);
+	}
+	p->state_num = rd_u64(2);
 	/* No SM LID: no SM at all. */
 	p->sm_lid = rd_u64(0);
 	run_only(&s, NULL, "port.state", &res);
@@ -822,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_admin_down),
 		cmocka_unit_test(test_no_carrier),
 		cmocka_unit_test(test_eth_without_netlink),
+		cmocka_unit_test(test_eth_carrier_unread),
 		cmocka_unit_test(test_ib_tree),
 		cmocka_unit_test(test_ib_vf_and_sm),
 		cmocka_unit_test(test_no_device_module),

@@ -23,7 +23,7 @@ static void test_cx6dx_modules(void **state)
 
 	(void)state;
 	probe_tree(unit_fixture("cx6dx-roce-port-down", dir, sizeof(dir)), &s);
-	while (rd_kmod_rdma_modules[n])
+	while (rd_rdma_modules[n])
 		n++;
 	/* Every module of the set has an entry, loaded or not. */
 	assert_int_equal(s.n_modules, n);

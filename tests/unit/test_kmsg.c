@@ -622,6 +622,15 @@ static void test_check(void **state)
 			    "no kernel messages about mlx5_0 (0000:3b:00.0, "
 			    "ens1f0np0) since boot (10 records read)");
 	rd_results_free(&res);
+	/* Records about the devices pushed out of those kept: not judged. */
+	s.kmsg.dropped = rd_u64(40);
+	assert_int_equal(rd_diag_run(&s, NULL, &o, &res), 0);
+	r = find_result(&res, "kernel.events", "mlx5_0", 0);
+	assert_int_equal(r->verdict, RD_PASS);
+	assert_non_null(strstr(r->summary, "older ones past the newest kept "
+					   "were not judged"));
+	rd_results_free(&res);
+	s.kmsg.dropped = rd_u64(0);
 
 	/* not readable: UNKNOWN with the reason, never "no events" */
 	s.kmsg.readable = rd_bool(false);

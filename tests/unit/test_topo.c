@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "probe_unit.h"
+#include "diag_snap.h"
 
 #include "core/topo.h"
 #include "diag/diag.h"
@@ -109,6 +110,62 @@ static void test_gdr_level(void **state)
 	assert_int_equal(rd_topo_dist_parse("NET", &d), -EINVAL);
 }
 
+static void take_root(const char *root, struct rd_snapshot *s)
+{
+	struct rd_roots roots;
+
+	rd_roots_init(&roots);
+	assert_int_equal(rd_roots_under(&roots, root), 0);
+	assert_int_equal(rd_snapshot_take(&roots, NULL, 0, 0, s), 0);
+}
+
+/*
+ * The flavour of NVIDIA's kernel modules, by the module's own taint
+ * letters: "POE" as a proprietary nvidia.ko shows it in public reports,
+ * "OE" for the open (dual MIT/GPL, out-of-tree) one.
+ */
+static void test_nvidia_modules(void **state)
+{
+	static const struct {
+		const char *taint, *want;
+	} cases[] = {
+		{ "POE\n", "proprietary" }, { "PO\n", "proprietary" },
+		{ "OE\n", "open" },	    { "O\n", "open" },
+		{ NULL, "not loaded" },
+	};
+	char root[PATH_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rd_snapshot s;
+
+		unit_tmpdir(root, sizeof(root));
+		unit_put(root, "sys/bus/pci/devices/.keep", "");
+		if (cases[i].taint)
+			unit_put(root, "sys/module/nvidia/taint",
+				 cases[i].taint);
+		take_root(root, &s);
+		assert_string_equal(s.topo.nvidia_modules, cases[i].want);
+		/* Neither peer-memory file: read as absent, not unread. */
+		assert_true(s.topo.nv_peer_mem.ok && !s.topo.nv_peer_mem.v);
+		rd_snapshot_free(&s);
+		unit_rmtree(root);
+	}
+	/* The module there but its taint file not: not read. */
+	{
+		struct rd_snapshot s;
+
+		unit_tmpdir(root, sizeof(root));
+		unit_put(root, "sys/bus/pci/devices/.keep", "");
+		unit_put(root, "sys/module/nvidia/version", "550.127.08\n");
+		take_root(root, &s);
+		assert_null(s.topo.nvidia_modules);
+		assert_true(unit_has_error(&s, "module/nvidia/taint", NULL));
+		rd_snapshot_free(&s);
+		unit_rmtree(root);
+	}
+}
+
 static void take(const char *name, struct rd_snapshot *s)
 {
 	char dir[PATH_MAX];
@@ -203,6 +260,13 @@ static void two_levels(struct rd_topo *t)
 	node(t, "0000:08:00.0", "nic", "0000:07:00.0", "pci0000:00", 5, 0);
 }
 
+/* A NIC on a root port of another host bridge, same NUMA node. */
+static void other_bridge_nic(struct rd_topo *t)
+{
+	node(t, "0000:40:01.0", "bridge", NULL, "pci0000:40", 0, 0);
+	node(t, "0000:41:00.0", "nic", "0000:40:01.0", "pci0000:40", 1, 0);
+}
+
 static void test_labels_by_rule(void **state)
 {
 	struct rd_snapshot s;
@@ -211,10 +275,7 @@ static void test_labels_by_rule(void **state)
 	(void)state;
 	rd_snapshot_init(&s);
 	two_levels(&s.topo);
-	/* A NIC on a root port of another host bridge, same NUMA node. */
-	node(&s.topo, "0000:40:01.0", "bridge", NULL, "pci0000:40", 0, 0);
-	node(&s.topo, "0000:41:00.0", "nic", "0000:40:01.0", "pci0000:40", 1,
-	     0);
+	other_bridge_nic(&s.topo);
 	/* And one whose NUMA node was not read. */
 	node(&s.topo, "0000:80:01.0", "bridge", NULL, "pci0000:80", 0, -2);
 	node(&s.topo, "0000:81:00.0", "nic", "0000:80:01.0", "pci0000:80", 1,
@@ -433,6 +494,106 @@ static void test_gpu_pcie_switch(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * A nearest NIC whose use is not known (its port state not read, or its
+ * RDMA device in a pod's namespace) is no reason for a FAIL, and which
+ * NIC NCCL uses is not known either; a usable far NIC changes neither.
+ */
+static void test_nic_unknown(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results r = { 0 };
+	const struct rd_result *x;
+	struct rd_topo_node *near;
+	struct rd_netns_dev *away;
+	struct rd_device *d;
+
+	(void)state;
+	rd_snapshot_init(&s);
+	two_levels(&s.topo);
+	other_bridge_nic(&s.topo);
+	s.topo.nodes[s.topo.n_nodes - 1].rdma_device = strdup("mlx5_1");
+	s.topo.nodes[6].vendor_id = rd_u64(0x10de);
+	s.topo.read = rd_bool(true);
+	d = snap_dev(&s, "mlx5_1", "0000:41:00.0");
+	snap_port(d, 1, RD_PORT_ACTIVE, 5, "Ethernet", NULL);
+	near = &s.topo.nodes[rd_topo_find(&s.topo, "0000:08:00.0")];
+
+	/* Its device in a pod's namespace, read as root. */
+	(void)rd_str_set(&s.host.rdma_netns_mode, "exclusive");
+	(void)rd_str_set(&s.host.netns_scan, "read");
+	away = RD_PUSH(s.host.netns_devs, s.host.n_netns_devs);
+	assert_non_null(away);
+	away->netns = strdup("cni-1");
+	away->rdma_device = strdup("mlx5_0");
+	away->pci_bdf = strdup("0000:08:00.0");
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "is in network namespace cni-1"));
+	x = find(&r, "gpu.gdr_path", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "which NIC NCCL uses is not known"));
+	rd_results_free(&r);
+
+	/* The other namespaces not read (no root): not known either. */
+	(void)rd_str_set(&s.host.netns_scan, "not root");
+	free(away->netns);
+	free(away->rdma_device);
+	free(away->pci_bdf);
+	s.host.n_netns_devs = 0;
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "may be a pod's"));
+	rd_results_free(&r);
+
+	/* Shared mode: no device on the function is a fact. */
+	(void)rd_str_set(&s.host.rdma_netns_mode, "shared");
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_string_equal(x->cause, "nic_no_device");
+	assert_non_null(strstr(x->summary, "its traffic goes to mlx5_1"));
+	rd_results_free(&r);
+
+	/* Its device here, its port state not read. */
+	near->rdma_device = strdup("mlx5_0");
+	d = snap_dev(&s, "mlx5_0", "0000:08:00.0");
+	d->ports = calloc(1, sizeof(*d->ports));
+	assert_non_null(d->ports);
+	d->n_ports = 1;
+	d->ports[0].port = 1;
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	x = find(&r, "gpu.gdr_path", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "port state not read"));
+	rd_results_free(&r);
+
+	/* Read DOWN: judged, and the far NIC carries the traffic. */
+	d->ports[0].state_num = rd_u64(RD_PORT_DOWN);
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_string_equal(x->cause, "nic_down");
+	x = find(&r, "gpu.gdr_path", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_WARN);
+	assert_string_equal(x->cause, "gdr_distance");
+	rd_results_free(&r);
+
+	/* The far NIC's state not read either: the FAIL stands (the near
+	 * one was read DOWN) but claims no more than was read. */
+	s.devices[0].ports[0].state_num.ok = false;
+	run(&s, &r);
+	x = find(&r, "gpu.nic_affinity", "0000:05:00.0");
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_non_null(strstr(x->summary, "no other NIC was read as usable"));
+	rd_results_free(&r);
+	rd_snapshot_free(&s);
+}
+
 static void test_checks_broken(void **state)
 {
 	struct rd_snapshot s;
@@ -465,8 +626,9 @@ static void test_checks_broken(void **state)
 	/* No peer-memory module and dma-buf not probed: not judged. */
 	x = find(&r, "gpu.peermem", NULL);
 	assert_int_equal(x->verdict, RD_UNKNOWN);
-	assert_non_null(
-		strstr(x->summary, "(the RDMA devices' verbs were not read)"));
+	assert_non_null(strstr(x->summary,
+			       "whether 8 RDMA devices register dma-buf "
+			       "memory (verbs not read)"));
 	rd_results_free(&r);
 
 	/* dma-buf refused by every NIC: GPUDirect RDMA impossible. */
@@ -484,7 +646,33 @@ static void test_checks_broken(void **state)
 					   "was not read"));
 	rd_results_free(&r);
 	s.topo.nvidia_peermem.ok = true;
+	/* One NIC's verbs not read: the others' refusal proves nothing. */
+	s.devices[2].verbs.dmabuf.ok = false;
+	run(&s, &r);
+	x = find(&r, "gpu.peermem", NULL);
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "whether 1 RDMA device registers "
+					   "dma-buf memory (verbs not read)"));
+	rd_results_free(&r);
+	s.devices[2].verbs.dmabuf = rd_bool(false);
+	/* The NIC takes dma-buf; the GPU side is the driver's flavour,
+	 * not read here (the fixture's nvidia module has no taint file). */
 	s.devices[3].verbs.dmabuf = rd_bool(true);
+	assert_null(s.topo.nvidia_modules);
+	run(&s, &r);
+	x = find(&r, "gpu.peermem", NULL);
+	assert_int_equal(x->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(x->summary, "whether the GPU driver exports"));
+	rd_results_free(&r);
+	(void)rd_str_set(&s.topo.nvidia_modules, "proprietary");
+	run(&s, &r);
+	x = find(&r, "gpu.peermem", NULL);
+	assert_int_equal(x->verdict, RD_FAIL);
+	assert_non_null(strstr(x->summary, "kernel modules are proprietary: "
+					   "no GPU memory is exported as "
+					   "dma-buf"));
+	rd_results_free(&r);
+	(void)rd_str_set(&s.topo.nvidia_modules, "open");
 	run(&s, &r);
 	assert_int_equal(find(&r, "gpu.peermem", NULL)->verdict, RD_PASS);
 	rd_results_free(&r);
@@ -590,10 +778,12 @@ int main(void)
 		cmocka_unit_test(test_parse_link),
 		cmocka_unit_test(test_gdr_level),
 		cmocka_unit_test(test_fixture_labels),
+		cmocka_unit_test(test_nvidia_modules),
 		cmocka_unit_test(test_labels_by_rule),
 		cmocka_unit_test(test_gpu_pcie_switch),
 		cmocka_unit_test(test_bcm_flatten),
 		cmocka_unit_test(test_bcm_dgx_a100),
+		cmocka_unit_test(test_nic_unknown),
 		cmocka_unit_test(test_checks_broken),
 		cmocka_unit_test(test_checks_healthy),
 		cmocka_unit_test(test_kept),

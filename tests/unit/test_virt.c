@@ -267,6 +267,11 @@ static void test_vf_settings(void **state)
 		assert_true(
 			has_evidence(r, "VF", "node GUID 0x0000000000000000"));
 	}
+	/* More VFs enabled than were read: not a PASS. */
+	sv->numvfs = rd_u64(3);
+	r = one(&res, &s, "sriov.vfs", "mlx5_bond_0");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(r->summary, "3 VFs enabled, 2 of them read"));
 	/* A VF in the PF's VF list with no virtfn link: its function, and so
 	 * its RDMA device, were not read; not a VF without RDMA. */
 	{
