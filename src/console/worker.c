@@ -57,6 +57,8 @@ struct con_worker {
 	double woke; /* wall time the watch last had input; 0: none */
 	struct rd_events stored, live, past;
 	bool have_stored, past_changed;
+	/* When the live watch began: what it saw starts there. */
+	double watch_since;
 	double stored_at; /* monotonic; 0: never read */
 	char store_err[256];
 };
@@ -124,6 +126,7 @@ static void past_update(struct con_worker *w, struct con_update *u)
 	if (!w->watching && w->src.roots && !w->src.roots->redirected) {
 		con_watch_open(&w->watch, &u->snap);
 		w->watching = true;
+		w->watch_since = now;
 	}
 	if (w->watching) {
 		r = con_watch_drain(&w->watch, &u->snap,
@@ -137,7 +140,11 @@ static void past_update(struct con_worker *w, struct con_update *u)
 		if (rd_events_merge(&w->past, &w->stored) == 0 &&
 		    rd_events_merge(&w->past, &w->live) == 0) {
 			rd_events_sort(&w->past);
-			w->past.since = now - PAST_SPAN;
+			/* The store covers the span; the live watch only
+			 * what came since it began. */
+			w->past.since = w->have_stored ? now - PAST_SPAN
+					: w->watching  ? w->watch_since
+						       : now;
 			w->past.from = w->have_stored && w->stored.from
 					       ? strdup(w->stored.from)
 					       : NULL;

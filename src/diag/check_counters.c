@@ -17,6 +17,7 @@ struct worst {
 	char name[96];
 	double rate;
 	const char *hint;
+	const char *unit;
 	size_t watched;
 	size_t samples;	/* series with two samples or more */
 };
@@ -68,11 +69,12 @@ static void judge(struct diag_ctx *x, struct rd_result *r, struct worst *w,
 		else if (rate > ci->warn_rate)
 			v = RD_WARN;
 		diag_ev(x, r, c->v[i].name, rd_counter_group_name(group),
-			"+%" PRIu64 " in %.1f s (%.3g/s): %s", delta, span, rate,
-			ci->meaning);
+			"+%" PRIu64 " in %.1f s (%.3g %s/s): %s", delta, span,
+			rate, rd_counter_unit_name(ci->unit), ci->meaning);
 		if (v > w->v || (v == w->v && v != RD_PASS && rate > w->rate)) {
 			w->v = v;
 			w->rate = rate;
+			w->unit = rd_counter_unit_name(ci->unit);
 			w->hint = ci->hint;
 			snprintf(w->name, sizeof(w->name), "%s", c->v[i].name);
 		}
@@ -111,14 +113,23 @@ void check_counters_errors(struct diag_ctx *x, const struct diag_target *t,
 		bool no_phy = rd_port_is_eth(p) &&
 			      (!t->n || t->n->ethtool.stats.n == 0);
 
+		char unsampled[64] = "";
+
+		/* Judged are those with a window; the others are said. */
+		if (w.samples < w.watched)
+			snprintf(unsampled, sizeof(unsampled),
+				 " (%zu more not sampled yet)",
+				 w.watched - w.samples);
 		diag_verdict(x, r, RD_PASS, "ok",
-			     "%s/%" PRIu64 ": none of %zu error counters rising%s",
-			     d->name, p->port, w.watched,
+			     "%s/%" PRIu64 ": none of %zu error counters "
+			     "rising%s%s",
+			     d->name, p->port, w.samples, unsampled,
 			     no_phy ? " (no ethtool statistics read)" : "");
 	} else {
 		diag_verdict(x, r, w.v, "error_counter_rising",
-			     "%s/%" PRIu64 ": %s rising at %.3g/s",
-			     d->name, p->port, w.name, w.rate);
+			     "%s/%" PRIu64 ": %s rising at %.3g %s/s", d->name,
+			     p->port, w.name, w.rate,
+			     w.unit ? w.unit : "events");
 		if (w.hint && *w.hint)
 			diag_next(x, r, "%s", w.hint);
 	}

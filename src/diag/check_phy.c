@@ -485,6 +485,12 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		diag_next(x, r, "reseat the module; then try another cage");
 		return;
 	}
+	/* Temperature alone (a page of lane monitors unread) is no light. */
+	if (!diag_have(x, r, s.n > 0,
+		       "%s: the module's lane monitors (Tx bias, Tx and Rx "
+		       "power) were not read: its light is not known",
+		       t->name))
+		return;
 	if (!m->rx_power_limits.low_alarm.ok &&
 	    !m->rx_power_limits.low_warn.ok && s.rx_dark == 0 &&
 	    s.rx_low_warn == 0) {
@@ -830,6 +836,15 @@ void check_phy_linkmodes(struct diag_ctx *x, const struct diag_target *t,
 			return;
 		}
 		scan_lanes(m, &s);
+		if (m->dom.ok && m->dom.v && s.n == 0) {
+			diag_verdict(x, r, RD_UNKNOWN, "no_data",
+				     "%s: the partner sends no "
+				     "autonegotiation pages; whether any "
+				     "light arrives needs the module's lane "
+				     "monitors, which were not read",
+				     t->name);
+			return;
+		}
 		if (s.n && s.rx_dark == s.n) {
 			diag_verdict(x, r, RD_UNKNOWN, "no_light",
 				     "%s: no light arrives, so nothing can "

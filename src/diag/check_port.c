@@ -127,6 +127,7 @@ static void tree_no_device(struct diag_ctx *x)
 	struct rd_result *r = diag_new(x, NULL, 0, NULL);
 	enum diag_mod core = diag_module(s, "ib_core");
 	enum diag_mod uverbs = diag_module(s, "ib_uverbs");
+	const struct rd_pci *nic = NULL;
 	const struct rd_netdev *n;
 
 	diag_step(x, r, RD_FAIL, "RDMA devices in %s: none", SYS_IB);
@@ -165,8 +166,11 @@ static void tree_no_device(struct diag_ctx *x)
 			continue;
 		diag_ev(x, r, "PCI function", "libpci", "%s driver %s",
 			p->bdf ? p->bdf : "?", p->driver);
-		if (diag_module(s, ib) != DIAG_MOD_ABSENT)
+		if (diag_module(s, ib) != DIAG_MOD_ABSENT) {
+			if (!nic)
+				nic = p;
 			continue;
+		}
 		diag_ev(x, r, "module", "/sys/module", "%s not loaded", ib);
 		diag_step(x, r, RD_FAIL, "%s drives %s but %s is not loaded",
 			  p->driver, p->bdf ? p->bdf : "a NIC", ib);
@@ -192,6 +196,28 @@ static void tree_no_device(struct diag_ctx *x)
 		diag_next(x, r, "load ib_uverbs (it pulls in ib_core)");
 		diag_fix(x, r, RD_FIX_MODPROBE, "ib_uverbs", false, false,
 			 "loads the RDMA core", "modprobe ib_uverbs");
+		return;
+	}
+	/* An RDMA NIC on the bus with its RDMA driver there (or not
+	 * known): the NIC made no device; Soft-RoCE is not the answer. */
+	if (nic) {
+		const char *ib = diag_rdma_module_of(nic->driver);
+		bool loaded = diag_module(s, ib) == DIAG_MOD_LOADED;
+
+		diag_step(x, r, RD_FAIL, "%s (%s) made no RDMA device",
+			  nic->bdf ? nic->bdf : "an RDMA NIC", nic->driver);
+		diag_verdict(x, r, RD_FAIL, "no_device",
+			     "no RDMA device: NIC %s (%s) is on the bus and "
+			     "%s %s, but it made no RDMA device",
+			     nic->bdf ? nic->bdf : "?", nic->driver, ib,
+			     loaded ? "is loaded"
+				    : "was not read as loaded or not");
+		diag_next(x, r,
+			  "read dmesg for %s's errors while probing %s "
+			  "(firmware, a failed reset, RoCE disabled in the "
+			  "NIC's firmware)%s",
+			  ib, nic->bdf ? nic->bdf : "the NIC",
+			  loaded ? "" : "; check that it is loaded (lsmod)");
 		return;
 	}
 	n = pick_rxe_netdev(s);

@@ -417,10 +417,13 @@ void check_qos_ecn(struct diag_ctx *x, const struct diag_target *t,
 			     "%s: CNP counters rising, DCQCN is active", nd);
 		return;
 	}
-	if (unread && !(judge & ~unread)) {
-		diag_verdict(x, r, RD_UNKNOWN, "no_data",
-			     "%s: ECN enable for priority %s not read (needs root?)",
-			     nd, list);
+	/* Every priority read is on: the rest were not read. */
+	if (unread && !(judge & ~on & ~unread)) {
+		rd_qos_prio_list(judge & unread, offl, sizeof(offl));
+		diag_verdict(
+			x, r, RD_UNKNOWN, "no_data",
+			"%s: ECN enable for priority %s not read (needs root?)",
+			nd, offl);
 		return;
 	}
 	rd_qos_prio_list(judge & ~on & ~unread, offl, sizeof(offl));

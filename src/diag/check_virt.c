@@ -42,13 +42,14 @@ static const struct rd_device *ib_vf_zero_guid(const struct rd_snapshot *s,
 
 /*
  * The VF's own RDMA port on this host: 1 ACTIVE, 0 read and not active,
- * -1 not seen (no RDMA device here: passed to a VM, or no driver).
+ * -1 not seen (no RDMA device here: passed to a VM, or no driver), -2
+ * its device here but its port state not read.
  */
 static int vf_port_up(const struct rd_snapshot *s, const struct rd_vf *v)
 {
 	const struct rd_device *d =
 		v->rdma_device ? rd_snapshot_device(s, v->rdma_device) : NULL;
-	int up = -1;
+	int up = d ? -2 : -1;
 
 	for (size_t i = 0; d && i < d->n_ports; i++) {
 		if (rd_port_active(&d->ports[i]))
@@ -204,7 +205,8 @@ void check_sriov_vfs(struct diag_ctx *x)
 		if (unset) {
 			/* Zero is "no GUID set by the PF": the subnet
 			 * manager may still give the VF one. */
-			bool down = vf_port_up(s, unset) == 0;
+			int up = vf_port_up(s, unset);
+			bool down = up == 0, seen_unread = up == -2;
 
 			diag_verdict(
 				x, r, down ? RD_FAIL : RD_WARN, "vf_guid_unset",
@@ -220,9 +222,13 @@ void check_sriov_vfs(struct diag_ctx *x)
 				down ? " and its port is not ACTIVE: an "
 				       "InfiniBand VF's port stays down "
 				       "until it has a GUID"
-				     : ": its port stays down unless the "
-				       "subnet manager assigns one (this "
-				       "host does not see the VF's port)");
+				: seen_unread
+					? ": its port stays down unless the "
+					  "subnet manager assigns one (its "
+					  "port state was not read)"
+					: ": its port stays down unless the "
+					  "subnet manager assigns one (this "
+					  "host does not see the VF's port)");
 			guid_next(x, r, sv, unset);
 			continue;
 		}

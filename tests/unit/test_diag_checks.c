@@ -192,6 +192,18 @@ static void test_ecn(void **state)
 	run_only(&s, NULL, "qos.ecn", &res);
 	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_PASS, "ok");
 	rd_results_free(&res);
+	/* RoCE on 3 and 4; 3 on, 4's files not read: not "off". */
+	snap_app(&s.netdevs[0], 5, 34, 4);
+	rd_counters_add(&e->np_enable, "prio4", rd_u64(0));
+	rd_counters_add(&e->rp_enable, "prio4", rd_u64(0));
+	e->np_enable.v[1].value.ok = false;
+	e->rp_enable.v[1].value.ok = false;
+	run_only(&s, NULL, "qos.ecn", &res);
+	expect_verdict(&res, "qos.ecn", "mlx5_0", 1, RD_UNKNOWN, "no_data");
+	assert_non_null(
+		strstr(find_result(&res, "qos.ecn", "mlx5_0", 1)->summary,
+		       "ECN enable for priority 4 not read"));
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
@@ -838,7 +850,22 @@ static void test_counters(void **state)
 	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_WARN,
 		       "error_counter_rising");
 	r = find_result(&res, "counters.errors", "mlx5_0", 1);
-	assert_non_null(strstr(r->summary, "rising at 2/s"));
+	assert_non_null(strstr(r->summary, "rising at 2 events/s"));
+	rd_results_free(&res);
+	rd_history_free(&h);
+	rd_snapshot_free(&s);
+
+	/* A counter with no value yet: judged are only those sampled. */
+	one_roce(&s, NULL);
+	counter_history(&h, &s, "symbol_error", 5, 5);
+	assert_non_null(rd_counters_add(&s.devices[0].ports[0].counters,
+					"link_downed", rd_u64(0)));
+	s.devices[0].ports[0].counters.v[1].value.ok = false;
+	run_only(&s, &h, "counters.errors", &res);
+	expect_verdict(&res, "counters.errors", "mlx5_0", 1, RD_PASS, "ok");
+	r = find_result(&res, "counters.errors", "mlx5_0", 1);
+	assert_non_null(strstr(r->summary, "none of 1 error counters rising "
+					   "(1 more not sampled yet)"));
 	rd_results_free(&res);
 	rd_history_free(&h);
 	rd_snapshot_free(&s);

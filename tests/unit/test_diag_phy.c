@@ -463,6 +463,38 @@ static void test_fec(void **state)
 	rd_snapshot_free(&s);
 }
 
+/*
+ * The module's temperature read but none of its lane monitors (a page
+ * that failed): its light is not known, neither "within limits" nor a
+ * reason to blame the switch for a missing negotiation.
+ */
+static void test_lanes_unread(void **state)
+{
+	struct rd_snapshot s;
+	struct rd_results res = { 0 };
+	const struct rd_result *r;
+	struct rd_netdev *n;
+
+	(void)state;
+	n = host(&s, false);
+	module_from(n, "real-sfp-10g-sr-finisar-ftlx8571d3bcl.hex");
+	assert_true(n->xcvr.temperature_c.ok && n->xcvr.dom.v);
+	for (size_t i = 0; i < n->xcvr.n_lanes; i++)
+		free(n->xcvr.lanes[i].datapath_state);
+	free(n->xcvr.lanes);
+	n->xcvr.lanes = NULL;
+	n->xcvr.n_lanes = 0;
+	r = run(&s, &res, "phy.optics");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_non_null(strstr(r->summary, "lane monitors"));
+	r = run(&s, &res, "phy.linkmodes");
+	assert_int_equal(r->verdict, RD_UNKNOWN);
+	assert_non_null(
+		strstr(r->summary, "lane monitors, which were not read"));
+	rd_results_free(&res);
+	rd_snapshot_free(&s);
+}
+
 static void test_linkmodes(void **state)
 {
 	struct rd_snapshot s;
@@ -539,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_not_read),
 		cmocka_unit_test(test_empty_cage),
 		cmocka_unit_test(test_fec),
+		cmocka_unit_test(test_lanes_unread),
 		cmocka_unit_test(test_linkmodes),
 		cmocka_unit_test(test_json_round_trip),
 	};

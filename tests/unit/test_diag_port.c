@@ -435,6 +435,20 @@ static void test_no_device_rxe(void **state)
 	assert_string_equal(r->fix->arg2, "veth0");
 	fix_is_its_kind("rxe", r);
 	rd_results_free(&res);
+	/* A ConnectX on the bus with mlx5_ib loaded: the NIC made no
+	 * device; neither "no RDMA NIC" nor Soft-RoCE. */
+	snap_pci(&s, "0000:3b:00.0", 0x15b3, 0x101d, "mlx5_core");
+	snap_module(&s, "mlx5_core");
+	snap_module(&s, "mlx5_ib");
+	run_only(&s, NULL, "port.state", &res);
+	expect_verdict(&res, "port.state", NULL, 0, RD_FAIL, "no_device");
+	r = find_result(&res, "port.state", NULL, 0);
+	assert_non_null(strstr(r->summary, "NIC 0000:3b:00.0 (mlx5_core) is "
+					   "on the bus and mlx5_ib is loaded"));
+	assert_null(strstr(r->summary, "no RDMA NIC"));
+	assert_null(r->fix);
+	assert_non_null(strstr(r->next_step, "dmesg"));
+	rd_results_free(&res);
 	rd_snapshot_free(&s);
 }
 
