@@ -154,8 +154,9 @@ static void module_text(struct rd_printer *p, const char *target,
 			      m->error ? rd_esc_tmp(m->error) :
 					 "module memory not read");
 	} else {
-		rd_print_text(p, "%s %s", m->type ? m->type : "?",
-			      m->media ? m->media : "media unknown");
+		rd_print_text(p, "%s %s", m->type ? rd_esc_tmp(m->type) : "?",
+			      m->media ? rd_esc_tmp(m->media)
+				       : "media unknown");
 		if (m->media_detail)
 			rd_print_text(p, " (%s)", rd_esc_tmp(m->media_detail));
 		if (m->length_m.ok) {
@@ -181,12 +182,23 @@ static void module_text(struct rd_printer *p, const char *target,
 		if (m->dom.ok && !m->dom.v)
 			rd_print_text(p, "  no diagnostics: %s\n",
 				      m->no_dom ? rd_esc_tmp(m->no_dom) : "not reported");
+		if (!rd_xcvr_dom_real(m)) {
+			rd_print_text(p, "  diagnostics: zeros the driver "
+					 "made up (supply 0 V, or limits with "
+					 "no range), not readings\n");
+			goto results;
+		}
 		if (m->temperature_c.ok)
 			rd_print_text(p, "  temperature %.1f C", m->temperature_c.v);
 		if (m->temperature_c.ok && m->temperature_limits.high_warn.ok)
-			rd_print_text(p, " (high warning %.1f C, alarm %.1f C)",
-				      m->temperature_limits.high_warn.v,
+			rd_print_text(p, " (high warning %.1f C",
+				      m->temperature_limits.high_warn.v);
+		if (m->temperature_c.ok && m->temperature_limits.high_warn.ok &&
+		    m->temperature_limits.high_alarm.ok)
+			rd_print_text(p, ", alarm %.1f C",
 				      m->temperature_limits.high_alarm.v);
+		if (m->temperature_c.ok && m->temperature_limits.high_warn.ok)
+			rd_print_text(p, ")");
 		if (m->vcc_v.ok)
 			rd_print_text(p, "%ssupply %.3f V",
 				      m->temperature_c.ok ? ", " : "  ",
@@ -208,6 +220,7 @@ static void module_text(struct rd_printer *p, const char *target,
 				      yes_no(l->tx_fault));
 		}
 	}
+results:
 	for (size_t i = 0; i < res->n; i++) {
 		const struct rd_result *r = &res->v[i];
 

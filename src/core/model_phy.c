@@ -145,6 +145,19 @@ static bool under(struct rd_odbl v, struct rd_odbl lim)
 	return v.ok && lim.ok && v.v < lim.v;
 }
 
+static bool limits_empty(const struct rd_xcvr_limits *l)
+{
+	return l->high_alarm.ok && l->low_alarm.ok &&
+	       l->high_alarm.v <= l->low_alarm.v;
+}
+
+bool rd_xcvr_dom_real(const struct rd_xcvr *m)
+{
+	return !((m->vcc_v.ok && m->vcc_v.v <= 0.0) ||
+		 (limits_empty(&m->temperature_limits) &&
+		  limits_empty(&m->vcc_limits)));
+}
+
 enum rd_xcvr_rx_class rd_xcvr_lane_rx(const struct rd_xcvr *m,
 				      const struct rd_xcvr_lane *l)
 {
@@ -210,6 +223,10 @@ enum rd_xcvr_glance rd_xcvr_brief(const struct rd_xcvr *m, char *buf,
 			 !strcmp(m->module_state, "ModuleFault") ? "FAULT"
 								 : "LOWPWR");
 		return RD_XCVR_G_BAD;
+	}
+	if (!rd_xcvr_dom_real(m)) {
+		snprintf(buf, size, "?");
+		return RD_XCVR_G_UNKNOWN;
 	}
 	rd_xcvr_rx_scan(m, &rx);
 	if (rx.tx_fault) {

@@ -180,6 +180,15 @@ enum rd_xcvr_rx_class rd_xcvr_lane_rx(const struct rd_xcvr *m,
 /* "dark", "low", "ok", "unread" */
 const char *rd_xcvr_rx_class_name(enum rd_xcvr_rx_class c);
 
+/*
+ * False for diagnostics no powered module reports: a supply of 0 V (the
+ * module answered, so it has power), or temperature and supply limits
+ * without a range. A driver that hides a failed read of the diagnostics
+ * page hands back such zeros (mlx4 on ConnectX-2 does): no value of them
+ * is a reading.
+ */
+bool rd_xcvr_dom_real(const struct rd_xcvr *m);
+
 /* What the module says at a glance, in at most 9 characters. */
 enum rd_xcvr_glance {
 	RD_XCVR_G_UNKNOWN, /* "?": not read */

@@ -347,25 +347,6 @@ static void ev_lanes(struct diag_ctx *x, struct rd_result *r,
 
 /* Limits whose high alarm is not above the low one: no range, not a module's.
  */
-static bool limits_empty(const struct rd_xcvr_limits *l)
-{
-	return l->high_alarm.ok && l->low_alarm.ok &&
-	       l->high_alarm.v <= l->low_alarm.v;
-}
-
-/*
- * Diagnostics no powered module reports: a supply of 0 V (the module
- * answered, so it has power) or temperature and supply limits without a
- * range. A driver that hides a failed read of the diagnostics page hands
- * back zeros that look like this (mlx4 on ConnectX-2 does).
- */
-static bool dom_not_real(const struct rd_xcvr *m)
-{
-	return (m->vcc_v.ok && m->vcc_v.v <= 0.0) ||
-	       (limits_empty(&m->temperature_limits) &&
-		limits_empty(&m->vcc_limits));
-}
-
 /* The optics' verdict for a port: FAIL when light is missing or Tx failed. */
 void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		      struct rd_result *r)
@@ -395,7 +376,7 @@ void check_phy_optics(struct diag_ctx *x, const struct diag_target *t,
 		       "%s: the module's diagnostics were not read", t->name))
 		return;
 	ev_lanes(x, r, m);
-	if (dom_not_real(m)) {
+	if (!rd_xcvr_dom_real(m)) {
 		diag_ev(x, r, "module supply",
 			where(m, "vcc_v", 0, src, sizeof(src)), "%.4f V",
 			m->vcc_v.ok ? m->vcc_v.v : 0.0);

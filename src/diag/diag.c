@@ -179,6 +179,8 @@ const char *rd_result_no_fix_reason(const struct rd_result *r)
 				       "the fabric" },
 		{ "port_down", "the cause is not known: nothing is changed on "
 			       "a guess" },
+		{ "not_activated", "the subnet manager's state was not read: "
+				   "nothing is changed on a guess" },
 		{ "fw_below_min", "firmware is updated with the vendor's tool "
 				  "and a reset, not changed in place" },
 		{ "pcie_degraded", "the PCIe link trains in hardware: slot, "

@@ -9,6 +9,8 @@
 
 #include "export/metrics.h"
 
+#include "diag/data.h"
+
 #define C RD_PROM_COUNTER
 #define G RD_PROM_GAUGE
 
@@ -266,9 +268,18 @@ static void export_port(struct rd_prom *w, const struct rd_device *d,
 		/* lifespan is a setting (milliseconds), not a count. */
 		if (!c->value.ok || strcmp(c->name, "lifespan") == 0)
 			continue;
-		if (ends_with(c->name, "_bytes"))
+		if (ends_with(c->name, "_bytes") ||
+		    ends_with(c->name, "Octets"))
 			rd_prom_u64(w, "rdmadiag_hw_bytes_total", C,
 				    "Driver counter in bytes (ports/N/hw_counters/)",
+				    lc, c->value.v);
+		/* bnxt_re's active_qps, watermark_mrs...: levels, they fall. */
+		else if (!strncmp(c->name, "active_", 7) ||
+			 !strncmp(c->name, "watermark_", 10))
+			rd_prom_u64(w, "rdmadiag_hw_resources", G,
+				    "Driver gauge (ports/N/hw_counters/): "
+				    "resources in use now (active_*) or their "
+				    "peak (watermark_*)",
 				    lc, c->value.v);
 		else
 			rd_prom_u64(w, "rdmadiag_hw_events_total", C,
@@ -381,10 +392,21 @@ static void export_ethtool_stat(struct rd_prom *w, const char *dev,
 	if (ends_with(n, "_phy")) {
 		const char *l[] = { "device", dev, "port", portnum, "netdev", nd,
 				    "counter", n, NULL };
+		const struct rd_counter_table *t = rd_data_counters();
+		const struct rd_counter_info *ci =
+			t ? rd_counter_info_find(t, RD_CTR_ETHTOOL, n) : NULL;
 
-		rd_prom_u64(w, "rdmadiag_phy_events_total", C,
-			    "Physical port counters of the driver (ethtool *_phy), events",
-			    l, v);
+		/* Bits (rx_bits_phy, rx_err_lane_N_phy) are not events. */
+		if (ci && ci->unit == RD_UNIT_BITS)
+			rd_prom_u64(w, "rdmadiag_phy_bits_total", C,
+				    "Physical port counters of the driver in "
+				    "bits (ethtool *_phy)",
+				    l, v);
+		else
+			rd_prom_u64(w, "rdmadiag_phy_events_total", C,
+				    "Physical port counters of the driver "
+				    "(ethtool *_phy), events",
+				    l, v);
 	}
 }
 
@@ -468,6 +490,9 @@ static void export_xcvr(struct rd_prom *w, const struct rd_netdev *n,
 			    "The module's identity from its memory (always 1)",
 			    li, 1);
 	}
+	/* Zeros a driver made up are no readings: no series from them. */
+	if (!rd_xcvr_dom_real(m))
+		return;
 	if (m->temperature_c.ok)
 		rd_prom_dbl(w, "rdmadiag_module_temperature_celsius", G,
 			    "Module temperature", l, m->temperature_c.v);
@@ -515,8 +540,11 @@ static void export_netdev(struct rd_prom *w, const struct rd_netdev *n)
 	const char *l[] = { "device", dev, "port", portnum, "netdev", n->name,
 			    NULL };
 
-	snprintf(portnum, sizeof(portnum), "%" PRIu64,
-		 n->rdma_port.ok ? n->rdma_port.v : 0);
+	/* No port 0 exists: an unread port is an empty label. */
+	if (n->rdma_port.ok)
+		snprintf(portnum, sizeof(portnum), "%" PRIu64, n->rdma_port.v);
+	else
+		portnum[0] = '\0';
 	export_scalars(w, netdev_metrics, N(netdev_metrics), n, l);
 	for (size_t i = 0; i < n->ethtool.stats.n; i++)
 		if (n->ethtool.stats.v[i].value.ok)

@@ -264,7 +264,7 @@ static void counters_draw(struct ui *ui)
 			cs.filter[0] || cs.hide_still
 				? "No counter matches (/ to change the filter, "
 				  "z to show all)."
-				: "This port exposes no counters.");
+				: "No counter of this port was read.");
 		return;
 	}
 	w_table_scroll(&cs.tbl, cs.n, h);

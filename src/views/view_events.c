@@ -179,11 +179,14 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 			    ui_str(log->error));
 		return;
 	}
+	char nread[32] = "?";
+
+	if (log->records_read.ok)
+		snprintf(nread, sizeof(nread), "%" PRIu64, log->records_read.v);
 	w_lines_add(&page.lines, W_DIM,
-		    "  %" PRIu64 " records read from %s, %zu about RDMA "
+		    "  %s records read from %s, %zu about RDMA "
 		    "devices%s",
-		    log->records_read.ok ? log->records_read.v : 0,
-		    ui_str(log->source), log->n_records,
+		    nread, ui_str(log->source), log->n_records,
 		    log->gaps.ok && log->gaps.v
 			    ? "; some were overwritten before they were read"
 			    : "");
@@ -223,11 +226,24 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 		}
 		shown++;
 	}
+	/* The ring may have wrapped: its oldest record is not boot's. */
 	if (!shown)
 		w_lines_add(&page.lines, W_DIM,
-			    "  no kernel messages about %s since boot",
+			    "  no kernel messages about %s %s",
 			    all_devices || !sel ? "the RDMA devices"
-						: ui_str(sel->name));
+						: ui_str(sel->name),
+			    log->first_seq.ok && log->first_seq.v == 0
+				    ? "since boot"
+				    : "in the records the kernel still holds");
+}
+
+/* A count as read, "-" when it was not. */
+static const char *count_text(struct rd_ou64 v, char *buf, size_t size)
+{
+	if (!v.ok)
+		return "-";
+	snprintf(buf, size, "%" PRIu64, v.v);
+	return buf;
 }
 
 static void health(struct ui *ui, const struct rd_device *sel)
@@ -253,21 +269,22 @@ static void health(struct ui *ui, const struct rd_device *sel)
 			ui_str(rd_devlink_version(dl, "fixed", "fw.psid")));
 		for (size_t j = 0; j < dl->n_reporters; j++) {
 			const struct rd_devlink_reporter *p = &dl->reporters[j];
+			char errs[24], recs[24];
 			bool bad = rd_devlink_reporter_failed(p);
 			bool moved =
 				(p->error_count.ok && p->error_count.v) ||
 				(p->recover_count.ok && p->recover_count.v);
 
-			w_lines_add(&page.lines,
-				    bad	    ? W_BAD
-				    : moved ? W_WARN
-					    : W_NORMAL,
-				    "    %-10s %-8s %6" PRIu64
-				    " errors %6" PRIu64 " recovered",
-				    ui_str(p->name), ui_str(p->state),
-				    p->error_count.ok ? p->error_count.v : 0,
-				    p->recover_count.ok ? p->recover_count.v
-							: 0);
+			w_lines_add(
+				&page.lines,
+				bad	? W_BAD
+				: moved ? W_WARN
+					: W_NORMAL,
+				"    %-10s %-8s %6s errors %6s recovered",
+				ui_str(p->name), ui_str(p->state),
+				count_text(p->error_count, errs, sizeof(errs)),
+				count_text(p->recover_count, recs,
+					   sizeof(recs)));
 		}
 	}
 	if (!any)

@@ -180,6 +180,14 @@ enum w_style view_overview_reach(const struct rd_snapshot *s,
 				 : "",
 			 rd_rate_pcie_bound(&m) < m.pcie_gbps ? m.uplink_bdf
 							      : "");
+	/* A card's PCIe not read: the link gives a bound, not the rate. */
+	if (d->pci_bdf && !m.pcie_ok) {
+		snprintf(buf, len,
+			 "reachable: at most %.2f Gb/s (link %.2f Gb/s%s; "
+			 "PCIe link not read)",
+			 m.reachable_gbps, m.link_gbps, mtu);
+		return W_DIM;
+	}
 	snprintf(buf, len,
 		 "reachable %.2f Gb/s, limited by %s (link %.2f Gb/s%s%s)",
 		 m.reachable_gbps, rd_rate_limit_name(m.limit), m.link_gbps,
@@ -229,8 +237,9 @@ static int functions_line(const struct ui *ui, const struct rd_rect *in,
 	if (b) {
 		up = rd_bond_members_up(b, &unread);
 		snprintf(bond, sizeof(bond),
-			 "bond %s %s: %zu of %zu members up", ui_str(b->name),
-			 ui_str(b->mode), up, b->n_members);
+			 "bond %s %s: %zu of %zu members up%s", ui_str(b->name),
+			 ui_str(b->mode), up, b->n_members,
+			 unread ? " (the others not read)" : "");
 	}
 	if (!fn[0] && !bond[0])
 		return row;
@@ -246,20 +255,25 @@ static enum rd_verdict container_verdict(const struct ui *ui,
 {
 	static const char *const ids[] = { "host.container", "host.memlock",
 					   "host.rdma_netns", "user.uverbs" };
-	enum rd_verdict v = RD_PASS;
+	enum rd_verdict v = RD_UNKNOWN;
+	bool judged = false;
 
 	*worst = NULL;
-	/* In the order of ids: of two equally bad, the first says more. */
+	/* In the order of ids: of two equally bad, the first says more;
+	 * nothing judged (all UNKNOWN, or no results yet) is UNKNOWN. */
 	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
 		for (size_t i = 0; ui->st.have_results && i < ui->st.results.n;
 		     i++) {
 			const struct rd_result *res = &ui->st.results.v[i];
 
-			if (res->check_id && !strcmp(res->check_id, ids[k]) &&
-			    res->verdict != RD_UNKNOWN && res->verdict > v) {
+			if (!res->check_id || strcmp(res->check_id, ids[k]) ||
+			    res->verdict == RD_UNKNOWN)
+				continue;
+			if (!judged || res->verdict > v) {
 				v = res->verdict;
 				*worst = res;
 			}
+			judged = true;
 		}
 	return v;
 }
@@ -287,9 +301,18 @@ bool view_overview_container_text(const struct rd_snapshot *s, char *buf,
 		const char *base = n->path ? strrchr(n->path, '/') : NULL;
 		bool ok = n->exists.ok && n->exists.v && !rd_devnode_denied(n);
 
-		if (!base || !n->exists.ok)
+		if (!base)
 			continue;
 		base++;
+		/* Listed, but whether it exists could not be checked. */
+		if (!n->exists.ok) {
+			if (ng < sizeof(gone))
+				ng += (size_t)snprintf(gone + ng,
+						       sizeof(gone) - ng,
+						       "%s%s (not checked)",
+						       ng ? " " : "", base);
+			continue;
+		}
 		if (ok && nh < sizeof(here))
 			nh += (size_t)snprintf(here + nh, sizeof(here) - nh,
 					       "%s%s", nh ? " " : "", base);
@@ -311,7 +334,7 @@ bool view_overview_container_text(const struct rd_snapshot *s, char *buf,
 		 container ? ui_str(h->container) : "",
 		 ui_str(h->rdma_netns_mode),
 		 nh ? here : (h->n_devnodes ? "none" : "not read"),
-		 ng ? ", missing " : "", ng ? gone : "", lock,
+		 ng ? ", not usable " : "", ng ? gone : "", lock,
 		 h->cap_ipc_lock.ok ? (h->cap_ipc_lock.v ? "CAP_IPC_LOCK"
 							 : "no CAP_IPC_LOCK")
 				    : "CAP_IPC_LOCK ?");

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -225,7 +226,9 @@ static void gid_table(struct w_lines *l, const struct rd_port *p)
 	w_lines_add(l, W_HEAD, "  %-5s %-39s %-15s %-10s %s", "INDEX", "GID",
 		    "IPv4", "TYPE", "NETDEV");
 	if (!p->n_gids)
-		w_lines_add(l, W_DIM, "  no GIDs: the port has no address yet");
+		/* Every port has one (IB: prefix and GUID; RoCE: its
+		 * link-local address): none is a table not read. */
+		w_lines_add(l, W_DIM, "  GID table not read");
 	for (size_t i = 0; i < p->n_gids; i++) {
 		const struct rd_gid *g = &p->gids[i];
 		char gid[48] = "N/A", ip[20] = "";
@@ -450,7 +453,7 @@ static void optics(struct ui *ui, struct w_lines *l, const struct rd_netdev *nd,
 
 					if (s && n < 60)
 						v[n++] = s->ok ? (double)s->v
-							       : 0;
+							       : NAN;
 				}
 				w_spark(v, n, sw, w_utf8(), spark,
 					sizeof(spark));
@@ -573,11 +576,15 @@ static void vf_lines(struct w_lines *l, const struct rd_snapshot *s,
 static void bond_lines(struct w_lines *l, const struct rd_bond *b)
 {
 	size_t unread, up = rd_bond_members_up(b, &unread);
+	char nr[32] = "";
+
+	if (unread)
+		snprintf(nr, sizeof(nr), ", %zu not read", unread);
 
 	w_lines_add(l, up + unread < b->n_members ? W_WARN : W_NORMAL,
-		    "  bond %s: %s, hash %s, %zu of %zu members up%s%s",
+		    "  bond %s: %s, hash %s, %zu of %zu members up%s%s%s",
 		    ui_str(b->name), ui_str(b->mode), ui_str(b->hash_policy),
-		    up, b->n_members,
+		    up, b->n_members, nr,
 		    b->rdma_device ? ", RoCE LAG device " : "",
 		    b->rdma_device ? ui_str(b->rdma_device) : "");
 	if (b->lag_state)
@@ -698,13 +705,17 @@ static void port_draw(struct ui *ui)
 		w_lines_add(&page.lines, W_NORMAL, " ");
 		w_lines_add(&page.lines, W_HEAD, "Netdev %s", ui_str(nd->name));
 		fields(&page.lines, rd_netdev_fields, nd, "", ll);
-		for (size_t i = 0; i < nd->n_addrs; i++)
-			w_lines_add(&page.lines, W_NORMAL,
-				    "  %-28s %s/%" PRIu64 " %s",
+		for (size_t i = 0; i < nd->n_addrs; i++) {
+			char len[24] = "?";
+
+			if (nd->addrs[i].prefixlen.ok)
+				snprintf(len, sizeof(len), "%" PRIu64,
+					 nd->addrs[i].prefixlen.v);
+			w_lines_add(&page.lines, W_NORMAL, "  %-28s %s/%s %s",
 				    ui_str(nd->addrs[i].family),
-				    ui_str(nd->addrs[i].address),
-				    nd->addrs[i].prefixlen.v,
+				    ui_str(nd->addrs[i].address), len,
 				    ui_str(nd->addrs[i].scope));
+		}
 	}
 	w_page_draw(&page, r);
 }

@@ -36,9 +36,18 @@ static enum w_style dist_style(enum rd_topo_dist d)
 	return W_DIM;
 }
 
+/* A node's PCI address; a loaded file may lack it. */
+static const char *bdf_of(const struct rd_topo_node *n)
+{
+	return n->bdf ? n->bdf : "?";
+}
+
+/* A NIC by its RDMA device, else its address without the domain. */
 static const char *nic_label(const struct rd_topo_node *n)
 {
-	return n->rdma_device ? rd_esc_tmp(n->rdma_device) : n->bdf + 5;
+	if (n->rdma_device)
+		return rd_esc_tmp(n->rdma_device);
+	return n->bdf && strlen(n->bdf) > 5 ? n->bdf + 5 : bdf_of(n);
 }
 
 static void hop_line(const struct rd_snapshot *s, size_t i, const char *dir,
@@ -80,7 +89,7 @@ static void hop_line(const struct rd_snapshot *s, size_t i, const char *dir,
 	}
 	if (strstr(link, "narrow"))
 		st = W_BAD;
-	w_lines_add(&page.lines, st, "  %s %s %-11s %-20s %s", dir, n->bdf,
+	w_lines_add(&page.lines, st, "  %s %s %-11s %-20s %s", dir, bdf_of(n),
 		    what, link, rd_topo_is_nic(n) ? ui_str(nic_label(n)) : acs);
 }
 
@@ -98,10 +107,12 @@ static void path_lines(const struct rd_snapshot *s, size_t g, size_t n)
 	u = rd_topo_nic_use(s, &t->nodes[n], &state);
 	w_lines_add(&page.lines, W_HEAD,
 		    "GPU%ld %s to %s: %s (nvidia-smi %s)%s",
-		    rd_topo_gpu_index(t, g), t->nodes[g].bdf,
+		    rd_topo_gpu_index(t, g), bdf_of(&t->nodes[g]),
 		    ui_str(nic_label(&t->nodes[n])), rd_topo_dist_name(p.dist),
 		    p.smi,
-		    (long)n == c.usable	   ? ", the NIC NCCL uses"
+		    (long)n == c.usable && c.n_unknown
+			    ? ", the nearest NIC read as usable"
+		    : (long)n == c.usable  ? ", the NIC NCCL uses"
 		    : (long)n == c.nearest ? ", the nearest NIC"
 					   : "");
 	if (p.flattened)
@@ -111,8 +122,10 @@ static void path_lines(const struct rd_snapshot *s, size_t g, size_t n)
 			"this path as one (its halves carry full "
 			"bandwidth)");
 	if (u != RD_NIC_USABLE)
-		w_lines_add(&page.lines, W_BAD, "  %s: %s",
-			    ui_str(nic_label(&t->nodes[n])),
+		w_lines_add(&page.lines,
+			    u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE ? W_WARN
+									: W_BAD,
+			    "  %s: %s", ui_str(nic_label(&t->nodes[n])),
 			    state ? rd_esc_tmp(state)
 				  : rd_topo_nic_use_text(u));
 	if (p.dist == RD_DIST_UNKNOWN)
@@ -128,23 +141,26 @@ static void path_lines(const struct rd_snapshot *s, size_t g, size_t n)
 		w_lines_add(&page.lines, W_BAD,
 			    "GPUDirect RDMA: ACS at %s sends it to the root "
 			    "complex",
-			    t->nodes[p.redirect[0]].bdf);
+			    bdf_of(&t->nodes[p.redirect[0]]));
 	else if (p.n_unread)
 		w_lines_add(&page.lines, W_WARN,
 			    "GPUDirect RDMA: ACS of %s not read (needs root)",
-			    t->nodes[p.unread[0]].bdf);
+			    bdf_of(&t->nodes[p.unread[0]]));
 	else
 		w_lines_add(&page.lines, W_GOOD,
-			    "GPUDirect RDMA: on (%s, no ACS redirection)",
+			    "GPUDirect RDMA: the path allows it (%s, no ACS "
+			    "redirection); peer memory below",
 			    rd_topo_dist_name(p.dist));
-	w_lines_add(
-		&page.lines, W_NORMAL, "Peer memory: %s%s",
-		t->nvidia_peermem.ok && t->nvidia_peermem.v ? "nvidia_peermem "
-		: t->nv_peer_mem.ok && t->nv_peer_mem.v	    ? "nv_peer_mem "
-							: "no module loaded",
-		t->nvidia_peermem.ok && t->nvidia_peermem.v
-			? ui_str(rd_esc_tmp(t->nvidia_peermem_version))
-			: "");
+	w_lines_add(&page.lines, W_NORMAL, "Peer memory: %s%s",
+		    t->nvidia_peermem.ok && t->nvidia_peermem.v
+			    ? "nvidia_peermem "
+		    : t->nv_peer_mem.ok && t->nv_peer_mem.v ? "nv_peer_mem "
+		    : !t->nvidia_peermem.ok || !t->nv_peer_mem.ok
+			    ? "module not read"
+			    : "no module loaded",
+		    t->nvidia_peermem.ok && t->nvidia_peermem.v
+			    ? ui_str(rd_esc_tmp(t->nvidia_peermem_version))
+			    : "");
 	for (size_t i = 0; i < p.n_up; i++)
 		hop_line(s, p.up[i], "up  ", false);
 	if (p.has_lca)
@@ -227,25 +243,29 @@ static void topology_draw(struct ui *ui)
 			long ni = rd_topo_nth(t, "nic", k);
 			struct rd_topo_path p;
 			enum w_style st;
-			bool down = rd_topo_nic_use(s, &t->nodes[ni], NULL) !=
-				    RD_NIC_USABLE;
+			enum rd_nic_use u =
+				rd_topo_nic_use(s, &t->nodes[ni], NULL);
+			bool unknown =
+				u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE;
+			bool down = u != RD_NIC_USABLE && !unknown;
 
 			if (rd_topo_path(t, (size_t)gi, (size_t)ni, &p) < 0)
 				continue;
 			st = i == sel_gpu && k == sel_nic ? W_SEL
-			     : down			  ? W_DIM
+			     : down || unknown		  ? W_DIM
 							  : dist_style(p.dist);
 			w_printf(r, row, LABEL_W + (int)(k - first) * CELL_W,
 				 st, "%s%s%s", rd_topo_dist_name(p.dist),
 				 ni == ci.usable ? "*" : "",
 				 down		? "!"
+				 : unknown	? "?"
 				 : p.n_redirect ? "~"
 						: "");
 		}
 	}
 	w_printf(r, row++, 0, W_DIM,
-		 "* NCCL's NIC  ! not usable  ~ ACS redirects  %zu GPU x %zu "
-		 "NIC",
+		 "* NCCL's NIC  ! not usable  ? not known  ~ ACS redirects  "
+		 "%zu GPU x %zu NIC",
 		 ng, nn);
 	n = rd_topo_nth(t, "nic", sel_nic);
 	path_lines(s, (size_t)g, (size_t)n);

@@ -493,7 +493,8 @@ size_t w_spark(const double *v, size_t n, int width, bool utf8, char *out,
 		char one[2] = { ' ', '\0' };
 		size_t len;
 
-		if (k < 0) {
+		if (k < 0 || isnan(v[first + (size_t)k])) {
+			/* No history yet, or a sample not read: a gap. */
 			cell = " ";
 		} else {
 			double x = v[first + (size_t)k];

@@ -101,7 +101,8 @@ void w_dialog(int rows, int cols, const char *title, const char *const *lines,
 /*
  * Render values (oldest first) as a sparkline of exactly width cells,
  * scaled to the largest value; UTF-8 block characters or ASCII.
- * The newest value is at the right; missing history is blank.
+ * The newest value is at the right; missing history and a NaN (a sample
+ * not read) are blank; zero is the lowest block.
  * Returns the number of bytes written (out is always NUL-terminated).
  */
 size_t w_spark(const double *v, size_t n, int width, bool utf8, char *out,

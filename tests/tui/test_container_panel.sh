@@ -33,7 +33,7 @@ jq '.devices = [] | .netdevs = []
 	echo "FAIL: could not build the empty pod"; exit 1; }
 tui_start empty 120 30 --replay "$TUI_TMP/empty.json"
 wait_for empty "No RDMA devices found."
-wait_for empty "container kubernetes  netns exclusive  /dev/infiniband: rdma_cm, missing uverbs0  memlock 64 KiB, no CAP_IPC_LOCK"
+wait_for empty "container kubernetes  netns exclusive  /dev/infiniband: rdma_cm, not usable uverbs0  memlock 64 KiB, no CAP_IPC_LOCK"
 wait_for empty "host.container: in a kubernetes container without usable /dev/infiniband"
 wait_for empty "The checklist (k) has the evidence"
 keys empty q

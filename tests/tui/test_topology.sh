@@ -18,7 +18,7 @@ wait_for topo "GPU0  PIX*     PHB      PHB      PHB      SYS      SYS      SYS  
 wait_for topo "GPU7  SYS      SYS      SYS      SYS      PHB      PHB      PHB      PIX*"
 wait_for topo "GPU0 0000:68:00.0 to mlx5_12: PIX (nvidia-smi PIX), the NIC NCCL uses"
 wait_for topo "top  0000:65:00.0 switch"
-wait_for topo "GPUDirect RDMA: on (PIX, no ACS redirection)"
+wait_for topo "GPUDirect RDMA: the path allows it (PIX, no ACS redirection)"
 wait_for topo "Peer memory: nvidia_peermem 550.127.08"
 # Another NIC of the same GPU: through the host bridge, GPUDirect off.
 keys topo Right

@@ -24,10 +24,11 @@ static int setup(void **state)
 		{ "rx_bytes_phy", 100 },
 		{ "rx_64_bytes_phy", 5 },
 		{ "rx_crc_errors_phy", 1 },
+		{ "rx_bits_phy", 800 },
 		{ "tx_pause_storm_error_events", 1 },
 		{ "rx_packets", 99 },
 		{ "rx_prio9_pause", 3 },
-		{ "rx_crc_errors_phy", 8 },	/* listed twice: the first stands */
+		{ "rx_crc_errors_phy", 8 }, /* listed twice: the first stands */
 	};
 
 	(void)state;
@@ -53,6 +54,11 @@ static int setup(void **state)
 					rd_u64(10)));
 	assert_non_null(rd_counters_add(&p->hw_counters, "rx_bytes",
 					rd_u64(4096)));
+	/* bnxt_re's levels, irdma's octets (the kernel drivers' names). */
+	assert_non_null(
+		rd_counters_add(&p->hw_counters, "active_qps", rd_u64(37)));
+	assert_non_null(
+		rd_counters_add(&p->hw_counters, "ip4InOctets", rd_u64(512)));
 	snap_port(d, 2, 1, 3, "Ethernet", NULL);
 
 	n = snap_netdev(&snap, "eth2", true, true, 9000);
@@ -167,6 +173,13 @@ static void test_rdmadiag_names(void **state)
 	LACKS(out, "counter=\"port_xmit_data\"");
 	HAS(out, "rdmadiag_hw_events_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_buffer\"} 11");
 	HAS(out, "rdmadiag_hw_bytes_total{device=\"mlx5_0\",port=\"1\",counter=\"rx_bytes\"} 4096");
+	HAS(out, "rdmadiag_hw_bytes_total{device=\"mlx5_0\",port=\"1\",counter="
+		 "\"ip4InOctets\"} 512");
+	HAS(out, "rdmadiag_hw_resources{device=\"mlx5_0\",port=\"1\",counter="
+		 "\"active_qps\"} 37");
+	LACKS(out, "counter=\"active_qps\"} 37\nrdmadiag_hw_events");
+	LACKS(out, "rdmadiag_hw_events_total{device=\"mlx5_0\",port=\"1\","
+		   "counter=\"active_qps\"}");
 	LACKS(out, "lifespan");
 	HAS(out, "rdmadiag_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"Ethernet\",netdev=\"eth2\",width=\"\",speed=\"\"} 1");
 	free(out);
@@ -195,6 +208,7 @@ static void test_ethtool_and_qos(void **state)
 	/* rx_64_bytes_phy counts packets of 64 bytes: not bytes. */
 	HASF("rdmadiag_phy_events_total{%s,counter=\"rx_64_bytes_phy\"} 5", l);
 	HASF("rdmadiag_phy_events_total{%s,counter=\"rx_crc_errors_phy\"} 1", l);
+	HASF("rdmadiag_phy_bits_total{%s,counter=\"rx_bits_phy\"} 800", l);
 	HASF("rdmadiag_pause_storm_events_total{%s,kind=\"error\"} 1", l);
 	HASF("rdmadiag_pfc_enabled{%s,priority=\"3\"} 1", l);
 	HASF("rdmadiag_pfc_enabled{%s,priority=\"2\"} 0", l);
@@ -218,6 +232,37 @@ static void test_ethtool_and_qos(void **state)
 	HASF("rdmadiag_fec_uncorrectable_blocks_total{%s} 4", l);
 	HAS(out, "rdmadiag_pcie_link_speed_transfers_per_second{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\"} 8000000000");
 	HAS(out, "rdmadiag_pcie_link_capable_width_lanes{device=\"mlx5_0\",pci_address=\"0000:3b:00.0\"} 16");
+	free(out);
+}
+
+/*
+ * Values that are no readings are no series: a module's diagnostics a
+ * driver returned as zeros, and port 0 for a netdev whose RDMA port was
+ * not read. Runs last: it leaves a VLAN netdev in the shared snapshot.
+ */
+static void test_not_readings(void **state)
+{
+	struct rd_netdev *n = &snap.netdevs[0], *vlan;
+	struct rd_odbl vcc = n->xcvr.vcc_v;
+	char *out;
+
+	(void)state;
+	n->xcvr.vcc_v = rd_dbl(0.0);
+	out = export(NULL, 0);
+	HAS(out, "rdmadiag_module_present{device=\"mlx5_0\",port=\"1\",netdev="
+		 "\"eth2\"} 1");
+	LACKS(out, "rdmadiag_module_temperature_celsius");
+	LACKS(out, "rdmadiag_module_supply_volts");
+	LACKS(out, "rdmadiag_module_lane_rx_power_watts");
+	free(out);
+	n->xcvr.vcc_v = vcc;
+
+	vlan = snap_netdev(&snap, "eth2.100", true, true, 9000);
+	vlan->rdma_device = rd_strdup("mlx5_0");
+	out = export(NULL, 0);
+	HAS(out, "rdmadiag_netdev_mtu_bytes{device=\"mlx5_0\",port=\"\",netdev="
+		 "\"eth2.100\"} 9000");
+	LACKS(out, "port=\"0\"");
 	free(out);
 }
 
@@ -255,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_rdmadiag_names),
 		cmocka_unit_test(test_ethtool_and_qos),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_not_readings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

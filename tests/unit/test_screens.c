@@ -395,6 +395,13 @@ static void test_reach_not_active(void **unused)
 	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),
 			 W_NORMAL);
 	assert_non_null(strstr(line, "reachable "));
+	/* The card's PCIe link not read: a bound, dimmed, not a rate. */
+	pci->link_speed_gts.ok = false;
+	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),
+			 W_DIM);
+	assert_non_null(strstr(line, "at most"));
+	assert_non_null(strstr(line, "PCIe link not read"));
+	pci->link_speed_gts = rd_dbl(16.0);
 	/* No cable: DOWN, whatever the link speed still says. */
 	p->state_num = rd_u64(1);
 	assert_int_equal(view_overview_reach(&s, d, p, line, sizeof(line)),

@@ -56,6 +56,17 @@ static void test_spark_short_history_right_aligned(void **state)
 	assert_string_equal(out, "   _#");
 }
 
+/* A sample not read is a gap, not a zero (a dark lane looks like 0). */
+static void test_spark_unread_is_a_gap(void **state)
+{
+	double v[] = { 5, NAN, 0, 5 };
+	char out[64];
+
+	(void)state;
+	w_spark(v, 4, 4, false, out, sizeof(out));
+	assert_string_equal(out, "# _#");
+}
+
 static void test_spark_keeps_newest(void **state)
 {
 	double v[] = { 9, 9, 9, 0, 1 };
@@ -86,8 +97,9 @@ static void test_spark_hostile_values(void **state)
 	char out[64];
 
 	(void)state;
+	/* NaN is a gap; infinity and negatives draw as nothing measured. */
 	w_spark(v, 4, 4, false, out, sizeof(out));
-	assert_string_equal(out, "____");
+	assert_string_equal(out, " ___");
 	assert_int_equal(w_spark(v, 4, 0, false, out, sizeof(out)), 0);
 	assert_int_equal(w_spark(v, 4, -3, false, out, sizeof(out)), 0);
 	assert_int_equal(w_spark(NULL, 0, 3, false, out, sizeof(out)), 3);
@@ -482,6 +494,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spark_ascii_levels),
 		cmocka_unit_test(test_spark_short_history_right_aligned),
+		cmocka_unit_test(test_spark_unread_is_a_gap),
 		cmocka_unit_test(test_spark_keeps_newest),
 		cmocka_unit_test(test_spark_utf8_and_truncation),
 		cmocka_unit_test(test_spark_hostile_values),
