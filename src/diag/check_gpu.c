@@ -405,13 +405,16 @@ void check_gpu_peermem(struct diag_ctx *x)
 	if (t->nvidia_peermem.ok)
 		diag_ev(x, r, "nvidia_peermem",
 			"/sys/module/nvidia_peermem/version", "%s",
-			t->nvidia_peermem.v ? t->nvidia_peermem_version
-					    : "not loaded");
+			!t->nvidia_peermem.v ? "not loaded"
+			: t->nvidia_peermem_version
+				? t->nvidia_peermem_version
+				: "loaded, version not read");
 	if (t->nv_peer_mem.ok)
 		diag_ev(x, r, "nv_peer_mem",
 			"/sys/kernel/mm/memory_peers/nv_mem/version", "%s",
-			t->nv_peer_mem.v ? t->nv_peer_mem_version
-					 : "not loaded");
+			!t->nv_peer_mem.v	 ? "not loaded"
+			: t->nv_peer_mem_version ? t->nv_peer_mem_version
+						 : "loaded, version not read");
 	if ((t->nvidia_peermem.ok && t->nvidia_peermem.v) ||
 	    (t->nv_peer_mem.ok && t->nv_peer_mem.v)) {
 		diag_verdict(x, r, RD_PASS, "ok",

@@ -197,7 +197,8 @@ void check_sriov_vfs(struct diag_ctx *x)
 				     "%s: VF %" PRIu64 " (%s, %s) has node "
 				     "GUID 0: an InfiniBand VF's port stays "
 				     "down until the PF gives it a GUID",
-				     pf_name(sv), zero->index.v, zero->bdf,
+				     pf_name(sv), zero->index.v,
+				     zero->bdf ? zero->bdf : "no virtfn link",
 				     zd->name);
 			guid_next(x, r, sv, zero);
 			continue;
