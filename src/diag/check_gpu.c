@@ -156,10 +156,10 @@ void check_gpu_nic_affinity(struct diag_ctx *x)
 			if (away)
 				rd_netns_where(away, where, sizeof(where));
 			diag_have(x, r, false,
-				  away ? "GPU%ld %s: the RDMA device of its "
-					 "nearest NIC %s (%s) is in network "
-					 "namespace %s: a job there uses it; "
-					 "its port is not seen from here"
+				  away ? "GPU%ld %s: its nearest NIC %s (%s) "
+					 "is in network namespace %s: a job "
+					 "there uses it; its port is not "
+					 "seen from here"
 				       : "GPU%ld %s: its nearest NIC %s (%s) "
 					 "has no RDMA device in this network "
 					 "namespace%s; in exclusive mode it "
