@@ -424,12 +424,15 @@ const char *rd_topo_nic_use_text(enum rd_nic_use u)
 	return "?";
 }
 
+bool rd_topo_nic_use_unknown(enum rd_nic_use u)
+{
+	return u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE;
+}
+
 /* Among equally near NICs, the one to name: usable, then unknown. */
 static int use_rank(enum rd_nic_use u)
 {
-	return u == RD_NIC_USABLE			     ? 0
-	       : u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE ? 1
-							     : 2;
+	return u == RD_NIC_USABLE ? 0 : rd_topo_nic_use_unknown(u) ? 1 : 2;
 }
 
 /* Is path a better than path b for NCCL: nearer, then wider? */

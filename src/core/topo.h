@@ -127,6 +127,8 @@ enum rd_nic_use rd_topo_nic_use(const struct rd_snapshot *s,
 				const struct rd_topo_node *nic,
 				const char **state);
 const char *rd_topo_nic_use_text(enum rd_nic_use u);
+/* Whether the NIC can be used is not known: unread, or in another netns. */
+bool rd_topo_nic_use_unknown(enum rd_nic_use u);
 
 /*
  * The NIC a GPU should use, chosen as NCCL does (the nearest by path

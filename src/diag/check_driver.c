@@ -70,20 +70,18 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 		if (ib && !seen)
 			want_module(x, r, ib, true, &fail, &warn, &u);
 	}
-	/* Each soft device's own module: rdma_rxe, or siw. */
-	for (size_t i = 0; i < s->n_devices; i++)
-		if (diag_device_is_soft(&s->devices[i])) {
-			const struct rd_device *d = &s->devices[i];
-			bool siw = d->driver ? !strcmp(d->driver, "siw")
-					     : d->name && !strncmp(d->name,
-								   "siw", 3);
+	/* Each soft device's own module, once: rdma_rxe, or siw. */
+	for (size_t i = 0; i < s->n_devices; i++) {
+		const char *m = diag_soft_module(&s->devices[i]);
+		bool *seen = !m			 ? NULL
+			     : !strcmp(m, "siw") ? &soft_siw
+						 : &soft_rxe;
 
-			if (siw ? !soft_siw : !soft_rxe)
-				want_module(x, r, siw ? "siw" : "rdma_rxe",
-					    false, &fail, &warn, &u);
-			soft_siw |= siw;
-			soft_rxe |= !siw;
-		}
+		if (seen && !*seen)
+			want_module(x, r, m, false, &fail, &warn, &u);
+		if (seen)
+			*seen = true;
+	}
 	want_module(x, r, "rdma_cm", false, &fail, &warn, &u);
 	want_module(x, r, "rdma_ucm", false, &fail, &warn, &u);
 	missing = fail ? fail : warn;
@@ -114,8 +112,8 @@ void check_driver_modules(struct diag_ctx *x, const struct diag_target *t,
 	else
 		diag_verdict(x, r, RD_WARN, "module_missing",
 			     "%s is not loaded%s", warn,
-			     !strncmp(warn, "rdma_", 5) &&
-					     strcmp(warn, "rdma_rxe")
+			     !strcmp(warn, "rdma_cm") ||
+					     !strcmp(warn, "rdma_ucm")
 				     ? ": rdma_cm programs will fail"
 				     : "");
 	diag_next(x, r, "load %s and check dmesg for errors", missing);

@@ -274,8 +274,7 @@ void check_gpu_gdr_path(struct diag_ctx *x)
 			continue;
 		/* The NIC NCCL will use: the usable one when the nearest is
 		 * not; not known when the nearest's state is not. */
-		unknown = c.near_use == RD_NIC_UNREAD ||
-			  c.near_use == RD_NIC_ELSEWHERE;
+		unknown = rd_topo_nic_use_unknown(c.near_use);
 		p = c.near_use == RD_NIC_USABLE || unknown || c.usable < 0
 			    ? &c.near
 			    : &c.use;

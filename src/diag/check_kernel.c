@@ -182,6 +182,12 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 		return;
 	}
 	if (!worst) {
+		/* Records pushed out of those kept were never classified. */
+		const char *older = k->dropped.ok && k->dropped.v
+					    ? "; older ones past the newest "
+					      "kept were not judged"
+					    : "";
+
 		diag_step(x, r, RD_PASS,
 			  "no kernel log line about %s needs attention",
 			  t->d->name);
@@ -190,20 +196,12 @@ void check_kernel_events(struct diag_ctx *x, const struct diag_target *t,
 				     "%zu kernel message%s about %s %s, none a "
 				     "problem (%" PRIu64 " records read%s)",
 				     ours, ours == 1 ? "" : "s", names, since,
-				     read,
-				     k->dropped.ok && k->dropped.v
-					     ? "; older ones past the newest "
-					       "kept were not judged"
-					     : "");
+				     read, older);
 		else
 			diag_verdict(x, r, RD_PASS, "ok",
 				     "no kernel messages about %s %s (%" PRIu64
 				     " records read%s)",
-				     names, since, read,
-				     k->dropped.ok && k->dropped.v
-					     ? "; older ones past the newest "
-					       "kept were not judged"
-					     : "");
+				     names, since, read, older);
 		return;
 	}
 	rec_when(x->s, worst, when, sizeof(when));

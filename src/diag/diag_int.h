@@ -96,6 +96,8 @@ bool diag_counter_rate(const struct diag_ctx *x, const struct rd_series *ser,
 
 /* Software RDMA devices (rxe, siw) have no PCI function and no firmware. */
 bool diag_device_is_soft(const struct rd_device *d);
+/* A software device's kernel module ("rdma_rxe", "siw"); NULL: hardware. */
+const char *diag_soft_module(const struct rd_device *d);
 
 /*
  * Which device it is, from the first source that names it: the PCI ids

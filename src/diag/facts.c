@@ -12,18 +12,30 @@
 
 #include "core/attr.h"
 
+static bool is(const char *s, const char *w)
+{
+	return s && strcmp(s, w) == 0;
+}
+
+const char *diag_soft_module(const struct rd_device *d)
+{
+	if (d->pci_bdf)
+		return NULL;
+	if (is(d->driver, "rxe") || is(d->driver, "rdma_rxe"))
+		return "rdma_rxe";
+	if (is(d->driver, "siw"))
+		return "siw";
+	/* Without a driver name, the conventional names still tell. */
+	if (d->name && strncmp(d->name, "rxe", 3) == 0)
+		return "rdma_rxe";
+	if (d->name && strncmp(d->name, "siw", 3) == 0)
+		return "siw";
+	return NULL;
+}
+
 bool diag_device_is_soft(const struct rd_device *d)
 {
-	static const char *const soft[] = { "rxe", "rdma_rxe", "siw" };
-
-	if (d->pci_bdf)
-		return false;
-	for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
-		if (d->driver && strcmp(d->driver, soft[i]) == 0)
-			return true;
-	/* Without a driver name, the conventional names still tell. */
-	return d->name && (strncmp(d->name, "rxe", 3) == 0 ||
-			   strncmp(d->name, "siw", 3) == 0);
+	return diag_soft_module(d) != NULL;
 }
 
 /* RDMA drivers per PCI network driver (mlx5_core alone gives no RDMA device).

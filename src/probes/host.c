@@ -50,12 +50,7 @@ static bool path_exists(const char *path)
 /* A hostname or release: one printable word. */
 static bool word_ok(const char *s)
 {
-	if (!*s || strlen(s) > 255)
-		return false;
-	for (const char *p = s; *p; p++)
-		if (*p <= ' ' || *p > '~')
-			return false;
-	return true;
+	return rd_probe_word_ok(s, 255);
 }
 
 /* ---- kernel identity ---- */

@@ -36,18 +36,6 @@ static struct rd_module *module_entry(struct rd_snapshot *s, const char *name)
 	return m;
 }
 
-static bool word_ok(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > max)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] <= ' ' || s[i] > '~')
-			return false;
-	return true;
-}
-
 static bool initstate_ok(const char *v)
 {
 	return !strcmp(v, "live") || !strcmp(v, "coming") ||
@@ -62,7 +50,7 @@ static bool version_ok(const char *v)
 /* The module's source checksum: a word of up to 64 printable bytes. */
 static bool srcversion_ok(const char *v)
 {
-	return word_ok(v, 64);
+	return rd_probe_word_ok(v, 64);
 }
 
 static void collect_one(struct rd_snapshot *s, int moddirfd, const char *moddir,

@@ -61,6 +61,18 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 	return 0;
 }
 
+bool rd_probe_word_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
 int rd_probe_read_str(struct rd_snapshot *s, const char *src, int dirfd,
 		      const char *base, const char *rel,
 		      bool (*ok)(const char *v), char **out, bool optional)

@@ -39,6 +39,9 @@ int rd_probe_read_u64(struct rd_snapshot *s, const char *src, int dirfd,
 		      const char *base, const char *rel, bool hex,
 		      uint64_t max, uint64_t *out, bool optional);
 
+/* One word of 1 to max printable ASCII bytes, no space: a name, a version. */
+bool rd_probe_word_ok(const char *s, size_t max);
+
 /*
  * The same, as a string that ok() accepts (512 bytes at most), set in
  * *out. Any other value is recorded as well and gives -EINVAL.

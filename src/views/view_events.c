@@ -179,10 +179,9 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 			    ui_str(log->error));
 		return;
 	}
-	char nread[32] = "?";
+	char nread[32];
 
-	if (log->records_read.ok)
-		snprintf(nread, sizeof(nread), "%" PRIu64, log->records_read.v);
+	w_fmt_ou64(log->records_read, nread, sizeof(nread));
 	w_lines_add(&page.lines, W_DIM,
 		    "  %s records read from %s, %zu about RDMA "
 		    "devices%s",
@@ -237,15 +236,6 @@ static void kernel_log(struct ui *ui, const struct rd_device *sel, int width)
 				    : "in the records the kernel still holds");
 }
 
-/* A count as read, "-" when it was not. */
-static const char *count_text(struct rd_ou64 v, char *buf, size_t size)
-{
-	if (!v.ok)
-		return "-";
-	snprintf(buf, size, "%" PRIu64, v.v);
-	return buf;
-}
-
 static void health(struct ui *ui, const struct rd_device *sel)
 {
 	const struct rd_snapshot *s = &ui->st.snap;
@@ -275,16 +265,16 @@ static void health(struct ui *ui, const struct rd_device *sel)
 				(p->error_count.ok && p->error_count.v) ||
 				(p->recover_count.ok && p->recover_count.v);
 
-			w_lines_add(
-				&page.lines,
-				bad	? W_BAD
-				: moved ? W_WARN
-					: W_NORMAL,
-				"    %-10s %-8s %6s errors %6s recovered",
-				ui_str(p->name), ui_str(p->state),
-				count_text(p->error_count, errs, sizeof(errs)),
-				count_text(p->recover_count, recs,
-					   sizeof(recs)));
+			w_fmt_ou64(p->error_count, errs, sizeof(errs));
+			w_fmt_ou64(p->recover_count, recs, sizeof(recs));
+
+			w_lines_add(&page.lines,
+				    bad	    ? W_BAD
+				    : moved ? W_WARN
+					    : W_NORMAL,
+				    "    %-10s %-8s %6s errors %6s recovered",
+				    ui_str(p->name), ui_str(p->state), errs,
+				    recs);
 		}
 	}
 	if (!any)

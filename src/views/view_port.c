@@ -706,11 +706,9 @@ static void port_draw(struct ui *ui)
 		w_lines_add(&page.lines, W_HEAD, "Netdev %s", ui_str(nd->name));
 		fields(&page.lines, rd_netdev_fields, nd, "", ll);
 		for (size_t i = 0; i < nd->n_addrs; i++) {
-			char len[24] = "?";
+			char len[24];
 
-			if (nd->addrs[i].prefixlen.ok)
-				snprintf(len, sizeof(len), "%" PRIu64,
-					 nd->addrs[i].prefixlen.v);
+			w_fmt_ou64(nd->addrs[i].prefixlen, len, sizeof(len));
 			w_lines_add(&page.lines, W_NORMAL, "  %-28s %s/%s %s",
 				    ui_str(nd->addrs[i].family),
 				    ui_str(nd->addrs[i].address), len,

@@ -123,8 +123,7 @@ static void path_lines(const struct rd_snapshot *s, size_t g, size_t n)
 			"bandwidth)");
 	if (u != RD_NIC_USABLE)
 		w_lines_add(&page.lines,
-			    u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE ? W_WARN
-									: W_BAD,
+			    rd_topo_nic_use_unknown(u) ? W_WARN : W_BAD,
 			    "  %s: %s", ui_str(nic_label(&t->nodes[n])),
 			    state ? rd_esc_tmp(state)
 				  : rd_topo_nic_use_text(u));
@@ -245,8 +244,7 @@ static void topology_draw(struct ui *ui)
 			enum w_style st;
 			enum rd_nic_use u =
 				rd_topo_nic_use(s, &t->nodes[ni], NULL);
-			bool unknown =
-				u == RD_NIC_UNREAD || u == RD_NIC_ELSEWHERE;
+			bool unknown = rd_topo_nic_use_unknown(u);
 			bool down = u != RD_NIC_USABLE && !unknown;
 
 			if (rd_topo_path(t, (size_t)gi, (size_t)ni, &p) < 0)
