@@ -58,9 +58,12 @@ enum miss {
 	MISS_PORT_STATE,     /* a port's state not read */
 	MISS_GPU_LINK,	     /* a GPU's link width not read */
 	MISS_PEERMEM,	     /* peer-memory files and dma-buf not read */
+	MISS_GPU_DRIVER,     /* NVIDIA's module flavour not read */
 	MISS_SRIOV_COUNTS,   /* sriov_numvfs not read */
 	MISS_VF_SETTINGS,    /* the PF's VF list (rtnetlink) not read */
 	MISS_BOND_MODE,	     /* a bond's mode not read */
+	MISS_BOND_MEMBER,    /* a bond member's state not read */
+	MISS_VF_LIST,	     /* VFs enabled, their virtfn links not read */
 	MISS_NETNS_MODE,     /* RDMA netns mode not read */
 	MISS_COUNT
 };
@@ -100,9 +103,12 @@ static const char *const miss_names[MISS_COUNT] = {
 	"port state not read",
 	"GPU link width not read",
 	"peer memory not read",
+	"GPU driver flavour not read",
 	"SR-IOV counts not read",
 	"VF settings not read",
 	"bond mode not read",
+	"bond member state not read",
+	"VF list not read",
 	"RDMA netns mode not read",
 };
 
@@ -116,18 +122,19 @@ static const struct {
 	const char *id;
 	unsigned long long unknown_when;
 } reads[] = {
-	{ "hw.pcie_link", M(MISS_PCI) | M(MISS_PCIE_WIDTH) | M(MISS_PCIE_SPEED) },
+	{ "hw.pcie_link",
+	  M(MISS_PCI) | M(MISS_PCIE_WIDTH) | M(MISS_PCIE_SPEED) },
 	{ "hw.pcie_bandwidth", M(MISS_DEVICE_PARENT) | M(MISS_PCI) },
 	{ "fw.version", M(MISS_DEVICE_PARENT) | M(MISS_PCI) | M(MISS_FW_VER) },
 	/* /dev/kmsg is one of the host's files */
 	{ "kernel.events", M(MISS_HOST) },
 	{ "driver.modules", M(MISS_MODULES) | M(MISS_MODULE_STATE) },
 	{ "driver.ofed", M(MISS_MODULES) },
-	{ "dev.cq_size", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) |
-				  M(MISS_MAX_CQE) },
+	{ "dev.cq_size",
+	  M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) | M(MISS_MAX_CQE) },
 	{ "user.provider", M(MISS_VERBS_OFF) | M(MISS_VERBS_LIST_FAILED) },
-	{ "user.uverbs", M(MISS_HOST) | M(MISS_DEVNODES) |
-				M(MISS_DEVNODE_ACCESS) },
+	{ "user.uverbs",
+	  M(MISS_HOST) | M(MISS_DEVNODES) | M(MISS_DEVNODE_ACCESS) },
 	{ "port.state", 0 },
 	{ "port.flaps", M(MISS_HOST) },
 	{ "hw.health", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
@@ -138,8 +145,7 @@ static const struct {
 				M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "phy.fec", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
-	{ "phy.linkmodes", M(MISS_NETLINK_REFUSED) |
-				   M(MISS_NETLINK_ECN_ONLY) |
+	{ "phy.linkmodes", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 				   M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) },
 	{ "port.rate", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			       M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) |
@@ -152,8 +158,8 @@ static const struct {
 	{ "qos.pfc", M(MISS_NETLINK_REFUSED) | M(MISS_NETLINK_ECN_ONLY) |
 			     M(MISS_NETLINK_OFF) | M(MISS_PORT_NETDEV) |
 			     M(MISS_PFC_EN) },
-	{ "qos.ecn", M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) |
-			     M(MISS_ECN_VALUES) },
+	{ "qos.ecn",
+	  M(MISS_NETLINK_REFUSED) | M(MISS_PORT_NETDEV) | M(MISS_ECN_VALUES) },
 	{ "net.udp4791", M(MISS_DEVICE_PARENT) },
 	{ "rdma_cm.roce_mode", M(MISS_HOST) | M(MISS_CM_MODE) },
 	{ "host.memlock", M(MISS_HOST) | M(MISS_MEMLOCK) },
@@ -165,10 +171,10 @@ static const struct {
 	/* Beside its NIC under one switch: NUMA nodes do not matter. */
 	{ "gpu.nic_affinity", M(MISS_PORT_STATE) },
 	{ "gpu.gdr_path", M(MISS_ACS) },
-	{ "gpu.peermem", M(MISS_PEERMEM) },
+	{ "gpu.peermem", M(MISS_PEERMEM) | M(MISS_GPU_DRIVER) },
 	{ "gpu.pcie", M(MISS_GPU_LINK) },
-	{ "sriov.vfs", M(MISS_SRIOV_COUNTS) },
-	{ "lag.state", M(MISS_BOND_MODE) },
+	{ "sriov.vfs", M(MISS_SRIOV_COUNTS) | M(MISS_VF_LIST) },
+	{ "lag.state", M(MISS_BOND_MODE) | M(MISS_BOND_MEMBER) },
 	{ "host.rdma_netns", M(MISS_HOST) | M(MISS_NETNS_MODE) },
 };
 
@@ -337,7 +343,11 @@ static void full_topo_node(struct rd_snapshot *s, const char *bdf,
 		n->rdma_device = rd_strdup("mlx5_0");
 }
 
-/* A GPU beside mlx5_0 under one PCIe switch, nvidia_peermem loaded. */
+/*
+ * A GPU beside mlx5_0 under one PCIe switch; no peer-memory module, and
+ * GPUDirect RDMA through dma-buf (mlx5_0 registers it, NVIDIA's open
+ * kernel modules export it).
+ */
 static void full_topo(struct rd_snapshot *s)
 {
 	s->topo.read = rd_bool(true);
@@ -348,9 +358,10 @@ static void full_topo(struct rd_snapshot *s)
 	full_topo_node(s, "0000:3b:00.0", "nic", "0000:3a:00.0", 3, NULL);
 	full_topo_node(s, "0000:3c:00.0", "gpu", "0000:3a:01.0", 3, NULL);
 	s->topo.nodes[5].vendor_id = rd_u64(0x10de);
-	s->topo.nvidia_peermem = rd_bool(true);
-	s->topo.nvidia_peermem_version = rd_strdup("550.127.08");
+	s->topo.nvidia_peermem = rd_bool(false);
 	s->topo.nv_peer_mem = rd_bool(false);
+	s->topo.nvidia_modules = rd_strdup("open");
+	s->devices[0].verbs.dmabuf = rd_bool(true);
 }
 
 /*
@@ -605,6 +616,11 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_PEERMEM:
 		s->topo.nvidia_peermem.ok = false;
 		s->topo.nv_peer_mem.ok = false;
+		for (size_t i = 0; i < s->n_devices; i++)
+			s->devices[i].verbs.dmabuf.ok = false;
+		break;
+	case MISS_GPU_DRIVER:
+		(void)rd_str_set(&s->topo.nvidia_modules, NULL);
 		break;
 	case MISS_SRIOV_COUNTS:
 		s->sriov[0].numvfs.ok = false;
@@ -623,6 +639,23 @@ static void take_away(struct rd_snapshot *s, enum miss k)
 	case MISS_BOND_MODE:
 		s->bonds[0].mode_num.ok = false;
 		break;
+	case MISS_BOND_MEMBER:
+		(void)rd_str_set(&s->bonds[0].members[0].operstate, NULL);
+		break;
+	case MISS_VF_LIST: {
+		/* The PF and its counts kept, its VFs not listed. */
+		struct rd_sriov *sv = &s->sriov[0], keep = {
+			.pf_bdf = rd_strdup(sv->pf_bdf),
+			.pf_rdma_device = rd_strdup(sv->pf_rdma_device),
+			.pf_netdev = rd_strdup(sv->pf_netdev),
+			.totalvfs = sv->totalvfs,
+			.numvfs = sv->numvfs,
+		};
+
+		rd_model_free(rd_sriov_fields, sv);
+		*sv = keep;
+		break;
+	}
 	case MISS_NETNS_MODE:
 		free(s->host.rdma_netns_mode);
 		s->host.rdma_netns_mode = NULL;
